@@ -1,0 +1,60 @@
+/** The result channel (api.md §1): the compiler ran; inspect `state` and `diagnostics`. */
+import type { Diagnostic } from "../diag/diagnostic.js";
+import { renderDiagnostics, type SourceLookup } from "../diag/render.js";
+
+export interface Artifact {
+  readonly kind: "executable" | "launch-config" | "text" | "report" | "module";
+  readonly format: string;
+  readonly identifier: string;
+  /** Owned by the Result; copy it to keep it past the Result. */
+  readonly contents: Uint8Array;
+}
+
+export const ARTIFACT_FORMAT = {
+  LOOM_BYTECODE: "loombc",
+  AMDGPU_HSACO: "amdgpu-hsaco",
+  SPIRV: "spirv",
+  PTX: "ptx",
+  WGSL: "wgsl",
+  LOOM_TEXT: "loom",
+} as const;
+
+export class Result<T = void> {
+  readonly state: "succeeded" | "failed";
+  readonly value?: T;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly artifacts: readonly Artifact[];
+  /** Source texts for rendering carets; not part of the contract. */
+  readonly #lookup: SourceLookup | undefined;
+
+  constructor(init: { diagnostics?: readonly Diagnostic[]; artifacts?: readonly Artifact[]; value?: T; failed?: boolean; lookup?: SourceLookup }) {
+    const diagnostics = init.diagnostics ?? [];
+    const failed = init.failed ?? diagnostics.some((d) => d.severity === "error");
+    this.state = failed ? "failed" : "succeeded";
+    if (!failed && init.value !== undefined) this.value = init.value;
+    this.diagnostics = Object.freeze([...diagnostics]);
+    this.artifacts = Object.freeze([...(init.artifacts ?? [])]);
+    this.#lookup = init.lookup;
+  }
+
+  get ok(): boolean {
+    return this.state === "succeeded";
+  }
+
+  findArtifact(kind: Artifact["kind"], format?: string): Artifact | undefined {
+    return this.artifacts.find((a) => a.kind === kind && (format === undefined || a.format === format));
+  }
+
+  /** file:line:col, code, message, source line and caret for each diagnostic. */
+  formatDiagnostics(options?: { color?: boolean }): string {
+    return renderDiagnostics(this.diagnostics, this.#lookup, options);
+  }
+
+  toJSON(): object {
+    return {
+      state: this.state,
+      diagnostics: this.diagnostics,
+      artifacts: this.artifacts.map((a) => ({ kind: a.kind, format: a.format, identifier: a.identifier, bytes: a.contents.byteLength })),
+    };
+  }
+}
