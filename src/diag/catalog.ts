@@ -74,6 +74,7 @@ export const D = {
   unboundedAlloca: entry("STRUCTURE/902", "buffer.alloca size has no finite proven maximum"),
   recursion: entry("STRUCTURE/903", "recursive call cycle through '@{0}'"),
   configPredicate: entry("STRUCTURE/904", "config value for '@{0}' violates its predicate {1}"),
+  configUnbound: entry("STRUCTURE/905", "config key '@{0}' has no value: bind it in compileModule's 'config' or with config.def"),
   // SUBRANGE
   indexCount: entry("SUBRANGE/001", "{0} indices given for a rank-{1} value"),
   subviewOutOfBounds: entry("SUBRANGE/004", "static subview out of bounds: {0}"),

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every benchmark, one JSON document on stdout (medians, percentiles and
+ * ratios against an anchor measured in the same run). Progress goes to stderr.
+ */
+import { cpus } from "node:os";
+import { benchCompile } from "./compile.js";
+import { benchLaunch } from "./launch.js";
+
+const benches: [string, () => Promise<Record<string, unknown>>][] = [
+  ["compile", benchCompile],
+  ["launch", benchLaunch],
+];
+
+const results: Record<string, unknown> = {};
+for (const [name, run] of benches) {
+  process.stderr.write(`bench ${name} ...\n`);
+  results[name] = await run();
+}
+console.log(
+  JSON.stringify(
+    { node: process.version, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, date: new Date().toISOString(), results },
+    (_k, v) => (typeof v === "bigint" ? v.toString() : v),
+    2,
+  ),
+);

@@ -1,0 +1,141 @@
+/** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
+import { DiagnosticSink } from "../diag/diagnostic.js";
+import { encodeLaunchConfig } from "../launch/source.js";
+import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
+import type { ConfigValue } from "../passes/specialize.js";
+import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
+import { Compiler, PassProgram } from "./context.js";
+import { LoomError } from "./errors.js";
+import { Module } from "./module.js";
+import { ARTIFACT_FORMAT, Result, type Artifact } from "./result.js";
+import { Workspace } from "./workspace.js";
+
+export interface TargetSpecialization {
+  /** Kernel symbol, with or without '@'. */
+  readonly functionSymbol: string;
+  readonly targetProfile: TargetProfile;
+}
+
+export interface CompileOptions {
+  readonly moduleName?: string;
+  readonly specializations: readonly TargetSpecialization[];
+  /** `config.decl` bindings for this invocation (ints/index as bigint, floats as number, i1 as boolean). */
+  readonly config?: Readonly<Record<string, ConfigValue>>;
+  readonly artifacts?: { readonly launchConfig?: boolean };
+  /** Libraries to link declared symbols from (not supported yet). */
+  readonly linkIndex?: unknown;
+}
+
+export interface EmitOptions {
+  readonly artifactFormat: string;
+  readonly identifier?: string;
+  readonly primary?: boolean;
+  readonly target?: Readonly<Record<string, unknown>>;
+}
+
+function bad(what: string): never {
+  throw new LoomError("invalid-argument", what);
+}
+
+export function compileModule(compiler: Compiler, workspace: Workspace, pipeline: PassProgram, module: Module, options: CompileOptions): Result {
+  if (!(compiler instanceof Compiler)) bad("compileModule: 'compiler' must be a Compiler");
+  if (!(workspace instanceof Workspace)) bad("compileModule: 'workspace' must be a Workspace");
+  if (!(pipeline instanceof PassProgram)) bad("compileModule: 'pipeline' must be a PassProgram");
+  if (!(module instanceof Module)) bad("compileModule: 'module' must be a Module");
+  if (!options || typeof options !== "object") bad("compileModule: 'options' must be an object");
+  if (pipeline.context !== compiler.context || workspace.context !== compiler.context) {
+    bad("compileModule: compiler, workspace and pipeline must share one Context");
+  }
+  if (module.state.phase !== "parsed") {
+    throw new LoomError("failed-precondition", `compileModule: the module was already ${module.state.phase}; parse again or clone() before compiling another specialization`);
+  }
+  if (options.linkIndex !== undefined) throw new LoomError("unimplemented", "compileModule: 'linkIndex' (library linking) is not implemented yet");
+  const moduleName = options.moduleName ?? "module";
+  if (typeof moduleName !== "string" || moduleName.length === 0) bad("compileModule: 'moduleName' must be a non-empty string");
+  const specs = resolveSpecializations(compiler, module, options.specializations);
+  const config = new Map<string, ConfigValue>();
+  for (const [k, v] of Object.entries(options.config ?? {})) {
+    if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
+    config.set(k.replace(/^@/, ""), v);
+  }
+  const launchConfig = options.artifacts?.launchConfig ?? false;
+  if (typeof launchConfig !== "boolean") bad("compileModule: 'artifacts.launchConfig' must be a boolean");
+
+  return workspace.run(() => {
+    module.setState({ phase: "compiling" });
+    const sink = new DiagnosticSink(pipeline.maxErrors);
+    const lookup = (n: string) => module.sourceTexts.get(n);
+    try {
+      const out = runPreparedLowPipeline(module.ir, { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass }, sink);
+      if (!out) {
+        module.setState({ phase: "failed" });
+        return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
+      }
+      const artifacts: Artifact[] = [];
+      if (launchConfig) {
+        artifacts.push({
+          kind: "launch-config",
+          format: ARTIFACT_FORMAT.LOOM_BYTECODE,
+          identifier: `${moduleName}.launch.loombc`,
+          contents: encodeLaunchConfig(out.launchFunctions),
+        });
+      }
+      module.setState({ phase: "compiled", context: compiler.context, prepared: out.prepared });
+      return new Result({ diagnostics: sink.diagnostics, artifacts, lookup });
+    } catch (e) {
+      module.setState({ phase: "failed" });
+      if (e instanceof LoomError) throw e;
+      throw new LoomError("internal", `compileModule: internal compiler error: ${(e as Error)?.stack ?? e}`);
+    }
+  });
+}
+
+function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined): Specialization[] {
+  if (!Array.isArray(list) || list.length === 0) bad("compileModule: 'specializations' must be a non-empty array");
+  const symbols = module.ir.symbolTable();
+  const seen = new Set<string>();
+  return list.map((s, i) => {
+    if (!s || typeof s.functionSymbol !== "string") bad(`compileModule: specializations[${i}].functionSymbol must be a string`);
+    const profile = s.targetProfile;
+    if (!profile || typeof profile.environment !== "string" || !profile.facts) bad(`compileModule: specializations[${i}].targetProfile must be a TargetProfile`);
+    const name = s.functionSymbol.replace(/^@/, "");
+    if (seen.has(name)) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
+    seen.add(name);
+    const op = symbols.get(name);
+    if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
+    if (op.name !== "kernel.def") throw new LoomError("invalid-argument", `compileModule: '@${name}' is a ${op.name}, not a kernel.def`);
+    const environment = compiler.context.environment(profile.environment);
+    if (!environment) {
+      throw new LoomError("failed-precondition", `compileModule: profile '${profile.identifier}' needs the '${profile.environment}' target environment, which the Context does not register`);
+    }
+    return { kernel: op, profile, environment };
+  });
+}
+
+export function emitModule(environment: TargetEnvironment, workspace: Workspace, module: Module, options: EmitOptions): Result {
+  if (!environment || typeof environment.emit !== "function") bad("emitModule: 'environment' must be a TargetEnvironment");
+  if (!(workspace instanceof Workspace)) bad("emitModule: 'workspace' must be a Workspace");
+  if (!(module instanceof Module)) bad("emitModule: 'module' must be a Module");
+  if (!options || typeof options !== "object") bad("emitModule: 'options' must be an object");
+  const state = module.state;
+  if (state.phase !== "compiled") throw new LoomError("failed-precondition", "emitModule: the module has not been compiled successfully (call compileModule first)");
+  if (!state.context.hasEnvironment(environment)) throw new LoomError("failed-precondition", `emitModule: target environment '${environment.name}' is not registered with the module's Context`);
+  if (!environment.formats.includes(options.artifactFormat)) {
+    bad(`emitModule: environment '${environment.name}' cannot emit format ${JSON.stringify(options.artifactFormat)} (it emits: ${environment.formats.join(", ")})`);
+  }
+  const kernels = state.prepared.kernels.filter((k) => k.profile.environment === environment.name);
+  if (kernels.length === 0) throw new LoomError("failed-precondition", `emitModule: no kernel of this module was specialized for '${environment.name}'`);
+  const identifier = options.identifier ?? `${state.prepared.moduleName}.${options.artifactFormat}`;
+  return workspace.run(() => {
+    const out = environment.emit({ moduleName: state.prepared.moduleName, kernels }, {
+      artifactFormat: options.artifactFormat,
+      identifier,
+      primary: options.primary ?? true,
+      ...(options.target ? { target: options.target } : {}),
+    });
+    const lookup = (n: string) => module.sourceTexts.get(n);
+    const failed = out.diagnostics.some((d) => d.severity === "error") || !out.contents;
+    const artifacts: Artifact[] = failed ? [] : [{ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents! }];
+    return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Immutable prepared state (api.md §2): Context, Compiler, PassProgram. Create once, share
+ * across any number of compiles; all are frozen after creation.
+ */
+import { LoomError } from "./errors.js";
+import { Result } from "./result.js";
+import type { TargetEnvironment } from "../targets/target.js";
+
+export interface ContextOptions {
+  readonly targetEnvironments?: readonly TargetEnvironment[];
+}
+
+export class Context {
+  readonly targetEnvironments: readonly TargetEnvironment[];
+  private constructor(envs: readonly TargetEnvironment[]) {
+    this.targetEnvironments = Object.freeze([...envs]);
+    Object.freeze(this);
+  }
+
+  static create(options: ContextOptions = {}): Context {
+    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "Context.create: options must be an object");
+    const envs = options.targetEnvironments ?? [];
+    if (!Array.isArray(envs)) throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' must be an array");
+    const seen = new Set<string>();
+    for (const env of envs) {
+      if (!env || typeof env.name !== "string" || typeof env.emit !== "function") {
+        throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' holds something that is not a TargetEnvironment");
+      }
+      if (seen.has(env.name)) throw new LoomError("already-exists", `Context.create: target environment '${env.name}' registered twice`);
+      seen.add(env.name);
+    }
+    return new Context(envs);
+  }
+
+  /** The registered environment of that name, if any. */
+  environment(name: string): TargetEnvironment | undefined {
+    return this.targetEnvironments.find((e) => e.name === name);
+  }
+  hasEnvironment(env: TargetEnvironment): boolean {
+    return this.targetEnvironments.includes(env);
+  }
+}
+
+export class Compiler {
+  private constructor(readonly context: Context) {
+    Object.freeze(this);
+  }
+  static create(context: Context): Compiler {
+    if (!(context instanceof Context)) throw new LoomError("invalid-argument", "Compiler.create: 'context' must be a Context");
+    return new Compiler(context);
+  }
+}
+
+export type PipelineKind = "prepared-low";
+
+export interface TargetPipelineOptions {
+  readonly identifier?: string;
+  readonly kind: PipelineKind;
+  /** Stop reporting after this many errors (PARSE/012); default 20. */
+  readonly sourceToLowMaxErrors?: number;
+  /** Re-run the verifier after every pass (tests turn this on). */
+  readonly verifyEachPass?: boolean;
+}
+
+/** A selected, immutable sequence of passes (today: the prepared-low pipeline). */
+export class PassProgram {
+  private constructor(
+    readonly context: Context,
+    readonly identifier: string,
+    readonly kind: PipelineKind,
+    readonly maxErrors: number,
+    readonly verifyEachPass: boolean,
+  ) {
+    Object.freeze(this);
+  }
+
+  static fromTargetPipeline(context: Context, options: TargetPipelineOptions): Result<PassProgram> {
+    if (!(context instanceof Context)) throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: 'context' must be a Context");
+    if (!options || typeof options !== "object") throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: options must be an object");
+    if (options.kind !== "prepared-low") {
+      throw new LoomError("invalid-argument", `PassProgram.fromTargetPipeline: unknown pipeline kind ${JSON.stringify(options.kind)} (known: "prepared-low")`);
+    }
+    const maxErrors = options.sourceToLowMaxErrors ?? 20;
+    if (!Number.isInteger(maxErrors) || maxErrors < 1) {
+      throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: 'sourceToLowMaxErrors' must be a positive integer");
+    }
+    const identifier = options.identifier ?? "prepared-low";
+    if (typeof identifier !== "string") throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: 'identifier' must be a string");
+    return new Result<PassProgram>({ value: new PassProgram(context, identifier, options.kind, maxErrors, options.verifyEachPass ?? false) });
+  }
+}

@@ -1,0 +1,54 @@
+/** `Module`: one parsed program, mutable, owned by one in-flight compile (api.md §3). */
+import { cloneModule } from "../ir/clone.js";
+import type { Module as IrModule } from "../ir/core.js";
+import type { PreparedModule } from "../passes/prepared.js";
+import { printModule } from "../text/printer.js";
+import type { Context } from "./context.js";
+import { LoomError } from "./errors.js";
+
+/** Where a module is in its lifecycle: parsed → compiled (prepared-low) → emitted any number of times. */
+export type ModuleState =
+  | { readonly phase: "parsed" }
+  | { readonly phase: "compiling" }
+  | { readonly phase: "compiled"; readonly context: Context; readonly prepared: PreparedModule }
+  | { readonly phase: "failed" };
+
+export class Module {
+  #state: ModuleState = { phase: "parsed" };
+  /** @internal Constructed by Workspace.parseModule. */
+  constructor(
+    /** @internal The IR; rewritten by compilation. */
+    readonly ir: IrModule,
+    /** @internal Source texts by name, for rendering diagnostics. */
+    readonly sourceTexts: ReadonlyMap<string, string>,
+  ) {}
+
+  get name(): string {
+    return this.ir.sourceName;
+  }
+
+  /** Canonical `.loom` text (language.md §9). After compilation this is the specialized IR. */
+  print(): string {
+    return printModule(this.ir);
+  }
+
+  /** `.loombc` module bytecode. */
+  toBytecode(): Uint8Array {
+    throw new LoomError("unimplemented", "Module.toBytecode: .loombc module bytecode is not implemented yet (launch-config artifacts are)");
+  }
+
+  /** An independent copy in the parsed state; compile it for another specialization. */
+  clone(): Module {
+    if (this.#state.phase === "compiling") throw new LoomError("failed-precondition", "Module.clone: the module is being compiled");
+    return new Module(cloneModule(this.ir), this.sourceTexts);
+  }
+
+  /** @internal */
+  get state(): ModuleState {
+    return this.#state;
+  }
+  /** @internal */
+  setState(s: ModuleState): void {
+    this.#state = s;
+  }
+}

@@ -1,0 +1,54 @@
+/** `Workspace`: worker-local scratch for one in-flight compile at a time (api.md §3). */
+import { D, DiagnosticSink } from "../diag/diagnostic.js";
+import { verifyModule } from "../passes/verify/index.js";
+import { parseModule } from "../text/parser.js";
+import { Context } from "./context.js";
+import { LoomError } from "./errors.js";
+import { Module } from "./module.js";
+import { Result } from "./result.js";
+import { firstInvalidUtf8, Source } from "./source.js";
+
+export interface ParseOptions {
+  /** Stop after this many errors (PARSE/012); default 20. */
+  readonly maxErrors?: number;
+}
+
+export class Workspace {
+  #busy = false;
+  constructor(readonly context: Context) {
+    if (!(context instanceof Context)) throw new LoomError("invalid-argument", "new Workspace: 'context' must be a Context");
+  }
+
+  /** Parses and verifies `.loom` text. A program with errors gives a failed Result, never a throw. */
+  parseModule(source: Source, options?: ParseOptions): Result<Module> {
+    if (!(source instanceof Source)) throw new LoomError("invalid-argument", "Workspace.parseModule: 'source' must be a Source");
+    if (source.kind === "bytecode") {
+      throw new LoomError("unimplemented", `Workspace.parseModule: '${source.name}' is .loombc module bytecode, which is not supported yet`);
+    }
+    return this.run(() => {
+      const sink = new DiagnosticSink(options?.maxErrors ?? 20);
+      const text = source.text;
+      if (text === undefined) {
+        const { line, column } = firstInvalidUtf8(source.bytes);
+        sink.report(D.invalidUtf8, { source: source.name, line, column, endLine: line, endColumn: column + 1 });
+        return new Result<Module>({ diagnostics: sink.diagnostics });
+      }
+      const texts = new Map([[source.name, text]]);
+      const lookup = (n: string) => texts.get(n);
+      const ir = parseModule(source.name, text, sink);
+      if (!sink.hasErrors) verifyModule(ir, sink);
+      return new Result<Module>({ diagnostics: sink.diagnostics, value: new Module(ir, texts), lookup });
+    });
+  }
+
+  /** @internal Marks the workspace busy for the duration of `fn` (one in-flight operation). */
+  run<T>(fn: () => T): T {
+    if (this.#busy) throw new LoomError("failed-precondition", "Workspace: already in use by another operation (use one Workspace per worker)");
+    this.#busy = true;
+    try {
+      return fn();
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** `loom compile`: text → executable (+ launch-config companion), written to files. */
+import { writeFile } from "node:fs/promises";
+import { compileModule, emitModule } from "../api/compile.js";
+import { Compiler, PassProgram } from "../api/context.js";
+import { loadModule, report, requireOne, UsageError, type Command } from "./common.js";
+import { resolveTarget } from "./targets.js";
+
+export const compileCommand: Command = {
+  summary: "compile a kernel to an executable and its launch-config companion",
+  help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... -o OUT [--launch-config OUT] [--json]
+
+  --target ENV:DEVICE    e.g. amdgpu:gfx1100, amdgpu:gfx942, amdgpu:gfx11-generic
+  --kernel NAME          kernel symbol to compile (repeatable; default: every kernel.def)
+  -o, --output OUT       the executable artifact
+  --launch-config OUT    also write the launch-config companion (.loombc)
+  --json                 diagnostics and artifact descriptors as JSON on stdout`,
+  options: {
+    target: { type: "string" },
+    kernel: { type: "string", multiple: true },
+    output: { type: "string", short: "o" },
+    "launch-config": { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(values, positionals) {
+    const file = requireOne(positionals);
+    if (typeof values.target !== "string") throw new UsageError("--target is required");
+    if (typeof values.output !== "string") throw new UsageError("-o OUT is required");
+    const json = values.json === true;
+    const target = resolveTarget(values.target);
+    const { module, workspace, context } = await loadModule(file, false, [target.environment]);
+    if (!module) return 1;
+    const kernels = (values.kernel as string[] | undefined) ?? module.ir.ops.filter((op) => op.name === "kernel.def").map((op) => op.symbol!);
+    if (kernels.length === 0) throw new UsageError(`'${file}' has no kernel.def to compile`);
+    const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
+    const compiled = compileModule(Compiler.create(context), workspace, pipeline, module, {
+      moduleName: file.replace(/^.*\//, "").replace(/\.loom$/, ""),
+      specializations: kernels.map((k) => ({ functionSymbol: k, targetProfile: target.profile })),
+      artifacts: { launchConfig: typeof values["launch-config"] === "string" },
+    });
+    if (!compiled.ok) {
+      report(compiled, json, file);
+      return 1;
+    }
+    const emitted = emitModule(target.environment, workspace, module, { artifactFormat: target.format, identifier: values.output.replace(/^.*\//, "") });
+    if (json) console.log(JSON.stringify({ file, compile: compiled.toJSON(), emit: emitted.toJSON() }));
+    else report(emitted, false, file);
+    if (!emitted.ok) return 1;
+    await writeFile(values.output, emitted.artifacts[0]!.contents);
+    const launch = compiled.findArtifact("launch-config");
+    if (launch) await writeFile(values["launch-config"] as string, launch.contents);
+    return 0;
+  },
+};

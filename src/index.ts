@@ -1,0 +1,14 @@
+/**
+ * loomc — the embedding API (api.md). One import for the core; target packages live at
+ * `loomc/target/<name>`.
+ */
+export { LoomError, type LoomStatus } from "./api/errors.js";
+export { Result, ARTIFACT_FORMAT, type Artifact } from "./api/result.js";
+export type { Diagnostic, DiagnosticLocation } from "./diag/diagnostic.js";
+export { Source, type SourceOwnership } from "./api/source.js";
+export { Context, Compiler, PassProgram, type ContextOptions, type TargetPipelineOptions } from "./api/context.js";
+export { Workspace, type ParseOptions } from "./api/workspace.js";
+export { Module } from "./api/module.js";
+export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
+export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction } from "./launch/program.js";
+export type { TargetEnvironment, TargetProfile, TargetFacts } from "./targets/target.js";

@@ -1,0 +1,33 @@
+/** Small constructors for ops that passes create. */
+import { Op, type Literal, type Region, type Span } from "./core.js";
+import { isFloat, type PrimType } from "./types.js";
+
+/** A constant of any `index`, `offset`, integer or float type, as its canonical op. */
+export function makeConstant(type: PrimType, value: bigint | number | boolean, name: string, span?: Span): Op {
+  const isAddr = type.name === "index" || type.name === "offset";
+  const op = new Op(isAddr ? "index.constant" : "scalar.constant", span);
+  let lit: Literal;
+  if (typeof value === "boolean") lit = { kind: "bool", value };
+  else if (isFloat(type)) lit = { kind: "float", value: Number(value) };
+  else lit = { kind: "int", value: BigInt(value) };
+  op.props = { value: lit };
+  op.addResult(name, type, span);
+  return op;
+}
+
+/** Replaces `old` with `replacement` at the same position of its region. */
+export function replaceOp(region: Region, old: Op, ...replacement: Op[]): void {
+  const i = region.ops.indexOf(old);
+  if (i < 0) throw new Error(`replaceOp: ${old.name} is not in the region`);
+  for (const r of replacement) r.parent = region;
+  region.ops.splice(i, 1, ...replacement);
+}
+
+/** The integer or float value of a constant op, or undefined. */
+export function constantValue(op: Op | undefined): bigint | number | boolean | undefined {
+  if (!op || (op.name !== "index.constant" && op.name !== "scalar.constant")) return undefined;
+  const lit = op.props.value as Literal | undefined;
+  if (!lit) return undefined;
+  if (lit.kind === "int" || lit.kind === "float" || lit.kind === "bool") return lit.value;
+  return undefined;
+}

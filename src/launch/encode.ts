@@ -1,0 +1,131 @@
+/**
+ * `LaunchFunction`s → `.loombc` bytes (docs/launch-config.md). The writer is the exact
+ * inverse of `decode.ts`; `encodeLaunchConfig` decodes its own output once so that a
+ * malformed program fails here, at compile time, rather than at load.
+ */
+import { LoomError } from "../api/errors.js";
+import { ByteWriter } from "../bytecode/bytes.js";
+import { writeContainer } from "../bytecode/container.js";
+import { SECTION } from "../bytecode/sections.js";
+import { StringTableBuilder } from "../bytecode/strings.js";
+import { floatToBits } from "../dialects/scalar/semantics.js";
+import { decodeLaunchConfig } from "./decode.js";
+import { lowerLaunchFunction } from "./lower.js";
+import { LAUNCH_ENCODING_VERSION, PREDICATE_KINDS, TYPE_IDS, isFloatType, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
+import { OP_BY_NAME } from "./ops.js";
+import type { LaunchFunctionSource } from "./source.js";
+
+export const DEFAULT_PRODUCER = "loomc-ts";
+
+/** Encodes the launch-config companion of the given kernels (compileModule's artifact). */
+export function encodeLaunchConfig(functions: readonly LaunchFunctionSource[], producer = DEFAULT_PRODUCER): Uint8Array {
+  const bytes = encodeLaunchFunctions(functions.map(lowerLaunchFunction), producer);
+  try {
+    decodeLaunchConfig(bytes);
+  } catch (e) {
+    if (e instanceof LoomError) throw new LoomError("invalid-argument", `launch-config program does not validate: ${e.message}`);
+    throw e;
+  }
+  return bytes;
+}
+
+/** Serializes already-lowered functions (deterministic: same input, same bytes). */
+export function encodeLaunchFunctions(functions: readonly LaunchFunction[], producer = DEFAULT_PRODUCER): Uint8Array {
+  const names = new Set<string>();
+  for (const f of functions) {
+    if (names.has(f.exportName)) throw new LoomError("invalid-argument", `two launch-config functions are named '${f.exportName}'`);
+    names.add(f.exportName);
+  }
+  const strings = new StringTableBuilder();
+  const w = new ByteWriter().varuint(LAUNCH_ENCODING_VERSION).varuint(functions.length);
+  for (const f of functions) writeFunction(w, f, strings);
+  return writeContainer({
+    locationMode: 1,
+    producer,
+    sections: [
+      { kind: SECTION.strings, bytes: strings.encode() },
+      { kind: SECTION.launch, bytes: w.finish() },
+    ],
+  });
+}
+
+function writeFunction(w: ByteWriter, f: LaunchFunction, strings: StringTableBuilder): void {
+  w.varuint(strings.intern(f.exportName)).varuint(f.subgroupSize).varuint(f.workgroupStorageBytes);
+  for (const v of f.limits.maxWorkgroupCount) w.varuint(v);
+  for (const v of f.limits.maxWorkgroupSize) w.varuint(v);
+  w.varuint(f.limits.maxFlatWorkgroupSize);
+  w.varuint(f.args.length);
+  for (const a of f.args) w.varuint(strings.intern(a.name)).u8(TYPE_IDS[a.type]);
+  writePredicates(w, f.where);
+  writeRegion(w, f.body, f);
+}
+
+function writePredicates(w: ByteWriter, preds: readonly LPredicate[]): void {
+  w.varuint(preds.length);
+  for (const p of preds) {
+    w.u8((PREDICATE_KINDS as readonly string[]).indexOf(p.kind));
+    for (const a of p.args) {
+      if (typeof a === "number") w.u8(0).varuint(a);
+      else w.u8(1).varint(a);
+    }
+  }
+}
+
+function writeRegion(w: ByteWriter, ops: readonly LOp[], f: LaunchFunction): void {
+  w.varuint(ops.length);
+  for (const op of ops) writeOp(w, op, f);
+}
+
+function opcode(name: string): number {
+  const info = OP_BY_NAME.get(name);
+  if (!info) throw new LoomError("invalid-argument", `'${name}' has no launch-config opcode`);
+  return info.opcode;
+}
+
+function writeOp(w: ByteWriter, op: LOp, f: LaunchFunction): void {
+  switch (op.kind) {
+    case "constant": {
+      w.varuint(opcode(op.name)).u8(TYPE_IDS[op.type]);
+      if (isFloatType(op.type)) w.varuint(floatToBits(op.value as number, op.type));
+      else if (op.type === "index") w.varint(op.value as bigint);
+      else w.varuint(op.value as bigint);
+      return;
+    }
+    case "simple": {
+      const info = OP_BY_NAME.get(op.name)!;
+      w.varuint(info.opcode).u8(TYPE_IDS[op.type]).varuint(op.flags);
+      if (info.predicates) w.u8(info.predicates.indexOf(op.predicate!));
+      for (const r of op.operands) w.varuint(r);
+      return;
+    }
+    case "assume":
+      w.varuint(opcode(op.name)).varuint(op.operands.length);
+      for (const r of op.operands) w.varuint(r);
+      writePredicates(w, op.predicates);
+      return;
+    case "select":
+      w.varuint(opcode("scf.select"));
+      for (const r of op.operands) w.varuint(r);
+      return;
+    case "if":
+      w.varuint(opcode("scf.if")).varuint(op.cond).varuint(op.resultTypes.length);
+      for (const t of op.resultTypes) w.u8(TYPE_IDS[t]);
+      writeRegion(w, op.then, f);
+      w.u8(op.hasElse ? 1 : 0);
+      if (op.hasElse) writeRegion(w, op.else, f);
+      return;
+    case "for":
+      w.varuint(opcode("scf.for")).varuint(op.lo).varuint(op.hi).varuint(op.step).varuint(op.inits.length);
+      for (const r of op.inits) w.varuint(r);
+      writeRegion(w, op.body, f);
+      return;
+    case "yield":
+      w.varuint(opcode("scf.yield")).varuint(op.operands.length);
+      for (const r of op.operands) w.varuint(r);
+      return;
+    case "launch":
+      w.varuint(opcode("kernel.launch.config")).u8(op.operands.length === 9 ? 1 : 0);
+      for (const r of op.operands) w.varuint(r);
+      return;
+  }
+}

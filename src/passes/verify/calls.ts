@@ -1,0 +1,116 @@
+/**
+ * The call graph and what depends on it (§4.8, §4.9):
+ *  - recursion (STRUCTURE/903): v1 inlines every callee, so any cycle through `func.call`,
+ *    `template.call` or `template.apply` (to any provider of the family) is an error,
+ *    reported once per cycle at the call that closes it;
+ *  - purity: a `pure` body has no effects (STRUCTURE/017), counting calls that are not
+ *    marked `pure` to impure callees; a call marked `pure` must target a `pure` callee
+ *    (STRUCTURE/034; for `template.apply`, the family declaration).
+ */
+import type { Op } from "../../ir/core.js";
+import { D } from "../../diag/catalog.js";
+import { hasModifier, type VerifyContext } from "./context.js";
+import { isCallOp, opFacts } from "./ops.js";
+import { calleeBodies } from "./placement.js";
+
+/** Calls made inside `fn`'s regions, in program order. */
+function callsIn(fn: Op): Op[] {
+  const out: Op[] = [];
+  const walk = (ops: readonly Op[]) => {
+    for (const op of ops) {
+      if (isCallOp(op.name)) out.push(op);
+      for (const r of op.regions) walk(r.ops);
+    }
+  };
+  for (const r of fn.regions) walk(r.ops);
+  return out;
+}
+
+/** The top-level op a call names (for purity): the callee symbol, or the applied family. */
+function declaredCallee(ctx: VerifyContext, call: Op): Op | undefined {
+  const name = call.name === "template.apply" ? call.props.family : call.props.symbol;
+  return typeof name === "string" ? ctx.symbols.get(name)?.op : undefined;
+}
+
+/** Call edges out of `fn`: each call with each body it may run. */
+function edgesOf(ctx: VerifyContext, fn: Op): { call: Op; callee: Op }[] {
+  return callsIn(fn).flatMap((call) => calleeBodies(ctx, call).map((callee) => ({ call, callee })));
+}
+
+function checkRecursion(ctx: VerifyContext): void {
+  const fns = ctx.module.ops.filter((op) => op.name === "func.def" || op.name === "template.def" || op.name === "kernel.def");
+  const state = new Map<Op, "active" | "done">();
+  const reportedCycles = new Set<Op>();
+  // Iterative DFS (deep call chains must not overflow the JS stack).
+  for (const root of fns) {
+    if (state.has(root)) continue;
+    const stack: { edges: { call: Op; callee: Op }[]; fn: Op; next: number }[] = [{ fn: root, edges: edgesOf(ctx, root), next: 0 }];
+    state.set(root, "active");
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const edge = frame.edges[frame.next++];
+      if (!edge) {
+        state.set(frame.fn, "done");
+        stack.pop();
+        continue;
+      }
+      const st = state.get(edge.callee);
+      if (st === "active") {
+        if (!reportedCycles.has(edge.callee)) {
+          reportedCycles.add(edge.callee);
+          ctx.report(D.recursion, edge.call.span, [edge.callee.symbol ?? "?"]);
+        }
+      } else if (st === undefined) {
+        state.set(edge.callee, "active");
+        stack.push({ fn: edge.callee, edges: edgesOf(ctx, edge.callee), next: 0 });
+      }
+    }
+  }
+}
+
+/** Whether a call may have effects: not `pure`-marked and its callee is not declared pure. */
+function callHasEffects(ctx: VerifyContext, call: Op): boolean {
+  if (hasModifier(call, "pure")) return false;
+  const callee = declaredCallee(ctx, call);
+  return !callee || !hasModifier(callee, "pure");
+}
+
+function firstEffect(ctx: VerifyContext, fn: Op): Op | undefined {
+  let found: Op | undefined;
+  const walk = (ops: readonly Op[]) => {
+    for (const op of ops) {
+      if (found) return;
+      if (isCallOp(op.name) ? callHasEffects(ctx, op) : opFacts(op.name)?.effects) {
+        found = op;
+        return;
+      }
+      for (const r of op.regions) walk(r.ops);
+    }
+  };
+  for (const r of fn.regions) walk(r.ops);
+  return found;
+}
+
+function checkPurity(ctx: VerifyContext): void {
+  for (const fn of ctx.module.ops) {
+    if ((fn.name === "func.def" || fn.name === "template.def") && hasModifier(fn, "pure")) {
+      const bad = firstEffect(ctx, fn);
+      if (bad) ctx.report(D.pureHasEffects, bad.span, [isCallOp(bad.name) ? `call to impure '@${String(bad.props.symbol ?? bad.props.family)}'` : `'${bad.name}'`]);
+    }
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        if (isCallOp(op.name) && hasModifier(op, "pure")) {
+          const callee = declaredCallee(ctx, op);
+          if (callee && !hasModifier(callee, "pure")) ctx.report(D.pureCallImpure, op.span, [callee.symbol ?? "?"]);
+        }
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    for (const r of fn.regions) walk(r.ops);
+  }
+}
+
+export function checkCalls(ctx: VerifyContext): void {
+  checkRecursion(ctx);
+  checkPurity(ctx);
+}

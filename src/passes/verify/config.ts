@@ -1,0 +1,83 @@
+/**
+ * Config bindings against their declarations (§4.10, STRUCTURE/904): a `config.def` value,
+ * or any value bound to a key, must satisfy the `where` predicates of the key's
+ * `config.decl @k : %value: T where [...]`. Predicates are evaluated exactly (§5):
+ * integers on bigint, float class predicates on the double value.
+ */
+import type { Literal, Op, Predicate, Span, Value } from "../../ir/core.js";
+import { D } from "../../diag/catalog.js";
+import type { Diagnostic } from "../../diag/diagnostic.js";
+import { makeDiagnostic } from "../../diag/diagnostic.js";
+import type { VerifyContext } from "./context.js";
+
+export type ConfigScalar = bigint | number | boolean;
+
+function asBigint(x: ConfigScalar): bigint | undefined {
+  if (typeof x === "bigint") return x;
+  if (typeof x === "boolean") return x ? 1n : 0n;
+  return Number.isInteger(x) ? BigInt(x) : undefined;
+}
+
+/** Evaluates one predicate with `subject` bound to `value`; undefined when it cannot be decided. */
+export function evaluatePredicate(p: Predicate, subject: Value | undefined, value: ConfigScalar): boolean | undefined {
+  const args = Array.isArray(p.args) ? p.args : [];
+  if (p.kind === "not_nan" || p.kind === "not_inf" || p.kind === "finite") {
+    if (typeof value !== "number") return true;
+    return p.kind === "not_nan" ? !Number.isNaN(value) : p.kind === "not_inf" ? Number.isNaN(value) || Number.isFinite(value) : Number.isFinite(value);
+  }
+  const ints: bigint[] = [];
+  for (const a of args) {
+    if (typeof a === "bigint") ints.push(a);
+    else if (a === subject) {
+      const b = asBigint(value);
+      if (b === undefined) return undefined;
+      ints.push(b);
+    } else return undefined;
+  }
+  const [a, b, c] = ints;
+  if (a === undefined) return undefined;
+  switch (p.kind) {
+    case "eq": return b === undefined ? undefined : a === b;
+    case "ne": return b === undefined ? undefined : a !== b;
+    case "lt": return b === undefined ? undefined : a < b;
+    case "le": return b === undefined ? undefined : a <= b;
+    case "gt": return b === undefined ? undefined : a > b;
+    case "ge": return b === undefined ? undefined : a >= b;
+    case "mul": return b === undefined || b <= 0n ? undefined : a % b === 0n;
+    case "min": return b === undefined ? undefined : a >= b;
+    case "max": return b === undefined ? undefined : a <= b;
+    case "pow2": return a >= 1n && (a & (a - 1n)) === 0n;
+    case "range": return b === undefined || c === undefined ? undefined : b <= a && a <= c;
+    default: return undefined;
+  }
+}
+
+function predicateText(p: Predicate, subject: Value | undefined): string {
+  const args = (Array.isArray(p.args) ? p.args : []).map((a) => (typeof a === "bigint" ? String(a) : a === subject ? `%${a.name}` : `%${a.name}`));
+  return `${p.kind}(${args.join(", ")})`;
+}
+
+/**
+ * The diagnostics of binding `value` to the key declared by `decl` (reusable by the compile
+ * driver for bindings given through the API). `span` locates the binding.
+ */
+export function checkConfigValue(decl: Op, value: ConfigScalar, span: Span | undefined): Diagnostic[] {
+  const subject = decl.regions[0]?.args[0];
+  const preds = Array.isArray(decl.props.where) ? (decl.props.where as Predicate[]) : [];
+  const out: Diagnostic[] = [];
+  for (const p of preds) {
+    if (evaluatePredicate(p, subject, value) === false) out.push(makeDiagnostic(D.configPredicate, span, [decl.symbol ?? "?", predicateText(p, subject)]));
+  }
+  return out;
+}
+
+/** Each module `config.def` against the module's `config.decl` of the same key. */
+export function checkConfigDefs(ctx: VerifyContext): void {
+  for (const op of ctx.module.ops) {
+    if (op.name !== "config.def" || op.symbol === undefined) continue;
+    const decl = ctx.symbols.configDecl(op.symbol);
+    const lit = op.props.value as Literal | undefined;
+    if (!decl || !lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) continue;
+    ctx.diagnostics.push(...checkConfigValue(decl, lit.value, op.span));
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The verifier: the gate between the parser and everything after it. It checks every
+ * non-PARSE rule of language.md on a parsed module and returns analyses later passes reuse.
+ *
+ * What is checked, one file per concern:
+ *  - symbols.ts     SYMBOL/002 003 005, STRUCTURE/027 (export names)
+ *  - placement.ts   STRUCTURE/011 029 031 052 (C/D/F columns, config region contents)
+ *  - structure.ts   STRUCTURE/005 006 012 018 (region counts and terminators)
+ *  - yields.ts      STRUCTURE/008 013, TYPE/001 009 013 (values crossing region boundaries)
+ *  - dominance.ts   DOMINANCE/001
+ *  - types.ts       TYPE/001 002 003 004 013 per op; literals.ts TYPE/005, STRUCTURE/014
+ *  - static-values.ts STRUCTURE/035 901 902, TARGET/062 (constant folding in fold.ts)
+ *  - subrange.ts    SUBRANGE/001 004
+ *  - calls.ts       STRUCTURE/903 017 034;  config.ts STRUCTURE/904
+ *  - uniformity.ts  STRUCTURE/038
+ *
+ * Not checked here (later stages): template provider selection (LOWERING/901), target
+ * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
+ * `where` contracts at call sites.
+ *
+ * The verifier never throws on ill-formed IR (the parser builds IR for broken input too);
+ * diagnostics are handed to the sink sorted by source position, so output is deterministic.
+ */
+import type { Module, Op } from "../../ir/core.js";
+import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../diag/diagnostic.js";
+import { checkCalls } from "./calls.js";
+import { checkConfigDefs } from "./config.js";
+import { VerifyContext } from "./context.js";
+import { checkDominance } from "./dominance.js";
+import { ConstantFolder } from "./fold.js";
+import { checkAttributes } from "./literals.js";
+import { checkPlacement } from "./placement.js";
+import { checkStaticValues } from "./static-values.js";
+import { checkStructure } from "./structure.js";
+import { checkSubranges } from "./subrange.js";
+import { checkSymbols, resolveBodyOp, SymbolTable } from "./symbols.js";
+import { checkOpTypes, checkTopLevelTypes } from "./types.js";
+import { analyzeUniformity, checkUniformControl, UniformityInfo } from "./uniformity.js";
+import { checkYields } from "./yields.js";
+
+export { SymbolTable, type SymbolEntry, type SymbolKind } from "./symbols.js";
+export { UniformityInfo, type Uniformity } from "./uniformity.js";
+export { ConstantFolder } from "./fold.js";
+export { checkConfigValue, evaluatePredicate } from "./config.js";
+
+/** Analyses computed while verifying, for later passes. */
+export interface VerifyInfo {
+  /** Top-level symbols by name (a config key maps to its `config.decl` when it has one). */
+  readonly symbols: SymbolTable;
+  /** Value uniformity and the control uniformity of each op in kernel/function bodies. */
+  readonly uniformity: UniformityInfo;
+  /** Constant values and proven upper bounds of SSA values. */
+  readonly constants: ConstantFolder;
+  /** The diagnostics this run produced (also added to the sink). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** True when the verifier found no error. */
+  readonly ok: boolean;
+}
+
+function perOpChecks(ctx: VerifyContext): void {
+  for (const op of ctx.module.ops) checkTopLevelTypes(ctx, op);
+  for (const body of ctx.bodies) {
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        resolveBodyOp(ctx, op);
+        checkOpTypes(ctx, op);
+        checkAttributes(ctx, op);
+        checkStaticValues(ctx, op);
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    walk(body.region.ops);
+  }
+  for (const op of ctx.module.ops) checkAttributes(ctx, op);
+}
+
+function position(d: Diagnostic): [number, number] {
+  return [d.location?.line ?? Number.MAX_SAFE_INTEGER, d.location?.column ?? Number.MAX_SAFE_INTEGER];
+}
+
+/** Source order; identical duplicates (same code, place and message) dropped. */
+function ordered(ds: readonly Diagnostic[]): Diagnostic[] {
+  const indexed = ds.map((d, i) => ({ d, i }));
+  indexed.sort((a, b) => {
+    const [la, ca] = position(a.d), [lb, cb] = position(b.d);
+    return la - lb || ca - cb || a.i - b.i;
+  });
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const { d } of indexed) {
+    const key = `${d.code}|${d.location?.line}:${d.location?.column}|${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+/** Verifies `m`, reporting into `sink` (up to its error limit, then one PARSE/012). */
+export function verifyModule(m: Module, sink: DiagnosticSink): VerifyInfo {
+  const early: Diagnostic[] = [];
+  const symbols = SymbolTable.build(m, (entry, span, args, extra) => void early.push(makeDiagnostic(entry, span, args, extra)));
+  const folder = new ConstantFolder();
+  const ctx = new VerifyContext(m, symbols, folder);
+  ctx.diagnostics.push(...early);
+
+  checkSymbols(ctx);
+  checkPlacement(ctx);
+  checkStructure(ctx);
+  checkYields(ctx);
+  checkDominance(ctx);
+  perOpChecks(ctx);
+  checkSubranges(ctx);
+  checkCalls(ctx);
+  checkConfigDefs(ctx);
+  const uniformity = analyzeUniformity(ctx);
+  checkUniformControl(ctx, uniformity);
+
+  const diagnostics = ordered(ctx.diagnostics);
+  let errors = 0;
+  for (const d of diagnostics) {
+    if (sink.full) {
+      sink.report(D.tooManyErrors, undefined, [sink.errorCount]);
+      break;
+    }
+    sink.add(d);
+    if (d.severity === "error") errors++;
+  }
+  return { symbols, uniformity, constants: folder, diagnostics, ok: errors === 0 };
+}

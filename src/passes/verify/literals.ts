@@ -1,0 +1,128 @@
+/**
+ * Literal kinds and ranges (§4.2 `index.constant`, §4.3 `scalar.constant`, §4.7
+ * `vector.constant`, §4.10 `config.def`) and attribute values with a fixed domain:
+ *  - integer types take integer literals (`i1` also `true`/`false`), float types take float
+ *    literals (`inf`/`nan` included), anything else → TYPE/005;
+ *  - `iN` literals in `[−2^(N−1), 2^N−1]`, `i1` in {0, 1}, `offset` in `[0, 2^63−1]`,
+ *    `index` in i64 → STRUCTURE/014;
+ *  - alignments (powers of two), cluster sizes, barrier/atomic orderings and target
+ *    bitwidths → STRUCTURE/014.
+ */
+import type { Literal, Op } from "../../ir/core.js";
+import { bitWidth, isFloat, isInt, typeToString, type Type } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { VerifyContext } from "./context.js";
+
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+
+function isLiteral(x: unknown): x is Literal {
+  return typeof x === "object" && x !== null && typeof (x as { kind?: unknown }).kind === "string" && "value" in x;
+}
+
+function describe(lit: Literal): string {
+  switch (lit.kind) {
+    case "int":
+      return `integer literal ${lit.value}`;
+    case "float":
+      return `float literal ${lit.value}`;
+    case "bool":
+      return `boolean literal ${lit.value}`;
+    case "string":
+      return "string literal";
+    case "ident":
+      return `identifier '${lit.value}'`;
+  }
+}
+
+/** Whether an identifier literal spells a float (`inf`, `nan`, as the parser may keep them). */
+function isFloatIdent(lit: Literal): boolean {
+  return lit.kind === "ident" && (lit.value === "inf" || lit.value === "nan" || lit.value === "-inf" || lit.value === "-nan");
+}
+
+/**
+ * Checks a literal against the type it initialises. `type` must be `index`, `offset` or a
+ * scalar type; other types are the caller's TYPE/003/004 business.
+ */
+export function checkLiteral(ctx: VerifyContext, op: Op, lit: unknown, type: Type): void {
+  if (!isLiteral(lit)) return;
+  const t = typeToString(type);
+  if (type.kind === "prim" && (type.name === "index" || type.name === "offset")) {
+    if (lit.kind !== "int") return void ctx.report(D.literalKind, op.span, [`${describe(lit)} for type ${t}`]);
+    const lo = type.name === "offset" ? 0n : I64_MIN;
+    if (lit.value < lo || lit.value > I64_MAX) ctx.report(D.valueOutOfRange, op.span, [`${lit.value} is not a valid ${t} (range [${lo}, ${I64_MAX}])`]);
+    return;
+  }
+  if (isInt(type)) {
+    if (lit.kind === "bool") {
+      if (type.name !== "i1") ctx.report(D.literalKind, op.span, [`${describe(lit)} for type ${t} (true/false are i1 only)`]);
+      return;
+    }
+    if (lit.kind !== "int") return void ctx.report(D.literalKind, op.span, [`${describe(lit)} for type ${t}`]);
+    const w = BigInt(bitWidth(type));
+    const lo = type.name === "i1" ? 0n : -(1n << (w - 1n));
+    const hi = type.name === "i1" ? 1n : (1n << w) - 1n;
+    if (lit.value < lo || lit.value > hi) ctx.report(D.valueOutOfRange, op.span, [`${lit.value} does not fit ${t} (range [${lo}, ${hi}])`]);
+    return;
+  }
+  if (isFloat(type)) {
+    if (lit.kind !== "float" && !isFloatIdent(lit)) {
+      ctx.report(D.literalKind, op.span, [`${describe(lit)} for type ${t}`], { help: lit.kind === "int" ? `write ${lit.value}.0` : undefined });
+    }
+  }
+}
+
+function isPow2(n: unknown): boolean {
+  const v = typeof n === "number" ? BigInt(Number.isInteger(n) ? n : 0) : typeof n === "bigint" ? n : 0n;
+  return v > 0n && (v & (v - 1n)) === 0n;
+}
+
+const LOAD_ORDERINGS = ["relaxed", "acquire", "seq_cst"];
+const STORE_ORDERINGS = ["relaxed", "release", "seq_cst"];
+
+/** Attribute values with a fixed domain (STRUCTURE/014). */
+export function checkAttributes(ctx: VerifyContext, op: Op): void {
+  const p = op.props;
+  const out = (what: string) => ctx.report(D.valueOutOfRange, op.span, [what]);
+  switch (op.name) {
+    case "buffer.alloca": {
+      const a = p.align;
+      if (a !== undefined && (!isPow2(a) || Number(a) > 256)) out(`align(${String(a)}) must be a power of two in [1, 256]`);
+      break;
+    }
+    case "buffer.assume.alignment":
+      if (p.minimumAlignment !== undefined && !isPow2(p.minimumAlignment)) out(`minimum_alignment = ${String(p.minimumAlignment)} must be a power of two`);
+      break;
+    case "kernel.subgroup.reduce":
+    case "kernel.workgroup.reduce":
+      if (p.clusterSize !== undefined && (!isPow2(p.clusterSize) || Number(p.clusterSize) > 128)) out(`cluster_size = ${String(p.clusterSize)} must be a power of two no larger than the subgroup size`);
+      break;
+    case "kernel.barrier":
+      if (p.memory === "workgroup" && p.ordering !== undefined && p.ordering !== "acq_rel") out(`kernel.barrier<workgroup> requires ordering(acq_rel), got ordering(${String(p.ordering)})`);
+      break;
+    case "view.atomic.load":
+      if (typeof p.ordering === "string" && !LOAD_ORDERINGS.includes(p.ordering)) out(`atomic load ordering must be one of ${LOAD_ORDERINGS.join(", ")}, got ${p.ordering}`);
+      break;
+    case "view.atomic.store":
+      if (typeof p.ordering === "string" && !STORE_ORDERINGS.includes(p.ordering)) out(`atomic store ordering must be one of ${STORE_ORDERINGS.join(", ")}, got ${p.ordering}`);
+      break;
+    case "view.atomic.cmpxchg":
+      if (p.failureOrdering === "release" || p.failureOrdering === "acq_rel") out(`cmpxchg failure ordering cannot be ${p.failureOrdering}`);
+      break;
+    case "amdgpu.target":
+    case "spirv.target":
+      checkTargetAttrs(op, out);
+      break;
+  }
+}
+
+function checkTargetAttrs(op: Op, out: (what: string) => void): void {
+  const attrs = op.props.attrs;
+  for (const a of Array.isArray(attrs) ? attrs : []) {
+    const { key, value } = (a ?? {}) as { key?: unknown; value?: unknown };
+    if ((key === "index_bitwidth" || key === "offset_bitwidth") && isLiteral(value) && !(value.kind === "int" && value.value === 64n)) {
+      out(`${key} must be 64 in Loom v1`);
+    }
+    if (typeof key === "string" && key.startsWith("max_") && isLiteral(value) && value.kind === "int" && value.value < 1n) out(`${key} must be positive`);
+  }
+}

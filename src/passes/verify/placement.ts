@@ -1,0 +1,100 @@
+/**
+ * Where ops may appear (language.md §2, §4 C/D/F columns, §6 config region contents):
+ *  - only top-level ops at top level (STRUCTURE/011), and never nested (STRUCTURE/029);
+ *  - every other op only in the region kinds of its placement column (STRUCTURE/029);
+ *  - calls are allowed in a launch-config region only when marked `pure` (STRUCTURE/052),
+ *    and then the callee's body must itself obey the launch-config list (STRUCTURE/029,
+ *    reported at the call, naming the offending op);
+ *  - `buffer.alloca<workgroup>` only at the top level of a body (STRUCTURE/031).
+ */
+import type { Op } from "../../ir/core.js";
+import { D } from "../../diag/catalog.js";
+import { note } from "../../diag/diagnostic.js";
+import { hasModifier, REGION_KIND_NAME, type VerifyContext } from "./context.js";
+import { isCallOp, opFacts } from "./ops.js";
+
+/** The bodies a call may run: the callee def, or every provider of an applied family. */
+export function calleeBodies(ctx: VerifyContext, call: Op): Op[] {
+  if (call.name === "template.apply") {
+    const family = call.props.family;
+    return typeof family === "string" ? [...ctx.symbols.providers(family)] : [];
+  }
+  const s = call.symbol;
+  const entry = s === undefined ? undefined : ctx.symbols.get(s);
+  if (!entry) return [];
+  if (call.name === "func.call" && entry.op.name === "func.def") return [entry.op];
+  if (call.name === "template.call" && entry.op.name === "template.def") return [entry.op];
+  return [];
+}
+
+/** The first op reachable from `fn`'s body (through calls) that is not allowed in a launch-config region. */
+function firstNonConfigOp(ctx: VerifyContext, fn: Op, seen: Set<Op>): Op | undefined {
+  if (seen.has(fn)) return undefined;
+  seen.add(fn);
+  let found: Op | undefined;
+  const walk = (ops: readonly Op[]) => {
+    for (const op of ops) {
+      if (found) return;
+      const facts = opFacts(op.name);
+      if (!facts) continue;
+      if (isCallOp(op.name)) {
+        for (const callee of calleeBodies(ctx, op)) found ??= firstNonConfigOp(ctx, callee, seen);
+      } else if (!facts.placement.includes("C") && !facts.terminator) {
+        found = op;
+        return;
+      }
+      for (const r of op.regions) walk(r.ops);
+    }
+  };
+  for (const r of fn.regions) walk(r.ops);
+  return found;
+}
+
+function checkNested(ctx: VerifyContext, op: Op): void {
+  const facts = opFacts(op.name);
+  const kind = ctx.kindOf(op);
+  if (!facts || !kind) return;
+  const where = REGION_KIND_NAME[kind];
+  if (facts.topLevel) {
+    ctx.report(D.wrongRegion, op.span, [op.name, where], { help: "move it to the top level of the file" });
+    return;
+  }
+  if (isCallOp(op.name) && kind === "C") {
+    if (!hasModifier(op, "pure")) {
+      ctx.report(D.impureInLaunchConfig, op.span, [op.name], { help: "mark the call 'pure' (the callee must be pure)" });
+      return;
+    }
+    for (const callee of calleeBodies(ctx, op)) {
+      const bad = firstNonConfigOp(ctx, callee, new Set());
+      if (bad) {
+        ctx.report(D.wrongRegion, op.span, [bad.name, `${where} (reached through the call to '@${callee.symbol ?? "?"}')`], { related: [note("the op", bad.span)] });
+        break;
+      }
+    }
+    return;
+  }
+  if (!facts.placement.includes(kind)) {
+    ctx.report(D.wrongRegion, op.span, [op.name, where]);
+    return;
+  }
+  if (op.name === "buffer.alloca" && op.props.space === "workgroup") {
+    const body = ctx.bodies.find((b) => b.region === op.parent);
+    if (!body) ctx.report(D.workgroupAllocaPlacement, op.span);
+  }
+}
+
+export function checkPlacement(ctx: VerifyContext): void {
+  for (const op of ctx.module.ops) {
+    const facts = opFacts(op.name);
+    if (facts && !facts.topLevel) ctx.report(D.notAllowedAtTopLevel, op.span, [op.name]);
+  }
+  for (const body of ctx.bodies) {
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        checkNested(ctx, op);
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    walk(body.region.ops);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Region structure: how many regions each op has (STRUCTURE/006) and how each region ends
+ * (§4: the config region with `kernel.launch.config`, the device body with `kernel.return`,
+ * function bodies with `func.return`/`template.return`, `scf` regions with `scf.yield`,
+ * the `scf.while` before-region with `scf.condition`).
+ *  - no terminator at all → STRUCTURE/005 (reported at the op owning the region);
+ *  - the first terminator is the wrong one → STRUCTURE/018 (unless it is not even allowed
+ *    in this region kind, which placement reports as STRUCTURE/029);
+ *  - ops after the terminator → STRUCTURE/012 at the first of them.
+ */
+import type { Op, Region } from "../../ir/core.js";
+import { D } from "../../diag/catalog.js";
+import type { VerifyContext } from "./context.js";
+import { opFacts } from "./ops.js";
+
+/** Allowed region counts per op; ops not listed have none. */
+const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
+  "kernel.def": [2],
+  "kernel.decl": [2],
+  "func.def": [1],
+  "func.decl": [1],
+  "template.def": [1],
+  "template.decl": [1],
+  "config.decl": [0, 1],
+  "scf.if": [1, 2],
+  "scf.for": [1],
+  "scf.while": [2],
+};
+
+/** Ops whose regions are signatures only (arguments, no ops). */
+const SIGNATURE_ONLY = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl"]);
+
+/** The terminator each region of `op` must end with, by region index. */
+function expectedTerminator(op: Op, index: number): string | undefined {
+  switch (op.name) {
+    case "kernel.def":
+      return index === 0 ? "kernel.launch.config" : "kernel.return";
+    case "func.def":
+      return "func.return";
+    case "template.def":
+      return "template.return";
+    case "scf.if":
+    case "scf.for":
+      return "scf.yield";
+    case "scf.while":
+      return index === 0 ? "scf.condition" : "scf.yield";
+    default:
+      return undefined;
+  }
+}
+
+function checkRegionCount(ctx: VerifyContext, op: Op): boolean {
+  const facts = opFacts(op.name);
+  if (!facts && op.name !== "alias") return false; // unknown op: the parser reported it
+  const allowed = REGION_COUNTS[op.name] ?? [0];
+  if (allowed.includes(op.regions.length)) return true;
+  ctx.report(D.blockCount, op.span, [`'${op.name}' takes ${allowed.join(" or ")} region(s), got ${op.regions.length}`]);
+  return false;
+}
+
+function checkTerminator(ctx: VerifyContext, op: Op, region: Region, expected: string): void {
+  const ops = region.ops;
+  const t = ops.findIndex((o) => opFacts(o.name)?.terminator === true);
+  if (t < 0) {
+    ctx.report(D.missingTerminator, op.span, [`'${expected}'`]);
+    return;
+  }
+  const term = ops[t]!;
+  if (term.name !== expected) {
+    const kind = ctx.regionKind.get(region);
+    const placementOk = kind !== undefined && opFacts(term.name)!.placement.includes(kind);
+    if (placementOk) ctx.report(D.wrongTerminator, term.span, [`'${term.name}' cannot terminate this region; expected '${expected}'`]);
+    return;
+  }
+  const after = ops[t + 1];
+  if (after) ctx.report(D.opAfterTerminator, after.span, [term.name]);
+}
+
+function visit(ctx: VerifyContext, op: Op): void {
+  if (!checkRegionCount(ctx, op)) return;
+  if (SIGNATURE_ONLY.has(op.name)) {
+    for (const r of op.regions) {
+      const first = r.ops[0];
+      if (first) ctx.report(D.blockCount, first.span, [`'${op.name}' has a signature only, no body`]);
+    }
+    return;
+  }
+  op.regions.forEach((region, i) => {
+    const expected = expectedTerminator(op, i);
+    if (expected) checkTerminator(ctx, op, region, expected);
+    for (const inner of region.ops) visit(ctx, inner);
+  });
+}
+
+export function checkStructure(ctx: VerifyContext): void {
+  for (const op of ctx.module.ops) visit(ctx, op);
+}

@@ -1,0 +1,93 @@
+/**
+ * Index lists against ranks (SUBRANGE/001) and static subview bounds (SUBRANGE/004):
+ *  - view accesses and `vector.load/store` take exactly one index per view dimension;
+ *  - `vector.extract/insert` take 1..rank indices (they consume leading axes);
+ *  - `encoding.layout.strided` has one stride per dimension of every view type using it
+ *    (a count mismatch, STRUCTURE/013);
+ *  - `view.subview %v[o…] : view<A> -> view<B>`: where `oᵢ`, `Bᵢ` and `Aᵢ` are all
+ *    static, `0 ≤ oᵢ` and `oᵢ + Bᵢ ≤ Aᵢ`.
+ */
+import type { Op, Value } from "../../ir/core.js";
+import { typeToString, type Type, type ViewType } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { VerifyContext } from "./context.js";
+
+/** Which operand is the indexed value, per op. */
+const INDEXED_OPERAND: Readonly<Record<string, number>> = {
+  "view.load": 0,
+  "view.store": 1,
+  "view.subview": 0,
+  "view.atomic.rmw": 1,
+  "view.atomic.reduce": 1,
+  "view.atomic.cmpxchg": 2,
+  "view.atomic.load": 0,
+  "view.atomic.store": 1,
+  "vector.load": 0,
+  "vector.store": 1,
+  "vector.extract": 0,
+  "vector.insert": 1,
+};
+
+function rankOf(t: Type | undefined): number | undefined {
+  if (t?.kind === "view") return t.dims.length;
+  if (t?.kind === "vector") return t.shape.length;
+  return undefined;
+}
+
+function checkIndexCount(ctx: VerifyContext, op: Op): void {
+  const slot = INDEXED_OPERAND[op.name];
+  const indices = op.props.indices;
+  if (slot === undefined || !Array.isArray(indices)) return;
+  const target = op.operands[slot];
+  const rank = rankOf(target?.type);
+  if (rank === undefined) return; // not a view/vector: TYPE/003
+  const n = indices.length;
+  const partial = op.name === "vector.extract" || op.name === "vector.insert";
+  if (partial ? n < 1 || n > rank : n !== rank) ctx.report(D.indexCount, op.span, [n, rank]);
+}
+
+function checkSubviewBounds(ctx: VerifyContext, op: Op): void {
+  const src = op.operands[0]?.type;
+  const dst = op.results[0]?.type;
+  const indices = op.props.indices;
+  if (src?.kind !== "view" || dst?.kind !== "view" || !Array.isArray(indices) || indices.length !== src.dims.length || dst.dims.length !== src.dims.length) return;
+  for (let i = 0; i < src.dims.length; i++) {
+    const o = indices[i];
+    const origin = typeof o === "bigint" ? o : o && typeof o === "object" && "type" in o ? ctx.folder.constant(o as Value) : undefined;
+    if (origin === undefined) continue;
+    const a = src.dims[i]!, b = dst.dims[i]!;
+    if (origin < 0n) return void ctx.report(D.subviewOutOfBounds, op.span, [`origin ${origin} of dimension ${i} is negative`]);
+    if (a.kind === "static" && b.kind === "static" && origin + BigInt(b.size) > BigInt(a.size)) {
+      return void ctx.report(D.subviewOutOfBounds, op.span, [`dimension ${i}: origin ${origin} + extent ${b.size} exceeds ${a.size} of ${typeToString(src as ViewType)}`]);
+    }
+  }
+}
+
+/** Strided layouts: the stride count equals the rank of each view type naming the layout. */
+function checkStrides(ctx: VerifyContext, op: Op, layouts: Map<Value, Op>): void {
+  const types: Type[] = [...op.results.map((r) => r.type), ...op.operands.map((v) => v.type)];
+  for (const t of types) {
+    if (t.kind !== "view" || t.layout?.kind !== "value") continue;
+    const def = layouts.get(t.layout.value);
+    const strides = def?.props.strides;
+    if (def && Array.isArray(strides) && strides.length !== t.dims.length) {
+      return void ctx.report(D.countMismatch, op.span, [`layout '%${t.layout.value.name}' has ${strides.length} stride(s), used by the rank-${t.dims.length} ${typeToString(t)}`]);
+    }
+  }
+}
+
+export function checkSubranges(ctx: VerifyContext): void {
+  const layouts = new Map<Value, Op>();
+  for (const body of ctx.bodies) {
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        if (op.name === "encoding.layout.strided" && op.results[0]) layouts.set(op.results[0], op);
+        checkIndexCount(ctx, op);
+        if (op.name === "view.subview") checkSubviewBounds(ctx, op);
+        checkStrides(ctx, op, layouts);
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    walk(body.region.ops);
+  }
+}

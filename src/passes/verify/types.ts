@@ -1,0 +1,530 @@
+/**
+ * Type rules of every v1 op (language.md §3–§4, §10):
+ *  TYPE/001 mismatched types (operands that must agree, annotations vs actual types, call
+ *           arguments vs parameters), TYPE/002 element types (view/vector element vs scalar),
+ *  TYPE/003 operand constraint (an operand outside the op's type class),
+ *  TYPE/004 result constraint (result type / width / shape the op cannot produce),
+ *  TYPE/005 literal kinds (via literals.ts), TYPE/013 signature argument types.
+ * Uniform ops are checked from the rule table (typerules.ts); the rest have checkers below.
+ * Each check reports at most one problem per op, at the op, so one mistake gives one error.
+ */
+import type { Literal, Op, Predicate, Value } from "../../ir/core.js";
+import { remapType, type ValueMap } from "../../ir/clone.js";
+import {
+  bitWidth, isAddress, isFloat, isInt, isPrim, isScalar, T, typeEquals, typeToString,
+  type Type, type VectorType, type ViewType,
+} from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { VerifyContext } from "./context.js";
+import { checkLiteral } from "./literals.js";
+import { ATOMIC_KINDS, COMBINING_KINDS, CONVERSION_RULES, INDEX_QUERIES, UNIFORM_RULES, type TypeClass } from "./typerules.js";
+
+const s = typeToString;
+
+function isVector(t: Type | undefined): t is VectorType {
+  return t?.kind === "vector";
+}
+function isView(t: Type | undefined): t is ViewType {
+  return t?.kind === "view";
+}
+
+function inClass(t: Type, c: TypeClass): boolean {
+  switch (c) {
+    case "I":
+      return isInt(t);
+    case "F":
+      return isFloat(t);
+    case "S":
+      return isScalar(t);
+    case "A":
+      return isAddress(t);
+    case "index":
+      return isPrim(t, "index");
+    case "vI":
+      return isVector(t) && (isInt(t.element) || t.element.name === "index");
+    case "vF":
+      return isVector(t) && isFloat(t.element);
+  }
+}
+
+const CLASS_NAME: Record<TypeClass, string> = {
+  I: "an integer type (i1, i8, i16, i32, i64)",
+  F: "a float type (f16, bf16, f32, f64)",
+  S: "an integer or float type",
+  A: "index or offset",
+  index: "index",
+  vI: "a vector of integers",
+  vF: "a vector of floats",
+};
+
+/** Reporting helpers bound to one op. */
+class OpTypes {
+  constructor(
+    readonly ctx: VerifyContext,
+    readonly op: Op,
+  ) {}
+  mismatch(msg: string): false {
+    this.ctx.report(D.typeMismatch, this.op.span, [msg]);
+    return false;
+  }
+  element(msg: string): false {
+    this.ctx.report(D.elementTypeMismatch, this.op.span, [msg]);
+    return false;
+  }
+  operand(msg: string): false {
+    this.ctx.report(D.operandConstraint, this.op.span, [msg]);
+    return false;
+  }
+  result(msg: string): false {
+    this.ctx.report(D.resultConstraint, this.op.span, [msg]);
+    return false;
+  }
+  /** Operand `i` must satisfy `ok`; `what` completes "operand #i of X must be ...". */
+  operandIs(i: number, ok: (t: Type) => boolean, what: string): boolean {
+    const v = this.op.operands[i];
+    if (!v || ok(v.type)) return true;
+    return this.operand(`operand '%${v.name}' of ${this.op.name} must be ${what}, got ${s(v.type)}`);
+  }
+  resultIs(i: number, ok: (t: Type) => boolean, what: string): boolean {
+    const r = this.op.results[i];
+    if (!r || ok(r.type)) return true;
+    return this.result(`${this.op.name} produces ${what}, not ${s(r.type)}`);
+  }
+  /** Value `v` must have exactly type `t` (TYPE/001). */
+  same(v: Value | undefined, t: Type | undefined, role: string): boolean {
+    if (!v || !t || typeEquals(v.type, t)) return true;
+    return this.mismatch(`${role} '%${v.name}' has type ${s(v.type)}, expected ${s(t)}`);
+  }
+}
+
+const isIndex = (t: Type) => isPrim(t, "index");
+const isOffset = (t: Type) => isPrim(t, "offset");
+const isBuffer = (t: Type) => isPrim(t, "buffer");
+const isI1 = (t: Type) => isPrim(t, "i1");
+const isI32 = (t: Type) => isPrim(t, "i32");
+
+/** The annotated operand types the parser kept (`props.annotatedTypes`), aligned with operands. */
+function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
+  const a = op.props.annotatedTypes;
+  return Array.isArray(a) ? (a as (Type | undefined)[]) : undefined;
+}
+
+function checkUniform(c: OpTypes, op: Op): void {
+  const rule = UNIFORM_RULES.get(op.name)!;
+  if (op.operands.length !== rule.arity) return; // PARSE/010 territory
+  const result = op.results[0];
+  const t = rule.result === "same" && result ? result.type : (annotatedTypes(op)?.[0] ?? op.operands[0]?.type);
+  if (!t) {
+    if (rule.result === "same") c.resultIs(0, (x) => inClass(x, rule.cls), CLASS_NAME[rule.cls]);
+    return;
+  }
+  if (!inClass(t, rule.cls)) {
+    c.operand(`${op.name} takes ${CLASS_NAME[rule.cls]}, got ${s(t)}`);
+    return;
+  }
+  for (const v of op.operands) if (!c.same(v, t, "operand")) return;
+  if (rule.result === "i1" && result) {
+    const want: Type = isVector(t) ? { kind: "vector", shape: t.shape, element: T.i1 } : T.i1;
+    if (!typeEquals(result.type, want)) c.result(`${op.name} produces ${s(want)}, not ${s(result.type)}`);
+  }
+}
+
+function checkConversion(c: OpTypes, op: Op, name: string, vector: boolean): void {
+  const rule = CONVERSION_RULES[name]!;
+  const x = op.operands[0], r = op.results[0];
+  if (!x || !r) return;
+  let from = x.type, to = r.type;
+  if (vector) {
+    if (!isVector(from)) return void c.operand(`${op.name} converts vectors, got ${s(from)}`);
+    if (!isVector(to)) return void c.result(`${op.name} produces a vector, not ${s(to)}`);
+    if (from.shape.join("x") !== to.shape.join("x")) return void c.result(`${op.name} keeps the shape: ${s(from)} to ${s(to)}`);
+    from = from.element;
+    to = to.element;
+  }
+  const kind = (k: "I" | "F" | "S") => (k === "I" ? "I" : k === "F" ? "F" : "S") as TypeClass;
+  if (!inClass(from, kind(rule.from))) return void c.operand(`${op.name} converts from ${CLASS_NAME[kind(rule.from)]}, got ${s(from)}`);
+  if (!inClass(to, kind(rule.to))) return void c.result(`${op.name} converts to ${CLASS_NAME[kind(rule.to)]}, got ${s(to)}`);
+  const wf = bitWidth(from), wt = bitWidth(to);
+  const ok = rule.width === "any" || (rule.width === "wider" ? wt > wf : rule.width === "narrower" ? wt < wf : wt === wf && !typeEquals(from, to));
+  if (!ok) c.result(`${op.name} from ${s(from)} to ${s(to)}: the result must be ${rule.width === "equal" ? "a different type of equal width" : `strictly ${rule.width}`}`);
+}
+
+function checkIndexCast(c: OpTypes, op: Op): void {
+  const x = op.operands[0], r = op.results[0];
+  if (!x || !r) return;
+  const ok = (t: Type) => isInt(t) || isAddress(t);
+  if (!ok(x.type)) return void c.operand(`index.cast converts between integers and index/offset, got ${s(x.type)}`);
+  if (!ok(r.type)) return void c.result(`index.cast converts between integers and index/offset, not to ${s(r.type)}`);
+  const valid = (isInt(x.type) && isAddress(r.type)) || (isAddress(x.type) && isInt(r.type)) || (isAddress(x.type) && isAddress(r.type) && !typeEquals(x.type, r.type));
+  if (!valid) c.operand(`index.cast from ${s(x.type)} to ${s(r.type)}: one side must be an integer and the other index/offset, or index↔offset`);
+}
+
+/** Float class predicates need float arguments; assume predicates must mention an operand. */
+function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]): void {
+  for (const p of Array.isArray(preds) ? (preds as Predicate[]) : []) {
+    const args = Array.isArray(p?.args) ? p.args : [];
+    if (p.kind === "not_nan" || p.kind === "not_inf" || p.kind === "finite") {
+      for (const a of args) {
+        if (typeof a === "bigint" || !isFloat(a.type)) {
+          c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' needs a float value, got ${typeof a === "bigint" ? "an integer literal" : s(a.type)}`]);
+          break;
+        }
+      }
+    }
+    if (operands && !args.some((a) => typeof a !== "bigint" && operands.includes(a))) {
+      c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' of ${c.op.name} must mention one of its operands`]);
+    }
+  }
+}
+
+function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
+  for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, (t) => inClass(t, cls), CLASS_NAME[cls])) return;
+  op.results.forEach((r, i) => c.same(r, op.operands[i]?.type, "result"));
+  checkPredicates(c, op.props.predicates, op.operands);
+}
+
+function checkIndexList(c: OpTypes, op: Op): boolean {
+  const idx = op.props.indices;
+  for (const v of Array.isArray(idx) ? idx : []) {
+    if (typeof v === "bigint" || !v || typeof v !== "object") continue;
+    const val = v as Value;
+    if (val.type && !isIndex(val.type)) return c.operand(`index '%${val.name}' must be index, got ${s(val.type)}`);
+  }
+  return true;
+}
+
+function viewOperand(c: OpTypes, op: Op, i: number): ViewType | undefined {
+  const v = op.operands[i];
+  if (!v) return undefined;
+  if (isView(v.type)) return v.type;
+  c.operand(`operand '%${v.name}' of ${op.name} must be a view, got ${s(v.type)}`);
+  return undefined;
+}
+
+const ATOMIC_TYPES = ["i32", "i64", "f32"];
+
+function checkAtomicKind(c: OpTypes, op: Op, t: Type): boolean {
+  const kind = op.props.kind;
+  if (typeof kind !== "string") return true;
+  const allowed = isInt(t) ? ATOMIC_KINDS.int : ATOMIC_KINDS.float;
+  return allowed.includes(kind) || c.operand(`atomic kind '${kind}' is not valid for ${s(t)} (allowed: ${allowed.join(", ")})`);
+}
+
+function checkCombiningKind(c: OpTypes, op: Op, t: Type): boolean {
+  const kind = op.props.kind;
+  if (typeof kind !== "string") return true;
+  const allowed = isFloat(t) ? COMBINING_KINDS.float : COMBINING_KINDS.int;
+  return allowed.includes(kind) || c.operand(`combining kind '${kind}' is not valid for ${s(t)} (allowed: ${allowed.join(", ")})`);
+}
+
+/** The type `vector.extract` yields / `vector.insert` takes for `k` leading indices. */
+function vectorSlot(v: VectorType, k: number): Type {
+  return k >= v.shape.length ? v.element : { kind: "vector", shape: v.shape.slice(k), element: v.element };
+}
+
+/** Parameter types and result types of a call's target, with callee args bound to the call operands. */
+function calleeSignature(ctx: VerifyContext, op: Op): { params: Type[]; results: Type[]; callee: Op } | undefined {
+  const name = op.name === "template.apply" ? op.props.family : op.props.symbol;
+  if (typeof name !== "string") return undefined;
+  const entry = ctx.symbols.get(name);
+  if (!entry) return undefined;
+  const want = op.name === "func.call" ? ["func.def", "func.decl"] : op.name === "template.apply" ? ["template.decl"] : ["template.def"];
+  if (!want.includes(entry.op.name)) return undefined;
+  const region = entry.op.regions[0];
+  const args = region?.args ?? [];
+  const map: ValueMap = new Map();
+  args.forEach((a, i) => {
+    const v = op.operands[i];
+    if (v) map.set(a, v);
+  });
+  const resultTypes = Array.isArray(entry.op.props.resultTypes) ? (entry.op.props.resultTypes as Type[]) : [];
+  return { params: args.map((a) => remapType(a.type, map)), results: resultTypes.map((t) => remapType(t, map)), callee: entry.op };
+}
+
+function checkCall(c: OpTypes, op: Op): void {
+  const sig = calleeSignature(c.ctx, op);
+  if (!sig) return;
+  const callee = `'@${sig.callee.symbol ?? "?"}'`;
+  if (op.operands.length !== sig.params.length) return void c.ctx.report(D.countMismatch, op.span, [`${callee} takes ${sig.params.length} argument(s), the call passes ${op.operands.length}`]);
+  if (op.results.length !== sig.results.length) return void c.ctx.report(D.countMismatch, op.span, [`${callee} returns ${sig.results.length} value(s), the call expects ${op.results.length}`]);
+  for (let i = 0; i < op.operands.length; i++) if (!c.same(op.operands[i], sig.params[i], `argument #${i}`)) return;
+  for (let i = 0; i < op.results.length; i++) if (!c.same(op.results[i], sig.results[i], `result #${i}`)) return;
+}
+
+type Checker = (c: OpTypes, op: Op) => void;
+
+const opnd = (op: Op, i: number) => op.operands[i];
+
+const CHECKERS: Record<string, Checker> = {
+  "index.constant": (c, op) => {
+    const r = op.results[0];
+    if (r && c.resultIs(0, isAddress, "index or offset")) checkLiteral(c.ctx, op, op.props.value, r.type);
+  },
+  "index.cast": checkIndexCast,
+  "index.scale": (c, op) => {
+    if (c.operandIs(0, isIndex, "index") && c.operandIs(1, isOffset, "offset")) c.resultIs(0, isOffset, "offset");
+  },
+  "index.assume": (c, op) => checkAssume(c, op, "A"),
+  "scalar.assume": (c, op) => checkAssume(c, op, "S"),
+  "scalar.constant": (c, op) => {
+    const r = op.results[0];
+    if (r && c.resultIs(0, isScalar, "an integer or float type")) checkLiteral(c.ctx, op, op.props.value, r.type);
+  },
+  "scf.if": (c) => void c.operandIs(0, isI1, "i1"),
+  "scf.condition": (c) => void c.operandIs(0, isI1, "i1"),
+  "scf.for": (c, op) => {
+    const lo = opnd(op, 0);
+    if (!lo || !c.operandIs(0, isAddress, "index or offset")) return;
+    for (const i of [1, 2]) if (!c.operandIs(i, (t) => typeEquals(t, lo.type), `${s(lo.type)} like the lower bound`)) return;
+    const u = op.props.unroll;
+    if (u && typeof u === "object" && "type" in u && !isIndex((u as Value).type)) c.operand(`unroll factor '%${(u as Value).name}' must be index`);
+  },
+  "scf.select": (c, op) => {
+    if (!c.operandIs(0, isI1, "i1")) return;
+    const t = op.results[0]?.type ?? opnd(op, 1)?.type;
+    if (t) c.same(opnd(op, 1), t, "operand") && c.same(opnd(op, 2), t, "operand");
+  },
+  "kernel.launch.config": (c, op) => {
+    for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, isIndex, "index")) return;
+  },
+  "kernel.subgroup.reduce": (c, op) => checkReduce(c, op),
+  "kernel.workgroup.reduce": (c, op) => checkReduce(c, op),
+  "kernel.subgroup.shuffle": (c, op) => {
+    const v = opnd(op, 0);
+    if (!v || !c.operandIs(0, isScalar, "an integer or float type") || !c.operandIs(1, isI32, "i32") || !c.operandIs(2, isI32, "i32")) return;
+    if (c.same(op.results[0], v.type, "result")) c.resultIs(1, isI1, "i1 as its second result");
+  },
+  "kernel.subgroup.broadcast": (c, op) => {
+    const v = opnd(op, 0);
+    if (v && c.operandIs(0, isScalar, "an integer or float type") && c.operandIs(1, isI32, "i32")) c.same(op.results[0], v.type, "result");
+  },
+  "kernel.assert": (c) => void c.operandIs(0, isI1, "i1"),
+  "buffer.view": (c, op) => {
+    if (c.operandIs(0, isBuffer, "buffer") && c.operandIs(1, isOffset, "offset")) c.resultIs(0, isView, "a view");
+  },
+  "buffer.alloca": (c) => {
+    if (c.operandIs(0, isOffset, "offset")) c.resultIs(0, isBuffer, "buffer");
+  },
+  "buffer.assume.noalias": (c, op) => checkBufferIdentity(c, op),
+  "buffer.assume.alignment": (c, op) => checkBufferIdentity(c, op),
+  "buffer.assume.memory_space": (c, op) => checkBufferIdentity(c, op),
+  "buffer.length": (c) => {
+    if (c.operandIs(0, isBuffer, "buffer")) c.resultIs(0, isOffset, "offset");
+  },
+  "encoding.layout.dense": (c) => void c.resultIs(0, (t) => isPrim(t, "encoding<layout>"), "encoding<layout>"),
+  "encoding.layout.strided": (c, op) => {
+    if (!c.resultIs(0, (t) => isPrim(t, "encoding<layout>"), "encoding<layout>")) return;
+    const strides = op.props.strides;
+    for (const v of Array.isArray(strides) ? strides : []) {
+      if (typeof v === "bigint") {
+        if (v < 0n) return void c.ctx.report(D.valueOutOfRange, op.span, [`stride ${v} must be ≥ 0`]);
+      } else if (v && typeof v === "object" && "type" in v && !isIndex((v as Value).type)) {
+        return void c.operand(`stride '%${(v as Value).name}' must be index`);
+      }
+    }
+  },
+  "view.load": (c, op) => {
+    const view = viewOperand(c, op, 0);
+    const r = op.results[0];
+    if (view && r && !typeEquals(r.type, view.element)) c.element(`view.load of ${s(view)} yields ${s(view.element)}, not ${s(r.type)}`);
+  },
+  "view.store": (c, op) => {
+    const view = viewOperand(c, op, 1);
+    const x = opnd(op, 0);
+    if (view && x && !typeEquals(x.type, view.element)) c.element(`storing ${s(x.type)} into ${s(view)}`);
+  },
+  "view.subview": (c, op) => {
+    const view = viewOperand(c, op, 0);
+    const r = op.results[0];
+    if (!view || !r || !c.resultIs(0, isView, "a view")) return;
+    const rt = r.type as ViewType;
+    if (rt.dims.length !== view.dims.length) return void c.result(`view.subview keeps the rank: ${s(view)} to ${s(rt)}`);
+    if (!typeEquals(rt.element, view.element)) return void c.element(`view.subview keeps the element type: ${s(view)} to ${s(rt)}`);
+    const sameLayout = typeEquals({ ...view, dims: rt.dims }, rt);
+    if (!sameLayout) c.result(`view.subview keeps the layout: ${s(view)} to ${s(rt)}`);
+  },
+  "view.atomic.rmw": (c, op) => checkAtomic(c, op, 0, 1, true),
+  "view.atomic.reduce": (c, op) => checkAtomic(c, op, 0, 1, false),
+  "view.atomic.store": (c, op) => checkAtomic(c, op, 0, 1, false),
+  "view.atomic.load": (c, op) => {
+    const view = viewOperand(c, op, 0);
+    if (!view) return;
+    if (!ATOMIC_TYPES.includes(view.element.name)) return void c.operand(`atomic access needs an i32, i64 or f32 view, got ${s(view)}`);
+    const r = op.results[0];
+    if (r && !typeEquals(r.type, view.element)) c.element(`view.atomic.load of ${s(view)} yields ${s(view.element)}, not ${s(r.type)}`);
+  },
+  "view.atomic.cmpxchg": (c, op) => {
+    const view = viewOperand(c, op, 2);
+    const exp = opnd(op, 0);
+    if (!view || !exp) return;
+    if (!c.operandIs(0, (t) => isPrim(t, "i32") || isPrim(t, "i64"), "i32 or i64")) return;
+    if (!c.same(opnd(op, 1), exp.type, "operand")) return;
+    if (!typeEquals(view.element, exp.type)) return void c.element(`cmpxchg of ${s(exp.type)} on ${s(view)}`);
+    c.same(op.results[0], exp.type, "result");
+  },
+  "vector.constant": (c, op) => {
+    const r = op.results[0];
+    if (r && c.resultIs(0, isVector, "a vector")) checkLiteral(c.ctx, op, op.props.value, (r.type as VectorType).element);
+  },
+  "vector.splat": (c, op) => {
+    const r = op.results[0], x = opnd(op, 0);
+    if (r && x && c.resultIs(0, isVector, "a vector") && !typeEquals(x.type, (r.type as VectorType).element)) c.element(`splat of ${s(x.type)} into ${s(r.type)}`);
+  },
+  "vector.from_elements": (c, op) => {
+    const r = op.results[0];
+    if (!r || !c.resultIs(0, isVector, "a vector")) return;
+    const vt = r.type as VectorType;
+    const lanes = vt.shape.reduce((a, b) => a * b, 1);
+    if (op.operands.length !== lanes) return void c.ctx.report(D.countMismatch, op.span, [`${s(vt)} has ${lanes} lanes, ${op.operands.length} element(s) given`]);
+    const bad = op.operands.find((x) => !typeEquals(x.type, vt.element));
+    if (bad) c.element(`element '%${bad.name}' has type ${s(bad.type)}, ${s(vt)} holds ${s(vt.element)}`);
+  },
+  "vector.extract": (c, op) => {
+    const v = opnd(op, 0), r = op.results[0];
+    if (!v || !r || !c.operandIs(0, isVector, "a vector")) return;
+    const k = Array.isArray(op.props.indices) ? op.props.indices.length : 0;
+    const vt = v.type as VectorType;
+    if (k < 1 || k > vt.shape.length) return; // SUBRANGE/001
+    const want = vectorSlot(vt, k);
+    if (!typeEquals(r.type, want)) c.result(`extracting ${k} index(es) from ${s(vt)} yields ${s(want)}, not ${s(r.type)}`);
+  },
+  "vector.insert": (c, op) => {
+    const x = opnd(op, 0), v = opnd(op, 1);
+    if (!x || !v || !c.operandIs(1, isVector, "a vector")) return;
+    const vt = v.type as VectorType;
+    if (!c.same(op.results[0], vt, "result")) return;
+    const k = Array.isArray(op.props.indices) ? op.props.indices.length : 0;
+    if (k < 1 || k > vt.shape.length) return;
+    c.same(x, vectorSlot(vt, k), "inserted value");
+  },
+  "vector.load": (c, op) => {
+    const view = viewOperand(c, op, 0);
+    const r = op.results[0];
+    if (view && r && c.resultIs(0, isVector, "a vector")) checkVectorAccess(c, r.type as VectorType, view);
+  },
+  "vector.store": (c, op) => {
+    const view = viewOperand(c, op, 1);
+    if (view && c.operandIs(0, isVector, "a vector")) checkVectorAccess(c, opnd(op, 0)!.type as VectorType, view);
+  },
+  "vector.select": (c, op) => {
+    const m = opnd(op, 0), a = opnd(op, 1);
+    if (!m || !a || !c.operandIs(1, isVector, "a vector")) return;
+    const at = a.type as VectorType;
+    const mask: Type = { kind: "vector", shape: at.shape, element: T.i1 };
+    if (!typeEquals(m.type, mask)) return void c.operand(`vector.select mask must be ${s(mask)}, got ${s(m.type)}`);
+    c.same(opnd(op, 2), at, "operand") && c.same(op.results[0], at, "result");
+  },
+  "vector.reduce": (c, op) => {
+    const v = opnd(op, 0);
+    if (!v || !c.operandIs(0, isVector, "a vector")) return;
+    const elem = (v.type as VectorType).element;
+    const init = opnd(op, 1);
+    if (init && !typeEquals(init.type, elem)) return void c.element(`init '%${init.name}' has type ${s(init.type)}, the lanes are ${s(elem)}`);
+    if (c.same(op.results[0], elem, "result")) checkCombiningKind(c, op, elem);
+  },
+  "func.call": checkCall,
+  "template.apply": checkCall,
+  "template.call": checkCall,
+  "config.get": (c, op) => {
+    const name = op.props.symbol;
+    if (typeof name !== "string") return;
+    const decl = c.ctx.symbols.configDecl(name) ?? c.ctx.symbols.configDef(name);
+    const t = decl?.props.type as Type | undefined;
+    if (t && typeof t === "object") c.same(op.results[0], t, "result");
+  },
+};
+
+function checkReduce(c: OpTypes, op: Op): void {
+  const v = opnd(op, 0);
+  if (v && c.operandIs(0, isScalar, "an integer or float type") && c.same(op.results[0], v.type, "result")) checkCombiningKind(c, op, v.type);
+}
+
+function checkBufferIdentity(c: OpTypes, op: Op): void {
+  for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, isBuffer, "buffer")) return;
+  for (let i = 0; i < op.results.length; i++) if (!c.resultIs(i, isBuffer, "buffer")) return;
+}
+
+function checkAtomic(c: OpTypes, op: Op, xi: number, vi: number, hasResult: boolean): void {
+  const view = viewOperand(c, op, vi);
+  const x = opnd(op, xi);
+  if (!view || !x) return;
+  if (!ATOMIC_TYPES.includes(s(x.type))) return void c.operand(`atomic value '%${x.name}' must be i32, i64 or f32, got ${s(x.type)}`);
+  if (!typeEquals(view.element, x.type)) return void c.element(`atomic ${s(x.type)} on ${s(view)}`);
+  if (op.name !== "view.atomic.store" && !checkAtomicKind(c, op, x.type)) return;
+  if (hasResult) c.same(op.results[0], x.type, "result");
+}
+
+function checkVectorAccess(c: OpTypes, vec: VectorType, view: ViewType): void {
+  if (!typeEquals(vec.element, view.element)) return void c.element(`${s(vec)} and ${s(view)} have different element types`);
+  if (vec.shape.length > view.dims.length) c.result(`${s(vec)} has a higher rank than ${s(view)}`);
+}
+
+/** Dynamic dimensions name `index` values; layout values are `encoding<layout>`. */
+function checkTypeBindings(c: OpTypes, t: Type): boolean {
+  if (!isView(t)) return true;
+  for (const d of t.dims) if (d.kind === "dynamic" && d.value.type && !isIndex(d.value.type)) return c.operand(`dimension '%${d.value.name}' of ${s(t)} must be index, got ${s(d.value.type)}`);
+  if (t.layout?.kind === "value" && t.layout.value.type && !isPrim(t.layout.value.type, "encoding<layout>")) return c.operand(`layout '%${t.layout.value.name}' must be encoding<layout>`);
+  return true;
+}
+
+/**
+ * Operand types stated by annotations (`props.annotatedTypes`, aligned with operands,
+ * `undefined` where the syntax states none) must equal the operands' actual types.
+ */
+function checkAnnotations(c: OpTypes, op: Op): boolean {
+  const ann = annotatedTypes(op);
+  if (!ann) return true;
+  for (let i = 0; i < op.operands.length && i < ann.length; i++) {
+    const t = ann[i];
+    if (t && typeof t === "object" && !c.same(op.operands[i], t, "operand")) return false;
+  }
+  return true;
+}
+
+export function checkOpTypes(ctx: VerifyContext, op: Op): void {
+  const c = new OpTypes(ctx, op);
+  for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
+  for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
+  if (!checkAnnotations(c, op)) return;
+  if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
+  const [dialect, ...rest] = op.name.split(".");
+  const base = rest.join(".");
+  if (UNIFORM_RULES.has(op.name)) return checkUniform(c, op);
+  if ((dialect === "scalar" || dialect === "vector") && CONVERSION_RULES[base]) return checkConversion(c, op, base, dialect === "vector");
+  if (INDEX_QUERIES.has(op.name)) return void c.resultIs(0, isIndex, "index");
+  CHECKERS[op.name]?.(c, op);
+}
+
+/** Signature argument types of kernels and config declarations/definitions (TYPE/013, TYPE/003). */
+export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
+  const c = new OpTypes(ctx, op);
+  const workload = (t: Type) => isAddress(t) || isScalar(t);
+  const device = (t: Type) => workload(t) || isBuffer(t);
+  if (op.name === "kernel.def" || op.name === "kernel.decl") {
+    const sides: [number, (t: Type) => boolean, string][] = [[0, workload, "workload argument types are index, offset, integers and floats"], [1, device, "device argument types are index, offset, integers, floats and buffer"]];
+    for (const [i, ok, what] of sides) {
+      const bad = op.regions[i]?.args.find((a) => !ok(a.type));
+      if (bad) ctx.report(D.blockArgType, bad.span ?? op.span, [`'%${bad.name}' has type ${s(bad.type)}; ${what}`]);
+    }
+    checkPredicates(c, op.props.workloadWhere);
+    checkPredicates(c, op.props.launchWhere);
+  }
+  if (op.name === "func.def" || op.name === "func.decl" || op.name === "template.def" || op.name === "template.decl") {
+    for (const a of op.regions[0]?.args ?? []) if (!checkTypeBindings(c, a.type)) return;
+    checkPredicates(c, op.props.where);
+  }
+  if (op.name === "config.decl" || op.name === "config.def") {
+    const t = op.props.type as Type | undefined;
+    if (!t || typeof t !== "object") return;
+    if (!workload(t)) return void c.operand(`config keys have index, offset, integer or float type, got ${s(t)}`);
+    const arg = op.regions[0]?.args[0];
+    if (arg && !typeEquals(arg.type, t)) return void c.mismatch(`'%${arg.name}' has type ${s(arg.type)}, the key has type ${s(t)}`);
+    checkPredicates(c, op.props.where);
+    if (op.name === "config.def") {
+      checkLiteral(ctx, op, op.props.value as Literal, t);
+      const decl = op.symbol === undefined ? undefined : ctx.symbols.configDecl(op.symbol);
+      const declType = decl?.props.type as Type | undefined;
+      if (declType && typeof declType === "object" && !typeEquals(declType, t)) c.mismatch(`config.def @${op.symbol} has type ${s(t)}, its config.decl has type ${s(declType)}`);
+    }
+  }
+}

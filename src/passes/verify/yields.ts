@@ -1,0 +1,130 @@
+/**
+ * Values flowing across region boundaries (§4.4, §4.8, §4.9, §4.1):
+ *  - `scf.yield` / `scf.condition` / `func.return` / `template.return` forward as many values
+ *    as their parent expects (STRUCTURE/008) with the expected types (TYPE/009); an `scf.if`
+ *    with results needs an `else` (STRUCTURE/008);
+ *  - loop-carried values: inits, region arguments and results agree in count
+ *    (STRUCTURE/013) and type (TYPE/013 for region arguments, TYPE/001 for results);
+ *  - identity ops (`*.assume`, `buffer.assume.*`) have one result per operand and launch
+ *    configs 6 or 9 operands (STRUCTURE/013).
+ */
+import type { Op, Region, Value } from "../../ir/core.js";
+import { typeEquals, typeToString, type Type } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import { topLevelOf, type VerifyContext } from "./context.js";
+
+function typeList(types: readonly Type[]): string {
+  return `(${types.map(typeToString).join(", ")})`;
+}
+
+function terminatorOf(region: Region | undefined, name: string): Op | undefined {
+  const last = region?.ops[region.ops.length - 1];
+  return last?.name === name ? last : undefined;
+}
+
+/** Checks that `values` match `expected` in count (STRUCTURE/008) and types (TYPE/009). */
+function checkForwarded(ctx: VerifyContext, at: Op, values: readonly Value[], expected: readonly Type[], what: string): void {
+  if (values.length !== expected.length) {
+    ctx.report(D.yieldCount, at.span, [`${at.name} forwards ${values.length} value(s), ${what} expects ${expected.length}`]);
+    return;
+  }
+  const got = values.map((v) => v.type);
+  if (got.some((t, i) => !typeEquals(t, expected[i]!))) ctx.report(D.yieldType, at.span, [`${at.name} forwards ${typeList(got)}, ${what} expects ${typeList(expected)}`]);
+}
+
+function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected: readonly Type[], what: string): void {
+  if (args.length !== expected.length) {
+    ctx.report(D.countMismatch, op.span, [`${args.length} region argument(s) for ${expected.length} ${what}`]);
+    return;
+  }
+  args.forEach((a, i) => {
+    if (!typeEquals(a.type, expected[i]!)) ctx.report(D.blockArgType, a.span ?? op.span, [`'%${a.name}' has type ${typeToString(a.type)}, ${what} #${i} has type ${typeToString(expected[i]!)}`]);
+  });
+}
+
+function checkIf(ctx: VerifyContext, op: Op): void {
+  const resultTypes = op.results.map((r) => r.type);
+  if (resultTypes.length > 0 && op.regions.length < 2) {
+    ctx.report(D.yieldCount, op.span, ["scf.if with results needs an else region"]);
+  }
+  for (const region of op.regions) {
+    const y = terminatorOf(region, "scf.yield");
+    if (y) checkForwarded(ctx, y, y.operands, resultTypes, "scf.if");
+  }
+}
+
+function checkFor(ctx: VerifyContext, op: Op): void {
+  const inits = op.operands.slice(3);
+  const body = op.regions[0];
+  if (!body) return;
+  const [iv, ...iterArgs] = body.args;
+  const lo = op.operands[0];
+  if (iv && lo && !typeEquals(iv.type, lo.type)) ctx.report(D.blockArgType, iv.span ?? op.span, [`induction variable '%${iv.name}' has type ${typeToString(iv.type)}, the bounds have type ${typeToString(lo.type)}`]);
+  if (inits.length !== op.results.length || iterArgs.length !== inits.length) {
+    ctx.report(D.countMismatch, op.span, [`scf.for has ${inits.length} iter-arg init(s), ${iterArgs.length} iter-arg(s) and ${op.results.length} result(s)`]);
+    return;
+  }
+  checkArgs(ctx, op, iterArgs, inits.map((v) => v.type), "iter-arg init");
+  op.results.forEach((r, i) => {
+    const t = iterArgs[i]!.type;
+    if (!typeEquals(r.type, t)) ctx.report(D.typeMismatch, r.span ?? op.span, [`result '%${r.name}' has type ${typeToString(r.type)}, its iter-arg has type ${typeToString(t)}`]);
+  });
+  const y = terminatorOf(body, "scf.yield");
+  if (y) checkForwarded(ctx, y, y.operands, op.results.map((r) => r.type), "scf.for");
+}
+
+function checkWhile(ctx: VerifyContext, op: Op): void {
+  const [before, after] = op.regions;
+  if (!before || !after) return;
+  checkArgs(ctx, op, before.args, op.operands.map((v) => v.type), "init value");
+  const cond = terminatorOf(before, "scf.condition");
+  if (cond) {
+    const forwarded = cond.operands.slice(1);
+    checkForwarded(ctx, cond, forwarded, op.results.map((r) => r.type), "scf.while results");
+    if (op.props.hasDoArgs !== false || after.args.length > 0) checkArgs(ctx, op, after.args, forwarded.map((v) => v.type), "forwarded value");
+  }
+  const y = terminatorOf(after, "scf.yield");
+  if (y) checkForwarded(ctx, y, y.operands, before.args.map((a) => a.type), "the scf.while before-region");
+}
+
+function checkReturn(ctx: VerifyContext, op: Op): void {
+  const fn = topLevelOf(op);
+  if (fn === op || !Array.isArray(fn.props.resultTypes)) return;
+  checkForwarded(ctx, op, op.operands, fn.props.resultTypes as Type[], `'@${fn.symbol ?? "?"}'`);
+}
+
+const IDENTITY_OPS = new Set(["index.assume", "scalar.assume", "buffer.assume.noalias", "buffer.assume.alignment"]);
+
+function checkOp(ctx: VerifyContext, op: Op): void {
+  switch (op.name) {
+    case "scf.if":
+      return checkIf(ctx, op);
+    case "scf.for":
+      return checkFor(ctx, op);
+    case "scf.while":
+      return checkWhile(ctx, op);
+    case "func.return":
+    case "template.return":
+      return checkReturn(ctx, op);
+    case "kernel.launch.config": {
+      const want = op.props.cluster === true ? 9 : 6;
+      if (op.operands.length !== want) ctx.report(D.countMismatch, op.span, [`kernel.launch.config takes ${want} operands, got ${op.operands.length}`]);
+      return;
+    }
+  }
+  if (IDENTITY_OPS.has(op.name) && op.operands.length !== op.results.length) {
+    ctx.report(D.countMismatch, op.span, [`${op.name} has ${op.operands.length} value(s) but ${op.results.length} result(s)`]);
+  }
+}
+
+export function checkYields(ctx: VerifyContext): void {
+  for (const body of ctx.bodies) {
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        checkOp(ctx, op);
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    walk(body.region.ops);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Assembles an HSA code object (AMDGPUUsage "ELF Code Object"): kernel machine code in
+ * `.text` (each entry 256-byte aligned, then the code-end padding), one 64-byte kernel
+ * descriptor `<name>.kd` per kernel in `.rodata`, the MessagePack metadata note, and
+ * dynamic symbols `<name>` (FUNC, protected) and `<name>.kd` (OBJECT).
+ */
+import type { ArgSlot } from "../../passes/prepared.js";
+import { describeKernel, encodeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type KernelDescriptor, type KernelResources } from "./descriptor.js";
+import { ByteWriter, alignUp } from "./elf/byte-writer.js";
+import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
+import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
+import { encodeProgram, type Instruction } from "./isa/encoder.js";
+import { metadataMap, metadataNote } from "./metadata.js";
+import type { AmdgpuTargetInfo } from "./profile.js";
+import type { WavefrontSize } from "./profiles.js";
+import { elfFlags } from "./target-id.js";
+
+export const EM_AMDGPU = 224;
+export const ELFOSABI_AMDGPU_HSA = 64;
+export const KERNEL_CODE_ALIGN = 256;
+
+export interface CodeObjectKernel {
+  /** Symbol name of the entry (the export name). */
+  readonly name: string;
+  readonly program: readonly Instruction[];
+  readonly resources: KernelResources;
+  readonly args: readonly ArgSlot[];
+  readonly kernargSize: number;
+  readonly groupSegmentFixedSize: number;
+  readonly wavefrontSize: WavefrontSize;
+  readonly maxFlatWorkgroupSize: number;
+  readonly requiredWorkgroupSize?: readonly [number, number, number];
+}
+
+export interface CodeObjectOptions {
+  /** 5 (ELF ABI version 3) or 6 (ABI version 4); generic processors need 6. */
+  readonly codeObjectVersion: 5 | 6;
+}
+
+function fillWords(w: ByteWriter, word: Uint8Array, until: number): void {
+  while (w.length < until) w.bytes(word);
+}
+
+/** `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after. */
+function layoutText(info: AmdgpuTargetInfo, codes: readonly Uint8Array[]): { bytes: Uint8Array; offsets: number[] } {
+  const family = info.processor.family;
+  const nop = encodeProgram([ALIGNMENT_FILL], family);
+  const w = new ByteWriter();
+  const offsets: number[] = [];
+  for (const code of codes) {
+    fillWords(w, nop, alignUp(w.length, KERNEL_CODE_ALIGN));
+    offsets.push(w.length);
+    w.bytes(code);
+  }
+  const padding = codeEndPadding(family, info.processor.hasAccumOffset);
+  if (padding) {
+    const pad = encodeProgram([padding.pad], family);
+    fillWords(w, pad, alignUp(w.length, padding.cacheLineBytes));
+    fillWords(w, pad, w.length + padding.fillBytes);
+  }
+  return { bytes: w.finish(), offsets };
+}
+
+export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
+  const codes = kernels.map((k) => encodeProgram(k.program, info.processor.family));
+  const text = layoutText(info, codes);
+  const descriptors: KernelDescriptor[] = kernels.map((k) =>
+    describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),
+  );
+
+  const note = metadataNote(
+    metadataMap(
+      info,
+      kernels.map((k, i) => {
+        const base = { name: k.name, args: k.args, kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
+        return k.requiredWorkgroupSize ? { ...base, requiredWorkgroupSize: k.requiredWorkgroupSize } : base;
+      }),
+    ),
+  );
+
+  const symbols: DynamicSymbol[] = kernels.flatMap((k, i) => [
+    { name: k.name, section: "text", offset: text.offsets[i]!, size: codes[i]!.length, type: "func", visibility: "protected" } as const,
+    { name: `${k.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" } as const,
+  ]);
+
+  return writeSharedObject({
+    identity: { machine: EM_AMDGPU, osabi: ELFOSABI_AMDGPU_HSA, abiVersion: options.codeObjectVersion - 2, flags: elfFlags(info.processor, info.features) },
+    note,
+    rodata: {
+      size: kernels.length * KERNEL_DESCRIPTOR_SIZE,
+      align: 64,
+      build: (addr) => {
+        const w = new ByteWriter();
+        descriptors.forEach((d, i) => {
+          const kdAddress = addr.rodata + i * KERNEL_DESCRIPTOR_SIZE;
+          w.bytes(encodeKernelDescriptor(d, addr.text + text.offsets[i]! - kdAddress));
+        });
+        return w.finish();
+      },
+    },
+    text: { bytes: text.bytes, align: KERNEL_CODE_ALIGN },
+    symbols,
+  });
+}

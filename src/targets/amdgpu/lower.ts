@@ -1,0 +1,34 @@
+/**
+ * Lowering a prepared device body to AMDGPU instructions. Today the body the backend
+ * accepts is effect-free ops (dropped) and `kernel.return`, which becomes `s_endpgm`;
+ * `check.ts` reports every other op before emission, so meeting one here is a bug.
+ */
+import { LoomError } from "../../api/errors.js";
+import type { Region } from "../../ir/core.js";
+import { NO_RESOURCES, type KernelResources } from "./descriptor.js";
+import { instruction, type Instruction } from "./isa/encoder.js";
+import { liveOps } from "./support.js";
+
+export interface LoweredKernel {
+  readonly program: readonly Instruction[];
+  readonly resources: KernelResources;
+}
+
+export function lowerKernelBody(body: Region): LoweredKernel {
+  const program: Instruction[] = [];
+  for (const op of liveOps(body)) {
+    switch (op.name) {
+      case "kernel.return":
+        program.push(instruction("s_endpgm"));
+        break;
+      default:
+        throw new LoomError("internal", `AMDGPU lowering reached '${op.name}', which check() should have rejected`);
+    }
+  }
+  return { program, resources: NO_RESOURCES };
+}
+
+/** True when the body's last live op returns (the program then ends in s_endpgm). */
+export function endsInReturn(body: Region): boolean {
+  return liveOps(body).at(-1)?.name === "kernel.return";
+}

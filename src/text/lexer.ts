@@ -1,0 +1,450 @@
+/**
+ * The Loom lexer (language.md §1): source text → tokens, in one pass over char codes.
+ *
+ * - Positions: 1-based line and code-point column (astral characters count once).
+ * - Dimension mode: after `vector<` / `view<`, an `x` starting an identifier is the `DimX`
+ *   separator and integers are decimal only, until the element type (an identifier) ends it.
+ * - Comments are attached to the following token (`Token.comments`), never emitted alone.
+ * - Lexical errors (PARSE/005 015 016 019 023 024 025 026) are reported here and leave an
+ *   `Error` token behind, so the parser fails the enclosing op without a second message.
+ */
+import type { Span } from "../ir/core.js";
+import { D } from "../diag/catalog.js";
+import type { Reporter } from "./reporter.js";
+import { Tok, type Comment, type Token } from "./token.js";
+
+// Character classes of ASCII codes.
+const ID_START = 1; // [A-Za-z_$]
+const ID_CHAR = 2; // [A-Za-z0-9_$.-]
+const VAL_CHAR = 4; // [A-Za-z0-9_$-]  (SSA names, labels)
+const DIGIT = 8;
+const HEX = 16;
+const CLASS = new Uint8Array(128);
+(function initClasses() {
+  const set = (from: number, to: number, bits: number) => {
+    for (let c = from; c <= to; c++) CLASS[c]! |= bits;
+  };
+  set(0x41, 0x5a, ID_START | ID_CHAR | VAL_CHAR); // A-Z
+  set(0x61, 0x7a, ID_START | ID_CHAR | VAL_CHAR); // a-z
+  set(0x30, 0x39, ID_CHAR | VAL_CHAR | DIGIT | HEX);
+  set(0x41, 0x46, HEX);
+  set(0x61, 0x66, HEX);
+  for (const c of [0x5f, 0x24]) CLASS[c]! |= ID_START | ID_CHAR | VAL_CHAR; // _ $
+  CLASS[0x2d]! |= ID_CHAR | VAL_CHAR; // -
+  CLASS[0x2e]! |= ID_CHAR; // .
+})();
+
+function cls(c: number): number {
+  return c < 128 ? CLASS[c]! : 0;
+}
+
+const SINGLE: Record<number, Tok> = {
+  0x28: Tok.LParen,
+  0x29: Tok.RParen,
+  0x7b: Tok.LBrace,
+  0x7d: Tok.RBrace,
+  0x5b: Tok.LBracket,
+  0x5d: Tok.RBracket,
+  0x3c: Tok.Less,
+  0x3e: Tok.Greater,
+  0x3d: Tok.Equal,
+  0x3a: Tok.Colon,
+  0x2c: Tok.Comma,
+  0x7c: Tok.Pipe,
+};
+
+const SIGIL_KIND: Record<number, Tok> = { 0x25: Tok.Value, 0x40: Tok.Symbol, 0x23: Tok.Hash, 0x5e: Tok.Label };
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** Tokenizes `text`; the last token is always EOF (carrying the file's trailing comments). */
+export function lex(source: string, text: string, reporter: Reporter): Token[] {
+  return new Lexer(source, text, reporter).run();
+}
+
+class Lexer {
+  private pos = 0;
+  private line = 1;
+  private lineStart = 0;
+  /** Extra UTF-16 units (astral low halves) seen on the current line before `pos`. */
+  private astral = 0;
+  private readonly tokens: Token[] = [];
+  private comments: Comment[] = [];
+  /** Line where the previous token or comment ended (0 = none yet). */
+  private lastLine = 0;
+  private depth = 0;
+  private dimMode = false;
+  /** Unclosed `<` tokens on the current line (indices into `tokens`). */
+  private angles: number[] = [];
+
+  constructor(
+    private readonly source: string,
+    private readonly text: string,
+    private readonly reporter: Reporter,
+  ) {}
+
+  run(): Token[] {
+    const text = this.text;
+    const n = text.length;
+    while (this.pos < n && !this.reporter.full) {
+      const c = text.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x09 || c === 0x0d) {
+        this.pos++;
+      } else if (c === 0x0a) {
+        this.newline();
+      } else if (c === 0x2f && text.charCodeAt(this.pos + 1) === 0x2f) {
+        this.comment();
+      } else {
+        this.token(c);
+      }
+    }
+    this.closeAngles();
+    this.push(Tok.EOF, this.pos, this.col(this.pos), this.line, "");
+    return this.tokens;
+  }
+
+  private col(pos: number): number {
+    return pos - this.lineStart - this.astral + 1;
+  }
+
+  private newline(): void {
+    this.closeAngles();
+    this.dimMode = false;
+    this.pos++;
+    this.line++;
+    this.lineStart = this.pos;
+    this.astral = 0;
+  }
+
+  /** PARSE/026 for every line that leaves a `<` open. */
+  private closeAngles(): void {
+    if (this.angles.length === 0) return;
+    const t = this.tokens[this.angles[0]!]!;
+    t.kind = Tok.Error;
+    this.reporter.report(D.unterminatedAngle, this.spanOf(t));
+    this.angles = [];
+  }
+
+  private spanOf(t: Token): Span {
+    return { source: this.source, line: t.line, column: t.col, endLine: t.endLine, endColumn: t.endCol };
+  }
+
+  private span(startPos: number, startCol: number, endPos: number): Span {
+    return { source: this.source, line: this.line, column: startCol, endLine: this.line, endColumn: startCol + (endPos - startPos) };
+  }
+
+  private push(kind: Tok, start: number, col: number, line: number, text: string, extra?: { int?: bigint; float?: number }): Token {
+    const tok: Token = {
+      kind,
+      start,
+      end: this.pos,
+      line,
+      col,
+      endLine: this.line,
+      endCol: this.col(this.pos),
+      text,
+      ...(extra?.int !== undefined ? { int: extra.int } : {}),
+      ...(extra?.float !== undefined ? { float: extra.float } : {}),
+      firstOnLine: line !== this.lastLine,
+      blankBefore: this.lastLine !== 0 && line - this.lastLine >= 2,
+      depth: this.depth,
+    };
+    if (this.comments.length > 0) {
+      tok.comments = this.comments;
+      this.comments = [];
+    }
+    if (kind === Tok.LBrace) this.depth++;
+    else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
+    this.lastLine = this.line;
+    this.tokens.push(tok);
+    return tok;
+  }
+
+  private error(entry: (typeof D)[keyof typeof D], start: number, col: number, args: readonly unknown[] = []): void {
+    this.reporter.report(entry, this.span(start, col, Math.max(this.pos, start + 1)), args);
+    this.push(Tok.Error, start, col, this.line, this.text.slice(start, this.pos));
+  }
+
+  private comment(): void {
+    const text = this.text;
+    const start = this.pos + 2;
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    let stop = end;
+    if (stop > start && text.charCodeAt(stop - 1) === 0x0d) stop--;
+    // Count astral characters (columns) and reject lone surrogates.
+    for (let i = start; i < stop; i++) {
+      const c = text.charCodeAt(i);
+      if (isHighSurrogate(c) && isLowSurrogate(text.charCodeAt(i + 1))) {
+        i++;
+      } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
+        const col = this.col(i);
+        this.reporter.report(D.invalidUtf8, { source: this.source, line: this.line, column: col, endLine: this.line, endColumn: col + 1 });
+      }
+    }
+    this.comments.push({ text: text.slice(start, stop), line: this.line, blankBefore: this.lastLine !== 0 && this.line - this.lastLine >= 2 });
+    this.lastLine = this.line;
+    this.pos = end;
+  }
+
+  private token(c: number): void {
+    const start = this.pos;
+    const col = this.col(start);
+    const line = this.line;
+    const single = SINGLE[c];
+    if (single !== undefined) {
+      this.pos++;
+      if (single === Tok.Less) {
+        const prev = this.tokens[this.tokens.length - 1];
+        if (prev && prev.kind === Tok.Ident && (prev.text === "vector" || prev.text === "view")) this.dimMode = true;
+        this.angles.push(this.tokens.length);
+      } else if (single === Tok.Greater) {
+        this.angles.pop();
+        this.dimMode = false;
+      } else if (single === Tok.Comma) {
+        this.dimMode = false;
+      }
+      this.push(single, start, col, line, "");
+      return;
+    }
+    const k = cls(c);
+    if (this.dimMode && c === 0x78 /* x */) {
+      this.pos++;
+      this.push(Tok.DimX, start, col, line, "x");
+      return;
+    }
+    if (k & ID_START) return this.identifier(start, col);
+    if (k & DIGIT) return this.number(start, col, false);
+    if (c === 0x2d /* - */) {
+      const d = this.text.charCodeAt(start + 1);
+      if (d === 0x3e /* > */) {
+        this.pos += 2;
+        this.push(Tok.Arrow, start, col, line, "");
+        return;
+      }
+      if (cls(d) & DIGIT) return this.number(start, col, true);
+      for (const word of ["inf", "nan"]) {
+        if (this.text.startsWith(word, start + 1) && !(cls(this.text.charCodeAt(start + 4)) & ID_CHAR)) {
+          this.pos += 4;
+          this.push(Tok.Float, start, col, line, "-" + word, { float: word === "inf" ? -Infinity : NaN });
+          return;
+        }
+      }
+      this.pos++;
+      return this.error(D.unexpectedCharacter, start, col, ["-"]);
+    }
+    const sigil = SIGIL_KIND[c];
+    if (sigil !== undefined) return this.sigilName(sigil, start, col);
+    if (c === 0x22 /* " */) return this.string(start, col);
+    // Anything else is not part of the language.
+    if (isHighSurrogate(c) && isLowSurrogate(this.text.charCodeAt(start + 1))) {
+      this.pos += 2;
+      this.reporter.report(D.unexpectedCharacter, this.span(start, col, start + 1), [this.text.slice(start, start + 2)]);
+      this.push(Tok.Error, start, col, line, "");
+      this.astral++;
+      return;
+    }
+    this.pos++;
+    if (isHighSurrogate(c) || isLowSurrogate(c)) return this.error(D.invalidUtf8, start, col);
+    const shown = c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, "0")}` : String.fromCharCode(c);
+    this.error(D.unexpectedCharacter, start, col, [shown]);
+  }
+
+  private identifier(start: number, col: number): void {
+    const text = this.text;
+    let i = start + 1;
+    let dotted = false;
+    while (i < text.length) {
+      const k = cls(text.charCodeAt(i));
+      if (!(k & ID_CHAR)) break;
+      if (text.charCodeAt(i) === 0x2e) dotted = true;
+      i++;
+    }
+    this.pos = i;
+    // Dimension mode ends at the element type.
+    this.dimMode = false;
+    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, text.slice(start, i));
+  }
+
+  private digits(i: number, mask: number): number {
+    const text = this.text;
+    while (i < text.length && cls(text.charCodeAt(i)) & mask) i++;
+    return i;
+  }
+
+  private number(start: number, col: number, negative: boolean): void {
+    const text = this.text;
+    const line = this.line;
+    const first = negative ? start + 1 : start;
+    if (this.dimMode) {
+      this.pos = this.digits(first, DIGIT);
+      const raw = text.slice(start, this.pos);
+      this.push(Tok.Int, start, col, line, raw, { int: BigInt(raw) });
+      return;
+    }
+    if (text.charCodeAt(first) === 0x30 && text.charCodeAt(first + 1) === 0x78 /* 0x */) {
+      const end = this.digits(first + 2, HEX);
+      this.pos = end;
+      if (end === first + 2) return this.error(D.badInteger, start, col, [text.slice(start, end)]);
+      const raw = text.slice(start, end);
+      const mag = BigInt("0x" + text.slice(first + 2, end));
+      this.push(Tok.Int, start, col, line, raw, { int: negative ? -mag : mag });
+      return;
+    }
+    let i = this.digits(first, DIGIT);
+    let isFloat = false;
+    if (text.charCodeAt(i) === 0x2e /* . */) {
+      const j = this.digits(i + 1, DIGIT);
+      if (j === i + 1) {
+        this.pos = i + 1;
+        return this.error(D.badFloat, start, col, [text.slice(start, i + 1)]);
+      }
+      i = j;
+      isFloat = true;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45 /* e E */) {
+      let j = i + 1;
+      const s = text.charCodeAt(j);
+      const signed = s === 0x2b || s === 0x2d;
+      if (signed) j++;
+      const k = this.digits(j, DIGIT);
+      if (k > j) {
+        i = k;
+        isFloat = true;
+      } else if (signed || isFloat) {
+        // `1e+` / `1.5e`: an exponent marker without digits.
+        this.pos = j;
+        return this.error(D.badFloat, start, col, [text.slice(start, j)]);
+      }
+    }
+    this.pos = i;
+    const raw = text.slice(start, i);
+    if (isFloat) this.push(Tok.Float, start, col, line, raw, { float: Number(raw) });
+    else this.push(Tok.Int, start, col, line, raw, { int: BigInt(raw) });
+  }
+
+  private sigilName(kind: Tok, start: number, col: number): void {
+    const text = this.text;
+    // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules.
+    let i = start + 1;
+    if (kind === Tok.Hash) {
+      if (cls(text.charCodeAt(i)) & ID_START) i = this.digits(i + 1, ID_CHAR);
+    } else {
+      i = this.digits(i, kind === Tok.Symbol ? ID_CHAR : VAL_CHAR);
+    }
+    this.pos = i;
+    if (i === start + 1) {
+      this.pos = start + 1;
+      return this.error(D.sigilWithoutName, start, col, [text[start]]);
+    }
+    this.push(kind, start, col, this.line, text.slice(start + 1, i));
+  }
+
+  private string(start: number, col: number): void {
+    const text = this.text;
+    const line = this.line;
+    let i = start + 1;
+    let out = "";
+    let chunk = i;
+    let bad: { at: number; what: string } | undefined;
+    let astral = 0;
+    for (;;) {
+      if (i >= text.length || text.charCodeAt(i) === 0x0a) {
+        // Unterminated: report at the opening quote, highlight to the line end.
+        this.pos = i;
+        this.astral += astral;
+        this.reporter.report(D.unterminatedString, { source: this.source, line, column: col, endLine: line, endColumn: this.col(i) });
+        this.push(Tok.Error, start, col, line, "");
+        return;
+      }
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c /* \ */) {
+        out += text.slice(chunk, i);
+        const e = text.charCodeAt(i + 1);
+        const simple = ESCAPES[e];
+        if (simple !== undefined) {
+          out += simple;
+          i += 2;
+        } else if (e === 0x75 /* u */) {
+          const unit = hex4(text, i + 2);
+          if (unit < 0) {
+            bad ??= { at: i, what: `'${text.slice(i, Math.min(i + 6, text.length)).split("\n")[0]}'` };
+            i += 2;
+          } else if (isHighSurrogate(unit) && text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 && isLowSurrogate(hex4(text, i + 8))) {
+            out += String.fromCharCode(unit, hex4(text, i + 8));
+            i += 12;
+          } else if (isHighSurrogate(unit) || isLowSurrogate(unit)) {
+            bad ??= { at: i, what: `unpaired surrogate '${text.slice(i, i + 6)}'` };
+            i += 6;
+          } else {
+            out += String.fromCharCode(unit);
+            i += 6;
+          }
+        } else {
+          bad ??= { at: i, what: `'\\${Number.isNaN(e) ? "" : String.fromCharCode(e)}'` };
+          i += 2;
+        }
+        chunk = i;
+        continue;
+      }
+      if (c < 0x20) {
+        bad ??= { at: i, what: `control character U+${c.toString(16).toUpperCase().padStart(4, "0")}` };
+      } else if (isHighSurrogate(c) && isLowSurrogate(text.charCodeAt(i + 1))) {
+        astral++;
+        i += 2;
+        continue;
+      } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
+        bad ??= { at: i, what: "invalid UTF-8" };
+      }
+      i++;
+    }
+    out += text.slice(chunk, i);
+    this.pos = i + 1;
+    if (bad) {
+      const at = this.col(bad.at) - countAstral(text, start, bad.at);
+      const entry = bad.what === "invalid UTF-8" ? D.invalidUtf8 : D.badEscape;
+      this.reporter.report(entry, { source: this.source, line, column: at, endLine: line, endColumn: at + 1 }, [bad.what]);
+      this.astral += astral;
+      this.push(Tok.Error, start, col, line, "");
+      return;
+    }
+    // Columns after an astral character shift by one per pair.
+    this.astral += astral;
+    this.push(Tok.String, start, col, line, out);
+  }
+}
+
+function countAstral(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) n++;
+  return n;
+}
+
+const ESCAPES: Record<number, string> = {
+  0x22: '"',
+  0x5c: "\\",
+  0x2f: "/",
+  0x62: "\b",
+  0x66: "\f",
+  0x6e: "\n",
+  0x72: "\r",
+  0x74: "\t",
+};
+
+/** Value of 4 hex digits at `i`, or -1. */
+function hex4(text: string, i: number): number {
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const c = text.charCodeAt(i + k);
+    if (!(cls(c) & HEX)) return -1;
+    v = v * 16 + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
+  }
+  return v;
+}

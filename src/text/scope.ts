@@ -1,0 +1,108 @@
+/**
+ * SSA name scoping for the parser (language.md §2).
+ *
+ * One `Scope` per region. A name is visible in its defining block after its definition and in
+ * all nested regions; isolated ops (`kernel.def` regions, `func.def`, `template.def`) start a
+ * chain with no parent. Redefining a visible name is PARSE/002.
+ *
+ * Forward references: a use of a name that is not visible yet gets a placeholder `Value`
+ * registered as *pending* in the current scope. A later definition of that name in the same
+ * block adopts the placeholder (so the use refers to the real definition and the verifier
+ * reports DOMINANCE/001). When a region closes, its pending names move to the enclosing
+ * block (a definition there, after the region, is still a dominance problem, not an
+ * undefined name). Whatever is still pending when an isolated scope closes is PARSE/001.
+ */
+import { Op, Region, Value, type Span } from "../ir/core.js";
+import { T, type Type } from "../ir/types.js";
+
+interface Pending {
+  readonly value: Value;
+  readonly uses: Span[];
+}
+
+/** Owner of values that belong to no real op (placeholders of undefined or broken names). */
+const orphanOwner = new Op("builtin.unresolved");
+
+export class Scope {
+  private readonly values = new Map<string, Value>();
+  private readonly pending = new Map<string, Pending>();
+  /** Names whose defining op failed to parse: uses are not reported again. */
+  private readonly poisoned = new Set<string>();
+
+  constructor(
+    readonly parent: Scope | null,
+    readonly region: Region | null,
+  ) {}
+
+  /** The visible definition of `name`, a placeholder for a forward reference, or a poisoned stand-in. */
+  use(name: string, span: Span): Value {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const v = s.values.get(name);
+      if (v) return v;
+      if (s.poisoned.has(name)) return new Value(name, T.index, orphanOwner, span);
+    }
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const p = s.pending.get(name);
+      if (p) {
+        p.uses.push(span);
+        return p.value;
+      }
+    }
+    const value = new Value(name, T.index, this.region ?? orphanOwner, span);
+    this.pending.set(name, { value, uses: [span] });
+    return value;
+  }
+
+  /** The visible definition of `name` (no placeholders). */
+  find(name: string): Value | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const v = s.values.get(name);
+      if (v) return v;
+    }
+    return undefined;
+  }
+
+  /**
+   * Defines `name`. Returns false when a visible value already has that name (the caller
+   * reports PARSE/002; the new value still shadows it so the IR stays connected).
+   */
+  define(name: string, type: Type, owner: Op | Region, span: Span | undefined): { value: Value; redefined: boolean } {
+    const redefined = this.find(name) !== undefined;
+    const p = this.pending.get(name);
+    let value: Value;
+    if (p) {
+      this.pending.delete(name);
+      value = p.value;
+      value.type = type;
+      value.owner = owner;
+      value.span = span;
+    } else {
+      value = new Value(name, type, owner, span);
+    }
+    this.values.set(name, value);
+    return { value, redefined };
+  }
+
+  /** Adds an existing value (signature arguments built by the signature parser). */
+  bind(value: Value): void {
+    this.values.set(value.name, value);
+  }
+
+  poison(name: string): void {
+    this.poisoned.add(name);
+  }
+
+  /**
+   * Closes the scope: pending forward references move to the parent, or — for an isolated
+   * scope — are returned as undefined uses.
+   */
+  close(): { name: string; span: Span }[] {
+    const undefinedUses: { name: string; span: Span }[] = [];
+    for (const [name, p] of this.pending) {
+      if (this.parent) this.parent.pending.set(name, p);
+      else for (const span of p.uses) undefinedUses.push({ name, span });
+    }
+    this.pending.clear();
+    return undefinedUses;
+  }
+}

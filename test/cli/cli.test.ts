@@ -1,0 +1,88 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fromRoot } from "../util/paths.js";
+
+const CLI = fromRoot("dist/src/cli/main.js");
+const SEED = fromRoot("examples/integration/jit-kernel/kernel.loom");
+
+function loom(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test("loom launch prints the evaluated launch", () => {
+  const r = loom("launch", SEED, "--kernel", "workload_grid", "--workload", "1009");
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out.trim(), "workgroups=16x1x1 workgroup_size=64x1x1 cluster_size=1x1x1 subgroup_size=32 workgroup_storage_bytes=0");
+  const j = loom("launch", SEED, "--kernel", "@workload_grid", "--workload", "0", "--json", "--target", "amdgpu:gfx942");
+  assert.equal(j.code, 0, j.err);
+  assert.deepEqual(JSON.parse(j.out).workgroupCount, [0, 1, 1]);
+  assert.equal(JSON.parse(j.out).subgroupSize, 64);
+});
+
+test("loom launch: a violated fact is an error, not a launch", () => {
+  const r = loom("launch", SEED, "--kernel", "workload_grid", "--workload", "-100");
+  assert.equal(r.code, 1);
+  assert.match(r.err, /out-of-range/);
+});
+
+test("loom compile writes an ELF and the launch-config companion", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+  const out = join(dir, "k.hsaco"), lc = join(dir, "k.launch.loombc");
+  const r = loom("compile", SEED, "--target", "amdgpu:gfx11-generic", "-o", out, "--launch-config", lc);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual([...readFileSync(out).subarray(0, 4)], [0x7f, 0x45, 0x4c, 0x46]);
+  assert.deepEqual([...readFileSync(lc).subarray(0, 4)], [0x4c, 0x4f, 0x4f, 0x4d]);
+});
+
+test("loom verify / fmt: diagnostics, exit codes, --check, --json", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+  const bad = join(dir, "bad.loom");
+  writeFileSync(bad, "kernel.def @k() {\n  %x = index.bogus 1 : index\n");
+  const v = loom("verify", bad);
+  assert.equal(v.code, 1);
+  assert.match(v.err, /bad\.loom:2:\d+: error \[PARSE\/006\]/);
+  const j = loom("verify", "--json", bad);
+  assert.equal(j.code, 1);
+  const parsed = JSON.parse(j.out.trim().split("\n")[0]!);
+  assert.equal(parsed.state, "failed");
+  assert.ok(parsed.diagnostics.some((d: { code: string }) => d.code === "PARSE/006"));
+
+  const ugly = join(dir, "ugly.loom");
+  writeFileSync(ugly, readFileSync(SEED, "utf8").replace("%unit = index.constant 1 : index", "%unit   =   index.constant 0x1 : index"));
+  assert.equal(loom("fmt", "--check", ugly).code, 1);
+  const f = loom("fmt", ugly);
+  assert.equal(f.code, 0, f.err);
+  assert.equal(f.out, readFileSync(SEED, "utf8"));
+  assert.equal(loom("fmt", "--write", ugly).code, 0);
+  assert.equal(loom("fmt", "--check", ugly).code, 0);
+  assert.equal(loom("verify", SEED).code, 0);
+});
+
+test("usage errors exit 2 with help; --help exits 0", () => {
+  assert.equal(loom().code, 2);
+  assert.equal(loom("frobnicate").code, 2);
+  assert.equal(loom("compile", SEED).code, 2);
+  assert.equal(loom("launch", SEED, "--kernel", "workload_grid", "--workload", "1,2").code, 2);
+  assert.equal(loom("compile", SEED, "--target", "amdgpu:gfx9999", "-o", "/dev/null").code, 2);
+  for (const cmd of ["fmt", "verify", "compile", "launch"]) {
+    const h = loom(cmd, "--help");
+    assert.equal(h.code, 0);
+    assert.match(h.out, /^usage: loom /);
+  }
+  assert.match(loom("--help").out, /commands:/);
+});
+
+test("npm start example prints the seed's two lines", () => {
+  const r = spawnSync(process.execPath, [fromRoot("dist/examples/integration/jit-kernel/main.js")], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split("\n");
+  assert.equal(lines[0], "workload=1009 workgroups=16x1x1 workgroup_size=64x1x1");
+  assert.match(lines[1]!, /^artifact=guide_jit_kernel\.hsaco format=amdgpu-hsaco bytes=\d+$/);
+  const g = spawnSync(process.execPath, [fromRoot("dist/examples/integration/jit-kernel/main.js"), "--target", "gfx942"], { encoding: "utf8" });
+  assert.equal(g.status, 0, g.stderr);
+});
