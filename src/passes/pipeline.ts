@@ -77,7 +77,7 @@ function prepareKernel(
   for (const region of [configRegion, body]) {
     if (!bindQueries(region, profile, config, sink)) continue;
     if (!inlineCalls(region, module, sink)) continue;
-    foldRegion(region, sink);
+    foldRegion(region, sink, { removeDeadOps: region === body });
   }
   if (sink.errorCount > errorsBefore) return undefined;
 

@@ -38,7 +38,7 @@ function cls(c: number): number {
   return c < 128 ? CLASS[c]! : 0;
 }
 
-const SINGLE: Record<number, Tok> = {
+const SINGLE_CHARS: Record<number, Tok> = {
   0x28: Tok.LParen,
   0x29: Tok.RParen,
   0x7b: Tok.LBrace,
@@ -52,6 +52,10 @@ const SINGLE: Record<number, Tok> = {
   0x2c: Tok.Comma,
   0x7c: Tok.Pipe,
 };
+
+/** Single-character punctuation by char code (-1 = none). */
+const SINGLE = new Int8Array(128).fill(-1);
+for (const [c, k] of Object.entries(SINGLE_CHARS)) SINGLE[Number(c)] = k;
 
 const SIGIL_KIND: Record<number, Tok> = { 0x25: Tok.Value, 0x40: Tok.Symbol, 0x23: Tok.Hash, 0x5e: Tok.Label };
 
@@ -139,6 +143,7 @@ class Lexer {
   }
 
   private push(kind: Tok, start: number, col: number, line: number, text: string, extra?: { int?: bigint; float?: number }): Token {
+    // One object shape for every token keeps property access monomorphic.
     const tok: Token = {
       kind,
       start,
@@ -148,11 +153,12 @@ class Lexer {
       endLine: this.line,
       endCol: this.col(this.pos),
       text,
-      ...(extra?.int !== undefined ? { int: extra.int } : {}),
-      ...(extra?.float !== undefined ? { float: extra.float } : {}),
+      int: extra?.int,
+      float: extra?.float,
       firstOnLine: line !== this.lastLine,
       blankBefore: this.lastLine !== 0 && line - this.lastLine >= 2,
       depth: this.depth,
+      comments: undefined,
     };
     if (this.comments.length > 0) {
       tok.comments = this.comments;
@@ -196,8 +202,8 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    const single = SINGLE[c];
-    if (single !== undefined) {
+    const single: Tok = c < 128 ? SINGLE[c]! : -1;
+    if (single >= 0) {
       this.pos++;
       if (single === Tok.Less) {
         const prev = this.tokens[this.tokens.length - 1];

@@ -67,9 +67,9 @@ export interface Token {
    */
   readonly text: string;
   /** Integer value (Int tokens). */
-  readonly int?: bigint;
+  readonly int: bigint | undefined;
   /** Float value (Float tokens). */
-  readonly float?: number;
+  readonly float: number | undefined;
   /** First token on its line. */
   readonly firstOnLine: boolean;
   /** A blank line separates this token from the previous token (comments count as tokens). */

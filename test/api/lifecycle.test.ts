@@ -57,10 +57,10 @@ test("a broken program is a failed Result with a coded, located diagnostic — n
   const d = r.diagnostics.find((x) => x.code === "PARSE/001");
   assert.ok(d, JSON.stringify(r.diagnostics));
   assert.equal(d.location?.source, "bad.loom");
-  assert.equal(d.location?.line, 7);
+  assert.equal(d.location?.line, 6);
   const text = r.formatDiagnostics();
-  assert.match(text, /^bad\.loom:7:\d+: error \[PARSE\/001\]: undefined SSA value '%roundin'/);
-  assert.match(text, /\n 7 \| .*\n   \| +\^+/);
+  assert.match(text, /^bad\.loom:6:\d+: error \[PARSE\/001\]: undefined SSA value '%roundin'/);
+  assert.match(text, /\n 6 \| .*\n   \| +\^+/);
   assert.doesNotThrow(() => JSON.stringify(r.toJSON()));
 });
 

@@ -25,7 +25,7 @@ test("loom launch prints the evaluated launch", () => {
 });
 
 test("loom launch: a violated fact is an error, not a launch", () => {
-  const r = loom("launch", SEED, "--kernel", "workload_grid", "--workload", "-100");
+  const r = loom("launch", SEED, "--kernel", "workload_grid", "--workload=-100");
   assert.equal(r.code, 1);
   assert.match(r.err, /out-of-range/);
 });

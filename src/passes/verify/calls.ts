@@ -11,20 +11,6 @@ import type { Op } from "../../ir/core.js";
 import { D } from "../../diag/catalog.js";
 import { hasModifier, type VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
-import { calleeBodies } from "./placement.js";
-
-/** Calls made inside `fn`'s regions, in program order. */
-function callsIn(fn: Op): Op[] {
-  const out: Op[] = [];
-  const walk = (ops: readonly Op[]) => {
-    for (const op of ops) {
-      if (isCallOp(op.name)) out.push(op);
-      for (const r of op.regions) walk(r.ops);
-    }
-  };
-  for (const r of fn.regions) walk(r.ops);
-  return out;
-}
 
 /** The top-level op a call names (for purity): the callee symbol, or the applied family. */
 function declaredCallee(ctx: VerifyContext, call: Op): Op | undefined {
@@ -32,39 +18,12 @@ function declaredCallee(ctx: VerifyContext, call: Op): Op | undefined {
   return typeof name === "string" ? ctx.symbols.get(name)?.op : undefined;
 }
 
-/** Call edges out of `fn`: each call with each body it may run. */
-function edgesOf(ctx: VerifyContext, fn: Op): { call: Op; callee: Op }[] {
-  return callsIn(fn).flatMap((call) => calleeBodies(ctx, call).map((callee) => ({ call, callee })));
-}
-
 function checkRecursion(ctx: VerifyContext): void {
-  const fns = ctx.module.ops.filter((op) => op.name === "func.def" || op.name === "template.def" || op.name === "kernel.def");
-  const state = new Map<Op, "active" | "done">();
-  const reportedCycles = new Set<Op>();
-  // Iterative DFS (deep call chains must not overflow the JS stack).
-  for (const root of fns) {
-    if (state.has(root)) continue;
-    const stack: { edges: { call: Op; callee: Op }[]; fn: Op; next: number }[] = [{ fn: root, edges: edgesOf(ctx, root), next: 0 }];
-    state.set(root, "active");
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const edge = frame.edges[frame.next++];
-      if (!edge) {
-        state.set(frame.fn, "done");
-        stack.pop();
-        continue;
-      }
-      const st = state.get(edge.callee);
-      if (st === "active") {
-        if (!reportedCycles.has(edge.callee)) {
-          reportedCycles.add(edge.callee);
-          ctx.report(D.recursion, edge.call.span, [edge.callee.symbol ?? "?"]);
-        }
-      } else if (st === undefined) {
-        state.set(edge.callee, "active");
-        stack.push({ fn: edge.callee, edges: edgesOf(ctx, edge.callee), next: 0 });
-      }
-    }
+  const reported = new Set<Op>();
+  for (const { call, callee } of ctx.callGraph.backEdges) {
+    if (reported.has(callee)) continue;
+    reported.add(callee);
+    ctx.report(D.recursion, call.span, [callee.symbol ?? "?"]);
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Module, Op, Region, Span } from "../../ir/core.js";
 import type { CatalogEntry } from "../../diag/catalog.js";
 import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
+import { CallGraph } from "./callgraph.js";
 import type { ConstantFolder } from "./fold.js";
 import type { SymbolTable } from "./symbols.js";
 
@@ -29,12 +30,14 @@ export class VerifyContext {
   readonly diagnostics: Diagnostic[] = [];
   readonly regionKind = new Map<Region, RegionKind>();
   readonly bodies: Body[] = [];
+  readonly callGraph: CallGraph;
 
   constructor(
     readonly module: Module,
     readonly symbols: SymbolTable,
     readonly folder: ConstantFolder,
   ) {
+    this.callGraph = new CallGraph(module, symbols);
     for (const op of module.ops) {
       for (const body of bodiesOf(op)) {
         this.bodies.push(body);

@@ -119,8 +119,11 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifyInfo {
   const diagnostics = ordered(ctx.diagnostics);
   let errors = 0;
   for (const d of diagnostics) {
-    if (sink.full) {
-      sink.report(D.tooManyErrors, undefined, [sink.errorCount]);
+    if (sink.full && d.severity === "error") {
+      // Like the parser: one PARSE/012, placed where the first dropped error was.
+      const cut = makeDiagnostic(D.tooManyErrors, undefined, [sink.maxErrors]);
+      if (d.location) cut.location = d.location;
+      sink.add(cut);
       break;
     }
     sink.add(d);

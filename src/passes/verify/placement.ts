@@ -11,46 +11,38 @@ import type { Op } from "../../ir/core.js";
 import { D } from "../../diag/catalog.js";
 import { note } from "../../diag/diagnostic.js";
 import { hasModifier, REGION_KIND_NAME, type VerifyContext } from "./context.js";
+import { calleeBodies } from "./callgraph.js";
 import { isCallOp, opFacts } from "./ops.js";
 
-/** The bodies a call may run: the callee def, or every provider of an applied family. */
-export function calleeBodies(ctx: VerifyContext, call: Op): Op[] {
-  if (call.name === "template.apply") {
-    const family = call.props.family;
-    return typeof family === "string" ? [...ctx.symbols.providers(family)] : [];
-  }
-  const s = call.symbol;
-  const entry = s === undefined ? undefined : ctx.symbols.get(s);
-  if (!entry) return [];
-  if (call.name === "func.call" && entry.op.name === "func.def") return [entry.op];
-  if (call.name === "template.call" && entry.op.name === "template.def") return [entry.op];
-  return [];
-}
-
-/** The first op reachable from `fn`'s body (through calls) that is not allowed in a launch-config region. */
-function firstNonConfigOp(ctx: VerifyContext, fn: Op, seen: Set<Op>): Op | undefined {
-  if (seen.has(fn)) return undefined;
-  seen.add(fn);
-  let found: Op | undefined;
-  const walk = (ops: readonly Op[]) => {
-    for (const op of ops) {
-      if (found) return;
-      const facts = opFacts(op.name);
-      if (!facts) continue;
-      if (isCallOp(op.name)) {
-        for (const callee of calleeBodies(ctx, op)) found ??= firstNonConfigOp(ctx, callee, seen);
-      } else if (!facts.placement.includes("C") && !facts.terminator) {
-        found = op;
-        return;
+/**
+ * For each function, the first op its body runs (directly or through calls) that is not
+ * allowed in a launch-config region; computed bottom-up over the call graph.
+ */
+function nonConfigOps(ctx: VerifyContext): Map<Op, Op | undefined> {
+  const out = new Map<Op, Op | undefined>();
+  for (const fn of ctx.callGraph.postOrder) {
+    let found: Op | undefined;
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        if (found) return;
+        const facts = opFacts(op.name);
+        if (!facts) continue;
+        if (isCallOp(op.name)) {
+          for (const e of ctx.callGraph.edges(fn)) if (e.call === op) found ??= out.get(e.callee);
+        } else if (!facts.placement.includes("C") && !facts.terminator) {
+          found = op;
+          return;
+        }
+        for (const r of op.regions) walk(r.ops);
       }
-      for (const r of op.regions) walk(r.ops);
-    }
-  };
-  for (const r of fn.regions) walk(r.ops);
-  return found;
+    };
+    for (const r of fn.regions) walk(r.ops);
+    out.set(fn, found);
+  }
+  return out;
 }
 
-function checkNested(ctx: VerifyContext, op: Op): void {
+function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | undefined>): void {
   const facts = opFacts(op.name);
   const kind = ctx.kindOf(op);
   if (!facts || !kind) return;
@@ -64,8 +56,8 @@ function checkNested(ctx: VerifyContext, op: Op): void {
       ctx.report(D.impureInLaunchConfig, op.span, [op.name], { help: "mark the call 'pure' (the callee must be pure)" });
       return;
     }
-    for (const callee of calleeBodies(ctx, op)) {
-      const bad = firstNonConfigOp(ctx, callee, new Set());
+    for (const callee of calleeBodies(ctx.symbols, op)) {
+      const bad = nonConfig().get(callee);
       if (bad) {
         ctx.report(D.wrongRegion, op.span, [bad.name, `${where} (reached through the call to '@${callee.symbol ?? "?"}')`], { related: [note("the op", bad.span)] });
         break;
@@ -88,10 +80,12 @@ export function checkPlacement(ctx: VerifyContext): void {
     const facts = opFacts(op.name);
     if (facts && !facts.topLevel) ctx.report(D.notAllowedAtTopLevel, op.span, [op.name]);
   }
+  let summary: Map<Op, Op | undefined> | undefined;
+  const nonConfig = () => (summary ??= nonConfigOps(ctx));
   for (const body of ctx.bodies) {
     const walk = (ops: readonly Op[]) => {
       for (const op of ops) {
-        checkNested(ctx, op);
+        checkNested(ctx, op, nonConfig);
         for (const r of op.regions) walk(r.ops);
       }
     };

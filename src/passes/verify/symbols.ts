@@ -123,7 +123,8 @@ function expectKind(ctx: VerifyContext, op: Op, name: string, expected: SymbolKi
 
 /** Resolves the references a top-level op makes in its own syntax. */
 function resolveTopLevel(ctx: VerifyContext, op: Op): void {
-  const target = refOf(op, "target");
+  // `target(@T)` clauses; an alias's `target` prop is the aliased attribute, not a symbol.
+  const target = op.name === "alias" ? undefined : refOf(op, "target");
   if (target !== undefined) expectKind(ctx, op, target, "target");
   if (op.name === "template.def") {
     const family = refOf(op, "family");

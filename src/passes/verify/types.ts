@@ -103,7 +103,7 @@ const isBuffer = (t: Type) => isPrim(t, "buffer");
 const isI1 = (t: Type) => isPrim(t, "i1");
 const isI32 = (t: Type) => isPrim(t, "i32");
 
-/** The annotated operand types the parser kept (`props.annotatedTypes`), aligned with operands. */
+/** The types written after `:` that the parser kept (`props.annotatedTypes`). */
 function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
   const a = op.props.annotatedTypes;
   return Array.isArray(a) ? (a as (Type | undefined)[]) : undefined;
@@ -467,15 +467,41 @@ function checkTypeBindings(c: OpTypes, t: Type): boolean {
   return true;
 }
 
+/** Ops whose `: T` annotation states the result type only (already the result's type). */
+const RESULT_ANNOTATED = new Set([
+  "index.constant", "scalar.constant", "vector.constant", "vector.splat", "vector.from_elements", "buffer.alloca",
+  "encoding.layout.dense", "encoding.layout.strided", "config.get", ...INDEX_QUERIES,
+]);
+
 /**
- * Operand types stated by annotations (`props.annotatedTypes`, aligned with operands,
- * `undefined` where the syntax states none) must equal the operands' actual types.
+ * For each operand, the index of the annotated type that states it (§4 syntax): one type
+ * for all operands (`index.add %a, %b : index`), one per operand (the default), or
+ * op-specific layouts; undefined where the operand is not annotated.
+ */
+function annotationIndex(op: Op, i: number): number | undefined {
+  if (RESULT_ANNOTATED.has(op.name)) return undefined;
+  if (UNIFORM_RULES.has(op.name) || op.name === "kernel.launch.config") return 0;
+  switch (op.name) {
+    case "scf.select":
+    case "vector.select":
+      return i === 0 ? undefined : 0; // `%c, %a, %b : T`
+    case "view.atomic.cmpxchg":
+      return i < 2 ? 0 : 1; // `%exp, %new, %v[...] : T, view<...>`
+    default:
+      return i;
+  }
+}
+
+/**
+ * Operand types stated by annotations (`props.annotatedTypes`, the types written after
+ * `:`) must equal the operands' actual types (TYPE/001).
  */
 function checkAnnotations(c: OpTypes, op: Op): boolean {
   const ann = annotatedTypes(op);
   if (!ann) return true;
-  for (let i = 0; i < op.operands.length && i < ann.length; i++) {
-    const t = ann[i];
+  for (let i = 0; i < op.operands.length; i++) {
+    const k = annotationIndex(op, i);
+    const t = k === undefined ? undefined : ann[k];
     if (t && typeof t === "object" && !c.same(op.operands[i], t, "operand")) return false;
   }
   return true;

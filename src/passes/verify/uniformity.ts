@@ -23,7 +23,7 @@ import { forEachUse } from "../../ir/walk.js";
 import { D } from "../../diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
-import { calleeBodies } from "./placement.js";
+import { calleeBodies } from "./callgraph.js";
 
 export type Uniformity = "uniform" | "subgroup" | "varying";
 const LEVELS: readonly Uniformity[] = ["uniform", "subgroup", "varying"];
@@ -162,36 +162,40 @@ export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   return info;
 }
 
-/** The strictest scope of collectives a function body (transitively) contains. */
-function calleeRequirement(ctx: VerifyContext, fn: Op, memo: Map<Op, Level | undefined>): Level | undefined {
-  if (memo.has(fn)) return memo.get(fn);
-  memo.set(fn, undefined); // cycle guard (recursion is reported elsewhere)
-  let need: Level | undefined;
-  const walk = (ops: readonly Op[]) => {
-    for (const op of ops) {
-      const l = isCallOp(op.name) ? callRequirement(ctx, op, memo) : requiredLevel(op);
-      if (l !== undefined) need = need === undefined ? l : (Math.min(need, l) as Level);
-      for (const r of op.regions) walk(r.ops);
-    }
-  };
-  for (const r of fn.regions) walk(r.ops);
-  memo.set(fn, need);
-  return need;
+function stricter(a: Level | undefined, b: Level | undefined): Level | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a < b ? a : b;
 }
 
-function callRequirement(ctx: VerifyContext, call: Op, memo: Map<Op, Level | undefined>): Level | undefined {
-  let need: Level | undefined;
-  for (const callee of calleeBodies(ctx, call)) {
-    const l = calleeRequirement(ctx, callee, memo);
-    if (l !== undefined) need = need === undefined ? l : (Math.min(need, l) as Level);
+/** The strictest scope of the collectives each function (transitively) contains, bottom-up. */
+function functionRequirements(ctx: VerifyContext): Map<Op, Level | undefined> {
+  const out = new Map<Op, Level | undefined>();
+  for (const fn of ctx.callGraph.postOrder) {
+    let need: Level | undefined;
+    const walk = (ops: readonly Op[]) => {
+      for (const op of ops) {
+        need = stricter(need, requiredLevel(op));
+        for (const r of op.regions) walk(r.ops);
+      }
+    };
+    for (const r of fn.regions) walk(r.ops);
+    for (const e of ctx.callGraph.edges(fn)) need = stricter(need, out.get(e.callee));
+    out.set(fn, need);
   }
+  return out;
+}
+
+function callRequirement(ctx: VerifyContext, call: Op, needs: Map<Op, Level | undefined>): Level | undefined {
+  let need: Level | undefined;
+  for (const callee of calleeBodies(ctx.symbols, call)) need = stricter(need, needs.get(callee));
   return need;
 }
 
 export function checkUniformControl(ctx: VerifyContext, info: UniformityInfo): void {
-  const memo = new Map<Op, Level | undefined>();
+  const needs = functionRequirements(ctx);
   for (const [op, ctl] of info.control) {
-    const need = isCallOp(op.name) ? callRequirement(ctx, op, memo) : requiredLevel(op);
+    const need = isCallOp(op.name) ? callRequirement(ctx, op, needs) : requiredLevel(op);
     if (need === undefined || ctl <= need) continue;
     const what = isCallOp(op.name) ? `call to '@${String(op.props.symbol ?? op.props.family)}' (which contains a barrier or collective)` : `'${op.name}'`;
     ctx.report(D.nonUniformBarrier, op.span, [what], { help: `move it out of control flow that depends on ${need === 1 ? "lane ids" : "workitem or lane ids"}` });

@@ -24,24 +24,29 @@ export class ByteWriter {
   }
 
   u8(v: number): this {
-    this.#view.setUint8(this.#reserve(1), v);
+    const at = this.#reserve(1);
+    this.#view.setUint8(at, v);
     return this;
   }
   u16(v: number): this {
-    this.#view.setUint16(this.#reserve(2), v, true);
+    const at = this.#reserve(2);
+    this.#view.setUint16(at, v, true);
     return this;
   }
   u32(v: number): this {
-    this.#view.setUint32(this.#reserve(4), v >>> 0, true);
+    const at = this.#reserve(4);
+    this.#view.setUint32(at, v >>> 0, true);
     return this;
   }
   /** A 64-bit field from a safe integer (negative values are two's complement). */
   u64(v: number | bigint): this {
-    this.#view.setBigUint64(this.#reserve(8), BigInt.asUintN(64, BigInt(v)), true);
+    const at = this.#reserve(8);
+    this.#view.setBigUint64(at, BigInt.asUintN(64, BigInt(v)), true);
     return this;
   }
   bytes(b: Uint8Array): this {
-    this.#bytes.set(b, this.#reserve(b.length));
+    const at = this.#reserve(b.length); // may replace #bytes: reserve before reading it
+    this.#bytes.set(b, at);
     return this;
   }
   /** Zero bytes up to a multiple of `align`. */

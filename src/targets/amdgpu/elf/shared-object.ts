@@ -233,11 +233,13 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
     dynamic.u64(tag).u64(value);
   }
 
-  // Static symbol table: the linker-defined _DYNAMIC, then the exports in definition order.
+  // Static symbol table: the linker-defined local _DYNAMIC, then the exports in definition
+  // order; as in ld.lld, the exports' names come first in .strtab.
   const strtab = new StringTable();
+  const exportNames = spec.symbols.map((s) => strtab.add(s.name));
   const symtab = new ByteWriter().zeros(SYM_SIZE);
   symbolBytes(symtab, strtab.add("_DYNAMIC"), (STB_LOCAL << 4) | STT_NOTYPE, STV_HIDDEN, Sec.Dynamic, dynamicAddr, 0);
-  for (const s of spec.symbols) symbolBytes(symtab, strtab.add(s.name), infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size);
+  spec.symbols.forEach((s, i) => symbolBytes(symtab, exportNames[i]!, infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size));
   const symtabBytes = symtab.finish();
   const strtabBytes = strtab.bytes();
 

@@ -1,0 +1,141 @@
+/**
+ * Constant folding and dead-op removal.
+ *
+ * An `index.*` or `scalar.*` op whose operands are all constants is evaluated with the
+ * reference semantics (src/dialects/*\/semantics.ts, the same ones the launch-config
+ * evaluator uses) and replaced by a constant op of the same name. An outcome that is
+ * undefined behaviour is never folded: in a launch-config region it must stay and fail at
+ * invocation (language.md §6), in a body it is the backend's to keep.
+ *
+ * `scf.select` with a constant condition forwards the chosen operand. Dead pure ops are
+ * removed from device bodies only: a launch-config region keeps every op because an unused
+ * op can still fail the launch (a violated assume, a division precondition).
+ */
+import { makeConstant, replaceOp } from "../ir/build.js";
+import type { Literal, Op, Region, Value } from "../ir/core.js";
+import type { ValueMap } from "../ir/clone.js";
+import { replaceUsesInRegion } from "../ir/rewrite.js";
+import { forEachUse } from "../ir/walk.js";
+import type { PrimType } from "../ir/types.js";
+import { lookupOp } from "../dialects/table.js";
+import { isUndefined } from "../dialects/index/semantics.js";
+import { isFloatName, isIntName, roundToFormat } from "../dialects/scalar/semantics.js";
+import { bindExactOp, type ExactValue } from "../launch/exact-ops.js";
+import { FLAG_BITS, type LType } from "../launch/model.js";
+import type { DiagnosticSink } from "../diag/diagnostic.js";
+
+type Constants = Map<Value, ExactValue>;
+
+/** Ops never folded: constants themselves, assumes (their facts are checks), effects, math. */
+const NOT_FOLDED = new Set(["index.constant", "scalar.constant", "index.assume", "scalar.assume"]);
+const MATH = /^scalar\.(expf|exp2f|logf|log2f|sqrtf|rsqrtf|sinf|cosf|tanhf|erff|powf)$/;
+
+export function foldRegion(region: Region, _sink: DiagnosticSink, options: { removeDeadOps: boolean } = { removeDeadOps: false }): void {
+  const constants: Constants = new Map();
+  const aliases: ValueMap = new Map();
+  foldInto(region, constants, aliases);
+  replaceUsesInRegion(region, aliases);
+  if (options.removeDeadOps) removeDeadOps(region);
+}
+
+function primName(v: Value): LType | undefined {
+  return v.type.kind === "prim" ? (v.type.name as LType) : undefined;
+}
+
+/** The exact-domain value of a constant op (ints as bit patterns, floats rounded to type). */
+function constantOf(op: Op): ExactValue | undefined {
+  const lit = op.props.value as Literal | undefined;
+  const t = primName(op.results[0]!);
+  if (!lit || !t) return undefined;
+  if (lit.kind === "bool") return lit.value ? 1n : 0n;
+  if (lit.kind === "int") {
+    if (t === "index" || t === "offset") return lit.value;
+    if (isIntName(t)) return BigInt.asUintN(widthOf(t), lit.value);
+    return undefined;
+  }
+  if (lit.kind === "float" && isFloatName(t)) return roundToFormat(lit.value, t);
+  return undefined;
+}
+
+function widthOf(t: "i1" | "i8" | "i16" | "i32" | "i64"): number {
+  return t === "i1" ? 1 : Number(t.slice(1));
+}
+
+/** The printed literal for an exact-domain value (signed integers, i1 as a bool literal). */
+function literalValue(t: LType, v: ExactValue): bigint | number | boolean {
+  if (typeof v === "number") return v;
+  if (t === "i1") return v !== 0n;
+  if (isIntName(t)) return BigInt.asIntN(widthOf(t), v);
+  return v;
+}
+
+function flagBits(op: Op): number {
+  let bits = 0;
+  for (const f of (op.props.flags as string[] | undefined) ?? []) bits |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
+  return bits;
+}
+
+function foldInto(region: Region, constants: Constants, aliases: ValueMap): void {
+  for (const op of [...region.ops]) {
+    for (const inner of op.regions) foldInto(inner, constants, aliases);
+    const resolve = (v: Value) => aliases.get(v) ?? v;
+    if (op.name === "index.constant" || op.name === "scalar.constant") {
+      const c = constantOf(op);
+      if (c !== undefined) constants.set(op.results[0]!, c);
+      continue;
+    }
+    if (op.name === "scf.select") {
+      const cond = constants.get(resolve(op.operands[0]!));
+      if (cond !== undefined) aliases.set(op.results[0]!, resolve(op.operands[cond !== 0n ? 1 : 2]!));
+      continue;
+    }
+    if (NOT_FOLDED.has(op.name) || MATH.test(op.name) || op.results.length !== 1) continue;
+    if (op.dialect !== "index" && op.dialect !== "scalar") continue;
+    const operands = op.operands.map((v) => constants.get(resolve(v)));
+    if (operands.some((c) => c === undefined)) continue;
+    const result = op.results[0]!;
+    const t = primName(result);
+    const operandTypes = op.operands.map(primName);
+    if (!t || operandTypes.some((x) => x === undefined)) continue;
+    let value: ExactValue | ReturnType<ReturnType<typeof bindExactOp>>;
+    try {
+      const fn = bindExactOp(op.name, t, operandTypes as LType[], flagBits(op), op.props.predicate as string | undefined);
+      value = fn(...(operands as ExactValue[]));
+    } catch {
+      continue; // an op the evaluator does not know is simply not folded
+    }
+    if (isUndefined(value)) continue;
+    const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
+    replacement.comments = op.comments;
+    replacement.blankBefore = op.blankBefore;
+    replaceOp(region, op, replacement);
+    aliases.set(result, replacement.results[0]!);
+    constants.set(replacement.results[0]!, value as ExactValue);
+  }
+}
+
+/** Removes pure ops whose results are unused, repeatedly, in a device body. */
+export function removeDeadOps(region: Region): void {
+  for (;;) {
+    const used = new Set<Value>();
+    const collect = (r: Region) => {
+      for (const op of r.ops) {
+        forEachUse(op, (v) => used.add(v));
+        op.regions.forEach(collect);
+      }
+    };
+    collect(region);
+    let removed = false;
+    const sweep = (r: Region) => {
+      r.ops = r.ops.filter((op) => {
+        op.regions.forEach(sweep);
+        const info = lookupOp(op.name);
+        const dead = info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !used.has(v));
+        if (dead) removed = true;
+        return !dead;
+      });
+    };
+    sweep(region);
+    if (!removed) return;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Compile-time checks of prepared kernels against their AMDGPU profile: ops the backend
+ * cannot lower yet, argument types, subgroup (wave) size and the profile's limits.
+ * Everything here is a diagnostic at the offending op; nothing throws.
+ */
+import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
+import { D } from "../../diag/catalog.js";
+import { typeToString } from "../../ir/types.js";
+import type { PreparedKernel, PreparedModule } from "../../passes/prepared.js";
+import { endsInReturn } from "./lower.js";
+import { amdgpuInfoOf, AMDGPU_ENVIRONMENT_NAME, type AmdgpuTargetInfo } from "./profile.js";
+import type { WavefrontSize } from "./profiles.js";
+import { unsupportedOps } from "./support.js";
+
+const LOWERING_HELP = "the AMDGPU backend lowers only kernel.return (and drops unused effect-free ops) so far";
+
+/** The kernels of a module that this environment emits. */
+export function amdgpuKernels(module: PreparedModule): PreparedKernel[] {
+  return module.kernels.filter((k) => k.profile.environment === AMDGPU_ENVIRONMENT_NAME);
+}
+
+/** The wave size a kernel runs with: its fixed subgroup size, else the profile's. */
+export function kernelWavefrontSize(k: PreparedKernel, info: AmdgpuTargetInfo): WavefrontSize {
+  return (k.subgroupSize || info.wavefrontSize) as WavefrontSize;
+}
+
+function isPassableArg(k: PreparedKernel, i: number): boolean {
+  const t = k.args[i]!.type;
+  return t.kind === "prim" && t.name !== "encoding<layout>";
+}
+
+export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const p = info.processor;
+  const at = k.op.span;
+
+  k.args.forEach((a, i) => {
+    if (!isPassableArg(k, i)) out.push(makeDiagnostic(D.unsupported, a.value.span ?? at, [`argument type '${typeToString(a.type)}'`, info.targetId]));
+  });
+  if (k.subgroupSize !== 0 && !(p.wavefrontSizes as readonly number[]).includes(k.subgroupSize)) {
+    out.push(makeDiagnostic(D.unsupported, at, [`subgroup size ${k.subgroupSize}`, `${info.targetId} (wave ${p.wavefrontSizes.join(" or ")})`]));
+  }
+  const maxArgs = k.profile.facts.maxArgumentBlockBytes;
+  if (k.argBlockSize > maxArgs) out.push(makeDiagnostic(D.argBlockTooLarge, at, [k.argBlockSize, maxArgs]));
+  if (k.workgroupStorageBytes > p.ldsBytes) {
+    out.push(makeDiagnostic(D.storageTooLarge, at, [k.workgroupStorageBytes, p.ldsBytes]));
+  }
+  const size = k.staticWorkgroupSize;
+  if (size) {
+    size.forEach((n, d) => {
+      if (n > p.maxWorkgroupSize) out.push(makeDiagnostic(D.workgroupDimTooLarge, at, ["xyz"[d], n, p.maxWorkgroupSize]));
+    });
+    const flat = size[0] * size[1] * size[2];
+    if (flat > p.maxFlatWorkgroupSize) out.push(makeDiagnostic(D.workgroupFlatTooLarge, at, [size.join("x"), p.maxFlatWorkgroupSize]));
+  }
+  for (const op of unsupportedOps(k.body)) {
+    out.push(makeDiagnostic(D.unsupported, op.span ?? at, [`'${op.name}'`, info.targetId], { help: LOWERING_HELP }));
+  }
+  if (out.length === 0 && !endsInReturn(k.body)) {
+    out.push(makeDiagnostic(D.backendInternal, at, [`the device body of '@${k.symbol}' does not end in kernel.return`]));
+  }
+  return out;
+}
+
+export function checkModule(module: PreparedModule): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const k of amdgpuKernels(module)) {
+    const info = amdgpuInfoOf(k.profile);
+    if (!info) {
+      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createAmdgpuProfile`]));
+      continue;
+    }
+    out.push(...checkKernel(k, info));
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * `env.emit`: one HSA code object for all AMDGPU kernels of a prepared module. Bad
+ * requests throw `LoomError`; kernels the backend cannot compile give diagnostics and no
+ * bytes (never a partial or silently wrong code object).
+ */
+import { LoomError } from "../../api/errors.js";
+import { ARTIFACT_FORMAT } from "../../api/result.js";
+import { D } from "../../diag/catalog.js";
+import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
+import type { PreparedKernel, PreparedModule } from "../../passes/prepared.js";
+import type { EmitOutput, EmitRequest } from "../target.js";
+import { amdgpuKernels, checkModule, kernelWavefrontSize } from "./check.js";
+import { buildCodeObject, type CodeObjectKernel } from "./code-object.js";
+import { lowerKernelBody } from "./lower.js";
+import { amdgpuInfoOf, type AmdgpuTargetInfo } from "./profile.js";
+
+export interface AmdgpuEmitOptions {
+  /** Code object version: 5 (default for specific processors) or 6 (required for generic ones). */
+  readonly codeObjectVersion?: 5 | 6;
+}
+
+function parseEmitOptions(target: Readonly<Record<string, unknown>> | undefined): AmdgpuEmitOptions {
+  if (target === undefined) return {};
+  if (typeof target !== "object" || target === null) throw new LoomError("invalid-argument", "request.target must be an object");
+  for (const key of Object.keys(target)) {
+    if (key !== "codeObjectVersion") throw new LoomError("invalid-argument", `request.target.${key} is not an AMDGPU emit option (known: codeObjectVersion)`);
+  }
+  const v = target.codeObjectVersion;
+  if (v !== undefined && v !== 5 && v !== 6) throw new LoomError("invalid-argument", `request.target.codeObjectVersion must be 5 or 6, got ${String(v)}`);
+  return v === undefined ? {} : { codeObjectVersion: v };
+}
+
+/** Problems that only exist when kernels share one code object. */
+function checkTogether(kernels: readonly PreparedKernel[], infos: readonly AmdgpuTargetInfo[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const first = infos[0]!;
+  const names = new Set<string>();
+  kernels.forEach((k, i) => {
+    const info = infos[i]!;
+    if (info.targetId !== first.targetId) {
+      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`'@${k.symbol}' targets ${info.targetId}, but '@${kernels[0]!.symbol}' targets ${first.targetId}; one code object holds one target`]));
+    }
+    const name = k.exportName;
+    if (name.length === 0 || name.includes("\0")) {
+      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`export name ${JSON.stringify(name)} of '@${k.symbol}' is not a valid ELF symbol name`]));
+    }
+    for (const sym of [name, `${name}.kd`]) {
+      if (names.has(sym)) out.push(makeDiagnostic(D.backendInternal, k.op.span, [`symbol '${sym}' of '@${k.symbol}' is defined twice in the code object`]));
+      names.add(sym);
+    }
+  });
+  return out;
+}
+
+export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOutput {
+  if (request.artifactFormat !== ARTIFACT_FORMAT.AMDGPU_HSACO) {
+    throw new LoomError("invalid-argument", `request.artifactFormat '${request.artifactFormat}' is not emitted by the amdgpu environment (it emits '${ARTIFACT_FORMAT.AMDGPU_HSACO}')`);
+  }
+  const options = parseEmitOptions(request.target);
+  const kernels = amdgpuKernels(module);
+  if (kernels.length === 0) {
+    throw new LoomError("failed-precondition", `module '${module.moduleName}' has no kernel specialized for an AMDGPU profile`);
+  }
+
+  const diagnostics = checkModule(module);
+  const infos = kernels.map((k) => amdgpuInfoOf(k.profile));
+  if (infos.every((i): i is AmdgpuTargetInfo => i !== undefined)) diagnostics.push(...checkTogether(kernels, infos));
+  if (diagnostics.some((d) => d.severity === "error")) return { diagnostics };
+  const info = infos[0]!;
+
+  const codeObjectVersion = options.codeObjectVersion ?? info.codeObjectVersion;
+  if (codeObjectVersion < info.codeObjectVersion) {
+    throw new LoomError("invalid-argument", `request.target.codeObjectVersion ${codeObjectVersion}: generic processor ${info.processor.name} needs code object version 6`);
+  }
+
+  const objects: CodeObjectKernel[] = kernels.map((k) => {
+    const lowered = lowerKernelBody(k.body);
+    const wavefrontSize = kernelWavefrontSize(k, info);
+    const size = k.staticWorkgroupSize;
+    const base: CodeObjectKernel = {
+      name: k.exportName,
+      program: lowered.program,
+      resources: lowered.resources,
+      args: k.args,
+      kernargSize: k.argBlockSize,
+      groupSegmentFixedSize: k.workgroupStorageBytes,
+      wavefrontSize,
+      maxFlatWorkgroupSize: size ? size[0] * size[1] * size[2] : info.processor.maxFlatWorkgroupSize,
+    };
+    return size ? { ...base, requiredWorkgroupSize: size } : base;
+  });
+  return { diagnostics, contents: buildCodeObject(info, objects, { codeObjectVersion }) };
+}

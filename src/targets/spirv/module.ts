@@ -1,0 +1,283 @@
+/**
+ * A SPIR-V module under construction, in the logical layout of the spec (§2.4): one
+ * instruction list per section, serialized in section order. It owns id allocation, the
+ * type and constant caches (each type/constant is declared once, spec §2.8), and the
+ * capabilities and extensions, which are collected from use (declaring a 64-bit integer
+ * type adds `Int64`, ...). Everything is kept in insertion order, so the same lowering
+ * calls always give the same bytes.
+ *
+ * All integer types are declared unsigned (signedness 0): Loom integers are bit patterns
+ * and every instruction that cares (`OpSDiv`, `OpSLessThan`, ...) states its signedness.
+ */
+import * as I from "./instructions.js";
+import type { Id, Instruction } from "./instructions.js";
+import { Capability, Decoration, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
+
+/** A SPIR-V scalar type as the lowering sees it. */
+export type ScalarType = { readonly kind: "bool" } | { readonly kind: "int" | "float"; readonly width: 8 | 16 | 32 | 64 };
+
+export const BOOL: ScalarType = { kind: "bool" };
+export const U32: ScalarType = { kind: "int", width: 32 };
+export const U64: ScalarType = { kind: "int", width: 64 };
+export const F32: ScalarType = { kind: "float", width: 32 };
+
+export function scalarKey(t: ScalarType): string {
+  return t.kind === "bool" ? "bool" : `${t.kind}${t.width}`;
+}
+
+/** Bytes of a scalar in memory (bool has no memory representation in Vulkan). */
+export function scalarBytes(t: ScalarType): number {
+  if (t.kind === "bool") throw new Error("bool has no memory size");
+  return t.width / 8;
+}
+
+const F32_VIEW = new DataView(new ArrayBuffer(8));
+
+/** IEEE binary16 bits of a double, rounded to nearest even (no double rounding through f32). */
+export function halfBits(value: number): number {
+  if (Number.isNaN(value)) return 0x7e00;
+  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0;
+  const a = Math.abs(value);
+  if (a === Infinity) return sign | 0x7c00;
+  // Subnormals are multiples of 2^-24; rounding up to 1024 gives the smallest normal (0x400).
+  if (a < 2 ** -14) return sign | roundEven(a / 2 ** -24);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  let m = roundEven((a / 2 ** e) * 1024);
+  if (m === 2048) {
+    m = 1024;
+    e++;
+  }
+  if (e > 15) return sign | 0x7c00;
+  return sign | ((e + 15) << 10) | (m - 1024);
+}
+
+function roundEven(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d > 0.5) return f + 1;
+  if (d < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
+
+/** Words of a constant of width `width` (low word first). */
+function intWords(value: bigint, width: number): number[] {
+  const v = BigInt.asUintN(width, value);
+  if (width <= 32) return [Number(v)];
+  return [Number(v & 0xffffffffn), Number(v >> 32n)];
+}
+
+function floatWords(value: number, width: number): number[] {
+  if (width === 16) return [halfBits(value)];
+  if (width === 32) {
+    F32_VIEW.setFloat32(0, value, true);
+    return [F32_VIEW.getUint32(0, true)];
+  }
+  F32_VIEW.setFloat64(0, value, true);
+  return [F32_VIEW.getUint32(0, true), F32_VIEW.getUint32(4, true)];
+}
+
+export interface EntryPointRecord {
+  readonly fn: Id;
+  readonly name: string;
+  readonly iface: readonly Id[];
+  readonly localSize: readonly [number, number, number];
+}
+
+export class SpirvModule {
+  private bound = 1;
+  private readonly capabilities = new Set<number>();
+  private readonly extensions = new Set<string>();
+  private readonly imports: Instruction[] = [];
+  private glslSet: Id | undefined;
+  private readonly entries: EntryPointRecord[] = [];
+  private readonly debug: Instruction[] = [];
+  private readonly annotations: Instruction[] = [];
+  /** Types, constants and global variables, each after everything it refers to. */
+  private readonly globals: Instruction[] = [];
+  private readonly functions: Instruction[] = [];
+  private readonly types = new Map<string, Id>();
+  private readonly constants = new Map<string, Id>();
+
+  constructor(private readonly addressing: number, private readonly memory: number) {
+    this.require("Shader");
+  }
+
+  id(): Id {
+    return this.bound++;
+  }
+
+  require(cap: CapabilityName): void {
+    this.capabilities.add(Capability[cap]);
+  }
+
+  requireExtension(name: string): void {
+    this.extensions.add(name);
+  }
+
+  hasCapability(cap: CapabilityName): boolean {
+    return this.capabilities.has(Capability[cap]);
+  }
+
+  /** The `GLSL.std.450` import, declared on first use. */
+  glsl(): Id {
+    if (this.glslSet === undefined) {
+      this.glslSet = this.id();
+      this.imports.push(I.extInstImport(this.glslSet, "GLSL.std.450"));
+    }
+    return this.glslSet;
+  }
+
+  name(target: Id, text: string): void {
+    this.debug.push(I.name(target, text));
+  }
+  memberName(struct: Id, member: number, text: string): void {
+    this.debug.push(I.memberName(struct, member, text));
+  }
+  decorate(target: Id, decoration: number, ...literals: number[]): void {
+    this.annotations.push(I.decorate(target, decoration, ...literals));
+  }
+  memberDecorate(struct: Id, member: number, decoration: number, ...literals: number[]): void {
+    this.annotations.push(I.memberDecorate(struct, member, decoration, ...literals));
+  }
+
+  // ---- types ------------------------------------------------------------------------------
+  private cachedType(key: string, make: (id: Id) => Instruction): Id {
+    let id = this.types.get(key);
+    if (id === undefined) {
+      id = this.id();
+      this.globals.push(make(id));
+      this.types.set(key, id);
+    }
+    return id;
+  }
+
+  typeVoid(): Id {
+    return this.cachedType("void", (id) => I.typeVoid(id));
+  }
+
+  scalar(t: ScalarType): Id {
+    if (t.kind === "bool") return this.cachedType("bool", (id) => I.typeBool(id));
+    if (t.kind === "int") {
+      if (t.width === 64) this.require("Int64");
+      if (t.width === 16) this.require("Int16");
+      if (t.width === 8) this.require("Int8");
+      return this.cachedType(scalarKey(t), (id) => I.typeInt(id, t.width, 0));
+    }
+    if (t.width === 64) this.require("Float64");
+    if (t.width === 16) this.require("Float16");
+    return this.cachedType(scalarKey(t), (id) => I.typeFloat(id, t.width));
+  }
+
+  typeVector(component: ScalarType, count: number): Id {
+    const c = this.scalar(component);
+    return this.cachedType(`vec${count}:${c}`, (id) => I.typeVector(id, c, count));
+  }
+
+  typePointer(storage: number, pointee: Id): Id {
+    return this.cachedType(`ptr:${storage}:${pointee}`, (id) => I.typePointer(id, storage, pointee));
+  }
+
+  /** A fixed array without explicit layout (Workgroup / Function storage). */
+  typeArray(element: Id, length: number): Id {
+    const len = this.constInt(U32, BigInt(length));
+    return this.cachedType(`arr:${element}:${len}`, (id) => I.typeArray(id, element, len));
+  }
+
+  /** A runtime array with `ArrayStride` (StorageBuffer blocks). */
+  typeRuntimeArray(element: Id, stride: number): Id {
+    return this.cachedType(`rta:${element}:${stride}`, (id) => {
+      this.decorate(id, Decoration.ArrayStride, stride);
+      return I.typeRuntimeArray(id, element);
+    });
+  }
+
+  /** A `Block` struct with members at explicit byte offsets; cached by its shape. */
+  typeBlock(members: readonly { readonly type: Id; readonly offset: number }[]): Id {
+    const key = `block:${members.map((m) => `${m.type}@${m.offset}`).join(",")}`;
+    return this.cachedType(key, (id) => {
+      this.decorate(id, Decoration.Block);
+      members.forEach((m, i) => this.memberDecorate(id, i, Decoration.Offset, m.offset));
+      return I.typeStruct(id, members.map((m) => m.type));
+    });
+  }
+
+  typeFunction(result: Id, params: readonly Id[]): Id {
+    return this.cachedType(`fn:${result}:${params.join(",")}`, (id) => I.typeFunction(id, result, params));
+  }
+
+  // ---- constants --------------------------------------------------------------------------
+  private cachedConstant(key: string, make: (id: Id) => Instruction): Id {
+    let id = this.constants.get(key);
+    if (id === undefined) {
+      id = this.id();
+      this.globals.push(make(id));
+      this.constants.set(key, id);
+    }
+    return id;
+  }
+
+  constBool(value: boolean): Id {
+    const type = this.scalar(BOOL);
+    return this.cachedConstant(`bool:${value}`, (id) => (value ? I.constantTrue(type, id) : I.constantFalse(type, id)));
+  }
+
+  constInt(t: ScalarType, value: bigint): Id {
+    if (t.kind !== "int") throw new Error("constInt of a non-integer type");
+    const type = this.scalar(t);
+    const words = intWords(value, t.width);
+    return this.cachedConstant(`${type}:${words.join(",")}`, (id) => I.constant(type, id, words));
+  }
+
+  constFloat(t: ScalarType, value: number): Id {
+    if (t.kind !== "float") throw new Error("constFloat of a non-float type");
+    const type = this.scalar(t);
+    const words = floatWords(value, t.width);
+    return this.cachedConstant(`${type}:${words.join(",")}`, (id) => I.constant(type, id, words));
+  }
+
+  /** Any scalar constant from a number/bigint/boolean. */
+  constScalar(t: ScalarType, value: bigint | number | boolean): Id {
+    if (t.kind === "bool") return this.constBool(typeof value === "boolean" ? value : BigInt(value as number | bigint) !== 0n);
+    if (t.kind === "int") return this.constInt(t, typeof value === "bigint" ? value : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(value)));
+    return this.constFloat(t, Number(value));
+  }
+
+  u32(value: number): Id {
+    return this.constInt(U32, BigInt(value));
+  }
+
+  // ---- globals and functions --------------------------------------------------------------
+  globalVariable(pointerType: Id, storage: number): Id {
+    const id = this.id();
+    this.globals.push(I.variable(pointerType, id, storage));
+    return id;
+  }
+
+  addFunction(body: readonly Instruction[]): void {
+    this.functions.push(...body);
+  }
+
+  addEntryPoint(record: EntryPointRecord): void {
+    this.entries.push(record);
+  }
+
+  /** The finished module as words (header first). */
+  finish(executionModel: number, localSizeMode: number): Uint32Array {
+    const words: number[] = [MAGIC, VERSION_1_6, GENERATOR, 0, 0];
+    const emit = (list: readonly Instruction[]) => list.forEach((i) => I.encodeInstruction(i, words));
+    emit([...this.capabilities].map((c) => I.capability(c)));
+    emit([...this.extensions].map((e) => I.extension(e)));
+    emit(this.imports);
+    emit([I.memoryModel(this.addressing, this.memory)]);
+    emit(this.entries.map((e) => I.entryPoint(executionModel, e.fn, e.name, e.iface)));
+    emit(this.entries.map((e) => I.executionMode(e.fn, localSizeMode, ...e.localSize)));
+    emit(this.debug);
+    emit(this.annotations);
+    emit(this.globals);
+    emit(this.functions);
+    words[3] = this.bound;
+    return Uint32Array.from(words);
+  }
+}

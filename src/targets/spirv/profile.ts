@@ -1,0 +1,234 @@
+/**
+ * `createSpirvProfile`: validates the caller's identity options (Vulkan feature and limit
+ * names, see docs/abi.md) and builds a deeply frozen `TargetProfile` whose `spirv` field
+ * carries the facts the backend reads. Absent features are false and absent limits take
+ * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
+ */
+import { LoomError } from "../../api/errors.js";
+import type { TargetEnvironment, TargetFacts, TargetProfile } from "../target.js";
+
+export const SPIRV_ENVIRONMENT_NAME = "spirv";
+
+export const SUBGROUP_OPERATIONS = ["basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle-relative", "clustered", "quad"] as const;
+export type SubgroupOperation = (typeof SUBGROUP_OPERATIONS)[number];
+
+/** Boolean device features, by their Vulkan names. */
+export const BOOLEAN_FEATURES = [
+  "shaderInt64",
+  "shaderFloat64",
+  "shaderFloat16",
+  "shaderInt8",
+  "shaderInt16",
+  "storageBuffer8BitAccess",
+  "storageBuffer16BitAccess",
+  "storagePushConstant8",
+  "storagePushConstant16",
+  "shaderSubgroupExtendedTypes",
+  "bufferDeviceAddress",
+  "shaderBufferInt64Atomics",
+  "shaderSharedInt64Atomics",
+  "shaderBufferFloat32AtomicAdd",
+  "shaderSharedFloat32AtomicAdd",
+] as const;
+export type BooleanFeature = (typeof BOOLEAN_FEATURES)[number];
+
+export type SpirvFeatures = { readonly [K in BooleanFeature]: boolean } & {
+  readonly subgroupOperations: readonly SubgroupOperation[];
+};
+
+export interface SpirvLimits {
+  readonly maxComputeWorkGroupSize: readonly [number, number, number];
+  readonly maxComputeWorkGroupInvocations: number;
+  readonly maxComputeWorkGroupCount: readonly [number, number, number];
+  readonly maxComputeSharedMemorySize: number;
+  readonly maxPushConstantsSize: number;
+  /** Fixed subgroup width; 0 = not fixed (the kernel reads the builtin). */
+  readonly subgroupSize: number;
+}
+
+export const KNOWN_ENVIRONMENTS = ["vulkan1.3"] as const;
+export type SpirvEnvironmentName = (typeof KNOWN_ENVIRONMENTS)[number];
+export const ABIS = ["bindings", "device-address"] as const;
+export type SpirvAbi = (typeof ABIS)[number];
+
+export interface SpirvIdentity {
+  readonly environment: SpirvEnvironmentName;
+  readonly features?: Partial<SpirvFeatures>;
+  readonly limits?: Partial<SpirvLimits>;
+}
+
+export interface SpirvProfileOptions {
+  readonly identifier: string;
+  readonly identity: SpirvIdentity;
+  /** Buffer passing (docs/abi.md): descriptor bindings (default) or device addresses. */
+  readonly abi?: SpirvAbi;
+}
+
+/** What the SPIR-V backend knows about one profile. */
+export interface SpirvTargetInfo {
+  readonly environment: SpirvEnvironmentName;
+  /** SPIR-V version word (1.6 for Vulkan 1.3). */
+  readonly spirvVersion: number;
+  readonly abi: SpirvAbi;
+  readonly features: SpirvFeatures;
+  readonly limits: SpirvLimits;
+}
+
+export interface SpirvProfile extends TargetProfile {
+  readonly spirv: SpirvTargetInfo;
+}
+
+/** Vulkan 1.3 guaranteed minimums (VkPhysicalDeviceLimits "Required Limits"). */
+export const DEFAULT_LIMITS: SpirvLimits = {
+  maxComputeWorkGroupSize: [128, 128, 64],
+  maxComputeWorkGroupInvocations: 128,
+  maxComputeWorkGroupCount: [65535, 65535, 65535],
+  maxComputeSharedMemorySize: 16384,
+  maxPushConstantsSize: 128,
+  subgroupSize: 0,
+};
+
+/** Vulkan 1.3 requires basic subgroup operations in compute shaders and bufferDeviceAddress. */
+function defaultFeatures(): Record<BooleanFeature, boolean> & { subgroupOperations: SubgroupOperation[] } {
+  const f = Object.fromEntries(BOOLEAN_FEATURES.map((k) => [k, false])) as Record<BooleanFeature, boolean>;
+  return { ...f, bufferDeviceAddress: true, subgroupOperations: ["basic"] };
+}
+
+const spirvEnvironments = new WeakSet<TargetEnvironment>();
+
+export function registerSpirvEnvironment(env: TargetEnvironment): void {
+  spirvEnvironments.add(env);
+}
+
+const infos = new WeakSet<SpirvTargetInfo>();
+
+/** The backend facts of a profile made by `createSpirvProfile`, else undefined. */
+export function spirvInfoOf(profile: TargetProfile): SpirvTargetInfo | undefined {
+  if (profile.environment !== SPIRV_ENVIRONMENT_NAME) return undefined;
+  const info = (profile as Partial<SpirvProfile>).spirv;
+  return info && infos.has(info) ? info : undefined;
+}
+
+function invalid(message: string): LoomError {
+  return new LoomError("invalid-argument", message);
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function describe(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+}
+
+function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw invalid(`${where}.${key} is not a SPIR-V profile option (known: ${allowed.join(", ")})`);
+  }
+}
+
+function positiveInteger(v: unknown, where: string, allowZero = false): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < (allowZero ? 0 : 1)) {
+    throw invalid(`${where} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${describe(v)}`);
+  }
+  return v;
+}
+
+function triple(v: unknown, where: string): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) throw invalid(`${where} must be an array of three positive integers, got ${describe(v)}`);
+  return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
+}
+
+function readFeatures(raw: unknown): SpirvFeatures {
+  const f = defaultFeatures();
+  if (raw === undefined) return f;
+  if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
+  rejectUnknownKeys(raw, [...BOOLEAN_FEATURES, "subgroupOperations"], "options.identity.features");
+  for (const key of BOOLEAN_FEATURES) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== "boolean") throw invalid(`options.identity.features.${key} must be a boolean, got ${describe(v)}`);
+    f[key] = v;
+  }
+  const ops = raw.subgroupOperations;
+  if (ops !== undefined) {
+    if (!Array.isArray(ops)) throw invalid(`options.identity.features.subgroupOperations must be an array, got ${describe(ops)}`);
+    const chosen = new Set<SubgroupOperation>();
+    for (const op of ops) {
+      if (!(SUBGROUP_OPERATIONS as readonly unknown[]).includes(op)) {
+        throw invalid(`options.identity.features.subgroupOperations: unknown operation ${describe(op)} (known: ${SUBGROUP_OPERATIONS.join(", ")})`);
+      }
+      chosen.add(op as SubgroupOperation);
+    }
+    f.subgroupOperations = SUBGROUP_OPERATIONS.filter((o) => chosen.has(o));
+  }
+  return f;
+}
+
+function readLimits(raw: unknown): SpirvLimits {
+  if (raw === undefined) return DEFAULT_LIMITS;
+  if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
+  const keys = Object.keys(DEFAULT_LIMITS);
+  rejectUnknownKeys(raw, keys, "options.identity.limits");
+  const w = "options.identity.limits";
+  const subgroupSize = raw.subgroupSize === undefined ? 0 : positiveInteger(raw.subgroupSize, `${w}.subgroupSize`, true);
+  if (subgroupSize !== 0 && (subgroupSize & (subgroupSize - 1)) !== 0) throw invalid(`${w}.subgroupSize must be 0 or a power of two, got ${subgroupSize}`);
+  return {
+    maxComputeWorkGroupSize: raw.maxComputeWorkGroupSize === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupSize : triple(raw.maxComputeWorkGroupSize, `${w}.maxComputeWorkGroupSize`),
+    maxComputeWorkGroupInvocations:
+      raw.maxComputeWorkGroupInvocations === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupInvocations : positiveInteger(raw.maxComputeWorkGroupInvocations, `${w}.maxComputeWorkGroupInvocations`),
+    maxComputeWorkGroupCount: raw.maxComputeWorkGroupCount === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupCount : triple(raw.maxComputeWorkGroupCount, `${w}.maxComputeWorkGroupCount`),
+    maxComputeSharedMemorySize:
+      raw.maxComputeSharedMemorySize === undefined ? DEFAULT_LIMITS.maxComputeSharedMemorySize : positiveInteger(raw.maxComputeSharedMemorySize, `${w}.maxComputeSharedMemorySize`, true),
+    maxPushConstantsSize: raw.maxPushConstantsSize === undefined ? DEFAULT_LIMITS.maxPushConstantsSize : positiveInteger(raw.maxPushConstantsSize, `${w}.maxPushConstantsSize`, true),
+    subgroupSize,
+  };
+}
+
+function deepFreeze<T>(x: T): T {
+  if (typeof x === "object" && x !== null && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
+  if (!isRecord(env) || !spirvEnvironments.has(env as TargetEnvironment)) {
+    throw invalid("env must be an environment made by createSpirvTargetEnvironment()");
+  }
+  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
+  rejectUnknownKeys(options, ["identifier", "identity", "abi"], "options");
+  const { identifier, identity, abi = "bindings" } = options as { identifier: unknown; identity: unknown; abi?: unknown };
+  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
+  if (!(ABIS as readonly unknown[]).includes(abi)) throw invalid(`options.abi: unknown ABI ${describe(abi)} (known: ${ABIS.join(", ")})`);
+  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
+  rejectUnknownKeys(identity, ["environment", "features", "limits"], "options.identity");
+  const environment = identity.environment;
+  if (!(KNOWN_ENVIRONMENTS as readonly unknown[]).includes(environment)) {
+    throw invalid(`options.identity.environment: unknown SPIR-V environment ${describe(environment)} (known: ${KNOWN_ENVIRONMENTS.join(", ")})`);
+  }
+  const features = readFeatures(identity.features);
+  const limits = readLimits(identity.limits);
+  if (abi === "device-address" && !features.bufferDeviceAddress) {
+    throw invalid(`options.abi "device-address" needs options.identity.features.bufferDeviceAddress`);
+  }
+
+  const facts: TargetFacts = {
+    subgroupSize: limits.subgroupSize,
+    maxWorkgroupSize: limits.maxComputeWorkGroupSize,
+    maxFlatWorkgroupSize: limits.maxComputeWorkGroupInvocations,
+    maxWorkgroupCount: limits.maxComputeWorkGroupCount,
+    maxWorkgroupStorageBytes: limits.maxComputeSharedMemorySize,
+    maxArgumentBlockBytes: limits.maxPushConstantsSize,
+  };
+  const spirv: SpirvTargetInfo = {
+    environment: environment as SpirvEnvironmentName,
+    spirvVersion: 0x00010600,
+    abi: abi as SpirvAbi,
+    features,
+    limits,
+  };
+  infos.add(spirv);
+  return deepFreeze({ identifier, environment: SPIRV_ENVIRONMENT_NAME, target: environment as string, facts, spirv });
+}

@@ -1,0 +1,822 @@
+/**
+ * The Loom v1 parser: `.loom` text → IR `Module` (language.md §1–§5, props per src/ir/props.ts).
+ *
+ * Recursive descent over the token array from the lexer. This file holds the driver (module,
+ * regions, op lines, error recovery, comments and blank lines) and the shared pieces every op
+ * syntax uses (values, types, literals, index lists, predicates, attribute dicts, signatures).
+ * The syntax of each op lives in `syntax/*.ts`, looked up by op name.
+ *
+ * Errors: every problem is reported with a PARSE code at its token; the op being parsed is then
+ * dropped and parsing resumes at the next sibling op (the next line start at the same brace
+ * depth, or the closing `}` of the enclosing region). Result names of a dropped op are
+ * "poisoned" so their uses do not cascade into PARSE/001. Diagnostics are sorted into source
+ * order and handed to the sink at the end, cut off after `sink.maxErrors` with one PARSE/012.
+ * Nothing here throws to the caller and every loop consumes a token, so any input terminates.
+ *
+ * What the parser stores beyond props.ts (documented for the verifier):
+ *  - `props.annotatedTypes: Type[]` — the types written after `:` (before `->` / `to`), exactly
+ *    as written, on every op that has such an annotation. Result types come from the
+ *    annotation per op (see each syntax file); the verifier compares `annotatedTypes` with the
+ *    actual operand types (TYPE/001). Ops built by passes may omit it; the printer then derives
+ *    the annotation from the operand and result types.
+ *  - Region terminators: an omitted empty `scf.yield` in `scf.if` / `scf.for` regions is
+ *    re-created (language.md §4.4).
+ *  - Region args: `scf.for` body args are `[iv, ...iterArgs]`; `scf.while` before args are the
+ *    carried values, after args the `do(...)` args; signatures become region args.
+ *  - Values of an undefined name, or of a dropped op, are owned by a placeholder op named
+ *    `builtin.unresolved`; such a module always has parse errors and must not be verified.
+ */
+import { Module, Op, Region, type Literal, type Predicate, type Span, type Value } from "../ir/core.js";
+import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/types.js";
+import { D, type CatalogEntry } from "../diag/catalog.js";
+import type { DiagnosticSink } from "../diag/diagnostic.js";
+import { lookupOp } from "../dialects/table.js";
+import { lex } from "./lexer.js";
+import { Reporter } from "./reporter.js";
+import { Scope } from "./scope.js";
+import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } from "./token.js";
+import { syntaxOf } from "./syntax/registry.js";
+import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
+
+/** Parses one `.loom` file. Never throws; problems go to `sink`. */
+export function parseModule(sourceName: string, text: string, sink: DiagnosticSink): Module {
+  const reporter = new Reporter(sink);
+  const module = new Module(sourceName);
+  try {
+    const tokens = lex(sourceName, text, reporter);
+    new Parser(sourceName, tokens, reporter).parseModule(module);
+  } catch (e) {
+    // A bug, not an input problem: keep the promise of never throwing, but say so loudly.
+    if (!(e instanceof ParseFailure) && !(e instanceof StopParsing)) {
+      reporter.report(D.unexpectedToken, { source: sourceName, line: 1, column: 1, endLine: 1, endColumn: 2 }, [`internal parser error (${String(e)})`, "valid input"]);
+    }
+  }
+  reporter.flush();
+  return module;
+}
+
+/** Thrown to abandon the current op after its error was reported. */
+export class ParseFailure extends Error {}
+/** Thrown when the error limit is reached. */
+class StopParsing extends Error {}
+
+/** The result names written before `=`. */
+export interface ResultNames {
+  readonly tokens: readonly Token[];
+}
+
+/** Resolves `[%v]` dimensions and layout values inside a type. */
+export type ValueResolver = (tok: Token) => Value;
+
+/** Primitive type names of §3. */
+const PRIM_TYPES: ReadonlySet<string> = new Set(["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"]);
+/** Type names that exist in real Loom but not in v1 (PARSE/007). */
+const OUT_OF_V1_TYPES: ReadonlySet<string> = new Set(["tensor", "tile", "f8E4M3", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ"]);
+const SCALAR_NAMES: ReadonlySet<string> = new Set(["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]);
+
+export class Parser {
+  private pos = 0;
+  scope: Scope;
+  /** Comments consumed but not yet attached to an op. */
+  private pendingComments: Comment[] = [];
+  /** Layout aliases used in types, checked against the alias definitions at the end. */
+  readonly aliasUses: { name: string; span: Span }[] = [];
+
+  constructor(
+    readonly source: string,
+    private readonly tokens: Token[],
+    readonly reporter: Reporter,
+  ) {
+    this.scope = new Scope(null, null);
+  }
+
+  // ---------------------------------------------------------------- driver
+
+  parseModule(module: Module): void {
+    const topScope = this.scope;
+    try {
+      while (this.peek().kind !== Tok.EOF) {
+        if (this.peek().kind === Tok.RBrace) {
+          const t = this.next();
+          this.report(D.unexpectedToken, t, [describeToken(t), "a top-level op"]);
+          continue;
+        }
+        const op = this.parseOpLine(null);
+        if (op) module.ops.push(op);
+      }
+      const eof = this.peek();
+      const trailing = this.takeComments(eof);
+      module.trailingComments = trailing.map((c) => c.text);
+      module.trailingBlank = module.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+    } finally {
+      this.closeIsolated(topScope);
+    }
+    normalizeTopLevelBlanks(module);
+    this.checkAliases(module);
+  }
+
+  /**
+   * Parses the ops of a single-block region up to (not including) its closing `}`, which the
+   * caller consumes. `scope` is the region's scope, already holding its arguments.
+   */
+  parseRegionBody(region: Region): void {
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === Tok.RBrace || t.kind === Tok.EOF) break;
+      const op = this.parseOpLine(region);
+      if (op) {
+        op.parent = region;
+        region.ops.push(op);
+      }
+    }
+    const close = this.peek();
+    const trailing = this.takeComments(close);
+    region.trailingComments = trailing.map((c) => c.text);
+    region.trailingBlank = region.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+    if (region.ops.length > 0) region.ops[0]!.blankBefore = false;
+  }
+
+  /**
+   * Parses `{ ... }` into `region` in a new scope (isolated or nested); `setup` runs inside the
+   * new scope first (to define the region's arguments).
+   */
+  parseRegion(region: Region, isolated: boolean, setup?: () => void): void {
+    this.expect(Tok.LBrace, "'{'");
+    this.withScope(region, isolated, () => {
+      setup?.();
+      this.parseRegionBody(region);
+    });
+    this.expect(Tok.RBrace, "'}'");
+  }
+
+  /**
+   * Runs `fn` in a new scope for `region`, then closes it (pending forward references move out,
+   * or become PARSE/001 for an isolated scope). On failure the scope is dropped unreported.
+   */
+  withScope<R>(region: Region | null, isolated: boolean, fn: (s: Scope) => R): R {
+    const saved = this.scope;
+    const s = new Scope(isolated ? null : saved, region);
+    this.scope = s;
+    let result: R;
+    try {
+      result = fn(s);
+    } finally {
+      this.scope = saved;
+    }
+    if (isolated) this.closeIsolated(s);
+    else s.close();
+    return result;
+  }
+
+  private closeIsolated(s: Scope): void {
+    for (const u of s.close()) this.reporter.report(D.undefinedValue, u.span, [u.name]);
+  }
+
+  /** One op (with its results, comments and blank-line flag), or null after an error. */
+  private parseOpLine(region: Region | null): Op | null {
+    if (this.reporter.full) throw new StopParsing();
+    const first = this.peek();
+    const comments = this.takeComments(first);
+    const startIndex = this.pos;
+    const names: Token[] = [];
+    let op: Op | null = null;
+    try {
+      op = this.parseOp(names);
+    } catch (e) {
+      if (!(e instanceof ParseFailure)) throw e;
+      for (const n of names) this.scope.poison(n.text);
+      this.recover(startIndex);
+      return null;
+    }
+    op.comments = comments.map((c) => c.text);
+    op.blankBefore = comments.length > 0 ? comments[0]!.blankBefore : first.blankBefore;
+    void region;
+    return op;
+  }
+
+  private parseOp(names: Token[]): Op {
+    const start = this.peek();
+    // `%a, %b = ...`
+    if (start.kind === Tok.Value) {
+      for (;;) {
+        names.push(this.expect(Tok.Value, "SSA value"));
+        if (!this.eat(Tok.Comma)) break;
+      }
+      this.expect(Tok.Equal, "'='");
+    } else if (start.kind === Tok.Hash) {
+      return this.parseAlias();
+    }
+    const nameTok = this.peek();
+    if (nameTok.kind !== Tok.OpName) {
+      if (nameTok.kind === Tok.Label) this.fail(D.unexpectedToken, nameTok, [describeToken(nameTok), "an op (block labels are not used in Loom v1)"]);
+      this.unexpected(nameTok, "an op name");
+    }
+    this.next();
+    const syntax = syntaxOf(nameTok.text);
+    if (!syntax || !lookupOp(nameTok.text)) this.fail(D.unknownOp, nameTok, [nameTok.text]);
+    const op = new Op(nameTok.text, this.span(nameTok));
+    const types = syntax.parse(this, op, { tokens: names });
+    if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
+    this.endOfOp();
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i]!;
+      const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
+      if (redefined) this.report(D.redefinedValue, n, [n.text]);
+      op.results.push(value);
+    }
+    return op;
+  }
+
+  /** An op ends at a line end: anything else on the same line is unexpected. */
+  private endOfOp(): void {
+    const t = this.peek();
+    const prev = this.tokens[this.pos - 1];
+    if (t.kind === Tok.EOF || t.kind === Tok.RBrace || t.firstOnLine || !prev) return;
+    this.unexpected(t, "end of line");
+  }
+
+  /** `#name = #encoding.layout.dense` */
+  private parseAlias(): Op {
+    const nameTok = this.expect(Tok.Hash, "'#' alias name");
+    const op = new Op("alias", this.span(nameTok));
+    this.expect(Tok.Equal, "'='");
+    const target = this.expect(Tok.Hash, "'#encoding.layout.dense'");
+    if (target.text !== "encoding.layout.dense" && target.text !== "dense") {
+      this.fail(D.badAlias, target, [`'#${target.text}' is not an alias target of Loom v1 (expected #encoding.layout.dense)`]);
+    }
+    if (nameTok.text === "dense" || nameTok.text.startsWith("encoding.") || nameTok.text.startsWith("target.")) {
+      this.fail(D.badAlias, nameTok, [`'#${nameTok.text}' shadows a built-in name`]);
+    }
+    op.props = { alias: nameTok.text, target: target.text };
+    this.endOfOp();
+    return op;
+  }
+
+  private checkAliases(module: Module): void {
+    const defined = new Set<string>();
+    for (const op of module.ops) {
+      if (op.name !== "alias") continue;
+      const name = op.props.alias as string;
+      if (defined.has(name)) this.reporter.report(D.badAlias, op.span, [`'#${name}' is defined more than once`]);
+      defined.add(name);
+    }
+    for (const u of this.aliasUses) {
+      if (!defined.has(u.name)) this.reporter.report(D.badAlias, u.span, [`'#${u.name}' is not defined in this file`]);
+    }
+  }
+
+  /**
+   * Skips the rest of a broken op: stops at the first line start at the op's brace depth, or
+   * at a `}` that closes the enclosing region.
+   */
+  private recover(startIndex: number): void {
+    const opDepth = this.tokens[startIndex]!.depth;
+    if (this.pos <= startIndex) this.pos = startIndex + 1;
+    for (;;) {
+      const t = this.tokens[this.pos]!;
+      if (t.kind === Tok.EOF) return;
+      if (t.kind === Tok.RBrace && t.depth <= opDepth) return;
+      if (t.depth < opDepth) return;
+      if (t.firstOnLine && t.depth === opDepth && this.pos > startIndex) return;
+      this.skip();
+    }
+  }
+
+  // ---------------------------------------------------------------- tokens
+
+  peek(offset = 0): Token {
+    const i = Math.min(this.pos + offset, this.tokens.length - 1);
+    return this.tokens[i]!;
+  }
+
+  /** Consumes a token; its comments join the pending comments of the next op. */
+  next(): Token {
+    const t = this.tokens[this.pos]!;
+    if (t.kind === Tok.Error) throw new ParseFailure();
+    if (t.kind !== Tok.EOF) this.skip();
+    return t;
+  }
+
+  private skip(): void {
+    const t = this.tokens[this.pos]!;
+    if (t.comments) {
+      this.pendingComments.push(...t.comments);
+      t.comments = undefined;
+    }
+    this.pos++;
+  }
+
+  /** Pending comments plus those written before `t` (claimed: they attach to what starts at `t`). */
+  private takeComments(t: Token): Comment[] {
+    let out = this.pendingComments;
+    if (t.comments) {
+      out = out.length ? out.concat(t.comments) : t.comments;
+      t.comments = undefined;
+    }
+    this.pendingComments = [];
+    return out;
+  }
+
+  at(kind: Tok): boolean {
+    return this.peek().kind === kind;
+  }
+
+  atWord(word: string): boolean {
+    const t = this.peek();
+    return t.kind === Tok.Ident && t.text === word;
+  }
+
+  eat(kind: Tok): Token | undefined {
+    return this.at(kind) ? this.next() : undefined;
+  }
+
+  eatWord(word: string): Token | undefined {
+    return this.atWord(word) ? this.next() : undefined;
+  }
+
+  expect(kind: Tok, what: string): Token {
+    const t = this.peek();
+    if (t.kind !== kind) this.unexpected(t, what);
+    return this.next();
+  }
+
+  expectWord(word: string): Token {
+    const t = this.peek();
+    if (t.kind !== Tok.Ident || t.text !== word) this.unexpected(t, `'${word}'`);
+    return this.next();
+  }
+
+  expectIdent(what: string): Token {
+    return this.expect(Tok.Ident, what);
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  span(t: Token): Span {
+    return tokenSpan(this.source, t);
+  }
+
+  spanFrom(a: Token, b: Token): Span {
+    return joinSpan(this.source, a, b);
+  }
+
+  /** The last consumed token. */
+  prev(): Token {
+    return this.tokens[Math.max(0, this.pos - 1)]!;
+  }
+
+  report(entry: CatalogEntry, t: Token, args: readonly unknown[] = []): void {
+    this.reporter.report(entry, this.span(t), args);
+  }
+
+  failAt(entry: CatalogEntry, span: Span | undefined, args: readonly unknown[] = []): never {
+    this.reporter.report(entry, span, args);
+    throw new ParseFailure();
+  }
+
+  fail(entry: CatalogEntry, t: Token, args: readonly unknown[] = []): never {
+    if (t.kind !== Tok.Error) this.report(entry, t, args);
+    throw new ParseFailure();
+  }
+
+  unexpected(t: Token, expected: string): never {
+    this.fail(D.unexpectedToken, t, [describeToken(t), expected]);
+  }
+
+  // ---------------------------------------------------------------- values
+
+  /** `%name` as a use. */
+  parseValueUse(): Value {
+    const t = this.expect(Tok.Value, "SSA value");
+    return this.scope.use(t.text, this.span(t));
+  }
+
+  useToken(t: Token): Value {
+    return this.scope.use(t.text, this.span(t));
+  }
+
+  /** `%a, %b, ...` (at least one). */
+  parseValueList(): Value[] {
+    const out = [this.parseValueUse()];
+    while (this.eat(Tok.Comma)) out.push(this.parseValueUse());
+    return out;
+  }
+
+  /** Values up to a token that is not a value (zero or more, comma separated). */
+  parseOptionalValueList(): Value[] {
+    return this.at(Tok.Value) ? this.parseValueList() : [];
+  }
+
+  /** Defines a region argument in the current scope (PARSE/002 when the name is visible). */
+  defineArg(region: Region, t: Token, type: Type): Value {
+    const { value, redefined } = this.scope.define(t.text, type, region, this.span(t));
+    if (redefined) this.report(D.redefinedValue, t, [t.text]);
+    region.args.push(value);
+    return value;
+  }
+
+  /** `%v` or an integer literal (index lists, predicate args, strides). */
+  parseValueOrInt(): Value | bigint {
+    const t = this.peek();
+    if (t.kind === Tok.Int) {
+      this.next();
+      return t.int!;
+    }
+    if (t.kind === Tok.Value) return this.parseValueUse();
+    this.unexpected(t, "SSA value or integer");
+  }
+
+  /** `[a, b, ...]` glued to an indexed value (may be empty: `%v[]` is a rank-0 access). */
+  parseIndexList(): (Value | bigint)[] {
+    this.expect(Tok.LBracket, "'['");
+    const out: (Value | bigint)[] = [];
+    if (!this.at(Tok.RBracket)) {
+      out.push(this.parseValueOrInt());
+      while (this.eat(Tok.Comma)) out.push(this.parseValueOrInt());
+    }
+    this.expect(Tok.RBracket, "']'");
+    return out;
+  }
+
+  // ---------------------------------------------------------------- literals, flags, enums
+
+  /** int | float | true | false | inf | nan | string | identifier */
+  parseLiteral(what = "literal"): Literal {
+    const t = this.peek();
+    switch (t.kind) {
+      case Tok.Int:
+        this.next();
+        return { kind: "int", value: t.int! };
+      case Tok.Float:
+        this.next();
+        return { kind: "float", value: t.float! };
+      case Tok.String:
+        this.next();
+        return { kind: "string", value: t.text };
+      case Tok.Ident:
+        this.next();
+        if (t.text === "true" || t.text === "false") return { kind: "bool", value: t.text === "true" };
+        if (t.text === "inf") return { kind: "float", value: Infinity };
+        if (t.text === "nan") return { kind: "float", value: NaN };
+        return { kind: "ident", value: t.text };
+      default:
+        this.unexpected(t, what);
+    }
+  }
+
+  /** A numeric/bool literal as constants take (no strings or other identifiers). */
+  parseConstantLiteral(): Literal {
+    const t = this.peek();
+    const lit = this.parseLiteral("a literal");
+    if (lit.kind === "string" || lit.kind === "ident") this.unexpected(t, "a numeric or boolean literal");
+    return lit;
+  }
+
+  /** A non-negative integer that fits a JS number (align(N), priority(N), cluster_size). */
+  parseSmallInt(what: string): number {
+    const t = this.expect(Tok.Int, what);
+    if (t.int! < 0n || t.int! > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(D.badInteger, t, [t.text]);
+    return Number(t.int!);
+  }
+
+  /** One identifier from `allowed` (PARSE/017 otherwise). */
+  parseEnum(what: string, allowed: readonly string[]): string {
+    const t = this.peek();
+    if (t.kind !== Tok.Ident) this.unexpected(t, what);
+    this.next();
+    if (!allowed.includes(t.text)) this.fail(D.unknownEnum, t, [what, t.text, allowed.join(", ")]);
+    return t.text;
+  }
+
+  /** `<e>` with an enum inside. */
+  parseAngleEnum(what: string, allowed: readonly string[]): string {
+    this.expect(Tok.Less, "'<'");
+    const v = this.parseEnum(what, allowed);
+    this.expect(Tok.Greater, "'>'");
+    return v;
+  }
+
+  /** `a|b|c` of a flag set; returns the flags in canonical order (`fast` = all seven). */
+  parseFlags(set: FlagSetName): string[] {
+    const allowed: readonly string[] = FLAG_SETS[set];
+    const seen = new Set<string>();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind !== Tok.Ident) this.unexpected(t, "a flag");
+      this.next();
+      if (set === "fm" && t.text === "fast") for (const f of allowed) seen.add(f);
+      else if (allowed.includes(t.text)) seen.add(t.text);
+      else this.fail(D.unknownModifier, t, ["flag", t.text]);
+      if (!this.eat(Tok.Pipe)) break;
+    }
+    return allowed.filter((f) => seen.has(f));
+  }
+
+  /** Optional `<flags>` glued to the op name. */
+  parseOptionalFlags(op: Op, set: FlagSetName | undefined): void {
+    if (!this.at(Tok.Less)) return;
+    if (!set) this.fail(D.unknownModifier, this.peek(1), ["flag", this.peek(1).text]);
+    this.next();
+    op.props.flags = this.parseFlags(set);
+    this.expect(Tok.Greater, "'>'");
+  }
+
+  // ---------------------------------------------------------------- predicates and attributes
+
+  /** `[pred(a, ...), ...]` — possibly empty. */
+  parsePredicates(): Predicate[] {
+    this.expect(Tok.LBracket, "'['");
+    const out: Predicate[] = [];
+    if (!this.at(Tok.RBracket)) {
+      out.push(this.parsePredicate());
+      while (this.eat(Tok.Comma)) out.push(this.parsePredicate());
+    }
+    this.expect(Tok.RBracket, "']'");
+    return out;
+  }
+
+  private parsePredicate(): Predicate {
+    const kindTok = this.peek();
+    if (kindTok.kind !== Tok.Ident) this.unexpected(kindTok, "a predicate");
+    this.next();
+    const arity = PREDICATE_ARITY[kindTok.text];
+    if (arity === undefined) this.fail(D.unknownPredicate, kindTok, [kindTok.text]);
+    this.expect(Tok.LParen, "'('");
+    const args: (Value | bigint)[] = [];
+    if (!this.at(Tok.RParen)) {
+      args.push(this.parseValueOrInt());
+      while (this.eat(Tok.Comma)) args.push(this.parseValueOrInt());
+    }
+    const close = this.expect(Tok.RParen, "')'");
+    if (args.length !== arity) this.fail(D.predicateArity, kindTok, [kindTok.text, arity, args.length]);
+    return { kind: kindTok.text, args, span: this.spanFrom(kindTok, close) };
+  }
+
+  /**
+   * `{key = lit, ...}` with keys from `allowed` (PARSE/018 otherwise, PARSE/020 for repeats).
+   * Returns the entries in source order.
+   */
+  parseAttrDict(allowed: readonly string[]): { key: string; value: Literal; keyTok: Token; valueTok: Token }[] {
+    this.expect(Tok.LBrace, "'{'");
+    const out: { key: string; value: Literal; keyTok: Token; valueTok: Token }[] = [];
+    if (!this.at(Tok.RBrace)) {
+      for (;;) {
+        const keyTok = this.peek();
+        if (keyTok.kind !== Tok.Ident) this.unexpected(keyTok, "an attribute key");
+        this.next();
+        if (!allowed.includes(keyTok.text)) this.fail(D.unknownModifier, keyTok, ["attribute key", keyTok.text]);
+        if (out.some((e) => e.key === keyTok.text)) this.fail(D.duplicateAttribute, keyTok, [keyTok.text]);
+        this.expect(Tok.Equal, "'='");
+        const valueTok = this.peek();
+        const value = this.parseLiteral("an attribute value");
+        out.push({ key: keyTok.text, value, keyTok, valueTok });
+        if (!this.eat(Tok.Comma)) break;
+      }
+    }
+    this.expect(Tok.RBrace, "'}'");
+    return out;
+  }
+
+  // ---------------------------------------------------------------- types
+
+  /** A type; `[%v]` dimensions and `%l` layouts resolve through `resolve` (default: scope use). */
+  parseType(resolve?: ValueResolver): Type {
+    const t = this.peek();
+    if (t.kind === Tok.OpName) {
+      this.fail(t.text.startsWith("kernel.") ? D.unknownType : D.unknownType, t, [t.text]);
+    }
+    if (t.kind !== Tok.Ident) this.unexpected(t, "a type");
+    this.next();
+    const name = t.text;
+    if (PRIM_TYPES.has(name)) return prim(name as PrimType["name"]);
+    if (name === "encoding") {
+      this.expect(Tok.Less, "'<'");
+      const k = this.expectIdent("'layout'");
+      if (k.text !== "layout") this.fail(D.unknownType, k, [`encoding<${k.text}>`]);
+      this.expect(Tok.Greater, "'>'");
+      return T.layout;
+    }
+    if (name === "vector" || name === "view") return this.parseShaped(t, resolve ?? ((v) => this.useToken(v)));
+    this.fail(D.unknownType, t, [name]);
+  }
+
+  private parseShaped(head: Token, resolve: ValueResolver): Type {
+    const isVector = head.text === "vector";
+    this.expect(Tok.Less, "'<'");
+    const dims: Dim[] = [];
+    let dynamic = false;
+    let zero = false;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === Tok.Int) {
+        this.next();
+        if (t.int! < 0n || t.int! > 0x7fffffffn) this.fail(D.invalidType, t, [`dimension ${t.text} is out of range`]);
+        if (t.int === 0n) zero = true;
+        dims.push({ kind: "static", size: Number(t.int!) });
+      } else if (t.kind === Tok.LBracket) {
+        this.next();
+        const v = this.expect(Tok.Value, "SSA value");
+        this.expect(Tok.RBracket, "']'");
+        dims.push({ kind: "dynamic", value: resolve(v) });
+        dynamic = true;
+      } else {
+        break;
+      }
+      this.expect(Tok.DimX, "'x'");
+    }
+    const elemTok = this.peek();
+    if (elemTok.kind !== Tok.Ident) this.unexpected(elemTok, dims.length ? "an element type" : "a dimension");
+    this.next();
+    if (OUT_OF_V1_TYPES.has(elemTok.text)) this.fail(D.unknownType, elemTok, [elemTok.text]);
+    if (dims.length === 0) this.fail(D.invalidType, elemTok, [`${head.text} needs at least one dimension`]);
+    const elemOk = SCALAR_NAMES.has(elemTok.text) || (isVector && elemTok.text === "index");
+    if (!elemOk) {
+      if (PRIM_TYPES.has(elemTok.text)) this.fail(D.invalidType, elemTok, [`'${elemTok.text}' is not a valid ${head.text} element type`]);
+      this.fail(D.unknownType, elemTok, [elemTok.text]);
+    }
+    const element = prim(elemTok.text as PrimType["name"]);
+    if (isVector) {
+      if (this.at(Tok.Comma)) this.fail(D.invalidType, this.peek(), ["vector types take no layout"]);
+      const close = this.expect(Tok.Greater, "'>'");
+      if (dynamic || zero || dims.length > 2) {
+        this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (Loom v1 vectors have rank 1 or 2 and static extents >= 1)`]);
+        throw new ParseFailure();
+      }
+      return { kind: "vector", shape: dims.map((d) => (d as { size: number }).size), element };
+    }
+    let layout: Layout | undefined;
+    if (this.eat(Tok.Comma)) {
+      const l = this.peek();
+      if (l.kind === Tok.Hash) {
+        this.next();
+        layout = { kind: "named", name: l.text };
+        if (l.text !== "dense" && l.text !== "encoding.layout.dense") {
+          if (l.text.startsWith("encoding.") || l.text.startsWith("target.")) this.fail(D.unknownType, l, [`#${l.text}`]);
+          this.aliasUses.push({ name: l.text, span: this.span(l) });
+        }
+      } else if (l.kind === Tok.Value) {
+        this.next();
+        layout = { kind: "value", value: resolve(l) };
+      } else {
+        this.unexpected(l, "a layout ('#dense', an alias or a layout value)");
+      }
+    }
+    const close = this.expect(Tok.Greater, "'>'");
+    if (dims.length > 4) {
+      this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (Loom v1 views have rank 1 to 4)`]);
+      throw new ParseFailure();
+    }
+    return layout ? { kind: "view", dims, element, layout } : { kind: "view", dims, element };
+  }
+
+  /** Source text between two tokens of one line (for messages). */
+  private textOf(a: Token, b: Token): string {
+    let s = "";
+    for (let i = this.tokens.indexOf(a); i >= 0 && i < this.tokens.length; i++) {
+      const t = this.tokens[i]!;
+      s += tokenText(t);
+      if (t === b) break;
+    }
+    return s;
+  }
+
+  /** `T, T, ...` (at least one). */
+  parseTypeList(resolve?: ValueResolver): Type[] {
+    const out = [this.parseType(resolve)];
+    while (this.eat(Tok.Comma)) out.push(this.parseType(resolve));
+    return out;
+  }
+
+  /** `(T, ...)` — possibly empty. */
+  parseParenTypeList(): Type[] {
+    this.expect(Tok.LParen, "'('");
+    const out = this.at(Tok.RParen) ? [] : this.parseTypeList();
+    this.expect(Tok.RParen, "')'");
+    return out;
+  }
+
+  /** Optional `-> (T, ...)`. */
+  parseOptionalResultTypes(): Type[] | undefined {
+    if (!this.eat(Tok.Arrow)) return undefined;
+    return this.parseParenTypeList();
+  }
+
+  // ---------------------------------------------------------------- signatures
+
+  /**
+   * `(%a: T, ...)` of `@f(...)`, `launch(...)` and declarations: the arguments become the args
+   * of `region`, bound in the current scope. A `[%n]` dimension may name any `index` argument
+   * of the same signature, earlier or later (PARSE/022 otherwise).
+   */
+  parseSignature(region: Region): Value[] {
+    const open = this.expect(Tok.LParen, "'('");
+    // Pass 1: the argument names, so later arguments can be referenced by earlier types.
+    const byName = new Map<string, Value>();
+    const placeholder: Value[] = [];
+    for (const nameTok of this.scanSignatureNames()) {
+      if (byName.has(nameTok.text)) continue;
+      const { value } = this.scope.define(nameTok.text, T.index, region, this.span(nameTok));
+      byName.set(nameTok.text, value);
+      placeholder.push(value);
+    }
+    // Pass 2: parse for real.
+    const refs: { value: Value; tok: Token }[] = [];
+    const resolve: ValueResolver = (tok) => {
+      const v = byName.get(tok.text);
+      if (!v) this.fail(D.unresolvedSignatureRef, tok, [tok.text]);
+      refs.push({ value: v, tok });
+      return v;
+    };
+    const args: Value[] = [];
+    const seen = new Set<string>();
+    if (!this.at(Tok.RParen)) {
+      for (;;) {
+        const nameTok = this.expect(Tok.Value, "an argument name");
+        if (seen.has(nameTok.text)) this.fail(D.redefinedValue, nameTok, [nameTok.text]);
+        seen.add(nameTok.text);
+        this.expect(Tok.Colon, "':'");
+        const type = this.parseType(resolve);
+        const v = byName.get(nameTok.text);
+        if (!v) this.unexpected(nameTok, "an argument");
+        v.type = type;
+        args.push(v);
+        if (!this.eat(Tok.Comma)) break;
+      }
+    }
+    this.expect(Tok.RParen, "')'");
+    void open;
+    for (const r of refs) {
+      if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [r.tok.text]);
+    }
+    region.args.push(...args);
+    return args;
+  }
+
+  /** Argument-name tokens of the signature starting at the current `(` contents (lenient). */
+  private scanSignatureNames(): Token[] {
+    const out: Token[] = [];
+    let depth = 0;
+    let expectName = true;
+    for (let i = this.pos; i < this.tokens.length; i++) {
+      const t = this.tokens[i]!;
+      if (t.kind === Tok.EOF || t.kind === Tok.LBrace || t.kind === Tok.RBrace) break;
+      if (t.kind === Tok.LParen || t.kind === Tok.LBracket || t.kind === Tok.Less) depth++;
+      else if (t.kind === Tok.RBracket || t.kind === Tok.Greater) depth--;
+      else if (t.kind === Tok.RParen) {
+        if (depth === 0) break;
+        depth--;
+      } else if (t.kind === Tok.Comma && depth === 0) expectName = true;
+      else if (expectName && t.kind === Tok.Value && this.tokens[i + 1]?.kind === Tok.Colon) {
+        out.push(t);
+        expectName = false;
+      }
+    }
+    return out;
+  }
+
+  /** `@name` */
+  parseSymbol(what = "a symbol"): Token {
+    return this.expect(Tok.Symbol, what);
+  }
+}
+
+/** Module-level blank lines are decided by the printer's rules; record them the same way. */
+function normalizeTopLevelBlanks(module: Module): void {
+  // Aliases print first, then the other ops in source order (language.md §9.7).
+  const order = [...module.ops.filter((o) => o.name === "alias"), ...module.ops.filter((o) => o.name !== "alias")];
+  order.forEach((op, i) => {
+    if (op.name === "alias") op.blankBefore = false;
+    else if (op.name !== "module.import") op.blankBefore = i > 0;
+    else if (i === 0) op.blankBefore = false;
+  });
+  module.ops = order;
+}
+
+function tokenText(t: Token): string {
+  switch (t.kind) {
+    case Tok.Value:
+      return `%${t.text}`;
+    case Tok.Symbol:
+      return `@${t.text}`;
+    case Tok.Hash:
+      return `#${t.text}`;
+    case Tok.Ident:
+    case Tok.OpName:
+    case Tok.Int:
+    case Tok.Float:
+    case Tok.DimX:
+      return t.text;
+    case Tok.Less:
+      return "<";
+    case Tok.Greater:
+      return ">";
+    case Tok.LBracket:
+      return "[";
+    case Tok.RBracket:
+      return "]";
+    case Tok.Comma:
+      return ", ";
+    default:
+      return "";
+  }
+}

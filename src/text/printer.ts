@@ -1,0 +1,33 @@
+/**
+ * The canonical printer (`loom fmt`, language.md §9): IR → text. `printModule(parseModule(x))`
+ * is a fixpoint and parses back to the same IR (names, comments and blank-line flags included).
+ *
+ * Top level (§9.7): alias definitions first; one blank line before every other op except the
+ * first, except `module.import`, which keeps a blank line only where the source had one.
+ */
+import type { Module, Op } from "../ir/core.js";
+import { typeToString, type Type } from "../ir/types.js";
+import { Writer } from "./writer.js";
+
+export function printModule(m: Module): string {
+  const w = new Writer();
+  const ordered = [...m.ops.filter((o) => o.name === "alias"), ...m.ops.filter((o) => o.name !== "alias")];
+  ordered.forEach((op, i) => {
+    const blank = op.name === "alias" ? false : op.name === "module.import" ? op.blankBefore : true;
+    w.op(op, i === 0, blank);
+  });
+  w.trailing(m.trailingComments, m.trailingBlank && ordered.length > 0);
+  return w.finish();
+}
+
+/** One op's canonical text (with its regions and leading comments), no final newline. */
+export function printOp(op: Op): string {
+  const w = new Writer();
+  w.op(op, true);
+  return w.finish().replace(/\n$/, "");
+}
+
+/** A type's canonical spelling (`view<[%n]x16xf32>`). */
+export function printType(t: Type): string {
+  return typeToString(t);
+}

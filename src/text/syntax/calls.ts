@@ -1,0 +1,112 @@
+/** Syntax of calls, config reads and target queries inside bodies (language.md §4.8–§4.11). */
+import type { Op } from "../../ir/core.js";
+import { T, type Type } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { Parser } from "../parser.js";
+import { Tok } from "../token.js";
+import type { Writer } from "../writer.js";
+import { CALL_MODIFIER_GROUPS } from "../vocabulary.js";
+import { annotationOf, nullaryForm, parseSingleAnnotation, register } from "./core.js";
+
+/**
+ * Modifier words (any input order) from `groups` while the next token is a bare identifier
+ * accepted by `more`; returns them in grammar order. Unknown, repeated or conflicting words
+ * are PARSE/018.
+ */
+export function parseModifiers(p: Parser, groups: readonly (readonly string[])[], more: (word: string) => boolean = () => true): string[] {
+  const chosen = new Map<number, string>();
+  for (;;) {
+    const t = p.peek();
+    if (t.kind !== Tok.Ident || !more(t.text)) break;
+    const g = groups.findIndex((grp) => grp.includes(t.text));
+    if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", t.text]);
+    p.next();
+    chosen.set(g, t.text);
+  }
+  return [...chosen.keys()].sort((a, b) => a - b).map((g) => chosen.get(g)!);
+}
+
+function printModifiers(w: Writer, op: Op): void {
+  for (const m of (op.props.modifiers as readonly string[] | undefined) ?? []) w.text(" " + m);
+}
+
+/** `(%x, ...)` — possibly empty. */
+function parseArgs(p: Parser, op: Op): void {
+  p.expect(Tok.LParen, "'('");
+  op.operands = p.at(Tok.RParen) ? [] : p.parseValueList();
+  p.expect(Tok.RParen, "')'");
+}
+
+/** `: (T, ...) (-> (R, ...))?` — returns the result types. */
+function parseCallTypes(p: Parser, op: Op): Type[] {
+  p.expect(Tok.Colon, "':'");
+  op.props.annotatedTypes = p.parseParenTypeList();
+  return p.parseOptionalResultTypes() ?? [];
+}
+
+function printCallTypes(w: Writer, op: Op): void {
+  const ts = annotationOf(op, () => op.operands.map((v) => v.type));
+  w.text(" : (").types(ts).text(")");
+  if (op.results.length > 0) w.text(" -> (").types(op.results.map((r) => r.type)).text(")");
+}
+
+/** `(%r, ... =)? func.call (pure)? (hot|cold)? (inline|noinline)? @f(%x, ...) : (T, ...) (-> (R, ...))?` */
+register("func.call", {
+  parse(p, op) {
+    op.props.modifiers = parseModifiers(p, CALL_MODIFIER_GROUPS);
+    op.props.symbol = p.parseSymbol("the callee").text;
+    parseArgs(p, op);
+    return parseCallTypes(p, op);
+  },
+  print(w, op) {
+    printModifiers(w, op);
+    w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
+    printCallTypes(w, op);
+  },
+});
+
+/** `(%r, ... =)? template.apply<@fam>(%x, ...) (pure)? (hot|cold)? : (T, ...) (-> (R, ...))?` */
+register("template.apply", {
+  parse(p, op) {
+    p.expect(Tok.Less, "'<'");
+    op.props.family = p.parseSymbol("the template family").text;
+    p.expect(Tok.Greater, "'>'");
+    parseArgs(p, op);
+    op.props.modifiers = parseModifiers(p, [["pure"], ["hot", "cold"]]);
+    return parseCallTypes(p, op);
+  },
+  print(w, op) {
+    w.text(`<@${op.props.family as string}>(`).values(op.operands).text(")");
+    printModifiers(w, op);
+    printCallTypes(w, op);
+  },
+});
+
+/** `(%r, ... =)? template.call (pure)? @impl(%x, ...) : (T, ...) (-> (R, ...))?` */
+register("template.call", {
+  parse(p, op) {
+    op.props.modifiers = parseModifiers(p, [["pure"]]);
+    op.props.symbol = p.parseSymbol("the provider").text;
+    parseArgs(p, op);
+    return parseCallTypes(p, op);
+  },
+  print(w, op) {
+    printModifiers(w, op);
+    w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
+    printCallTypes(w, op);
+  },
+});
+
+/** `%v = config.get @key : T` */
+register("config.get", {
+  parse(p, op) {
+    op.props.symbol = p.parseSymbol("a config key").text;
+    return [parseSingleAnnotation(p, op)];
+  },
+  print(w, op) {
+    w.text(` @${op.props.symbol as string}`);
+    w.annotation(annotationOf(op, () => [op.results[0]?.type ?? T.index]));
+  },
+});
+
+register("target.subgroup.size", nullaryForm);

@@ -1,0 +1,191 @@
+/**
+ * The syntax registry and the generic op forms most ops share.
+ *
+ * Each op name maps to one `OpSyntax`: `parse` reads everything after the op name (the parser
+ * has consumed result names and the name) and returns the result types; `print` writes
+ * everything after the op name in canonical form. Dialect files register their ops here.
+ */
+import type { Op, Value } from "../../ir/core.js";
+import { T, type Type } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { Parser, ResultNames } from "../parser.js";
+import type { Writer } from "../writer.js";
+import { Tok } from "../token.js";
+import type { FlagSetName } from "../vocabulary.js";
+
+export interface OpSyntax {
+  parse(p: Parser, op: Op, results: ResultNames): Type[];
+  print(w: Writer, op: Op): void;
+}
+
+const registry = new Map<string, OpSyntax>();
+
+export function register(names: string | readonly string[], syntax: OpSyntax): void {
+  for (const n of typeof names === "string" ? names.split(" ") : names) {
+    if (registry.has(n)) throw new Error(`syntax for ${n} registered twice`);
+    registry.set(n, syntax);
+  }
+}
+
+export function lookupSyntax(name: string): OpSyntax | undefined {
+  return registry.get(name);
+}
+
+export function registeredNames(): string[] {
+  return [...registry.keys()];
+}
+
+// ------------------------------------------------------------------ shared pieces
+
+/** `: T, ...` — stored as `props.annotatedTypes`. */
+export function parseAnnotation(p: Parser, op: Op): Type[] {
+  p.expect(Tok.Colon, "':'");
+  const types = p.parseTypeList();
+  op.props.annotatedTypes = types;
+  return types;
+}
+
+/** The written annotation, or the one derived from the IR for ops built by passes. */
+export function annotationOf(op: Op, derive: () => Type[]): readonly Type[] {
+  return (op.props.annotatedTypes as readonly Type[] | undefined) ?? derive();
+}
+
+/** Fails with PARSE/010 unless exactly `n` operands were given. */
+export function checkOperandCount(p: Parser, op: Op, n: number, got: number): void {
+  if (got !== n) p.failAt(D.operandCount, op.span, [op.name, n, got]);
+}
+
+/** `: T` — exactly one type (stored as `annotatedTypes: [T]`). */
+export function parseSingleAnnotation(p: Parser, op: Op): Type {
+  p.expect(Tok.Colon, "':'");
+  const t = p.parseType();
+  op.props.annotatedTypes = [t];
+  return t;
+}
+
+function typeOf(v: Value | undefined): Type {
+  return v ? v.type : T.index;
+}
+
+function resultType(op: Op, i = 0): Type {
+  return op.results[i]?.type ?? T.index;
+}
+
+// ------------------------------------------------------------------ generic forms
+
+/** `%r = op : T` */
+export const nullaryForm: OpSyntax = {
+  parse(p, op) {
+    return [parseSingleAnnotation(p, op)];
+  },
+  print(w, op) {
+    w.annotation(annotationOf(op, () => [resultType(op)]));
+  },
+};
+
+/** `%r = op<x|y|z> : T` */
+export function dimForm(): OpSyntax {
+  return {
+    parse(p, op) {
+      op.props.dim = p.parseAngleEnum("dimension", ["x", "y", "z"]);
+      return [parseSingleAnnotation(p, op)];
+    },
+    print(w, op) {
+      w.text(`<${op.props.dim as string}>`);
+      w.annotation(annotationOf(op, () => [resultType(op)]));
+    },
+  };
+}
+
+/** `%r = op<flags>? %a, ... : T` with a fixed operand count; the result has the annotated type. */
+export function arithForm(arity: number, flags?: FlagSetName): OpSyntax {
+  return {
+    parse(p, op) {
+      p.parseOptionalFlags(op, flags);
+      op.operands = p.parseValueList();
+      checkOperandCount(p, op, arity, op.operands.length);
+      return [parseSingleAnnotation(p, op)];
+    },
+    print(w, op) {
+      w.flags(op);
+      w.text(" ").values(op.operands);
+      w.annotation(annotationOf(op, () => [resultType(op)]));
+    },
+  };
+}
+
+/** `%p = op<flags>? pred, %a, %b : T (-> R)?` — scalar compares give i1; vector ones state R. */
+export function cmpForm(predicates: readonly string[], flags: FlagSetName | undefined, vector: boolean): OpSyntax {
+  return {
+    parse(p, op) {
+      p.parseOptionalFlags(op, flags);
+      op.props.predicate = p.parseEnum("predicate", predicates);
+      p.expect(Tok.Comma, "','");
+      op.operands = p.parseValueList();
+      checkOperandCount(p, op, 2, op.operands.length);
+      parseSingleAnnotation(p, op);
+      if (!vector) return [T.i1];
+      p.expect(Tok.Arrow, "'->'");
+      return [p.parseType()];
+    },
+    print(w, op) {
+      w.flags(op);
+      w.text(` ${op.props.predicate as string}, `).values(op.operands);
+      w.annotation(annotationOf(op, () => [typeOf(op.operands[0])]));
+      if (vector) w.text(" -> ").type(resultType(op));
+    },
+  };
+}
+
+/** `%r = op %a : A to B` */
+export const castForm: OpSyntax = {
+  parse(p, op) {
+    op.operands = p.parseValueList();
+    checkOperandCount(p, op, 1, op.operands.length);
+    parseSingleAnnotation(p, op);
+    p.expectWord("to");
+    return [p.parseType()];
+  },
+  print(w, op) {
+    w.text(" ").values(op.operands);
+    w.annotation(annotationOf(op, () => [typeOf(op.operands[0])]));
+    w.text(" to ").type(resultType(op));
+  },
+};
+
+/** `%c = op <literal> : T` */
+export const constantForm: OpSyntax = {
+  parse(p, op) {
+    op.props.value = p.parseConstantLiteral();
+    return [parseSingleAnnotation(p, op)];
+  },
+  print(w, op) {
+    w.text(" ").literal(op.props.value as never);
+    w.annotation(annotationOf(op, () => [resultType(op)]));
+  },
+};
+
+/** `%r, ... = op %a, ... [pred, ...] : T, ...` — one result per annotated type. */
+export const assumeForm: OpSyntax = {
+  parse(p, op) {
+    op.operands = p.parseValueList();
+    op.props.predicates = p.parsePredicates();
+    return parseAnnotation(p, op);
+  },
+  print(w, op) {
+    w.text(" ").values(op.operands).text(" ").predicates(op.props.predicates as never);
+    w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
+  },
+};
+
+/** `%r, ... = op %a, ... : T, ...` (buffer.assume.noalias) — one result per annotated type. */
+export const variadicIdentityForm: OpSyntax = {
+  parse(p, op) {
+    op.operands = p.parseValueList();
+    return parseAnnotation(p, op);
+  },
+  print(w, op) {
+    w.text(" ").values(op.operands);
+    w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
+  },
+};

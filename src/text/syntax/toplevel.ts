@@ -1,0 +1,333 @@
+/**
+ * Syntax of the top-level symbol ops (language.md §2, §4.1, §4.8–§4.11).
+ *
+ * Modifier words and clauses before the `@symbol` are accepted in any order (each once) and
+ * printed in grammar order. Signatures become region args (definitions: the body's args;
+ * declarations: op-less signature regions), parsed in isolated scopes so `[%n]` dimensions and
+ * `where` predicates see the signature's own arguments.
+ */
+import type { Literal, Op, Predicate, Region } from "../../ir/core.js";
+import type { Type } from "../../ir/types.js";
+import { D } from "../../diag/catalog.js";
+import type { Parser } from "../parser.js";
+import { Tok } from "../token.js";
+import type { Writer } from "../writer.js";
+import { quoteString } from "../literals.js";
+import { AMDGPU_CHIPS, AMDGPU_FEATURE_STATES, FUNC_MODIFIER_GROUPS, SPIRV_ABIS, SPIRV_ENVS, TARGET_ATTR_ORDER } from "../vocabulary.js";
+import { register } from "./core.js";
+
+// ---------------------------------------------------------------- header clauses
+
+interface HeaderSpec {
+  /** Modifier word groups (mutually exclusive inside a group), in grammar order. */
+  groups: readonly (readonly string[])[];
+  target?: boolean;
+  exportName?: boolean;
+  requires?: boolean;
+  priority?: boolean;
+}
+
+/** Modifiers and clauses up to the `@symbol`, stored into `op.props`. */
+function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
+  const chosen = new Map<number, string>();
+  const seen = new Set<string>();
+  for (;;) {
+    const t = p.peek();
+    if (t.kind !== Tok.Ident) break;
+    const clause = (name: string, enabled: boolean | undefined) => {
+      if (t.text !== name) return false;
+      if (!enabled || seen.has(name)) p.fail(D.unknownModifier, t, ["clause", name]);
+      seen.add(name);
+      p.next();
+      return true;
+    };
+    if (clause("target", spec.target)) {
+      p.expect(Tok.LParen, "'('");
+      op.props.target = p.parseSymbol("a target record").text;
+      p.expect(Tok.RParen, "')'");
+    } else if (clause("export", spec.exportName)) {
+      p.expect(Tok.LParen, "'('");
+      op.props.exportName = p.expect(Tok.String, "an export name string").text;
+      p.expect(Tok.RParen, "')'");
+    } else if (clause("requires", spec.requires)) {
+      op.props.requires = parseRequires(p);
+    } else if (clause("priority", spec.priority)) {
+      p.expect(Tok.LParen, "'('");
+      op.props.priority = p.parseSmallInt("a priority");
+      p.expect(Tok.RParen, "')'");
+    } else {
+      const g = spec.groups.findIndex((grp) => grp.includes(t.text));
+      if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", t.text]);
+      chosen.set(g, t.text);
+      p.next();
+    }
+  }
+  const modifiers = [...chosen.keys()].sort((a, b) => a - b).map((g) => chosen.get(g)!);
+  if (op.name === "kernel.def" || op.name === "kernel.decl") op.props.retain = modifiers.includes("retain");
+  else op.props.modifiers = modifiers;
+}
+
+/** `[#target.subgroup.size<N>, ...]` — stored as ident literals `target.subgroup.size<N>`. */
+function parseRequires(p: Parser): Literal[] {
+  p.expect(Tok.LBracket, "'['");
+  const out: Literal[] = [];
+  if (!p.at(Tok.RBracket)) {
+    for (;;) {
+      const h = p.expect(Tok.Hash, "a requirement attribute");
+      if (h.text !== "target.subgroup.size") p.fail(D.unknownModifier, h, ["requirement", `#${h.text}`]);
+      p.expect(Tok.Less, "'<'");
+      const n = p.parseSmallInt("a subgroup size");
+      p.expect(Tok.Greater, "'>'");
+      out.push({ kind: "ident", value: `${h.text}<${n}>` });
+      if (!p.eat(Tok.Comma)) break;
+    }
+  }
+  p.expect(Tok.RBracket, "']'");
+  return out;
+}
+
+function printHeader(w: Writer, op: Op): void {
+  if (op.props.retain === true) w.text(" retain");
+  for (const m of (op.props.modifiers as readonly string[] | undefined) ?? []) w.text(" " + m);
+  if (op.props.target !== undefined) w.text(` target(@${op.props.target as string})`);
+  if (op.props.exportName !== undefined) w.text(` export(${quoteString(op.props.exportName as string)})`);
+  const req = op.props.requires as readonly Literal[] | undefined;
+  if (req) w.text(" requires [" + req.map((r) => `#${r.value as string}`).join(", ") + "]");
+  if (op.props.priority !== undefined) w.text(` priority(${op.props.priority as number})`);
+  w.text(` @${op.props.symbol as string}`);
+}
+
+function printWhere(w: Writer, preds: readonly Predicate[] | undefined): void {
+  if (preds) w.text(" where ").predicates(preds);
+}
+
+function printResults(w: Writer, op: Op): void {
+  const rs = op.props.resultTypes as readonly Type[] | undefined;
+  if (rs && rs.length > 0) w.text(" -> (").types(rs).text(")");
+}
+
+/**
+ * `(args) (-> (T, ...))? (where [...])?` in a fresh isolated scope for `region`, then the body
+ * `{ ... }` when `body` is set.
+ */
+function parseSignaturePart(p: Parser, op: Op, region: Region, options: { results?: boolean; whereKey?: string; body?: boolean }): void {
+  p.withScope(region, true, () => {
+    p.parseSignature(region);
+    if (options.results) op.props.resultTypes = p.parseOptionalResultTypes() ?? [];
+    if (options.whereKey && p.eatWord("where")) op.props[options.whereKey] = p.parsePredicates();
+    if (options.body) {
+      p.expect(Tok.LBrace, "'{'");
+      p.parseRegionBody(region);
+    }
+  });
+  if (options.body) p.expect(Tok.RBrace, "'}'");
+}
+
+// ---------------------------------------------------------------- kernel
+
+const KERNEL_HEADER: HeaderSpec = { groups: [["retain"]], target: true, exportName: true };
+
+/** `kernel.def (retain)? (target(@T))? (export("n"))? @k(...) (where [...])? { ... } launch(...) (where [...])? { ... }` */
+register("kernel.def", {
+  parse(p, op) {
+    parseHeader(p, op, KERNEL_HEADER);
+    op.props.symbol = p.parseSymbol().text;
+    const config = op.addRegion();
+    const body = op.addRegion();
+    parseSignaturePart(p, op, config, { whereKey: "workloadWhere", body: true });
+    p.expectWord("launch");
+    parseSignaturePart(p, op, body, { whereKey: "launchWhere", body: true });
+    return [];
+  },
+  print(w, op) {
+    const [config, body] = op.regions;
+    printHeader(w, op);
+    w.signature(config!.args);
+    printWhere(w, op.props.workloadWhere as never);
+    w.region(config!);
+    w.text(" launch").signature(body!.args);
+    printWhere(w, op.props.launchWhere as never);
+    w.region(body!);
+  },
+});
+
+/** `kernel.decl (retain)? (target(@T))? (export("n"))? @k(...) (where [...])? launch(...) (where [...])?` */
+register("kernel.decl", {
+  parse(p, op) {
+    parseHeader(p, op, KERNEL_HEADER);
+    op.props.symbol = p.parseSymbol().text;
+    const workload = op.addRegion();
+    const launch = op.addRegion();
+    parseSignaturePart(p, op, workload, { whereKey: "workloadWhere" });
+    p.expectWord("launch");
+    parseSignaturePart(p, op, launch, { whereKey: "launchWhere" });
+    return [];
+  },
+  print(w, op) {
+    const [workload, launch] = op.regions;
+    printHeader(w, op);
+    w.signature(workload!.args);
+    printWhere(w, op.props.workloadWhere as never);
+    w.text(" launch").signature(launch!.args);
+    printWhere(w, op.props.launchWhere as never);
+  },
+});
+
+// ---------------------------------------------------------------- func and template
+
+const FUNC_HEADER: HeaderSpec = { groups: FUNC_MODIFIER_GROUPS, target: true };
+const TEMPLATE_DECL_HEADER: HeaderSpec = { groups: [["public"], ["retain"], ["host", "device"], ["pure"], ["hot", "cold"]], target: true, requires: true };
+const TEMPLATE_DEF_HEADER: HeaderSpec = { ...TEMPLATE_DECL_HEADER, priority: true };
+
+function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
+  return {
+    parse(p: Parser, op: Op): Type[] {
+      if (family) {
+        p.expect(Tok.Less, "'<'");
+        op.props.family = p.parseSymbol("the template family").text;
+        p.expect(Tok.Greater, "'>'");
+      }
+      parseHeader(p, op, header);
+      op.props.symbol = p.parseSymbol().text;
+      const region = op.addRegion();
+      parseSignaturePart(p, op, region, { results: true, whereKey: "where", body });
+      return [];
+    },
+    print(w: Writer, op: Op): void {
+      if (family) w.text(`<@${op.props.family as string}>`);
+      printHeader(w, op);
+      const region = op.regions[0]!;
+      w.signature(region.args);
+      printResults(w, op);
+      printWhere(w, op.props.where as never);
+      if (body) w.region(region);
+    },
+  };
+}
+
+register("func.def", callableSyntax(FUNC_HEADER, true, false));
+register("func.decl", callableSyntax(FUNC_HEADER, false, false));
+register("template.decl", callableSyntax(TEMPLATE_DECL_HEADER, false, false));
+register("template.def", callableSyntax(TEMPLATE_DEF_HEADER, true, true));
+
+// ---------------------------------------------------------------- config
+
+/** `config.decl @key : T` or `config.decl @key : %value: T (where [...])?` */
+register("config.decl", {
+  parse(p, op) {
+    op.props.symbol = p.parseSymbol("a config key").text;
+    p.expect(Tok.Colon, "':'");
+    if (p.at(Tok.Value)) {
+      const region = op.addRegion();
+      p.withScope(region, true, () => {
+        const name = p.next();
+        p.expect(Tok.Colon, "':'");
+        const type = p.parseType();
+        op.props.type = type;
+        p.defineArg(region, name, type);
+        if (p.eatWord("where")) op.props.where = p.parsePredicates();
+      });
+    } else {
+      op.props.type = p.parseType();
+    }
+    return [];
+  },
+  print(w, op) {
+    w.text(` @${op.props.symbol as string} : `);
+    const region = op.regions[0];
+    if (region && region.args[0]) w.text(`%${region.args[0].name}: `);
+    w.type(op.props.type as Type);
+    printWhere(w, op.props.where as never);
+  },
+});
+
+/** `config.def @key = <literal> : T` */
+register("config.def", {
+  parse(p, op) {
+    op.props.symbol = p.parseSymbol("a config key").text;
+    p.expect(Tok.Equal, "'='");
+    op.props.value = p.parseConstantLiteral();
+    p.expect(Tok.Colon, "':'");
+    op.props.type = p.parseType();
+    return [];
+  },
+  print(w, op) {
+    w.text(` @${op.props.symbol as string} = `).literal(op.props.value as Literal).text(" : ").type(op.props.type as Type);
+  },
+});
+
+// ---------------------------------------------------------------- targets and imports
+
+const ENUM_ATTRS: Readonly<Record<string, readonly string[]>> = {
+  abi: SPIRV_ABIS,
+  sramecc: AMDGPU_FEATURE_STATES,
+  xnack: AMDGPU_FEATURE_STATES,
+};
+
+function targetRecord(params: readonly string[], paramKey: "chip" | "env", what: string, keys: readonly string[]) {
+  return {
+    parse(p: Parser, op: Op): Type[] {
+      op.props[paramKey] = p.parseAngleEnum(what, params);
+      op.props.symbol = p.parseSymbol().text;
+      const attrs: { key: string; value: Literal }[] = [];
+      if (p.at(Tok.LBrace)) {
+        for (const a of p.parseAttrDict(keys)) {
+          const allowed = ENUM_ATTRS[a.key];
+          if (allowed) {
+            if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
+          } else if (a.value.kind !== "int") {
+            p.unexpected(a.valueTok, "an integer");
+          }
+          attrs.push({ key: a.key, value: a.value });
+        }
+      }
+      op.props.attrs = attrs;
+      return [];
+    },
+    print(w: Writer, op: Op): void {
+      w.text(`<${op.props[paramKey] as string}> @${op.props.symbol as string}`);
+      const attrs = [...((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? [])];
+      if (attrs.length === 0) return;
+      attrs.sort((a, b) => TARGET_ATTR_ORDER.indexOf(a.key as never) - TARGET_ATTR_ORDER.indexOf(b.key as never));
+      w.text(" {");
+      attrs.forEach((a, i) => {
+        if (i > 0) w.text(", ");
+        w.text(`${a.key} = `).literal(a.value);
+      });
+      w.text("}");
+    },
+  };
+}
+
+register("amdgpu.target", targetRecord(AMDGPU_CHIPS, "chip", "AMDGPU target", TARGET_ATTR_ORDER.filter((k) => k !== "abi")));
+register("spirv.target", targetRecord(SPIRV_ENVS, "env", "SPIR-V environment", TARGET_ATTR_ORDER.filter((k) => k !== "sramecc" && k !== "xnack")));
+
+/** `target.decl @t` */
+register("target.decl", {
+  parse(p, op) {
+    op.props.symbol = p.parseSymbol().text;
+    return [];
+  },
+  print(w, op) {
+    w.text(` @${op.props.symbol as string}`);
+  },
+});
+
+/** `module.import "provider-key" [@sym, ...]` */
+register("module.import", {
+  parse(p, op) {
+    op.props.key = p.expect(Tok.String, "a provider key string").text;
+    p.expect(Tok.LBracket, "'['");
+    const symbols: string[] = [];
+    if (!p.at(Tok.RBracket)) {
+      symbols.push(p.parseSymbol().text);
+      while (p.eat(Tok.Comma)) symbols.push(p.parseSymbol().text);
+    }
+    p.expect(Tok.RBracket, "']'");
+    op.props.symbols = symbols;
+    return [];
+  },
+  print(w, op) {
+    w.text(` ${quoteString(op.props.key as string)} [` + (op.props.symbols as readonly string[]).map((s) => "@" + s).join(", ") + "]");
+  },
+});

@@ -1,0 +1,70 @@
+/** Word lists of the Loom v1 syntax (language.md §4, §5), in their canonical print order. */
+
+export const FLAG_SETS = {
+  /** Fast-math flags; `fast` = all seven. */
+  fm: ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"],
+  /** Integer overflow flags. */
+  ovf: ["nsw", "nuw"],
+} as const satisfies Record<string, readonly string[]>;
+export type FlagSetName = keyof typeof FLAG_SETS;
+
+/** Predicate kinds and their argument counts (§5). */
+export const PREDICATE_ARITY: Readonly<Record<string, number>> = {
+  eq: 2,
+  ne: 2,
+  lt: 2,
+  le: 2,
+  gt: 2,
+  ge: 2,
+  mul: 2,
+  min: 2,
+  max: 2,
+  pow2: 1,
+  range: 3,
+  not_nan: 1,
+  not_inf: 1,
+  finite: 1,
+};
+
+export const DIMS = ["x", "y", "z"] as const;
+export const INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"] as const;
+export const FLOAT_PREDICATES = ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno"] as const;
+export const INT_COMBINING = ["addi", "muli", "minsi", "maxsi", "minui", "maxui", "andi", "ori", "xori"] as const;
+export const FLOAT_COMBINING = ["addf", "mulf", "minimumf", "maximumf", "minnumf", "maxnumf"] as const;
+export const COMBINING = [...INT_COMBINING, ...FLOAT_COMBINING] as const;
+export const ATOMIC_RMW_KINDS = ["xchgi", "addi", "subi", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui", "xchgf", "addf"] as const;
+export const ORDERINGS = ["relaxed", "acquire", "release", "acq_rel", "seq_cst"] as const;
+export const SCOPES = ["thread", "subgroup", "workgroup", "device", "system"] as const;
+export const BARRIER_MEMORY = ["workgroup", "global"] as const;
+export const BARRIER_SCOPES = ["subgroup", "workgroup"] as const;
+export const BARRIER_ORDERINGS = ["acq_rel", "acquire", "release"] as const;
+export const SHUFFLE_MODES = ["xor", "up", "down", "index"] as const;
+export const ALLOCA_SPACES = ["workgroup", "private"] as const;
+export const MEMORY_SPACES = ["global", "workgroup", "private"] as const;
+export const SCHEDULES = ["linear", "interleaved", "recurrence"] as const;
+export const AMDGPU_CHIPS = ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx11-generic", "gfx12-generic"] as const;
+export const SPIRV_ENVS = ["vulkan1_3"] as const;
+
+/** Target record attribute keys in print order; the last two are AMDGPU only. */
+export const TARGET_ATTR_ORDER = [
+  "index_bitwidth",
+  "offset_bitwidth",
+  "max_workgroup_size_x",
+  "max_workgroup_size_y",
+  "max_workgroup_size_z",
+  "max_flat_workgroup_size",
+  "max_workgroup_storage_bytes",
+  "subgroup_size",
+  "max_workgroup_count_x",
+  "max_workgroup_count_y",
+  "max_workgroup_count_z",
+  "abi",
+  "sramecc",
+  "xnack",
+] as const;
+export const SPIRV_ABIS = ["hal_kernel", "shader_entry_point"] as const;
+export const AMDGPU_FEATURE_STATES = ["any", "unsupported", "off", "on"] as const;
+
+/** Modifier words of symbol ops, in grammar (print) order; groups are mutually exclusive. */
+export const FUNC_MODIFIER_GROUPS: readonly (readonly string[])[] = [["public"], ["retain"], ["host", "device"], ["pure"], ["hot", "cold"], ["inline", "noinline"]];
+export const CALL_MODIFIER_GROUPS: readonly (readonly string[])[] = [["pure"], ["hot", "cold"], ["inline", "noinline"]];

@@ -1,0 +1,140 @@
+/**
+ * The canonical printer's line writer (language.md §9): ops, regions, comments and blank
+ * lines. Op-specific text comes from each op's `OpSyntax.print`.
+ */
+import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
+import { typeToString, type Type } from "../ir/types.js";
+import { formatLiteral } from "./literals.js";
+import { syntaxOf } from "./syntax/registry.js";
+
+const INDENT = "  ";
+
+export class Writer {
+  private readonly lines: string[] = [];
+  private cur = "";
+  private depth = 0;
+
+  text(s: string): this {
+    this.cur += s;
+    return this;
+  }
+
+  value(v: Value): this {
+    this.cur += "%" + v.name;
+    return this;
+  }
+
+  values(vs: readonly Value[]): this {
+    for (let i = 0; i < vs.length; i++) {
+      if (i > 0) this.cur += ", ";
+      this.cur += "%" + vs[i]!.name;
+    }
+    return this;
+  }
+
+  type(t: Type): this {
+    this.cur += typeToString(t);
+    return this;
+  }
+
+  types(ts: readonly Type[]): this {
+    this.cur += ts.map(typeToString).join(", ");
+    return this;
+  }
+
+  /** ` : T, ...` (nothing for an empty list). */
+  annotation(ts: readonly Type[]): this {
+    if (ts.length > 0) this.text(" : ").types(ts);
+    return this;
+  }
+
+  literal(l: Literal): this {
+    this.cur += formatLiteral(l);
+    return this;
+  }
+
+  /** `<a|b>` from `props.flags` (glued to the op name), when present. */
+  flags(op: Op): this {
+    const f = op.props.flags as readonly string[] | undefined;
+    if (f && f.length > 0) this.cur += `<${f.join("|")}>`;
+    return this;
+  }
+
+  /** `[a, b]` of values and integers. */
+  indices(list: readonly (Value | bigint)[]): this {
+    this.cur += "[" + list.map(valueOrInt).join(", ") + "]";
+    return this;
+  }
+
+  predicates(list: readonly Predicate[]): this {
+    this.cur += "[" + list.map((p) => `${p.kind}(${p.args.map(valueOrInt).join(", ")})`).join(", ") + "]";
+    return this;
+  }
+
+  /** `(%a: T, ...)` of region arguments. */
+  signature(args: readonly Value[]): this {
+    this.cur += "(" + args.map((a) => `%${a.name}: ${typeToString(a.type)}`).join(", ") + ")";
+    return this;
+  }
+
+  /**
+   * ` {`, the region's ops one level deeper, its trailing comments, then `}` at this op's
+   * indent; the caller continues on the `}` line (`} else {`).
+   */
+  region(r: Region, options: { omitEmptyYield?: boolean } = {}): this {
+    this.cur += " {";
+    this.endLine();
+    this.depth++;
+    let ops = r.ops;
+    const last = ops[ops.length - 1];
+    if (options.omitEmptyYield && last && last.name === "scf.yield" && last.operands.length === 0 && last.comments.length === 0) {
+      ops = ops.slice(0, -1);
+    }
+    ops.forEach((op, i) => this.op(op, i === 0));
+    this.trailing(r.trailingComments, r.trailingBlank && ops.length > 0);
+    this.depth--;
+    this.cur = INDENT.repeat(this.depth) + "}";
+    return this;
+  }
+
+  /** One op: blank line, comments, then the op text (and its regions). */
+  op(op: Op, first: boolean, blank = op.blankBefore): void {
+    const pad = INDENT.repeat(this.depth);
+    if (blank && !first) this.lines.push("");
+    for (const c of op.comments) this.lines.push(`${pad}//${c}`);
+    this.cur = pad;
+    if (op.name === "alias") {
+      this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;
+      this.endLine();
+      return;
+    }
+    if (op.results.length > 0) this.values(op.results).text(" = ");
+    this.cur += op.name;
+    const syntax = syntaxOf(op.name);
+    if (syntax) syntax.print(this, op);
+    else this.cur += " <unprintable op>";
+    this.endLine();
+  }
+
+  trailing(comments: readonly string[], blank: boolean): void {
+    if (comments.length === 0) return;
+    if (blank) this.lines.push("");
+    const pad = INDENT.repeat(this.depth);
+    for (const c of comments) this.lines.push(`${pad}//${c}`);
+  }
+
+  endLine(): void {
+    this.lines.push(this.cur.replace(/\s+$/, ""));
+    this.cur = "";
+  }
+
+  /** The text so far, one final newline (empty for nothing). */
+  finish(): string {
+    if (this.cur) this.endLine();
+    return this.lines.length > 0 ? this.lines.join("\n") + "\n" : "";
+  }
+}
+
+function valueOrInt(x: Value | bigint): string {
+  return typeof x === "bigint" ? x.toString() : `%${x.name}`;
+}

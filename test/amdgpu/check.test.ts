@@ -1,0 +1,117 @@
+/** env.check and env.emit diagnostics and request errors. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LoomError } from "../../src/api/errors.js";
+import { Op, type Region } from "../../src/ir/core.js";
+import { T } from "../../src/ir/types.js";
+import type { PreparedModule } from "../../src/passes/prepared.js";
+import { readElf, section } from "./elf-reader.js";
+import { env, kernel, preparedModule, profile, SAXPY, SEED, type KernelSpec } from "./fixtures.js";
+
+const gfx1100 = profile("gfx1100");
+const codes = (m: PreparedModule) => env.check(m).map((d) => d.code);
+const request = { artifactFormat: "amdgpu-hsaco", identifier: "k.hsaco", primary: true };
+
+function addOp(body: Region, name: string, line: number, operands: Op["operands"] = [], result = true): Op {
+  const op = new Op(name, { source: "k.loom", line, column: 5, endLine: line, endColumn: 30 });
+  op.operands = operands;
+  if (result) op.addResult(`v${line}`, T.index);
+  op.parent = body;
+  body.ops.push(op);
+  return op;
+}
+
+test("the seed and saxpy kernels pass", () => {
+  assert.deepEqual(env.check(preparedModule(gfx1100, [SEED, SAXPY])), []);
+});
+
+test("unused effect-free ops are dropped, transitively", () => {
+  const spec: KernelSpec = {
+    name: "dead",
+    ops: (body) => {
+      const id = addOp(body, "kernel.workitem.id", 2);
+      addOp(body, "index.add", 3, [id.results[0]!, id.results[0]!]);
+    },
+  };
+  assert.deepEqual(env.check(preparedModule(gfx1100, [spec])), []);
+  const out = env.emit(preparedModule(gfx1100, [spec]), request);
+  assert.deepEqual(out.diagnostics, []);
+  assert.ok(out.contents && out.contents.length > 0);
+});
+
+test("an op the backend cannot lower yet is TARGET/001 at the op, and so is what it uses", () => {
+  const spec: KernelSpec = {
+    name: "store",
+    args: [["x", T.buffer]],
+    ops: (body) => {
+      const id = addOp(body, "kernel.workitem.id", 7);
+      addOp(body, "view.store", 8, [id.results[0]!, body.args[0]!], false);
+    },
+  };
+  const diags = env.check(preparedModule(gfx1100, [spec]));
+  assert.deepEqual(diags.map((d) => [d.code, d.location?.line]), [["TARGET/001", 7], ["TARGET/001", 8]]);
+  assert.match(diags[1]!.message, /'view\.store' is not supported on gfx1100/);
+  assert.ok(diags[1]!.help);
+  const out = env.emit(preparedModule(gfx1100, [spec]), request);
+  assert.equal(out.contents, undefined, "no partial code object");
+  assert.deepEqual(out.diagnostics.map((d) => d.code), ["TARGET/001", "TARGET/001"]);
+});
+
+test("limits: LDS (TARGET/051), workgroup size per dimension (024) and flat (025), kernarg block (901)", () => {
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "lds", workgroupStorageBytes: 65536 }])), []);
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "lds", workgroupStorageBytes: 65537 }])), ["TARGET/051"]);
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [1024, 1, 1] }])), []);
+  const big = env.check(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [2048, 1, 1] }]));
+  assert.deepEqual(big.map((d) => d.code), ["TARGET/024", "TARGET/025"]);
+  assert.equal(big[0]!.message, "workgroup size x = 2048 exceeds the target limit 1024");
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [64, 32, 1] }])), ["TARGET/025"]);
+  const many = Array.from({ length: 300 }, (_, i) => [`a${i}`, T.buffer] as const);
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "args", args: many }])), ["TARGET/901"]);
+});
+
+test("a subgroup size the processor lacks is TARGET/001; a supported one selects the wave size", () => {
+  assert.deepEqual(codes(preparedModule(profile("gfx942"), [{ name: "w", subgroupSize: 32 }])), ["TARGET/001"]);
+  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "w", subgroupSize: 64 }])), []);
+  const out = env.emit(preparedModule(gfx1100, [{ name: "w32" }, { name: "w64", subgroupSize: 64 }]), request);
+  const rodata = section(readElf(out.contents!), ".rodata").data;
+  const wave32Bit = (kd: number) => (rodata[kd * 64 + 57]! >> 2) & 1; // kernel_code_properties bit 10
+  assert.deepEqual([wave32Bit(0), wave32Bit(1)], [1, 0]);
+});
+
+test("unpassable argument types are TARGET/001", () => {
+  const m = preparedModule(gfx1100, [{ name: "l", args: [["layout", T.layout]] }]);
+  assert.deepEqual(codes(m), ["TARGET/001"]);
+});
+
+test("kernels for other environments are ignored by check", () => {
+  const k = kernel({ ...gfx1100, environment: "spirv" }, { name: "s", workgroupStorageBytes: 1 << 20 });
+  assert.deepEqual(env.check({ moduleName: "m", kernels: [k] }), []);
+});
+
+test("emit: two kernels must share one target; export names must be distinct", () => {
+  const mixed: PreparedModule = { moduleName: "m", kernels: [kernel(gfx1100, SEED), kernel(profile("gfx1101"), SAXPY, 20)] };
+  const out = env.emit(mixed, request);
+  assert.equal(out.contents, undefined);
+  assert.deepEqual(out.diagnostics.map((d) => [d.code, d.location?.line]), [["BACKEND/001", 20]]);
+  const dup = env.emit(preparedModule(gfx1100, [SEED, SEED]), request);
+  assert.equal(dup.contents, undefined);
+  assert.ok(dup.diagnostics.every((d) => d.code === "BACKEND/001") && dup.diagnostics.length === 2);
+});
+
+test("emit: bad requests are LoomErrors naming the problem", () => {
+  const m = preparedModule(gfx1100, [SEED]);
+  const fails = (status: string, fn: () => unknown, mention: string) =>
+    assert.throws(fn, (e: unknown) => e instanceof LoomError && e.status === status && e.message.includes(mention));
+  fails("invalid-argument", () => env.emit(m, { ...request, artifactFormat: "spirv" }), "spirv");
+  fails("invalid-argument", () => env.emit(m, { ...request, target: { optimize: true } }), "request.target.optimize");
+  fails("invalid-argument", () => env.emit(m, { ...request, target: { codeObjectVersion: 4 } }), "codeObjectVersion");
+  fails("invalid-argument", () => env.emit(preparedModule(profile("gfx11-generic"), [SEED]), { ...request, target: { codeObjectVersion: 5 } }), "version 6");
+  fails("failed-precondition", () => env.emit({ moduleName: "empty", kernels: [] }, request), "empty");
+});
+
+test("emit: codeObjectVersion 6 on a specific processor sets ELF ABI version 4", () => {
+  const v6 = env.emit(preparedModule(gfx1100, [SEED]), { ...request, target: { codeObjectVersion: 6 } });
+  assert.equal(v6.contents![8], 4);
+  const v5 = env.emit(preparedModule(gfx1100, [SEED]), request);
+  assert.equal(v5.contents![8], 3);
+});

@@ -1,0 +1,89 @@
+/**
+ * Encoder unit tests (verification.md HSACO step 7): for every instruction form and
+ * processor, our bytes equal `llvm-mc-19 -show-encoding`, and `llvm-mc-19 -disassemble`
+ * of our bytes prints the same instruction.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LoomError } from "../../src/api/errors.js";
+import { encodeInstruction, encodeProgram, formatInstruction, instruction, isAvailable, type Instruction } from "../../src/targets/amdgpu/isa/encoder.js";
+import { AMDGPU_PROCESSORS } from "../../src/targets/amdgpu/profiles.js";
+import { codeEndPadding } from "../../src/targets/amdgpu/isa/code-end.js";
+import { INSTRUCTIONS } from "../../src/targets/amdgpu/isa/opcodes.js";
+import { runTool } from "../util/tools.js";
+import { requireLlvm } from "./llvm.js";
+
+const PROCESSORS = ["gfx90a", "gfx942", "gfx1100", "gfx1151", "gfx11-generic", "gfx1200", "gfx12-generic"];
+/** gfx10 has no loom profile yet; its encodings are still tested through a real processor. */
+const EXTRA_MCPUS: Record<string, "gfx10"> = { gfx1030: "gfx10" };
+
+function familyOf(mcpu: string) {
+  return AMDGPU_PROCESSORS.get(mcpu)?.family ?? EXTRA_MCPUS[mcpu]!;
+}
+
+/** Every instruction form with representative operands (each operand at both range ends). */
+function forms(): Instruction[] {
+  const out: Instruction[] = [];
+  for (const d of INSTRUCTIONS.values()) {
+    if (d.operands.length === 0) out.push(instruction(d.mnemonic));
+    else for (const pick of ["min", "max"] as const) out.push(instruction(d.mnemonic, ...d.operands.map((o) => o[pick])));
+  }
+  out.push(instruction("s_nop", 7));
+  return out;
+}
+
+function hex(words: number[]): string {
+  return words.map((w) => [0, 8, 16, 24].map((s) => `0x${((w >>> s) & 0xff).toString(16).padStart(2, "0")}`).join(",")).join(",");
+}
+
+for (const mcpu of [...PROCESSORS, ...Object.keys(EXTRA_MCPUS)]) {
+  test(`encoder agrees with llvm-mc-19 on ${mcpu}`, (t) => {
+    if (!requireLlvm(t, "llvm-mc-19")) return;
+    const family = familyOf(mcpu);
+    const available = forms().filter((i) => isAvailable(i.mnemonic, family));
+    assert.ok(available.length >= 3);
+    const asm = available.map(formatInstruction).join("\n") + "\n";
+    const enc = runTool("llvm-mc-19", ["-triple=amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-show-encoding"], asm);
+    assert.equal(enc.status, 0, enc.stderr);
+    assert.doesNotMatch(enc.stderr, /not a recognized processor|error/);
+    const encodings = [...enc.stdout.matchAll(/encoding: \[([^\]]+)\]/g)].map((m) => m[1]);
+    assert.deepEqual(encodings, available.map((i) => hex(encodeInstruction(i, family))));
+
+    const bytes = available.map((i) => hex(encodeInstruction(i, family))).join(" ");
+    const dis = runTool("llvm-mc-19", ["-triple=amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-disassemble"], bytes + "\n");
+    assert.equal(dis.status, 0, dis.stderr);
+    assert.equal(dis.stderr, "", "every word decodes");
+    const printed = dis.stdout.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("."));
+    assert.deepEqual(printed, available.map(formatInstruction));
+  });
+}
+
+test("instructions a family lacks are rejected by llvm-mc too (s_code_end on gfx9)", (t) => {
+  assert.equal(isAvailable("s_code_end", "gfx9"), false);
+  if (!requireLlvm(t, "llvm-mc-19")) return;
+  const r = runTool("llvm-mc-19", ["-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding"], "s_code_end\n");
+  assert.match(r.stderr, /not supported on this GPU/);
+});
+
+test("encoder misuse is an internal LoomError, never a wrong word", () => {
+  const internal = (fn: () => unknown) => assert.throws(fn, (e) => e instanceof LoomError && e.status === "internal");
+  internal(() => encodeInstruction(instruction("s_code_end"), "gfx9"));
+  internal(() => encodeInstruction(instruction("s_nop", 16), "gfx11"));
+  internal(() => encodeInstruction(instruction("s_nop", -1), "gfx11"));
+  internal(() => encodeInstruction(instruction("s_nop", 1.5), "gfx11"));
+  internal(() => encodeInstruction(instruction("s_nop"), "gfx11"));
+  internal(() => encodeInstruction(instruction("s_endpgm", 0), "gfx11"));
+  internal(() => encodeInstruction(instruction("v_bogus"), "gfx11"));
+});
+
+test("programs encode little-endian, word after word", () => {
+  assert.deepEqual([...encodeProgram([instruction("s_nop", 3), instruction("s_endpgm")], "gfx11")], [0x03, 0x00, 0x80, 0xbf, 0x00, 0x00, 0xb0, 0xbf]);
+});
+
+test("code-end padding follows LLVM's EmitCodeEnd per family", () => {
+  assert.deepEqual(codeEndPadding("gfx9", true), { pad: instruction("s_nop", 0), cacheLineBytes: 64, fillBytes: 1024 });
+  assert.equal(codeEndPadding("gfx9", false), undefined);
+  assert.deepEqual(codeEndPadding("gfx10", false), { pad: instruction("s_code_end"), cacheLineBytes: 64, fillBytes: 192 });
+  assert.deepEqual(codeEndPadding("gfx11", false), { pad: instruction("s_code_end"), cacheLineBytes: 128, fillBytes: 384 });
+  assert.deepEqual(codeEndPadding("gfx12", false), { pad: instruction("s_code_end"), cacheLineBytes: 128, fillBytes: 384 });
+});
