@@ -14,7 +14,7 @@ const TABLE = (() => {
 export function crc32(bytes: Uint8Array, skipAt = -1): number {
   let c = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) {
-    const b = i >= skipAt && i < skipAt + 4 ? 0 : bytes[i]!;
+    const b = skipAt >= 0 && i >= skipAt && i < skipAt + 4 ? 0 : bytes[i]!;
     c = TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
   }
   return (c ^ 0xffffffff) >>> 0;

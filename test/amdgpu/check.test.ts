@@ -57,18 +57,6 @@ test("an op the backend cannot lower yet is TARGET/001 at the op, and so is what
   assert.deepEqual(out.diagnostics.map((d) => d.code), ["TARGET/001", "TARGET/001"]);
 });
 
-test("limits: LDS (TARGET/051), workgroup size per dimension (024) and flat (025), kernarg block (901)", () => {
-  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "lds", workgroupStorageBytes: 65536 }])), []);
-  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "lds", workgroupStorageBytes: 65537 }])), ["TARGET/051"]);
-  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [1024, 1, 1] }])), []);
-  const big = env.check(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [2048, 1, 1] }]));
-  assert.deepEqual(big.map((d) => d.code), ["TARGET/024", "TARGET/025"]);
-  assert.equal(big[0]!.message, "workgroup size x = 2048 exceeds the target limit 1024");
-  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "wg", staticWorkgroupSize: [64, 32, 1] }])), ["TARGET/025"]);
-  const many = Array.from({ length: 300 }, (_, i) => [`a${i}`, T.buffer] as const);
-  assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "args", args: many }])), ["TARGET/901"]);
-});
-
 test("a subgroup size the processor lacks is TARGET/001; a supported one selects the wave size", () => {
   assert.deepEqual(codes(preparedModule(profile("gfx942"), [{ name: "w", subgroupSize: 32 }])), ["TARGET/001"]);
   assert.deepEqual(codes(preparedModule(gfx1100, [{ name: "w", subgroupSize: 64 }])), []);

@@ -37,6 +37,11 @@ test("loom compile writes an ELF and the launch-config companion", () => {
   assert.equal(r.code, 0, r.err);
   assert.deepEqual([...readFileSync(out).subarray(0, 4)], [0x7f, 0x45, 0x4c, 0x46]);
   assert.deepEqual([...readFileSync(lc).subarray(0, 4)], [0x4c, 0x4f, 0x4f, 0x4d]);
+  // Determinism across processes: a second process writes the same bytes.
+  const out2 = join(dir, "k2.hsaco"), lc2 = join(dir, "k2.launch.loombc");
+  assert.equal(loom("compile", SEED, "--target", "amdgpu:gfx11-generic", "-o", out2, "--launch-config", lc2).code, 0);
+  assert.deepEqual(readFileSync(out2), readFileSync(out));
+  assert.deepEqual(readFileSync(lc2), readFileSync(lc));
 });
 
 test("loom verify / fmt: diagnostics, exit codes, --check, --json", () => {

@@ -255,11 +255,17 @@ export function createDeviceContext(options: ContextOptions): DeviceContext {
   }
 }
 
-/** Destroys the per-runtime objects, the device and the instance (children must be gone). */
+/**
+ * Destroys the per-runtime objects, the device and the instance (children must be gone). A
+ * context lost to a timed-out dispatch is only marked destroyed: the device may still be
+ * running that work, and waiting for it could hang, so its objects are leaked instead.
+ */
 export function destroyDeviceContext(ctx: DeviceContext): void {
   const { lib, device } = ctx;
-  if (ctx.state === "live") lib.vk.vkDeviceWaitIdle(device);
+  const live = ctx.state === "live";
   ctx.state = "destroyed";
+  if (!live) return;
+  lib.vk.vkDeviceWaitIdle(device);
   lib.vk.vkDestroyPipelineCache(device, ctx.pipelineCache, null);
   if (ctx.queryPool !== 0n) lib.vk.vkDestroyQueryPool(device, ctx.queryPool, null);
   lib.vk.vkDestroyFence(device, ctx.fence, null);

@@ -40,19 +40,8 @@ export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo): Diagnost
   if (k.subgroupSize !== 0 && !(p.wavefrontSizes as readonly number[]).includes(k.subgroupSize)) {
     out.push(makeDiagnostic(D.unsupported, at, [`subgroup size ${k.subgroupSize}`, `${info.targetId} (wave ${p.wavefrontSizes.join(" or ")})`]));
   }
-  const maxArgs = k.profile.facts.maxArgumentBlockBytes;
-  if (k.argBlockSize > maxArgs) out.push(makeDiagnostic(D.argBlockTooLarge, at, [k.argBlockSize, maxArgs]));
-  if (k.workgroupStorageBytes > p.ldsBytes) {
-    out.push(makeDiagnostic(D.storageTooLarge, at, [k.workgroupStorageBytes, p.ldsBytes]));
-  }
-  const size = k.staticWorkgroupSize;
-  if (size) {
-    size.forEach((n, d) => {
-      if (n > p.maxWorkgroupSize) out.push(makeDiagnostic(D.workgroupDimTooLarge, at, ["xyz"[d], n, p.maxWorkgroupSize]));
-    });
-    const flat = size[0] * size[1] * size[2];
-    if (flat > p.maxFlatWorkgroupSize) out.push(makeDiagnostic(D.workgroupFlatTooLarge, at, [size.join("x"), p.maxFlatWorkgroupSize]));
-  }
+  // Generic limits (argument block, workgroup size and storage) are checked by the core
+  // pipeline against the profile's facts; this file adds what only AMDGPU knows.
   for (const op of unsupportedOps(k.body)) {
     out.push(makeDiagnostic(D.unsupported, op.span ?? at, [`'${op.name}'`, info.targetId], { help: LOWERING_HELP }));
   }

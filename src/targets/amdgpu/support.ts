@@ -5,39 +5,15 @@
  */
 import type { Op, Region } from "../../ir/core.js";
 import { forEachUse, walkOp } from "../../ir/walk.js";
+import { lookupOp } from "../../dialects/table.js";
 
 /** The ops the lowering handles (lower.ts). */
 export const LOWERED_OPS: ReadonlySet<string> = new Set(["kernel.return"]);
 
-const EFFECT_FREE_DIALECTS = ["index.", "scalar.", "vector.", "encoding."];
-const EFFECTFUL_IN_PURE_DIALECTS = new Set(["vector.store"]);
-const EFFECT_FREE_OPS = new Set([
-  "kernel.workitem.id",
-  "kernel.workgroup.id",
-  "kernel.workgroup.size",
-  "kernel.workgroup.count",
-  "kernel.workitem.dispatch.id",
-  "kernel.subgroup.id",
-  "kernel.subgroup.size",
-  "kernel.subgroup.lane.id",
-  "kernel.subgroup.count",
-  "target.subgroup.size",
-  "config.get",
-  "buffer.view",
-  "buffer.length",
-  "buffer.assume.noalias",
-  "buffer.assume.alignment",
-  "buffer.assume.memory_space",
-  "view.subview",
-  "view.load",
-  "scf.select",
-]);
-
-/** True for an op that may be deleted when none of its results is used. */
+/** True for an op that may be deleted when none of its results is used (the op table's `pure`). */
 export function isDroppableWhenUnused(op: Op): boolean {
   if (op.regions.length > 0 || op.results.length === 0) return false;
-  if (EFFECT_FREE_OPS.has(op.name)) return true;
-  return EFFECT_FREE_DIALECTS.some((d) => op.name.startsWith(d)) && !EFFECTFUL_IN_PURE_DIALECTS.has(op.name);
+  return lookupOp(op.name)?.pure === true;
 }
 
 /** The body's top-level ops that must be lowered, in program order. */

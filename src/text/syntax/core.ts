@@ -103,8 +103,9 @@ export function arithForm(arity: number, flags?: FlagSetName): OpSyntax {
     parse(p, op) {
       p.parseOptionalFlags(op, flags);
       op.operands = p.parseValueList();
+      const type = parseSingleAnnotation(p, op);
       checkOperandCount(p, op, arity, op.operands.length);
-      return [parseSingleAnnotation(p, op)];
+      return [type];
     },
     print(w, op) {
       w.flags(op);
@@ -122,8 +123,8 @@ export function cmpForm(predicates: readonly string[], flags: FlagSetName | unde
       op.props.predicate = p.parseEnum("predicate", predicates);
       p.expect(Tok.Comma, "','");
       op.operands = p.parseValueList();
-      checkOperandCount(p, op, 2, op.operands.length);
       parseSingleAnnotation(p, op);
+      checkOperandCount(p, op, 2, op.operands.length);
       if (!vector) return [T.i1];
       p.expect(Tok.Arrow, "'->'");
       return [p.parseType()];

@@ -31,6 +31,12 @@ register("scf.yield scf.condition func.return template.return", forwardForm);
 /** Re-creates the empty `scf.yield` an `scf.if`/`scf.for` region may omit (§4.4). */
 function ensureYield(p: Parser, region: Region): void {
   const last = region.ops[region.ops.length - 1];
+  if (last && last.name === "scf.yield" && last.operands.length === 0 && last.comments.length === 0) {
+    // The printer omits it: record the layout facts the re-parse will see.
+    last.blankBefore = false;
+    if (region.ops.length === 1) region.trailingBlank = false;
+    return;
+  }
   if (last && lookupOp(last.name)?.terminator) return;
   const y = new Op("scf.yield", p.span(p.prev()));
   y.parent = region;

@@ -10,7 +10,7 @@
  */
 import { makeDiagnostic, type Diagnostic } from "../../../diag/diagnostic.js";
 import { D } from "../../../diag/catalog.js";
-import type { Op, Value } from "../../../ir/core.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
 import type { ArgSlot, PreparedKernel } from "../../../passes/prepared.js";
 import type { FunctionBuilder } from "../function.js";
@@ -92,8 +92,23 @@ export class KernelLowering {
   readonly iface = new Set<Id>();
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
+  /** Per-kernel declarations keyed by the rule that owns them (buffer variables, scratch, ...). */
+  readonly memo = new Map<string, Id>();
+  /** Bytes of compiler scratch in Workgroup memory (kernel.workgroup.reduce). */
+  extraWorkgroupBytes = 0;
+  /** The push-constant block: its variable and, per `offset:part` key, member index and type. */
+  push: { readonly variable: Id; readonly members: ReadonlyMap<string, { readonly index: number; readonly type: ScalarType }> } | undefined;
   /** Ids of integer constants made through `int`, for trivial folding. */
   private readonly constantOf = new Map<Id, bigint>();
+
+  /**
+   * Lowers the ops of a nested single-block region after binding its arguments, and returns
+   * the region's terminator (not lowered: its operands are the caller's to use). Installed
+   * by kernel.ts, so that control-flow rules need not import the rule table.
+   */
+  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
+    throw new Error("SPIR-V lowering: lowerRegion is not installed");
+  };
 
   constructor(
     readonly module: SpirvModule,
@@ -251,6 +266,19 @@ export class KernelLowering {
     return this.binary(SpvOp.IMul, U64, a, b);
   }
 
+  /** Loads push-constant member `key` (`<offset>:value|length|address`, see kernel.ts). */
+  loadPush(key: string): Id {
+    const member = this.push?.members.get(key);
+    if (!this.push || !member) throw new Error(`SPIR-V lowering: no push-constant member '${key}'`);
+    const m = this.module;
+    const type = m.scalar(member.type);
+    const ptr = m.id();
+    this.emit(I.accessChain(m.typePointer(StorageClass.PushConstant, type), ptr, this.push.variable, [this.u32(member.index)]));
+    const value = m.id();
+    this.emit(I.load(type, value, ptr));
+    return value;
+  }
+
   /** The u32 value of a builtin (component `d` of a uvec3 builtin). */
   builtinU32(builtin: number, component?: number): Id {
     const vector = component !== undefined;
@@ -270,6 +298,9 @@ export class KernelLowering {
     return this.unary(SpvOp.UConvert, U64, this.builtinU32(builtin, component));
   }
 }
+
+/** Lowers one op: reads operands with `get`, records results with `set`. */
+export type OpRule = (cx: KernelLowering, op: Op) => void;
 
 export const DIM_COMPONENT: Readonly<Record<string, number>> = { x: 0, y: 1, z: 2 };
 export { BuiltIn };

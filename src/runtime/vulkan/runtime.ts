@@ -1,0 +1,120 @@
+/**
+ * `VulkanRuntime`: the handoff's one door. It owns a device context and every buffer and
+ * kernel made through it; `destroy()` releases them all. Calls are synchronous (a dispatch
+ * returns after its fence signalled), so a runtime belongs to one thread.
+ */
+import { LoomError } from "../../api/errors.js";
+import { VulkanBuffer } from "./buffer.js";
+import { createDeviceContext, destroyDeviceContext, listPhysicalDevices, requireLive, type DeviceContext } from "./context.js";
+import { profileFactsOf, type VulkanDeviceInfo, type VulkanProfileFacts } from "./device-info.js";
+import { DEFAULT_TIMEOUT_MS, dispatch, type DispatchOptions, type DispatchResult } from "./dispatch.js";
+import { NativeArena } from "./native-arena.js";
+import { VulkanKernel, type KernelLayout } from "./kernel.js";
+import { check } from "./vk-result.js";
+
+export interface VulkanRuntimeOptions {
+  /**
+   * Device index or case-insensitive name substring. Default: the LOOM_VULKAN_DEVICE
+   * environment variable, else the most capable device (discrete > integrated > virtual > CPU).
+   */
+  readonly device?: number | string;
+  /** Instance layers to enable, e.g. ["VK_LAYER_KHRONOS_validation"] (VK_INSTANCE_LAYERS works too). */
+  readonly layers?: readonly string[];
+  /** How long one dispatch may run before the runtime gives up on the device (default 60 s). */
+  readonly timeoutMs?: number;
+  /** Pipeline-cache contents saved earlier with `pipelineCacheData()`; the driver ignores stale data. */
+  readonly pipelineCache?: Uint8Array;
+}
+
+export class VulkanRuntime {
+  private readonly buffers = new Set<VulkanBuffer>();
+  private readonly kernels = new Set<VulkanKernel>();
+  private readonly timeoutMs: number;
+
+  private constructor(
+    private readonly ctx: DeviceContext,
+    timeoutMs: number,
+  ) {
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** Opens the selected device. Throws LoomError (see ffi.ts and select.ts for the statuses). */
+  static create(options: VulkanRuntimeOptions = {}): VulkanRuntime {
+    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "VulkanRuntime.create: options must be an object");
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new LoomError("invalid-argument", `VulkanRuntime.create: timeoutMs must be a positive integer, got ${timeoutMs}`);
+    }
+    if (options.pipelineCache !== undefined && !(options.pipelineCache instanceof Uint8Array)) {
+      throw new LoomError("invalid-argument", "VulkanRuntime.create: pipelineCache must be a Uint8Array");
+    }
+    return new VulkanRuntime(createDeviceContext(options), timeoutMs);
+  }
+
+  /** Every physical device the loader sees, described (creates and drops a temporary instance). */
+  static listDevices(): VulkanDeviceInfo[] {
+    return listPhysicalDevices();
+  }
+
+  deviceInfo(): VulkanDeviceInfo {
+    return this.ctx.info;
+  }
+
+  /** Plain facts for a SPIR-V profile (`profileFromDevice` in the SPIR-V target builds on this). */
+  profileFacts(): VulkanProfileFacts {
+    return profileFactsOf(this.ctx.info);
+  }
+
+  /** A zero-filled buffer of `byteLength` bytes (0 allowed). */
+  createBuffer(byteLength: number): VulkanBuffer {
+    const buffer = new VulkanBuffer(this.ctx, byteLength, (b) => this.buffers.delete(b));
+    this.buffers.add(buffer);
+    return buffer;
+  }
+
+  /**
+   * Loads a SPIR-V module's entry point as a compute pipeline with the given ABI layout.
+   * Driver failures surface as VulkanError naming the VkResult (e.g. VK_ERROR_UNKNOWN).
+   */
+  createKernel(spirv: Uint8Array, entryName: string, layout: KernelLayout): VulkanKernel {
+    const kernel = new VulkanKernel(this.ctx, spirv, entryName, layout, (k) => this.kernels.delete(k));
+    this.kernels.add(kernel);
+    return kernel;
+  }
+
+  /** Runs one dispatch to completion; all misuse is rejected before anything is submitted. */
+  dispatch(kernel: VulkanKernel, options: DispatchOptions): DispatchResult {
+    requireLive(this.ctx, "dispatch");
+    return dispatch(this.ctx, kernel, options, this.timeoutMs);
+  }
+
+  /** The pipeline cache's contents, to pass as `pipelineCache` to a later runtime. */
+  pipelineCacheData(): Uint8Array {
+    requireLive(this.ctx, "pipelineCacheData");
+    const { lib, device, pipelineCache } = this.ctx;
+    const arena = new NativeArena(lib);
+    try {
+      const size = arena.bytes(8);
+      check(lib.vk.vkGetPipelineCacheData(device, pipelineCache, size, null), "vkGetPipelineCacheData");
+      const n = Number(arena.readU64(size));
+      const data = arena.bytes(n);
+      check(lib.vk.vkGetPipelineCacheData(device, pipelineCache, size, data), "vkGetPipelineCacheData");
+      return arena.view(data, Number(arena.readU64(size))).slice();
+    } finally {
+      arena.free();
+    }
+  }
+
+  get isDestroyed(): boolean {
+    return this.ctx.state === "destroyed";
+  }
+
+  /** Waits for the device, then frees every kernel, buffer and the device itself. Idempotent. */
+  destroy(): void {
+    if (this.ctx.state === "destroyed") return;
+    if (this.ctx.state === "live") this.ctx.lib.vk.vkDeviceWaitIdle(this.ctx.device);
+    for (const k of [...this.kernels]) k.destroy();
+    for (const b of [...this.buffers]) b.destroy();
+    destroyDeviceContext(this.ctx);
+  }
+}
