@@ -80,6 +80,7 @@ const asF32 = new Float32Array(scratch.buffer);
 const asU16 = new Uint16Array(scratch.buffer);
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 const TWO_64 = U64_LIMIT;
+const NEG_SAFE = -SAFE; // hoisted: negating a bigint allocates
 const NEG_SAFE_WRAPPED = TWO_64 - SAFE;
 
 /**
@@ -99,7 +100,7 @@ export function fastNumbersFromBits(types: readonly LType[], args: ArrayLike<unk
       continue;
     }
     let n: number;
-    if (x >= -SAFE && x <= SAFE) n = Number(x);
+    if (x >= NEG_SAFE && x <= SAFE) n = Number(x);
     else if (x >= NEG_SAFE_WRAPPED && x < TWO_64 && (t === "index" || t === "i64")) n = -Number(TWO_64 - x);
     else return false;
     switch (t) {

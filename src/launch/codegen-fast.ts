@@ -44,7 +44,7 @@ const H = {
     const v = BigInt.asIntN(64, bits);
     return v >= -SAFE_N && v <= SAFE_N ? Number(v) : undefined;
   },
-  intBitsToFloat(v: number, from: S.IntName, to: S.FloatName): number {
+  intBitsToFloat(v: number, _from: S.IntName, to: S.FloatName): number {
     return S.bitsToFloat(BigInt.asUintN(64, BigInt(v)), to);
   },
   floatToFloatBits(x: number, from: S.FloatName, to: S.FloatName): number {

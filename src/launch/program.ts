@@ -13,7 +13,6 @@ import { exactArgsFromBits, exactArgsFromNumbers, fastNumbersFromBits } from "./
 import { compileExact, type ExactFunction } from "./codegen-exact.js";
 import { FAST_BUDGET, FAST_DONE, compileFast, type FastFunction } from "./codegen-fast.js";
 import { decodeLaunchConfig } from "./decode.js";
-import type { ExactValue } from "./exact-ops.js";
 import { LaunchMessages } from "./messages.js";
 import { LIMITS, type LType, type LaunchFunction } from "./model.js";
 
@@ -40,6 +39,8 @@ export class LaunchConfigFunction {
   /** @internal */ readonly exact: ExactFunction;
   /** @internal */ readonly messages: LaunchMessages;
   /** @internal */ readonly scratch: Float64Array;
+  /** @internal The last `out` that passed `checkOut` (skips re-validating the same object). */
+  readonly cache: { lastOut: LaunchConfig | undefined } = { lastOut: undefined };
   readonly argumentTypes: readonly LType[];
   readonly argumentNames: readonly string[];
 
@@ -97,7 +98,7 @@ export class LaunchConfigProgram {
 
   /** Evaluates with raw 64-bit argument bits; returns a new `LaunchConfig`. */
   invoke(fn: LaunchConfigFunction, args: readonly bigint[] | BigUint64Array): LaunchConfig {
-    this.#own(fn);
+    if (fn?.program !== this) this.#own(fn);
     const out = createLaunchConfig();
     write(out, fn.exact(exactArgsFromBits(fn.argumentTypes, args, fn.messages)), fn.data);
     return out;
@@ -105,10 +106,10 @@ export class LaunchConfigProgram {
 
   /** As `invoke`, writing into a caller-owned `LaunchConfig` (untouched on failure). */
   invokeInto(fn: LaunchConfigFunction, args: readonly bigint[] | BigUint64Array, out: LaunchConfig): void {
-    this.#own(fn);
-    checkOut(out);
+    if (fn?.program !== this) this.#own(fn);
+    if (out !== fn.cache.lastOut) checkOut(fn, out);
     if (isList(args) && args.length === fn.argumentTypes.length && fastNumbersFromBits(fn.argumentTypes, args, fn.scratch)) {
-      const status = fn.fast(fn.scratch, out);
+      const status = runFast(fn, fn.scratch, out);
       if (status === FAST_DONE) return;
       if (status === FAST_BUDGET) throw fn.messages.loopBudget(LIMITS.loopIterations);
     }
@@ -120,11 +121,11 @@ export class LaunchConfigProgram {
    * arguments. Writes into `out` (or a new `LaunchConfig`) and returns it.
    */
   invokeNumbers(fn: LaunchConfigFunction, args: readonly number[], out?: LaunchConfig): LaunchConfig {
-    this.#own(fn);
+    if (fn?.program !== this) this.#own(fn);
     const target = out ?? createLaunchConfig();
-    if (out !== undefined) checkOut(out);
+    if (out !== undefined && out !== fn.cache.lastOut) checkOut(fn, out);
     if (isList(args) && args.length === fn.argumentTypes.length) {
-      const status = fn.fast(args, target);
+      const status = runFast(fn, args, target);
       if (status === FAST_DONE) return target;
       if (status === FAST_BUDGET) throw fn.messages.loopBudget(LIMITS.loopIterations);
     }
@@ -141,9 +142,21 @@ function isList(x: unknown): x is ArrayLike<unknown> {
   return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
 }
 
-function checkOut(out: unknown): asserts out is LaunchConfig {
+function checkOut(fn: LaunchConfigFunction, out: unknown): asserts out is LaunchConfig {
   const o = out as Partial<LaunchConfig> | null;
-  if (typeof o !== "object" || o === null || !Array.isArray(o.workgroupCount) || !Array.isArray(o.workgroupSize) || !Array.isArray(o.workgroupClusterSize) || Object.isFrozen(o) || Object.isFrozen(o.workgroupCount) || Object.isFrozen(o.workgroupSize) || Object.isFrozen(o.workgroupClusterSize)) {
+  const writable = (x: unknown) => Array.isArray(x) && x.length === 3 && !Object.isFrozen(x) && !Object.isSealed(x);
+  if (typeof o !== "object" || o === null || Object.isFrozen(o) || Object.isSealed(o) || !writable(o.workgroupCount) || !writable(o.workgroupSize) || !writable(o.workgroupClusterSize)) {
+    throw new LoomError("invalid-argument", "out must be a writable LaunchConfig (see createLaunchConfig)");
+  }
+  fn.cache.lastOut = o as LaunchConfig;
+}
+
+/** The fast path; an `out` made read-only after it was validated surfaces as invalid-argument. */
+function runFast(fn: LaunchConfigFunction, args: ArrayLike<unknown>, out: LaunchConfig): number {
+  try {
+    return fn.fast(args, out);
+  } catch {
+    fn.cache.lastOut = undefined;
     throw new LoomError("invalid-argument", "out must be a writable LaunchConfig (see createLaunchConfig)");
   }
 }
@@ -162,4 +175,3 @@ function write(out: LaunchConfig, v: readonly number[], fn: LaunchFunction): voi
   out.workgroupStorageBytes = fn.workgroupStorageBytes;
 }
 
-export type { ExactValue };

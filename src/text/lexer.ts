@@ -393,8 +393,11 @@ class Lexer {
             out += String.fromCharCode(unit);
             i += 6;
           }
+        } else if (Number.isNaN(e) || e === 0x0a) {
+          // A backslash at the end of the line or file: the string is unterminated there.
+          i += 1;
         } else {
-          bad ??= { at: i, what: `'\\${Number.isNaN(e) ? "" : String.fromCharCode(e)}'` };
+          bad ??= { at: i, what: `'\\${String.fromCharCode(e)}'` };
           i += 2;
         }
         chunk = i;

@@ -190,7 +190,7 @@ export class Parser {
     }
     op.comments = comments.map((c) => c.text);
     op.blankBefore = comments.length > 0 ? comments[0]!.blankBefore : first.blankBefore;
-    void region;
+    op.parent = region;
     return op;
   }
 
@@ -582,9 +582,8 @@ export class Parser {
   /** A type; `[%v]` dimensions and `%l` layouts resolve through `resolve` (default: scope use). */
   parseType(resolve?: ValueResolver): Type {
     const t = this.peek();
-    if (t.kind === Tok.OpName) {
-      this.fail(t.text.startsWith("kernel.") ? D.unknownType : D.unknownType, t, [t.text]);
-    }
+    // Dotted type names (`kernel.*` handle types) do not exist in v1.
+    if (t.kind === Tok.OpName) this.fail(D.unknownType, t, [t.text]);
     if (t.kind !== Tok.Ident) this.unexpected(t, "a type");
     this.next();
     const name = t.text;
@@ -709,7 +708,7 @@ export class Parser {
    * of the same signature, earlier or later (PARSE/022 otherwise).
    */
   parseSignature(region: Region): Value[] {
-    const open = this.expect(Tok.LParen, "'('");
+    this.expect(Tok.LParen, "'('");
     // Pass 1: the argument names, so later arguments can be referenced by earlier types.
     const byName = new Map<string, Value>();
     const placeholder: Value[] = [];
@@ -744,7 +743,6 @@ export class Parser {
       }
     }
     this.expect(Tok.RParen, "')'");
-    void open;
     for (const r of refs) {
       if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [r.tok.text]);
     }

@@ -60,3 +60,11 @@ test("config: checkConfigValue evaluates bindings made outside the file", () => 
   assert.deepEqual(checkConfigValue(decl, 6n, undefined).map((d) => d.code), ["STRUCTURE/904"]);
   assert.equal(checkConfigValue(decl, 102n, undefined).length, 2);
 });
+
+test("calls: callee where-contracts that are provably false at the call (STRUCTURE/014)", () => {
+  const callee = "func.def @f(%n: index) where [mul(%n, 16), range(%n, 1, 1024)] {\n  func.return\n}\n\n";
+  const caller = (value: string) => `${callee}func.def @g(%m: index) {\n  %c = index.constant ${value} : index\n  func.call @f(%c) : (index) -> ()\n  func.call @f(%m) : (index) -> ()\n  func.return\n}\n`;
+  expectClean(caller("64"));
+  expectCodes(caller("24"), ["STRUCTURE/014"]);
+  expectCodes(caller("2048"), ["STRUCTURE/014"]);
+});

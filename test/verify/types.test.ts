@@ -116,3 +116,12 @@ test("types: float class predicates need float values", () => {
   expectCodes(kernel("  %a = index.constant 1 : index\n  %b = index.assume %a [not_nan(%a)] : index"), ["TYPE/003"]);
   expectCodes(kernel("  %a = scalar.constant 1.0 : f32\n  %b = scalar.assume %a [not_nan(%a)] : f32"), []);
 });
+
+test("types: vector conversions keep the shape; bitcasts keep the total bits", () => {
+  const v = "  %f = scalar.constant 1 : i32\n  %v = vector.splat %f : vector<4xi32>\n";
+  expectCodes(kernel(`${v}  %w = vector.sitofp %v : vector<4xi32> to vector<4xf32>`), []);
+  expectCodes(kernel(`${v}  %w = vector.sitofp %v : vector<4xi32> to vector<2xf32>`), ["TYPE/004"]);
+  expectCodes(kernel(`${v}  %w = vector.bitcast %v : vector<4xi32> to vector<8xi16>`), []);
+  expectCodes(kernel(`${v}  %w = vector.bitcast %v : vector<4xi32> to vector<4xi16>`), ["TYPE/004"]);
+  expectCodes(kernel(`${v}  %w = vector.extsi %v : vector<4xi32> to vector<4xi64>`), []);
+});

@@ -3,11 +3,14 @@
  *  - recursion (STRUCTURE/903): v1 inlines every callee, so any cycle through `func.call`,
  *    `template.call` or `template.apply` (to any provider of the family) is an error,
  *    reported once per cycle at the call that closes it;
+ *  - callee `where` contracts provably false at a call site (STRUCTURE/014);
  *  - purity: a `pure` body has no effects (STRUCTURE/017), counting calls that are not
  *    marked `pure` to impure callees; a call marked `pure` must target a `pure` callee
  *    (STRUCTURE/034; for `template.apply`, the family declaration).
  */
-import type { Op } from "../../ir/core.js";
+import type { Op, Predicate, Value } from "../../ir/core.js";
+import { callsIn } from "./callgraph.js";
+import { evaluatePredicate, predicateText } from "./config.js";
 import { D } from "../../diag/catalog.js";
 import { hasModifier, type VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
@@ -69,7 +72,33 @@ function checkPurity(ctx: VerifyContext): void {
   }
 }
 
+/**
+ * `where` contracts of the callee at call sites (§5): a predicate that is provably false
+ * once the callee's arguments are bound to the call's constant operands → STRUCTURE/014.
+ * Unknown predicates are assumed (the author's promise). `template.apply` predicates take
+ * part in provider selection instead.
+ */
+function checkCallContracts(ctx: VerifyContext, call: Op): void {
+  if (call.name !== "func.call" && call.name !== "template.call") return;
+  const callee = declaredCallee(ctx, call);
+  const preds = callee?.props.where;
+  if (!callee || !Array.isArray(preds) || preds.length === 0) return;
+  const params = callee.regions[0]?.args ?? [];
+  const valueOf = (v: Value) => {
+    const i = params.indexOf(v);
+    const operand = i >= 0 ? call.operands[i] : undefined;
+    return operand ? ctx.folder.constant(operand) : undefined;
+  };
+  for (const p of preds as Predicate[]) {
+    if (evaluatePredicate(p, valueOf) === false) {
+      ctx.report(D.valueOutOfRange, call.span, [`the call violates the contract ${predicateText(p)} of '@${callee.symbol ?? "?"}'`]);
+      return;
+    }
+  }
+}
+
 export function checkCalls(ctx: VerifyContext): void {
   checkRecursion(ctx);
   checkPurity(ctx);
+  for (const fn of ctx.callGraph.postOrder) for (const call of callsIn(fn)) checkCallContracts(ctx, call);
 }

@@ -13,26 +13,29 @@ import type { VerifyContext } from "./context.js";
 export type ConfigScalar = bigint | number | boolean;
 
 function asBigint(x: ConfigScalar): bigint | undefined {
+  if (typeof x === "number" && Number.isNaN(x)) return undefined;
   if (typeof x === "bigint") return x;
   if (typeof x === "boolean") return x ? 1n : 0n;
   return Number.isInteger(x) ? BigInt(x) : undefined;
 }
 
-/** Evaluates one predicate with `subject` bound to `value`; undefined when it cannot be decided. */
-export function evaluatePredicate(p: Predicate, subject: Value | undefined, value: ConfigScalar): boolean | undefined {
+/**
+ * Evaluates one predicate (§5) with values bound by `valueOf`; undefined when it cannot be
+ * decided (an argument without a known value, or an ill-formed predicate).
+ */
+export function evaluatePredicate(p: Predicate, valueOf: (v: Value) => ConfigScalar | undefined): boolean | undefined {
   const args = Array.isArray(p.args) ? p.args : [];
   if (p.kind === "not_nan" || p.kind === "not_inf" || p.kind === "finite") {
-    if (typeof value !== "number") return true;
+    const a = args[0];
+    const value = a === undefined || typeof a === "bigint" ? undefined : valueOf(a);
+    if (typeof value !== "number") return undefined;
     return p.kind === "not_nan" ? !Number.isNaN(value) : p.kind === "not_inf" ? Number.isNaN(value) || Number.isFinite(value) : Number.isFinite(value);
   }
   const ints: bigint[] = [];
   for (const a of args) {
-    if (typeof a === "bigint") ints.push(a);
-    else if (a === subject) {
-      const b = asBigint(value);
-      if (b === undefined) return undefined;
-      ints.push(b);
-    } else return undefined;
+    const b = typeof a === "bigint" ? a : a && typeof a === "object" ? asBigint(valueOf(a) ?? NaN) : undefined;
+    if (b === undefined) return undefined;
+    ints.push(b);
   }
   const [a, b, c] = ints;
   if (a === undefined) return undefined;
@@ -52,8 +55,8 @@ export function evaluatePredicate(p: Predicate, subject: Value | undefined, valu
   }
 }
 
-function predicateText(p: Predicate, subject: Value | undefined): string {
-  const args = (Array.isArray(p.args) ? p.args : []).map((a) => (typeof a === "bigint" ? String(a) : a === subject ? `%${a.name}` : `%${a.name}`));
+export function predicateText(p: Predicate): string {
+  const args = (Array.isArray(p.args) ? p.args : []).map((a) => (typeof a === "bigint" ? String(a) : `%${a?.name ?? "?"}`));
   return `${p.kind}(${args.join(", ")})`;
 }
 
@@ -66,7 +69,7 @@ export function checkConfigValue(decl: Op, value: ConfigScalar, span: Span | und
   const preds = Array.isArray(decl.props.where) ? (decl.props.where as Predicate[]) : [];
   const out: Diagnostic[] = [];
   for (const p of preds) {
-    if (evaluatePredicate(p, subject, value) === false) out.push(makeDiagnostic(D.configPredicate, span, [decl.symbol ?? "?", predicateText(p, subject)]));
+    if (evaluatePredicate(p, (v) => (v === subject ? value : undefined)) === false) out.push(makeDiagnostic(D.configPredicate, span, [decl.symbol ?? "?", predicateText(p)]));
   }
   return out;
 }

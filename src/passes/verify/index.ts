@@ -11,12 +11,14 @@
  *  - types.ts       TYPE/001 002 003 004 013 per op; literals.ts TYPE/005, STRUCTURE/014
  *  - static-values.ts STRUCTURE/035 901 902, TARGET/062 (constant folding in fold.ts)
  *  - subrange.ts    SUBRANGE/001 004
- *  - calls.ts       STRUCTURE/903 017 034;  config.ts STRUCTURE/904
+ *  - callgraph.ts   the call graph (bottom-up order, cycles) the call checks share
+ *  - calls.ts       STRUCTURE/903 017 034, STRUCTURE/014 for broken `where` contracts at calls
+ *  - config.ts      STRUCTURE/904 (also `checkConfigValue` for bindings made through the API)
  *  - uniformity.ts  STRUCTURE/038
  *
  * Not checked here (later stages): template provider selection (LOWERING/901), target
  * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
- * `where` contracts at call sites.
+ * linking declarations to definitions in other modules.
  *
  * The verifier never throws on ill-formed IR (the parser builds IR for broken input too);
  * diagnostics are handed to the sink sorted by source position, so output is deterministic.

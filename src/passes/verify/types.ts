@@ -137,6 +137,12 @@ function checkConversion(c: OpTypes, op: Op, name: string, vector: boolean): voi
   if (vector) {
     if (!isVector(from)) return void c.operand(`${op.name} converts vectors, got ${s(from)}`);
     if (!isVector(to)) return void c.result(`${op.name} produces a vector, not ${s(to)}`);
+    if (name === "bitcast" && from.shape.join("x") !== to.shape.join("x")) {
+      // A bitcast may regroup lanes as long as the total bits agree (§4.7).
+      const bits = (v: VectorType) => v.shape.reduce((a, b) => a * b, 1) * bitWidth(v.element);
+      if (!isScalar(from.element) || !isScalar(to.element) || bits(from) !== bits(to)) c.result(`${op.name} keeps the total bits: ${s(from)} to ${s(to)}`);
+      return;
+    }
     if (from.shape.join("x") !== to.shape.join("x")) return void c.result(`${op.name} keeps the shape: ${s(from)} to ${s(to)}`);
     from = from.element;
     to = to.element;
@@ -513,10 +519,10 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
   if (!checkAnnotations(c, op)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
-  const [dialect, ...rest] = op.name.split(".");
-  const base = rest.join(".");
   if (UNIFORM_RULES.has(op.name)) return checkUniform(c, op);
-  if ((dialect === "scalar" || dialect === "vector") && CONVERSION_RULES[base]) return checkConversion(c, op, base, dialect === "vector");
+  const dot = op.name.indexOf(".");
+  const dialect = op.name.slice(0, dot), base = op.name.slice(dot + 1);
+  if ((dialect === "scalar" || dialect === "vector") && Object.hasOwn(CONVERSION_RULES, base)) return checkConversion(c, op, base, dialect === "vector");
   if (INDEX_QUERIES.has(op.name)) return void c.resultIs(0, isIndex, "index");
   CHECKERS[op.name]?.(c, op);
 }

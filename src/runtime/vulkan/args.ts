@@ -56,7 +56,7 @@ export function argSize(type: ArgType): number {
 export function argumentLayout(types: readonly ArgType[]): { slots: ArgSlotDescriptor[]; size: number } {
   let end = 0;
   const slots = types.map((type, i) => {
-    const sa = SIZE_ALIGN[type];
+    const sa = Object.hasOwn(SIZE_ALIGN, type) ? SIZE_ALIGN[type] : undefined;
     if (!sa) throw new LoomError("invalid-argument", `argumentLayout: types[${i}] = ${String(type)} is not a device-argument type`);
     const offset = alignUp(end, sa[1]);
     end = offset + sa[0];
@@ -71,12 +71,12 @@ export function argumentLayout(types: readonly ArgType[]): { slots: ArgSlotDescr
  * `blockSize` defaults to alignUp(end of the last slot, 8).
  */
 export function packArguments(slots: readonly ArgSlotDescriptor[], values: readonly ArgValue[], blockSize?: number): Uint8Array {
-  if (!Array.isArray(slots) || !Array.isArray(values)) throw new LoomError("invalid-argument", "packArguments: slots and values must be arrays");
+  if (!isArray(slots) || !isArray(values)) throw new LoomError("invalid-argument", "packArguments: slots and values must be arrays");
   if (values.length !== slots.length) throw new LoomError("invalid-argument", `packArguments: ${slots.length} slots but ${values.length} values`);
   let end = 0;
   const taken: [number, number, number][] = [];
   slots.forEach((slot, i) => {
-    const sa = SIZE_ALIGN[slot?.type];
+    const sa = slot && Object.hasOwn(SIZE_ALIGN, slot.type) ? SIZE_ALIGN[slot.type] : undefined;
     if (!sa) throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} has unknown type ${String(slot?.type)}`);
     if (!Number.isSafeInteger(slot.offset) || slot.offset < 0 || slot.offset % sa[1] !== 0) {
       throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} offset ${slot.offset} is not a multiple of its alignment ${sa[1]}`);
@@ -95,6 +95,9 @@ export function packArguments(slots: readonly ArgSlotDescriptor[], values: reado
   slots.forEach((slot, i) => writeValue(view, slot, values[i], label(slot, i)));
   return block;
 }
+
+/** Array.isArray without narrowing a readonly array to any[]. */
+const isArray = (x: unknown): boolean => Array.isArray(x);
 
 function label(slot: ArgSlotDescriptor | undefined, i: number): string {
   return slot?.name ? `argument ${i} ('${slot.name}')` : `argument ${i}`;

@@ -97,8 +97,13 @@ export interface VulkanLibrary {
   readonly instanceVersion: number;
 }
 
-/** The loader's file name on this platform. */
-export function vulkanLibraryName(platform: string = process.platform): string {
+/** Overrides the loader's path (e.g. a loader unpacked outside the library search path). */
+export const LIBRARY_ENV_VAR = "LOOM_VULKAN_LIBRARY";
+
+/** The loader to open: $LOOM_VULKAN_LIBRARY, else the platform's usual file name. */
+export function vulkanLibraryName(platform: string = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  const override = env[LIBRARY_ENV_VAR];
+  if (override) return override;
   if (platform === "win32") return "vulkan-1.dll";
   if (platform === "darwin") return "libvulkan.1.dylib";
   return "libvulkan.so.1";

@@ -221,6 +221,7 @@ export const BuiltIn = {
   WorkgroupId: 26,
   LocalInvocationId: 27,
   GlobalInvocationId: 28,
+  LocalInvocationIndex: 29,
   SubgroupSize: 36,
   NumSubgroups: 38,
   SubgroupId: 40,

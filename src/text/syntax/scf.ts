@@ -14,7 +14,9 @@ register("scf.select", arithForm(3));
 /** `op (%v, ... : T, ...)?` — scf.yield, scf.condition, func.return, template.return. */
 const forwardForm = {
   parse(p: Parser, op: Op): Type[] {
-    if (p.at(Tok.Value)) {
+    // Operands must start on the op's own line: `scf.yield` then `%x = ...` on the next line
+    // is an empty terminator followed by another op (ops end at the end of their line).
+    if (p.at(Tok.Value) && p.peek().line === p.prev().endLine) {
       op.operands = p.parseValueList();
       parseAnnotation(p, op);
     }

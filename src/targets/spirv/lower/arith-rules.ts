@@ -44,7 +44,9 @@ function literalValue(op: Op): bigint | number | boolean {
 const constantRule: OpRule = (cx, op) => {
   const result = op.results[0]!;
   const type = cx.scalarType(result.type);
-  const id = cx.module.constScalar(type, literalValue(op));
+  const value = literalValue(op);
+  // Integer constants go through cx.int so that address arithmetic can fold them.
+  const id = type.kind === "int" && typeof value === "bigint" ? cx.int(type, value) : cx.module.constScalar(type, value);
   if (result.type.kind === "vector") {
     const n = result.type.shape.reduce((a, b) => a * b, 1);
     cx.set(result, { kind: "vector", lanes: new Array<number>(n).fill(id), type });

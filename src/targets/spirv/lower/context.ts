@@ -94,6 +94,8 @@ export class KernelLowering {
   private readonly reported = new Set<Op | Value>();
   /** Per-kernel declarations keyed by the rule that owns them (buffer variables, scratch, ...). */
   readonly memo = new Map<string, Id>();
+  /** The element type each scratch allocation is viewed with (one typed array each). */
+  readonly scratchElements = new Map<Op, string>();
   /** Bytes of compiler scratch in Workgroup memory (kernel.workgroup.reduce). */
   extraWorkgroupBytes = 0;
   /** The push-constant block: its variable and, per `offset:part` key, member index and type. */

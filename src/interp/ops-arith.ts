@@ -1,0 +1,203 @@
+/**
+ * `index.*`, `scalar.*` and register-only `vector.*` ops (language.md §4.2, §4.3, §4.7).
+ * Integer and float arithmetic is bound once per op through the shared exact semantics
+ * (`bindExactOp`); math functions through ./math.ts. Vector ops apply the scalar op lane by
+ * lane. Every undefined-behaviour outcome is an error at the op.
+ */
+import type { Literal, Op, Predicate, Value } from "../ir/core.js";
+import { bindExactOp, type ExactOp } from "../launch/exact-ops.js";
+import { evaluatePredicate, INT_WIDTHS, isFloatName, type FloatName, type IntName, type PredicateOperand } from "../dialects/scalar/semantics.js";
+import { defined, raise, type FunctionCompiler } from "./compiler.js";
+import { combiner, fold } from "./collectives.js";
+import { bindMathOp, fmaF32, isMathOp } from "./math.js";
+import { plain, type Frame, type Lane, type Step, type Val } from "./state.js";
+import { flagBits, floatFlags, laneCount, laneType, literalValue } from "./types.js";
+import type { LType } from "../launch/model.js";
+
+export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
+  const dot = op.name.indexOf(".");
+  const dialect = op.name.slice(0, dot), name = op.name.slice(dot + 1);
+  if (dialect !== "index" && dialect !== "scalar" && dialect !== "vector") return undefined;
+  switch (name) {
+    case "constant": return constant(c, op);
+    case "assume": return assume(c, op);
+    case "load": case "store": return undefined; // vector memory ops: ./ops-memory.ts
+    case "splat": return splat(c, op);
+    case "from_elements": return fromElements(c, op);
+    case "extract": return extract(c, op);
+    case "insert": return insert(c, op);
+    case "select": return vectorSelect(c, op);
+    case "reduce": return vectorReduce(c, op);
+  }
+  if (dialect === "vector" && name === "bitcast" && laneCount(op.operands[0]!.type) !== laneCount(op.results[0]!.type)) return reshapeBitcast(c, op);
+  const fn = bindLaneOp(op, name);
+  const ins = op.operands.map((v) => c.slot(v));
+  const [out] = c.results(op);
+  const r = out!;
+  if (dialect !== "vector") {
+    const [a, b, d] = ins as [number, number, number];
+    switch (ins.length) {
+      case 1: return plain((f) => { f.slots[r] = defined(f, op, fn(f.slots[a] as Lane)); });
+      case 2: return plain((f) => { f.slots[r] = defined(f, op, fn(f.slots[a] as Lane, f.slots[b] as Lane)); });
+      default: return plain((f) => { f.slots[r] = defined(f, op, fn(f.slots[a] as Lane, f.slots[b] as Lane, f.slots[d] as Lane)); });
+    }
+  }
+  return plain((f) => {
+    const vs = ins.map((i) => f.slots[i] as readonly Lane[]);
+    const n = vs[0]!.length, lanes = new Array<Lane>(n);
+    for (let l = 0; l < n; l++) lanes[l] = defined(f, op, fn(...vs.map((v) => v[l]!)));
+    f.slots[r] = Object.freeze(lanes);
+  });
+}
+
+/** The per-lane function of an arithmetic, comparison or conversion op. */
+function bindLaneOp(op: Op, name: string): ExactOp {
+  const result = laneType(op.results[0]!.type);
+  const operands = op.operands.map((v) => laneType(v.type));
+  const t = operands[0]!;
+  if (isMathOp(name)) {
+    const m = bindMathOp(name, t as FloatName, floatFlags(op));
+    return (a, b) => m(a as number, b as number | undefined);
+  }
+  const bits = flagBits(op);
+  if (name === "fmaf" && t === "f32" && (bits & 0x18) === 0) return (a, b, d) => fmaF32(a as number, b as number, d as number);
+  return bindExactOp(op.name, result, operands, bits, op.props.predicate as string | undefined);
+}
+
+function constant(c: FunctionCompiler, op: Op): Step {
+  const t = op.results[0]!.type;
+  const lane = literalValue(op.props.value as Literal, laneType(t));
+  const value: Val = t.kind === "vector" ? Object.freeze(new Array<Lane>(laneCount(t)).fill(lane)) : lane;
+  const [r] = c.results(op);
+  return plain((f) => { f.slots[r!] = value; });
+}
+
+/** The values a predicate sees: operands by type, literals as written. */
+export function predicateChecker(c: FunctionCompiler, preds: readonly Predicate[]): (f: Frame) => Predicate | undefined {
+  const compiled = preds.map((p) => ({
+    p,
+    args: p.args.map((a) => (typeof a === "bigint" ? a : { slot: c.slot(a), type: laneType((a as Value).type) })),
+  }));
+  return (f) => {
+    for (const { p, args } of compiled) {
+      const values: PredicateOperand[] = args.map((a) => (typeof a === "bigint" ? a : { type: a.type, value: f.slots[a.slot] as bigint | number }));
+      if (!evaluatePredicate(p.kind, values)) return p;
+    }
+    return undefined;
+  };
+}
+
+export function describePredicate(p: Predicate): string {
+  return `${p.kind}(${p.args.map((a) => (typeof a === "bigint" ? a.toString() : `%${a.name}`)).join(", ")})`;
+}
+
+/** `index.assume` / `scalar.assume`: identity; a false predicate is UB, reported here. */
+function assume(c: FunctionCompiler, op: Op): Step {
+  const ins = op.operands.map((v) => c.slot(v));
+  const check = predicateChecker(c, (op.props.predicates as readonly Predicate[] | undefined) ?? []);
+  const outs = c.results(op);
+  return plain((f) => {
+    const bad = check(f);
+    if (bad) raise(f, op, "undefined-behaviour", `the assumed predicate ${describePredicate(bad)} is false`);
+    for (let i = 0; i < ins.length; i++) f.slots[outs[i]!] = f.slots[ins[i]!]!;
+  });
+}
+
+function splat(c: FunctionCompiler, op: Op): Step {
+  const s = c.slot(op.operands[0]!), n = laneCount(op.results[0]!.type);
+  const [r] = c.results(op);
+  return plain((f) => { f.slots[r!] = Object.freeze(new Array<Lane>(n).fill(f.slots[s] as Lane)); });
+}
+
+function fromElements(c: FunctionCompiler, op: Op): Step {
+  const ins = op.operands.map((v) => c.slot(v));
+  const [r] = c.results(op);
+  return plain((f) => { f.slots[r!] = Object.freeze(ins.map((i) => f.slots[i] as Lane)); });
+}
+
+/** Resolves `[i, …]` of extract/insert to the first lane and lane count it addresses. */
+function laneRange(c: FunctionCompiler, op: Op, shape: readonly number[]): (f: Frame) => [number, number] {
+  const idx = ((op.props.indices as readonly (Value | bigint)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
+  const tail = shape.slice(idx.length).reduce((a, b) => a * b, 1);
+  return (f) => {
+    let lane = 0;
+    idx.forEach((x, k) => {
+      const i = typeof x === "bigint" ? x : (f.slots[x] as bigint);
+      if (i < 0n || i >= BigInt(shape[k]!)) raise(f, op, "out-of-bounds", `index ${i} is outside [0, ${shape[k]}) of vector axis ${k}`);
+      lane = lane * shape[k]! + Number(i);
+    });
+    return [lane * tail, tail];
+  };
+}
+
+function extract(c: FunctionCompiler, op: Op): Step {
+  const v = op.operands[0]!, s = c.slot(v);
+  const shape = v.type.kind === "vector" ? v.type.shape : [1];
+  const range = laneRange(c, op, shape);
+  const scalarResult = op.results[0]!.type.kind !== "vector";
+  const [r] = c.results(op);
+  return plain((f) => {
+    const [first, n] = range(f);
+    const lanes = f.slots[s] as readonly Lane[];
+    f.slots[r!] = scalarResult ? lanes[first]! : Object.freeze(lanes.slice(first, first + n));
+  });
+}
+
+function insert(c: FunctionCompiler, op: Op): Step {
+  const [x, v] = op.operands as [Value, Value];
+  const xs = c.slot(x), vs = c.slot(v);
+  const range = laneRange(c, op, v.type.kind === "vector" ? v.type.shape : [1]);
+  const [r] = c.results(op);
+  return plain((f) => {
+    const [first, n] = range(f);
+    const lanes = [...(f.slots[vs] as readonly Lane[])];
+    const value = f.slots[xs] as Lane | readonly Lane[];
+    if (n === 1 && !Array.isArray(value)) lanes[first] = value as Lane;
+    else for (let i = 0; i < n; i++) lanes[first + i] = (value as readonly Lane[])[i]!;
+    f.slots[r!] = Object.freeze(lanes);
+  });
+}
+
+function vectorSelect(c: FunctionCompiler, op: Op): Step {
+  const [m, a, b] = op.operands.map((v) => c.slot(v)) as [number, number, number];
+  const [r] = c.results(op);
+  return plain((f) => {
+    const mask = f.slots[m] as readonly Lane[], x = f.slots[a] as readonly Lane[], y = f.slots[b] as readonly Lane[];
+    f.slots[r!] = Object.freeze(mask.map((k, i) => (k === 1n ? x[i]! : y[i]!)));
+  });
+}
+
+function vectorReduce(c: FunctionCompiler, op: Op): Step | undefined {
+  const [v, init] = op.operands as [Value, Value];
+  const t = laneType(init.type);
+  const combine = combiner(op.props.kind as string, t, flagBits(op));
+  if (!combine) return undefined;
+  const vs = c.slot(v), is = c.slot(init);
+  const [r] = c.results(op);
+  return plain((f) => { f.slots[r!] = defined(f, op, fold(combine, f.slots[is] as Lane, f.slots[vs] as readonly Lane[])); });
+}
+
+/** `vector.bitcast` between shapes of equal total bits: lanes are packed little-endian. */
+function reshapeBitcast(c: FunctionCompiler, op: Op): Step {
+  const from = laneType(op.operands[0]!.type), to = laneType(op.results[0]!.type);
+  const wFrom = width(from), wTo = width(to), n = laneCount(op.results[0]!.type);
+  const toBits = bindExactOp("scalar.bitcast", intOfWidth(wFrom), [from], 0);
+  const fromBits = bindExactOp("scalar.bitcast", to, [intOfWidth(wTo)], 0);
+  const s = c.slot(op.operands[0]!);
+  const [r] = c.results(op);
+  return plain((f) => {
+    let all = 0n;
+    (f.slots[s] as readonly Lane[]).forEach((lane, i) => { all |= (toBits(lane) as bigint) << BigInt(i * wFrom); });
+    const out = new Array<Lane>(n);
+    for (let i = 0; i < n; i++) out[i] = fromBits(BigInt.asUintN(wTo, all >> BigInt(i * wTo))) as Lane;
+    f.slots[r!] = Object.freeze(out);
+  });
+}
+
+function width(t: LType): number {
+  if (isFloatName(t)) return t === "f64" ? 64 : t === "f32" ? 32 : 16;
+  return t === "index" || t === "offset" ? 64 : INT_WIDTHS[t as IntName];
+}
+function intOfWidth(w: number): LType {
+  return (w === 1 ? "i1" : `i${w}`) as LType;
+}

@@ -1,0 +1,25 @@
+/**
+ * loomc/runtime/vulkan: the Vulkan runtime handoff (api.md §7). Loads libvulkan lazily through
+ * koffi, opens a device, loads SPIR-V kernels and dispatches them with the explicit argument
+ * block of language.md §7. It never imports the compiler; everything crossing in is plain data.
+ */
+export { VulkanRuntime, type VulkanRuntimeOptions } from "./runtime.js";
+export { VulkanBuffer } from "./buffer.js";
+export { VulkanKernel, type KernelLayout, type Addressing } from "./kernel.js";
+export type { DispatchOptions, DispatchResult } from "./dispatch.js";
+export type { VulkanDeviceInfo, VulkanLimits, VulkanProfileFacts, ReportedFeature } from "./device-info.js";
+export { REPORTED_FEATURES } from "./device-info.js";
+export {
+  packArguments,
+  argumentLayout,
+  argSize,
+  float16Bits,
+  bfloat16Bits,
+  type ArgType,
+  type ArgSlotDescriptor,
+  type ArgValue,
+  type BufferArgument,
+} from "./args.js";
+export { selectDevice, DEVICE_ENV_VAR, type DeviceCandidate } from "./select.js";
+export { VulkanError, vkResultName } from "./vk-result.js";
+export { vulkanLibraryName, LIBRARY_ENV_VAR } from "./ffi.js";

@@ -1,0 +1,165 @@
+/**
+ * Lowering one prepared kernel to one SPIR-V entry point (docs/abi.md "SPIR-V"):
+ *
+ *   push-constant block (used args, at their §7 offsets) → buffer roots (binding = k-th
+ *   buffer arg) → the device body through the rule table → OpReturn → OpEntryPoint with its
+ *   interface and LocalSize.
+ *
+ * The rule table is data: one map per op family, merged here. An op without a rule, or whose
+ * types the profile cannot express, is TARGET/001 at that op.
+ */
+import { makeDiagnostic } from "../../../diag/diagnostic.js";
+import { D } from "../../../diag/catalog.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
+import { forEachUse, walkRegion } from "../../../ir/walk.js";
+import type { PreparedKernel } from "../../../passes/prepared.js";
+import { FunctionBuilder } from "../function.js";
+import * as I from "../instructions.js";
+import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js";
+import type { BooleanFeature, SpirvTargetInfo } from "../profile.js";
+import { Op as S, StorageClass } from "../spec.js";
+import { ARITH_RULES } from "./arith-rules.js";
+import { KernelLowering, scalarTypeOf, type Lowered, type OpRule, type SharedGlobals } from "./context.js";
+import { CONTROL_RULES } from "./control-rules.js";
+import { KERNEL_RULES } from "./kernel-rules.js";
+import { MEMORY_RULES } from "./memory-rules.js";
+import { VECTOR_RULES } from "./vector-rules.js";
+
+export const RULES: ReadonlyMap<string, OpRule> = new Map([...ARITH_RULES, ...CONTROL_RULES, ...MEMORY_RULES, ...KERNEL_RULES, ...VECTOR_RULES]);
+
+const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
+
+function lowerOp(cx: KernelLowering, op: Op): void {
+  const rule = RULES.get(op.name);
+  if (!rule) {
+    cx.unsupported(op, `'${op.name}'`, "the SPIR-V backend has no lowering for this op");
+    return cx.poison(op);
+  }
+  if (!cx.checkTypes(op)) return cx.poison(op);
+  rule(cx, op);
+}
+
+function lowerRegionOps(cx: KernelLowering, region: Region, args: readonly Lowered[]): Op {
+  region.args.forEach((a, i) => cx.set(a, args[i] ?? { kind: "invalid" }));
+  const last = region.ops[region.ops.length - 1];
+  if (!last || !TERMINATORS.has(last.name)) throw new Error("SPIR-V lowering: region does not end in a terminator");
+  for (const op of region.ops) if (op !== last) lowerOp(cx, op);
+  return last;
+}
+
+interface PushMember {
+  readonly key: string;
+  readonly type: ScalarType;
+  readonly offset: number;
+}
+
+/** Requirements of a push-constant member type: [feature, what, capability?]. */
+function pushRequirements(t: ScalarType): [BooleanFeature, string, ("StoragePushConstant8" | "StoragePushConstant16")?][] {
+  if (t.kind === "bool") return [];
+  const out: [BooleanFeature, string, ("StoragePushConstant8" | "StoragePushConstant16")?][] = [];
+  if (t.kind === "int" && t.width === 64) out.push(["shaderInt64", "a 64-bit argument"]);
+  if (t.kind === "float" && t.width === 64) out.push(["shaderFloat64", "an f64 argument"]);
+  if (t.kind === "float" && t.width === 16) out.push(["shaderFloat16", "an f16 argument"]);
+  if (t.kind === "int" && t.width === 16) out.push(["shaderInt16", "an i16 argument"]);
+  if (t.kind === "int" && t.width === 8) out.push(["shaderInt8", "an i8 argument"]);
+  if (t.width === 16) out.push(["storagePushConstant16", "a 16-bit push-constant argument", "StoragePushConstant16"]);
+  if (t.width === 8) out.push(["storagePushConstant8", "an 8-bit push-constant argument", "StoragePushConstant8"]);
+  return out;
+}
+
+/** Declares the push-constant block for the args the body uses, then binds every arg. */
+function bindArguments(cx: KernelLowering, used: ReadonlySet<Value>): Lowered[] {
+  const k = cx.kernel;
+  const members: PushMember[] = [];
+  let ok = true;
+  for (const slot of k.args) {
+    if (!used.has(slot.value) || slot.type.kind !== "prim") continue;
+    if (slot.type.name === "buffer") {
+      if (cx.info.abi === "device-address") members.push({ key: `${slot.offset}:address`, type: U64, offset: slot.offset });
+      members.push({ key: `${slot.offset}:length`, type: U64, offset: slot.offset + 8 });
+      if (!cx.requireFeature(slot.value, "shaderInt64", "a buffer argument (its 64-bit length)")) ok = false;
+      continue;
+    }
+    const t = scalarTypeOf(slot.type.name);
+    if (!t) {
+      cx.unsupported(slot.value, `an argument of type '${slot.type.name}'`);
+      ok = false;
+      continue;
+    }
+    const memberType = t.kind === "bool" ? U32 : t;
+    for (const [feature, what, capability] of pushRequirements(memberType)) {
+      if (!cx.requireFeature(slot.value, feature, what)) ok = false;
+      else if (capability) cx.module.require(capability);
+    }
+    members.push({ key: `${slot.offset}:value`, type: memberType, offset: slot.offset });
+  }
+  if (ok && members.length > 0) {
+    const m = cx.module;
+    const block = m.typeBlock(members.map((x) => ({ type: m.scalar(x.type), offset: x.offset })));
+    const variable = m.globalVariable(m.typePointer(StorageClass.PushConstant, block), StorageClass.PushConstant);
+    m.name(variable, `${k.exportName}_args`);
+    cx.iface.add(variable);
+    cx.push = { variable, members: new Map(members.map((x, index) => [x.key, { index, type: x.type }])) };
+  }
+  let binding = 0;
+  return k.args.map((slot): Lowered => {
+    if (slot.type.kind === "prim" && slot.type.name === "buffer") return { kind: "buffer", root: { kind: "argument", slot, binding: binding++ } };
+    if (!cx.push || !used.has(slot.value)) return { kind: "invalid" };
+    const t = scalarTypeOf((slot.type as { name: Parameters<typeof scalarTypeOf>[0] }).name)!;
+    const raw = cx.loadPush(`${slot.offset}:value`);
+    // i1 travels as a u32 0/1 (language.md §7).
+    if (t.kind === "bool") return { kind: "scalar", id: cx.binary(S.INotEqual, BOOL, raw, cx.u32(0)), type: BOOL };
+    return { kind: "scalar", id: raw, type: t };
+  });
+}
+
+function usedValues(body: Region): Set<Value> {
+  const used = new Set<Value>();
+  walkRegion(body, (op) => forEachUse(op, (v) => used.add(v)));
+  return used;
+}
+
+/** Capabilities that follow from types, and the feature each needs (a last guard). */
+const CAPABILITY_FEATURES: readonly [Parameters<SpirvModule["hasCapability"]>[0], BooleanFeature][] = [
+  ["Int64", "shaderInt64"],
+  ["Float64", "shaderFloat64"],
+  ["Float16", "shaderFloat16"],
+  ["Int16", "shaderInt16"],
+  ["Int8", "shaderInt8"],
+];
+
+/**
+ * Lowers `kernel` into `module` and records its entry point. Returns the diagnostics; when
+ * there are any, the module must not be serialized.
+ */
+export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: PreparedKernel, info: SpirvTargetInfo, options: { readonly ownModule: boolean }): KernelLowering {
+  const voidType = module.typeVoid();
+  const fnId = module.id();
+  const fn = new FunctionBuilder(fnId, voidType, module.typeFunction(voidType, []), module.id());
+  const cx = new KernelLowering(module, shared, kernel, info, fn);
+  cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
+  const at = kernel.op.span;
+  const limits = info.limits;
+
+  if (!kernel.staticWorkgroupSize) cx.report(makeDiagnostic(D.dynamicWorkgroupSize, at, [cx.target]));
+  if (kernel.argBlockSize > limits.maxPushConstantsSize) cx.report(makeDiagnostic(D.argBlockTooLarge, at, [kernel.argBlockSize, limits.maxPushConstantsSize]));
+
+  const args = bindArguments(cx, usedValues(kernel.body));
+  const term = lowerRegionOps(cx, kernel.body, args);
+  if (term.name !== "kernel.return") throw new Error(`SPIR-V lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
+  fn.terminate(I.returnVoid());
+
+  const storage = kernel.workgroupStorageBytes + cx.extraWorkgroupBytes;
+  if (storage > limits.maxComputeSharedMemorySize) cx.report(makeDiagnostic(D.storageTooLarge, at, [storage, limits.maxComputeSharedMemorySize]));
+  // With a module of its own, every type capability came from this kernel: a last guard.
+  if (options.ownModule && cx.diagnostics.length === 0) {
+    for (const [capability, feature] of CAPABILITY_FEATURES) {
+      if (module.hasCapability(capability)) cx.requireFeature(kernel.op, feature, `'@${kernel.symbol}' (it needs the ${capability} capability)`);
+    }
+  }
+
+  module.addFunction(fn.finish());
+  module.name(fnId, kernel.exportName);
+  module.addEntryPoint({ fn: fnId, name: kernel.exportName, iface: [...cx.iface], localSize: kernel.staticWorkgroupSize ?? [1, 1, 1] });
+  return cx;
+}

@@ -1,0 +1,336 @@
+/**
+ * Buffers, views and atomics (docs/abi.md "SPIR-V"). A buffer is a compile-time root (a
+ * kernel argument or a scratch allocation); a view is a descriptor over a root: a byte base
+ * and element strides, all u64 ids. An element access computes the element index
+ * `base / size + Σ iⱼ·sⱼ` and addresses it in a variable typed by the element:
+ *  - argument, ABI "bindings": a StorageBuffer `Block { T data[]; }` at set 0, binding k
+ *    (one variable per element type; they alias the same descriptor);
+ *  - argument, ABI "device-address": the push-constant address converted to a
+ *    PhysicalStorageBuffer pointer;
+ *  - scratch: a Workgroup (or Function) array of T sized by the allocation.
+ */
+import type { Op, Value } from "../../../ir/core.js";
+import { indicesOf } from "../../../ir/props.js";
+import type { ViewType } from "../../../ir/types.js";
+import { provenMax } from "../../../passes/storage.js";
+import * as I from "../instructions.js";
+import type { Id, Word } from "../instructions.js";
+import { scalarBytes, scalarKey, U64, type ScalarType } from "../module.js";
+import { Decoration, MemoryAccess, MemorySemantics, Op as S, Scope, StorageClass } from "../spec.js";
+import { identityRule } from "./arith-rules.js";
+import type { BufferRoot, KernelLowering, Lowered, OpRule } from "./context.js";
+
+type ViewDescriptor = Extract<Lowered, { kind: "view" }>;
+
+export interface ElementPointer {
+  readonly ptr: Id;
+  /** Memory operands for OpLoad/OpStore (Aligned for physical pointers). */
+  readonly access: readonly Word[];
+  /** "buffer" (StorageBuffer / PhysicalStorageBuffer), "workgroup" or "private". */
+  readonly space: "buffer" | "workgroup" | "private";
+}
+
+function storageClassOf(root: BufferRoot): number {
+  if (root.kind === "argument") return StorageClass.StorageBuffer;
+  return root.space === "workgroup" ? StorageClass.Workgroup : StorageClass.Function;
+}
+
+function bufferVariable(cx: KernelLowering, root: Extract<BufferRoot, { kind: "argument" }>, element: ScalarType): Id {
+  const key = `buffer:${root.binding}:${scalarKey(element)}`;
+  let v = cx.memo.get(key);
+  if (v === undefined) {
+    const m = cx.module;
+    const size = scalarBytes(element);
+    const block = m.typeBlock([{ type: m.typeRuntimeArray(m.scalar(element), size), offset: 0 }]);
+    v = m.globalVariable(m.typePointer(StorageClass.StorageBuffer, block), StorageClass.StorageBuffer);
+    m.decorate(v, Decoration.DescriptorSet, 0);
+    m.decorate(v, Decoration.Binding, root.binding);
+    m.name(v, `${root.slot.name}_${scalarKey(element)}`);
+    cx.memo.set(key, v);
+  }
+  cx.iface.add(v);
+  return v;
+}
+
+const scratchIds = new WeakMap<Op, number>();
+let nextScratch = 0;
+function scratchKey(op: Op): number {
+  let k = scratchIds.get(op);
+  if (k === undefined) scratchIds.set(op, (k = nextScratch++));
+  return k;
+}
+
+function scratchVariable(cx: KernelLowering, root: Extract<BufferRoot, { kind: "scratch" }>, element: ScalarType): Id {
+  const key = `scratch:${scratchKey(root.op)}`;
+  let v = cx.memo.get(key);
+  if (v === undefined) {
+    const m = cx.module;
+    const length = Math.max(1, Math.floor(root.bytes / scalarBytes(element)));
+    const storage = storageClassOf(root);
+    const ptr = m.typePointer(storage, m.typeArray(m.scalar(element), length));
+    if (root.space === "workgroup") {
+      v = m.globalVariable(ptr, storage);
+    } else {
+      v = m.id();
+      cx.fn.addLocalVariable(I.variable(ptr, v, storage));
+    }
+    const name = root.op.results[0]?.name;
+    if (name) m.name(v, name);
+    cx.memo.set(key, v);
+  }
+  if (root.space === "workgroup") cx.iface.add(v);
+  return v;
+}
+
+/** The element index of `view[indices]` in units of the element type, u64. */
+function elementIndex(cx: KernelLowering, view: ViewDescriptor, indices: readonly Id[]): Id {
+  const size = scalarBytes(view.element);
+  const shift = Math.log2(size);
+  const baseValue = cx.constValue(view.base);
+  let index = baseValue !== undefined ? cx.u64(baseValue >> BigInt(shift)) : shift === 0 ? view.base : cx.binary(S.ShiftRightLogical, U64, view.base, cx.u64(shift));
+  indices.forEach((i, d) => (index = cx.add64(index, cx.mul64(i, view.strides[d]!))));
+  return index;
+}
+
+export function elementPointer(cx: KernelLowering, view: ViewDescriptor, indices: readonly Id[]): ElementPointer {
+  const m = cx.module;
+  const index = elementIndex(cx, view, indices);
+  const root = view.root;
+  const type = m.scalar(view.element);
+  const ptr = m.id();
+  if (root.kind === "argument" && cx.info.abi === "device-address") {
+    const size = scalarBytes(view.element);
+    const address = cx.add64(cx.loadPush(`${root.slot.offset}:address`), cx.mul64(index, cx.u64(size)));
+    cx.emit(I.unary(S.ConvertUToPtr, m.typePointer(StorageClass.PhysicalStorageBuffer, type), ptr, address));
+    return { ptr, access: [MemoryAccess.Aligned, size], space: "buffer" };
+  }
+  if (root.kind === "argument") {
+    const variable = bufferVariable(cx, root, view.element);
+    cx.emit(I.accessChain(m.typePointer(StorageClass.StorageBuffer, type), ptr, variable, [cx.u32(0), index]));
+    return { ptr, access: [], space: "buffer" };
+  }
+  const variable = scratchVariable(cx, root, view.element);
+  cx.emit(I.accessChain(m.typePointer(storageClassOf(root), type), ptr, variable, [index]));
+  return { ptr, access: [], space: root.space };
+}
+
+/** The ids of an index list (`Value | bigint` entries). */
+export function indexIds(cx: KernelLowering, op: Op): Id[] {
+  return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.u64(i) : cx.scalar(i)));
+}
+
+// ---- buffers ------------------------------------------------------------------------------
+
+const allocaRule: OpRule = (cx, op) => {
+  const space = op.props.space === "workgroup" ? "workgroup" : "private";
+  const bytes = provenMax(op.operands[0]!);
+  if (bytes === undefined) {
+    cx.unsupported(op, "'buffer.alloca' without a constant size", "the SPIR-V backend declares scratch as fixed-size arrays");
+    return cx.poison(op);
+  }
+  cx.set(op.results[0]!, { kind: "buffer", root: { kind: "scratch", op, space, bytes: Number(bytes) } });
+};
+
+const lengthRule: OpRule = (cx, op) => {
+  const b = cx.get(op.operands[0]!);
+  if (b.kind !== "buffer") return cx.poison(op);
+  const root = b.root;
+  const id = root.kind === "argument" ? cx.loadPush(`${root.slot.offset}:length`) : cx.u64(root.bytes);
+  cx.set(op.results[0]!, { kind: "scalar", id, type: U64 });
+};
+
+/** Checks that `element` may live in `root`, reporting at `op`. */
+function checkElement(cx: KernelLowering, op: Op, root: BufferRoot, element: ScalarType): boolean {
+  if (element.kind === "bool") {
+    cx.unsupported(op, "a view of 'i1' elements", "Vulkan has no in-memory boolean type; view i8 or i32 and compare");
+    return false;
+  }
+  if (root.kind === "argument" && element.width === 8) {
+    if (!cx.requireFeature(op, "storageBuffer8BitAccess", "8-bit elements in a storage buffer")) return false;
+    cx.module.require("StorageBuffer8BitAccess");
+  }
+  if (root.kind === "argument" && element.width === 16) {
+    if (!cx.requireFeature(op, "storageBuffer16BitAccess", "16-bit elements in a storage buffer")) return false;
+    cx.module.require("StorageBuffer16BitAccess");
+  }
+  if (root.kind === "scratch") {
+    const seen = cx.scratchElements.get(root.op);
+    if (seen !== undefined && seen !== scalarKey(element)) {
+      cx.unsupported(op, "viewing one scratch allocation with two element types", "the SPIR-V backend gives each allocation one typed array");
+      return false;
+    }
+    cx.scratchElements.set(root.op, scalarKey(element));
+  }
+  return true;
+}
+
+/** Element strides of a view type: dense (row-major) unless a strided layout value is given. */
+function stridesOf(cx: KernelLowering, type: ViewType): Id[] | undefined {
+  const layout = type.layout;
+  if (layout?.kind === "value") {
+    const l = cx.get(layout.value);
+    if (l.kind !== "layout") return undefined;
+    if (l.strides) return [...l.strides];
+  }
+  const strides: Id[] = new Array<Id>(type.dims.length);
+  let running = cx.u64(1);
+  for (let d = type.dims.length - 1; d >= 0; d--) {
+    strides[d] = running;
+    const dim = type.dims[d]!;
+    running = cx.mul64(running, dim.kind === "static" ? cx.u64(dim.size) : cx.scalar(dim.value));
+  }
+  return strides;
+}
+
+const viewRule: OpRule = (cx, op) => {
+  const b = cx.get(op.operands[0]!);
+  const type = op.results[0]!.type as ViewType;
+  const strides = b.kind === "buffer" ? stridesOf(cx, type) : undefined;
+  if (b.kind !== "buffer" || !strides) return cx.poison(op);
+  const element = cx.scalarType(type);
+  if (!checkElement(cx, op, b.root, element)) return cx.poison(op);
+  cx.set(op.results[0]!, { kind: "view", root: b.root, base: cx.scalar(op.operands[1]!), strides, element });
+};
+
+const subviewRule: OpRule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  if (v.kind !== "view") return cx.poison(op);
+  // The origin moves by Σ oⱼ·sⱼ elements; strides stay those of the parent storage.
+  let elements = cx.u64(0);
+  indexIds(cx, op).forEach((o, d) => (elements = cx.add64(elements, cx.mul64(o, v.strides[d]!))));
+  const base = cx.add64(v.base, cx.mul64(elements, cx.u64(scalarBytes(v.element))));
+  cx.set(op.results[0]!, { ...v, base });
+};
+
+const denseLayout: OpRule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
+const stridedLayout: OpRule = (cx, op) => {
+  const strides = ((op.props.strides as readonly (bigint | Value)[] | undefined) ?? []).map((s) => (typeof s === "bigint" ? cx.u64(s) : cx.scalar(s)));
+  cx.set(op.results[0]!, { kind: "layout", strides });
+};
+
+// ---- plain access -------------------------------------------------------------------------
+
+const loadRule: OpRule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  if (v.kind !== "view") return cx.poison(op);
+  const p = elementPointer(cx, v, indexIds(cx, op));
+  const id = cx.module.id();
+  cx.emit(I.load(cx.typeId(v.element), id, p.ptr, p.access));
+  cx.set(op.results[0]!, { kind: "scalar", id, type: v.element });
+};
+
+const storeRule: OpRule = (cx, op) => {
+  const v = cx.get(op.operands[1]!);
+  if (v.kind !== "view") return;
+  const p = elementPointer(cx, v, indexIds(cx, op));
+  cx.emit(I.store(p.ptr, cx.scalar(op.operands[0]!), p.access));
+};
+
+// ---- atomics ------------------------------------------------------------------------------
+
+/** Loom scopes → SPIR-V; Vulkan has no CrossDevice scope, so `system` is `Device`. */
+const SCOPES: Readonly<Record<string, number>> = {
+  thread: Scope.Invocation,
+  subgroup: Scope.Subgroup,
+  workgroup: Scope.Workgroup,
+  device: Scope.Device,
+  system: Scope.Device,
+};
+
+const ORDERINGS: Readonly<Record<string, number>> = {
+  relaxed: MemorySemantics.None,
+  acquire: MemorySemantics.Acquire,
+  release: MemorySemantics.Release,
+  acq_rel: MemorySemantics.AcquireRelease,
+  seq_cst: MemorySemantics.SequentiallyConsistent,
+};
+
+function semantics(cx: KernelLowering, ordering: unknown, space: ElementPointer["space"]): Id {
+  const order = ORDERINGS[String(ordering)] ?? MemorySemantics.None;
+  const storage = order === MemorySemantics.None ? 0 : space === "workgroup" ? MemorySemantics.WorkgroupMemory : MemorySemantics.UniformMemory;
+  return cx.u32(order | storage);
+}
+
+function scopeId(cx: KernelLowering, scope: unknown): Id {
+  return cx.u32(SCOPES[String(scope)] ?? Scope.Device);
+}
+
+/** The view of an atomic op, after checking the element's atomic features. */
+function atomicTarget(cx: KernelLowering, op: Op, viewOperand: number, floatAdd: boolean): { view: ViewDescriptor; p: ElementPointer } | undefined {
+  const v = cx.get(op.operands[viewOperand]!);
+  if (v.kind !== "view") return undefined;
+  if (v.root.kind === "scratch" && v.root.space === "private") {
+    cx.unsupported(op, "atomics on private scratch", "use plain loads and stores on per-invocation memory");
+    return undefined;
+  }
+  const shared = v.root.kind === "scratch";
+  if (v.element.kind === "int" && v.element.width === 64) {
+    if (!cx.requireFeature(op, shared ? "shaderSharedInt64Atomics" : "shaderBufferInt64Atomics", "64-bit atomics")) return undefined;
+    cx.module.require("Int64Atomics");
+  }
+  if (floatAdd) {
+    if (!cx.requireFeature(op, shared ? "shaderSharedFloat32AtomicAdd" : "shaderBufferFloat32AtomicAdd", "atomic f32 add")) return undefined;
+    cx.module.require("AtomicFloat32AddEXT");
+    cx.module.requireExtension("SPV_EXT_shader_atomic_float_add");
+  }
+  return { view: v, p: elementPointer(cx, v, indexIds(cx, op)) };
+}
+
+const RMW_OPCODES: Readonly<Record<string, I.AtomicRmwOpcode>> = {
+  xchgi: S.AtomicExchange, addi: S.AtomicIAdd, subi: S.AtomicISub, andi: S.AtomicAnd, ori: S.AtomicOr, xori: S.AtomicXor,
+  minsi: S.AtomicSMin, maxsi: S.AtomicSMax, minui: S.AtomicUMin, maxui: S.AtomicUMax, xchgf: S.AtomicExchange, addf: S.AtomicFAddEXT,
+};
+
+const rmwRule: OpRule = (cx, op) => {
+  const kind = String(op.props.kind);
+  const opcode = RMW_OPCODES[kind];
+  if (opcode === undefined) throw new Error(`SPIR-V lowering: unknown atomic kind '${kind}'`);
+  const t = atomicTarget(cx, op, 1, kind === "addf");
+  if (!t) return cx.poison(op);
+  const id = cx.module.id();
+  cx.emit(I.atomicRmw(opcode, cx.typeId(t.view.element), id, t.p.ptr, scopeId(cx, op.props.scope), semantics(cx, op.props.ordering, t.p.space), cx.scalar(op.operands[0]!)));
+  if (op.results[0]) cx.set(op.results[0], { kind: "scalar", id, type: t.view.element });
+};
+
+const cmpxchgRule: OpRule = (cx, op) => {
+  const t = atomicTarget(cx, op, 2, false);
+  if (!t) return cx.poison(op);
+  const id = cx.module.id();
+  const equal = semantics(cx, op.props.successOrdering, t.p.space);
+  const unequal = semantics(cx, op.props.failureOrdering, t.p.space);
+  cx.emit(I.atomicCompareExchange(cx.typeId(t.view.element), id, t.p.ptr, scopeId(cx, op.props.scope), equal, unequal, cx.scalar(op.operands[1]!), cx.scalar(op.operands[0]!)));
+  cx.set(op.results[0]!, { kind: "scalar", id, type: t.view.element });
+};
+
+const atomicLoadRule: OpRule = (cx, op) => {
+  const t = atomicTarget(cx, op, 0, false);
+  if (!t) return cx.poison(op);
+  const id = cx.module.id();
+  cx.emit(I.atomicLoad(cx.typeId(t.view.element), id, t.p.ptr, scopeId(cx, op.props.scope), semantics(cx, op.props.ordering, t.p.space)));
+  cx.set(op.results[0]!, { kind: "scalar", id, type: t.view.element });
+};
+
+const atomicStoreRule: OpRule = (cx, op) => {
+  const t = atomicTarget(cx, op, 1, false);
+  if (!t) return;
+  cx.emit(I.atomicStore(t.p.ptr, scopeId(cx, op.props.scope), semantics(cx, op.props.ordering, t.p.space), cx.scalar(op.operands[0]!)));
+};
+
+export const MEMORY_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
+  ["buffer.alloca", allocaRule],
+  ["buffer.view", viewRule],
+  ["buffer.length", lengthRule],
+  ["buffer.assume.noalias", identityRule],
+  ["buffer.assume.alignment", identityRule],
+  ["buffer.assume.memory_space", identityRule],
+  ["encoding.layout.dense", denseLayout],
+  ["encoding.layout.strided", stridedLayout],
+  ["view.subview", subviewRule],
+  ["view.load", loadRule],
+  ["view.store", storeRule],
+  ["view.atomic.rmw", rmwRule],
+  ["view.atomic.reduce", rmwRule],
+  ["view.atomic.cmpxchg", cmpxchgRule],
+  ["view.atomic.load", atomicLoadRule],
+  ["view.atomic.store", atomicStoreRule],
+]);

@@ -1,0 +1,144 @@
+/**
+ * `vector.*` ops that are not lanewise. Loom vectors are scalarized: a vector value is its
+ * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits), and
+ * drivers re-vectorize as they see fit. Dynamic lane indices become select chains.
+ */
+import type { Op } from "../../../ir/core.js";
+import { indicesOf } from "../../../ir/props.js";
+import type { VectorType } from "../../../ir/types.js";
+import * as I from "../instructions.js";
+import type { Id } from "../instructions.js";
+import { BOOL } from "../module.js";
+import { Op as S } from "../spec.js";
+import { combine } from "./arith-rules.js";
+import type { KernelLowering, Lowered, OpRule } from "./context.js";
+import { elementPointer, indexIds } from "./memory-rules.js";
+
+type VectorValue = Extract<Lowered, { kind: "vector" }>;
+
+function shapeOf(op: Op, operand: number): readonly number[] {
+  return (op.operands[operand]!.type as VectorType).shape;
+}
+
+function vectorOperand(cx: KernelLowering, op: Op, i: number): VectorValue | undefined {
+  const l = cx.get(op.operands[i]!);
+  return l.kind === "vector" ? l : undefined;
+}
+
+/** Which tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
+function leadingOffset(cx: KernelLowering, op: Op, shape: readonly number[]): { offset: Id; constant?: number; tail: number } {
+  const idx = indicesOf(op);
+  const tail = shape.slice(idx.length).reduce((a, b) => a * b, 1);
+  let offset = cx.u64(0);
+  idx.forEach((i, d) => {
+    const stride = shape.slice(d + 1, idx.length).reduce((a, b) => a * b, 1);
+    offset = cx.add64(offset, cx.mul64(typeof i === "bigint" ? cx.u64(i) : cx.scalar(i), cx.u64(stride)));
+  });
+  const c = cx.constValue(offset);
+  return c === undefined ? { offset, tail } : { offset, constant: Number(c), tail };
+}
+
+const splat: OpRule = (cx, op) => {
+  const t = cx.scalarType(op.results[0]!.type);
+  const n = (op.results[0]!.type as VectorType).shape.reduce((a, b) => a * b, 1);
+  cx.set(op.results[0]!, { kind: "vector", lanes: new Array<Id>(n).fill(cx.scalar(op.operands[0]!)), type: t });
+};
+
+const fromElements: OpRule = (cx, op) => {
+  cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => cx.scalar(v)), type: cx.scalarType(op.results[0]!.type) });
+};
+
+const extract: OpRule = (cx, op) => {
+  const v = vectorOperand(cx, op, 0);
+  if (!v) return cx.poison(op);
+  const { offset, constant, tail } = leadingOffset(cx, op, shapeOf(op, 0));
+  const count = v.lanes.length / tail;
+  const lanes: Id[] = [];
+  for (let r = 0; r < tail; r++) {
+    if (constant !== undefined) {
+      lanes.push(v.lanes[constant * tail + r]!);
+      continue;
+    }
+    let acc = v.lanes[r]!;
+    for (let k = 1; k < count; k++) acc = cx.select(v.type, cx.binary(S.IEqual, BOOL, offset, cx.u64(k)), v.lanes[k * tail + r]!, acc);
+    lanes.push(acc);
+  }
+  const result = op.results[0]!;
+  cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, type: v.type } : { kind: "scalar", id: lanes[0]!, type: v.type });
+};
+
+const insert: OpRule = (cx, op) => {
+  const v = vectorOperand(cx, op, 1);
+  const x = cx.get(op.operands[0]!);
+  if (!v || x.kind === "invalid") return cx.poison(op);
+  const parts = x.kind === "vector" ? x.lanes : [cx.scalar(op.operands[0]!)];
+  const { offset, constant, tail } = leadingOffset(cx, op, shapeOf(op, 1));
+  const lanes = v.lanes.map((old, j) => {
+    const slot = Math.floor(j / tail);
+    if (constant !== undefined) return slot === constant ? parts[j % tail]! : old;
+    return cx.select(v.type, cx.binary(S.IEqual, BOOL, offset, cx.u64(slot)), parts[j % tail]!, old);
+  });
+  cx.set(op.results[0]!, { kind: "vector", lanes, type: v.type });
+};
+
+/** View indices of each lane: vector axes walk the trailing view axes from the origin. */
+function laneIndices(cx: KernelLowering, origin: readonly Id[], shape: readonly number[]): Id[][] {
+  const out: Id[][] = [];
+  const n = shape.reduce((a, b) => a * b, 1);
+  for (let lane = 0; lane < n; lane++) {
+    const idx = [...origin];
+    let rest = lane;
+    for (let a = shape.length - 1; a >= 0; a--) {
+      const axis = idx.length - shape.length + a;
+      const step = rest % shape[a]!;
+      rest = Math.floor(rest / shape[a]!);
+      if (step !== 0) idx[axis] = cx.add64(idx[axis]!, cx.u64(step));
+    }
+    out.push(idx);
+  }
+  return out;
+}
+
+const load: OpRule = (cx, op) => {
+  const view = cx.get(op.operands[0]!);
+  if (view.kind !== "view") return cx.poison(op);
+  const shape = (op.results[0]!.type as VectorType).shape;
+  const lanes = laneIndices(cx, indexIds(cx, op), shape).map((idx) => {
+    const p = elementPointer(cx, view, idx);
+    const id = cx.module.id();
+    cx.emit(I.load(cx.typeId(view.element), id, p.ptr, p.access));
+    return id;
+  });
+  cx.set(op.results[0]!, { kind: "vector", lanes, type: view.element });
+};
+
+const store: OpRule = (cx, op) => {
+  const view = cx.get(op.operands[1]!);
+  const v = vectorOperand(cx, op, 0);
+  if (view.kind !== "view" || !v) return;
+  laneIndices(cx, indexIds(cx, op), shapeOf(op, 0)).forEach((idx, lane) => {
+    const p = elementPointer(cx, view, idx);
+    cx.emit(I.store(p.ptr, v.lanes[lane]!, p.access));
+  });
+};
+
+/** Strict left fold `((init ⊕ l₀) ⊕ l₁) …` in lane order. */
+const reduce: OpRule = (cx, op) => {
+  const v = vectorOperand(cx, op, 0);
+  if (!v) return cx.poison(op);
+  const kind = String(op.props.kind);
+  let acc = cx.scalar(op.operands[1]!);
+  for (const lane of v.lanes) acc = combine(cx, op, kind, v.type, acc, lane);
+  cx.set(op.results[0]!, { kind: "scalar", id: acc, type: v.type });
+};
+
+export const VECTOR_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
+  ["vector.splat", splat],
+  ["vector.from_elements", fromElements],
+  ["vector.extract", extract],
+  ["vector.insert", insert],
+  ["vector.load", load],
+  ["vector.store", store],
+  ["vector.reduce", reduce],
+]);
+
