@@ -9,13 +9,16 @@ export const compileCommand: Command = {
   summary: "compile a kernel to an executable and its launch-config companion",
   help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... -o OUT [--launch-config OUT] [--json]
 
-  --target ENV:DEVICE    e.g. amdgpu:gfx1100, amdgpu:gfx942, amdgpu:gfx11-generic
+  --target ENV:DEVICE    e.g. amdgpu:gfx1100, amdgpu:gfx942, amdgpu:gfx11-generic, spirv:vulkan1.3
+  --feature NAME         a Vulkan feature the device has, for spirv targets (repeatable),
+                         e.g. --feature shaderInt64 --feature shaderFloat64
   --kernel NAME          kernel symbol to compile (repeatable; default: every kernel.def)
   -o, --output OUT       the executable artifact
   --launch-config OUT    also write the launch-config companion (.loombc)
   --json                 diagnostics and artifact descriptors as JSON on stdout`,
   options: {
     target: { type: "string" },
+    feature: { type: "string", multiple: true },
     kernel: { type: "string", multiple: true },
     output: { type: "string", short: "o" },
     "launch-config": { type: "string" },
@@ -26,7 +29,7 @@ export const compileCommand: Command = {
     if (typeof values.target !== "string") throw new UsageError("--target is required");
     if (typeof values.output !== "string") throw new UsageError("-o OUT is required");
     const json = values.json === true;
-    const target = resolveTarget(values.target);
+    const target = resolveTarget(values.target, (values.feature as string[] | undefined) ?? []);
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
     const kernels = (values.kernel as string[] | undefined) ?? module.ir.ops.filter((op) => op.name === "kernel.def").map((op) => op.symbol!);

@@ -24,7 +24,6 @@ export interface UnitOptions {
   /** Module for resolving `func.call` / `template.call` (unprepared kernels only). */
   readonly module?: Module;
   readonly config?: ReadonlyMap<string, ConfigBinding>;
-  readonly subgroupSize: number;
 }
 
 export interface CompiledRegion {

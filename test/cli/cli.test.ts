@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromRoot } from "../util/paths.js";
+import { requireTool, runTool } from "../util/tools.js";
 
 const CLI = fromRoot("dist/src/cli/main.js");
 const SEED = fromRoot("examples/integration/jit-kernel/kernel.loom");
@@ -90,4 +91,19 @@ test("npm start example prints the seed's two lines", () => {
   assert.match(lines[1]!, /^artifact=guide_jit_kernel\.hsaco format=amdgpu-hsaco bytes=\d+$/);
   const g = spawnSync(process.execPath, [fromRoot("dist/examples/integration/jit-kernel/main.js"), "--target", "gfx942"], { encoding: "utf8" });
   assert.equal(g.status, 0, g.stderr);
+});
+
+test("loom compile --target spirv:vulkan1.3 writes a module spirv-val accepts; missing features are TARGET/001", (t) => {
+  const saxpy = fromRoot("test/spirv/kernels/saxpy.loom");
+  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+  const out = join(dir, "saxpy.spv");
+  const refused = loom("compile", saxpy, "--target", "spirv:vulkan1.3", "-o", out);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /TARGET\/001.*shaderInt64|shaderInt64/s);
+  const r = loom("compile", saxpy, "--target", "spirv:vulkan1.3", "--feature", "shaderInt64", "-o", out);
+  assert.equal(r.code, 0, r.err);
+  if (!requireTool(t, "spirv-val", "apt-get install spirv-tools")) return;
+  const v = runTool("spirv-val", ["--target-env", "vulkan1.3", out]);
+  assert.equal(v.status, 0, v.stderr + v.stdout);
+  assert.equal(loom("compile", saxpy, "--target", "amdgpu:gfx1100", "--feature", "shaderInt64", "-o", out).code, 2);
 });

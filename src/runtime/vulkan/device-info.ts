@@ -4,7 +4,7 @@
  * SPIR-V profile needs (the SPIR-V target derives a profile from it; this module never
  * imports the compiler).
  */
-import { STYPE, SUBGROUP_OPERATION_BITS, PHYSICAL_DEVICE_TYPE_NAMES, apiVersion, formatApiVersion, type PhysicalDeviceType } from "./constants.js";
+import { SHADER_STAGE_COMPUTE, STYPE, SUBGROUP_OPERATION_BITS, PHYSICAL_DEVICE_TYPE_NAMES, apiVersion, formatApiVersion, type PhysicalDeviceType } from "./constants.js";
 import type { VulkanLibrary } from "./ffi.js";
 import { NativeArena } from "./native-arena.js";
 import { parseMembers, STRUCT_DECLS, type StructName } from "./structs.js";
@@ -70,6 +70,8 @@ export interface VulkanDeviceInfo {
   /** The queue family used for dispatches, and whether it can write timestamps. */
   readonly computeQueueFamily: number;
   readonly timestamps: boolean;
+  /** Meaningful bits of a timestamp on that queue (0 = no timestamps). */
+  readonly timestampValidBits: number;
 }
 
 /** Facts a SPIR-V profile needs, as plain data (named like TargetFacts where they match). */
@@ -202,7 +204,9 @@ export function describePhysicalDevice(lib: VulkanLibrary, physicalDevice: bigin
       const subgroup = arena.struct("VkPhysicalDeviceSubgroupProperties", { sType: STYPE.PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, pNext: sizeControl });
       const props2 = arena.struct("VkPhysicalDeviceProperties2", { sType: STYPE.PHYSICAL_DEVICE_PROPERTIES_2, pNext: subgroup });
       lib.vk.vkGetPhysicalDeviceProperties2(physicalDevice, props2);
-      const sg = arena.readStruct<{ subgroupSize: number; supportedOperations: number }>("VkPhysicalDeviceSubgroupProperties", subgroup);
+      const raw = arena.readStruct<{ subgroupSize: number; supportedStages: number; supportedOperations: number }>("VkPhysicalDeviceSubgroupProperties", subgroup);
+      // Operations count for compute only when the compute stage is among the supported stages.
+      const sg = { subgroupSize: raw.subgroupSize, supportedOperations: raw.supportedStages & SHADER_STAGE_COMPUTE ? raw.supportedOperations : 0 };
       const sizes = sizeControl
         ? arena.readStruct<{ minSubgroupSize: number; maxSubgroupSize: number }>("VkPhysicalDeviceSubgroupSizeControlProperties", sizeControl)
         : { minSubgroupSize: sg.subgroupSize, maxSubgroupSize: sg.subgroupSize };
@@ -243,6 +247,7 @@ export function describePhysicalDevice(lib: VulkanLibrary, physicalDevice: bigin
       features,
       computeQueueFamily: queue?.index ?? -1,
       timestamps: (queue?.timestampValidBits ?? 0) > 0,
+      timestampValidBits: queue?.timestampValidBits ?? 0,
     };
   } finally {
     arena.free();

@@ -157,7 +157,8 @@ export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: Disp
     if (!timestamps) return { dispatched: true };
     const data = arena.bytes(16);
     check(vk.vkGetQueryPoolResults(device, ctx.queryPool, 0, 2, 16, data, 8n, QUERY_RESULT_64 | QUERY_RESULT_WAIT), "vkGetQueryPoolResults");
-    const ticks = arena.readU64(data, 1) - arena.readU64(data, 0);
+    // Timestamps wrap at 2^timestampValidBits.
+    const ticks = BigInt.asUintN(ctx.info.timestampValidBits, arena.readU64(data, 1) - arena.readU64(data, 0));
     return { dispatched: true, gpuNs: Number(ticks) * ctx.info.limits.timestampPeriod };
   } finally {
     arena.free();

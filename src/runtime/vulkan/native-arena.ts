@@ -3,7 +3,9 @@
  * its address still while the scope lives, and is released by `free()`. Structs are encoded by
  * koffi from JS objects whose pointer members are BigInt addresses from the same arena.
  */
+import { LoomError } from "../../api/errors.js";
 import type { VulkanLibrary } from "./ffi.js";
+import type { KoffiType } from "./koffi.js";
 import type { StructName } from "./structs.js";
 
 export class NativeArena {
@@ -94,7 +96,7 @@ export class NativeArena {
 }
 
 /** koffi wants every member present; fill the missing ones with zero of the right kind. */
-function withZeros(type: import("./koffi.js").KoffiType, value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function withZeros(type: KoffiType, value: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(type.members ?? {})) {
     if (key in value) {
@@ -105,12 +107,12 @@ function withZeros(type: import("./koffi.js").KoffiType, value: Readonly<Record<
     }
   }
   for (const key of Object.keys(value)) {
-    if (!(key in out)) throw new Error(`internal: struct has no member '${key}'`);
+    if (!(key in out)) throw new LoomError("internal", `Vulkan struct has no member '${key}'`);
   }
   return out;
 }
 
-function zeroOf(type: import("./koffi.js").KoffiType): unknown {
+function zeroOf(type: KoffiType): unknown {
   switch (type.primitive) {
     case "Pointer":
     case "String":

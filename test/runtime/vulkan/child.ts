@@ -12,7 +12,6 @@ import {
   argumentLayout,
   packArguments,
   type KernelLayout,
-  type VulkanBuffer,
   type VulkanKernel,
 } from "../../../src/runtime/vulkan/index.js";
 import { REDUCE_GROUP, SAXPY_A, SAXPY_GROUP, reduceInputs, saxpyInputs, toBase64 } from "./cases.js";
