@@ -1,0 +1,166 @@
+/**
+ * The artifact cache: compiled kernel versions, content-addressed by everything that can
+ * change an artifact — source bytes, linked library digests, profile facts, config
+ * bindings, compile and emit options, and the compiler version. Entries live in memory
+ * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`).
+ *
+ * A key is a SHA-256 hex string. Immutable inputs are digested once per object, so
+ * computing a key for a repeated lookup hashes only a few hundred bytes.
+ */
+import type { Diagnostic } from "../diag/diagnostic.js";
+import type { Artifact } from "../api/result.js";
+import type { Source } from "../api/source.js";
+import { LoomError } from "../api/errors.js";
+import type { TargetProfile } from "../targets/target.js";
+import { LOOMC_VERSION } from "../version.js";
+import { canonicalText, digestOnce, digestText } from "./digest.js";
+import { decodeEntry, encodeEntry } from "./entry-codec.js";
+
+/** Everything a cached compile depends on. Mirrors compileModule + emitModule options. */
+export interface CacheKeyInput {
+  readonly source: Source;
+  readonly specializations: readonly { readonly functionSymbol: string; readonly targetProfile: TargetProfile }[];
+  readonly moduleName?: string;
+  readonly config?: Readonly<Record<string, bigint | number | boolean>>;
+  readonly artifacts?: { readonly launchConfig?: boolean };
+  /** Linked libraries: anything with stable bytes (a LinkIndex's `toBytes()`) or a digest. */
+  readonly linkIndex?: { toBytes(): Uint8Array } | { readonly digest: string };
+  /** Emission requests whose artifacts are cached together with the compile's. */
+  readonly emit?: readonly {
+    readonly artifactFormat: string;
+    readonly identifier?: string;
+    readonly primary?: boolean;
+    readonly target?: Readonly<Record<string, unknown>>;
+  }[];
+}
+
+export interface CachedCompile {
+  readonly artifacts: readonly Artifact[];
+  /** Warnings and notes of the successful compile (failed compiles are not cached). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Persistent backing for the cache; both calls are synchronous and may fail silently. */
+export interface CacheStore {
+  read(key: string): Uint8Array | undefined;
+  write(key: string, bytes: Uint8Array): void;
+  remove?(key: string): void;
+}
+
+export interface ArtifactCacheOptions {
+  /** Entries kept in memory (least recently used evicted first); default 256. */
+  readonly maxEntries?: number;
+  readonly store?: CacheStore;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  storeHits: number;
+  evictions: number;
+}
+
+function sourceDigest(s: Source): string {
+  return digestOnce(s, () => ({ name: s.name, bytes: s.bytes }));
+}
+
+function profileDigest(p: TargetProfile): string {
+  // Profiles are deeply frozen: their whole data (facts and target-specific info) is the key.
+  return digestOnce(p, () => p);
+}
+
+function linkDigest(l: CacheKeyInput["linkIndex"]): string {
+  if (!l) return "";
+  if ("digest" in l && typeof l.digest === "string") return l.digest;
+  return digestOnce(l, () => (l as { toBytes(): Uint8Array }).toBytes());
+}
+
+export class ArtifactCache {
+  readonly #entries = new Map<string, CachedCompile>();
+  readonly #maxEntries: number;
+  readonly #store: CacheStore | undefined;
+  readonly stats: CacheStats = { hits: 0, misses: 0, storeHits: 0, evictions: 0 };
+
+  constructor(options: ArtifactCacheOptions = {}) {
+    const max = options.maxEntries ?? 256;
+    if (!Number.isInteger(max) || max < 1) throw new LoomError("invalid-argument", "ArtifactCache: 'maxEntries' must be a positive integer");
+    this.#maxEntries = max;
+    this.#store = options.store;
+  }
+
+  /** The content address of one compile + emit. */
+  static keyFor(input: CacheKeyInput): string {
+    if (!input || typeof input !== "object" || !input.source) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'source' is required");
+    if (!Array.isArray(input.specializations)) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'specializations' must be an array");
+    const parts = {
+      v: LOOMC_VERSION,
+      source: sourceDigest(input.source),
+      link: linkDigest(input.linkIndex),
+      specs: input.specializations.map((s) => [s.functionSymbol.replace(/^@/, ""), profileDigest(s.targetProfile)]),
+      module: input.moduleName ?? "",
+      config: input.config ?? {},
+      artifacts: { launchConfig: input.artifacts?.launchConfig ?? false },
+      emit: input.emit ?? [],
+    };
+    return digestText(canonicalText(parts));
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The cached compile, from memory or the store; undefined on a miss. */
+  get(key: string): CachedCompile | undefined {
+    const hit = this.#entries.get(key);
+    if (hit) {
+      // Refresh recency: Map iteration order is insertion order.
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      this.stats.hits++;
+      return hit;
+    }
+    const bytes = this.#store?.read(key);
+    if (bytes) {
+      const entry = decodeEntry(bytes);
+      if (entry) {
+        this.stats.storeHits++;
+        this.#remember(key, entry);
+        return entry;
+      }
+      this.#store?.remove?.(key); // corrupt or foreign: drop it, count a miss
+    }
+    this.stats.misses++;
+    return undefined;
+  }
+
+  /** Stores a successful compile's artifacts (bytes are copied: the entry owns them). */
+  put(key: string, value: CachedCompile): CachedCompile {
+    const entry: CachedCompile = Object.freeze({
+      artifacts: Object.freeze(value.artifacts.map((a) => Object.freeze({ ...a, contents: a.contents.slice() }))),
+      diagnostics: Object.freeze([...value.diagnostics]),
+    });
+    this.#remember(key, entry);
+    this.#store?.write(key, encodeEntry(entry));
+    return entry;
+  }
+
+  /** `get`, or run `produce` and `put` its result when it is not undefined (a failed compile). */
+  getOrCreate(key: string, produce: () => CachedCompile | undefined): CachedCompile | undefined {
+    const hit = this.get(key);
+    if (hit) return hit;
+    const made = produce();
+    return made ? this.put(key, made) : undefined;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  #remember(key: string, entry: CachedCompile): void {
+    this.#entries.set(key, entry);
+    while (this.#entries.size > this.#maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+      this.stats.evictions++;
+    }
+  }
+}
