@@ -5,10 +5,12 @@
 import { cpus } from "node:os";
 import { benchCompile } from "./compile.js";
 import { benchLaunch } from "./launch.js";
+import { benchCache } from "./cache.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
   ["launch", benchLaunch],
+  ["cache", benchCache],
 ];
 
 const results: Record<string, unknown> = {};

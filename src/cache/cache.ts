@@ -4,8 +4,9 @@
  * bindings, compile and emit options, and the compiler version. Entries live in memory
  * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`).
  *
- * A key is a SHA-256 hex string. Immutable inputs are digested once per object, so
- * computing a key for a repeated lookup hashes only a few hundred bytes.
+ * A key is an opaque canonical string of all inputs: source text verbatim (bytes sources
+ * and other immutable inputs by their SHA-256, computed once per object). Memory lookups
+ * need no hashing at all; the store sees the SHA-256 of the key.
  */
 import type { Diagnostic } from "../diag/diagnostic.js";
 import type { Artifact } from "../api/result.js";
@@ -40,7 +41,7 @@ export interface CachedCompile {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Persistent backing for the cache; both calls are synchronous and may fail silently. */
+/** Persistent backing for the cache, addressed by SHA-256 hex; calls are synchronous and may fail silently. */
 export interface CacheStore {
   read(key: string): Uint8Array | undefined;
   write(key: string, bytes: Uint8Array): void;
@@ -60,8 +61,9 @@ export interface CacheStats {
   evictions: number;
 }
 
-function sourceDigest(s: Source): string {
-  return digestOnce(s, () => ({ name: s.name, bytes: s.bytes }));
+function sourcePart(s: Source): string {
+  const text = s.kind === "text" ? s.text : undefined;
+  return text !== undefined ? `${JSON.stringify(s.name)}:t${JSON.stringify(text)}` : `${JSON.stringify(s.name)}:b${digestOnce(s, () => s.bytes)}`;
 }
 
 function profileDigest(p: TargetProfile): string {
@@ -92,17 +94,18 @@ export class ArtifactCache {
   static keyFor(input: CacheKeyInput): string {
     if (!input || typeof input !== "object" || !input.source) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'source' is required");
     if (!Array.isArray(input.specializations)) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'specializations' must be an array");
-    const parts = {
-      v: LOOMC_VERSION,
-      source: sourceDigest(input.source),
-      link: linkDigest(input.linkIndex),
-      specs: input.specializations.map((s) => [s.functionSymbol.replace(/^@/, ""), profileDigest(s.targetProfile)]),
-      module: input.moduleName ?? "",
-      config: input.config ?? {},
-      artifacts: { launchConfig: input.artifacts?.launchConfig ?? false },
-      emit: input.emit ?? [],
-    };
-    return digestText(canonicalText(parts));
+    // Fields are joined with NUL, which no JSON or hex text contains: the key is unambiguous.
+    const specs = input.specializations.map((x) => `${JSON.stringify(x.functionSymbol.replace(/^@/, ""))}=${profileDigest(x.targetProfile)}`).join(",");
+    return [
+      LOOMC_VERSION,
+      sourcePart(input.source),
+      linkDigest(input.linkIndex),
+      specs,
+      JSON.stringify(input.moduleName ?? ""),
+      input.config ? canonicalText(input.config) : "{}",
+      input.artifacts?.launchConfig ? "lc" : "",
+      input.emit ? canonicalText(input.emit) : "[]",
+    ].join("\0");
   }
 
   get size(): number {
@@ -119,7 +122,8 @@ export class ArtifactCache {
       this.stats.hits++;
       return hit;
     }
-    const bytes = this.#store?.read(key);
+    const storeKey = this.#store ? digestText(key) : "";
+    const bytes = this.#store?.read(storeKey);
     if (bytes) {
       const entry = decodeEntry(bytes);
       if (entry) {
@@ -127,7 +131,7 @@ export class ArtifactCache {
         this.#remember(key, entry);
         return entry;
       }
-      this.#store?.remove?.(key); // corrupt or foreign: drop it, count a miss
+      this.#store?.remove?.(storeKey); // corrupt or foreign: drop it, count a miss
     }
     this.stats.misses++;
     return undefined;
@@ -140,7 +144,7 @@ export class ArtifactCache {
       diagnostics: Object.freeze([...value.diagnostics]),
     });
     this.#remember(key, entry);
-    this.#store?.write(key, encodeEntry(entry));
+    this.#store?.write(digestText(key), encodeEntry(entry));
     return entry;
   }
 

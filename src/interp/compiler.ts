@@ -49,8 +49,11 @@ export class CompileUnit {
   readonly callees = new Map<Op, CompiledFunction>();
   readonly #syncRegions = new Map<Region, boolean>();
   readonly symbols: ReadonlyMap<string, Op>;
+  /** `config.def` ops by key (a key's `config.decl` may come first in the symbol table). */
+  readonly configDefs: ReadonlyMap<string, Op>;
   constructor(readonly options: UnitOptions) {
     this.symbols = options.module?.symbolTable() ?? new Map();
+    this.configDefs = new Map((options.module?.ops ?? []).filter((o) => o.name === "config.def").map((o) => [o.symbol!, o]));
   }
 
   /** Compiles a function body; cached per defining op. */

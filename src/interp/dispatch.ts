@@ -32,7 +32,7 @@ export interface DispatchOptions {
   readonly args: readonly ArgValue[];
   /** Executed-op budget; exceeding it is a `step-budget` error. Default 50 000 000. */
   readonly maxSteps?: number;
-  /** Total bytes all allocas of the dispatch may take. Default 256 MiB. */
+  /** Bytes the allocas of one workgroup (its invocations included) may take. Default 256 MiB. */
   readonly maxScratchBytes?: number;
   /** Byte value fresh scratch holds (its contents are unspecified by the language). Default 0. */
   readonly scratchFill?: number;

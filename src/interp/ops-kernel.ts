@@ -6,7 +6,7 @@
  * calls the request's `resolve` with all of them, in flat-id order — lockstep at the
  * collective, sequential between collectives.
  */
-import type { Op } from "../ir/core.js";
+import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
 import { opError } from "./errors.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
@@ -154,12 +154,19 @@ function broadcast(c: FunctionCompiler, op: Op): Step {
 
 function configGet(c: FunctionCompiler, op: Op): Step {
   const key = op.props.symbol as string;
-  const bound = c.unit.options.config?.get(key);
-  if (bound === undefined) throw opError("unsupported", op, `config key '@${key}' has no value (pass it in options.config, or interpret the prepared kernel)`);
   const t = laneType(op.results[0]!.type);
-  const value: Val = isFloatName(t)
-    ? roundToFormat(Number(bound), t as FloatName)
-    : literalValue(typeof bound === "boolean" ? { kind: "bool", value: bound } : { kind: "int", value: BigInt(bound) }, t);
+  const bound = c.unit.options.config?.get(key);
+  const def = c.unit.configDefs.get(key);
+  let value: Val;
+  if (bound !== undefined) {
+    value = isFloatName(t)
+      ? roundToFormat(Number(bound), t as FloatName)
+      : literalValue(typeof bound === "boolean" ? { kind: "bool", value: bound } : { kind: "int", value: BigInt(bound) }, t);
+  } else if (def) {
+    value = literalValue(def.props.value as Literal, t);
+  } else {
+    throw opError("unsupported", op, `config key '@${key}' has no value (pass options.config or a module with its config.def, or interpret the prepared kernel)`);
+  }
   const [r] = c.results(op);
   return plain((f) => { f.slots[r!] = value; });
 }

@@ -23,6 +23,7 @@ interface Task {
 
 export function runWorkgroup(body: CompiledRegion, slotCount: number, args: readonly Val[], d: DispatchState, id: readonly [number, number, number]): void {
   const workgroup: WorkgroupState = { id, allocas: new Map() };
+  d.scratchBytes = 0; // the scratch limit is per workgroup: earlier workgroups' storage is dead
   const [sx, sy, sz] = d.workgroupSize;
   const frames: Frame[] = [];
   for (let z = 0; z < sz; z++) {

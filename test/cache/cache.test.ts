@@ -36,7 +36,6 @@ function produce(input: CacheKeyInput): CachedCompile | undefined {
 
 test("keys are stable, and perturbing any input misses", () => {
   const k = ArtifactCache.keyFor(base);
-  assert.match(k, /^[0-9a-f]{64}$/);
   assert.equal(ArtifactCache.keyFor({ ...base, source: Source.fromText("k.loom", SEED_KERNEL) }), k, "equal content, new objects: same key");
   const gfx1100Again = createAmdgpuProfile(s.env, { identifier: s.profile.identifier, identity: { target: "gfx1100" } });
   assert.equal(ArtifactCache.keyFor({ ...base, specializations: [{ functionSymbol: "@workload_grid", targetProfile: gfx1100Again }] }), k);
@@ -87,13 +86,13 @@ test("a hit returns the very artifacts compiled; entries own their bytes", () =>
 test("LRU eviction keeps at most maxEntries", () => {
   const cache = new ArtifactCache({ maxEntries: 2 });
   const e: CachedCompile = { artifacts: [], diagnostics: [] };
-  cache.put("a".repeat(64), e);
-  cache.put("b".repeat(64), e);
-  cache.get("a".repeat(64));
-  cache.put("c".repeat(64), e);
+  cache.put("a", e);
+  cache.put("b", e);
+  cache.get("a");
+  cache.put("c", e);
   assert.equal(cache.size, 2);
-  assert.ok(cache.get("a".repeat(64)));
-  assert.equal(cache.get("b".repeat(64)), undefined);
+  assert.ok(cache.get("a"));
+  assert.equal(cache.get("b"), undefined);
   assert.equal(cache.stats.evictions, 1);
 });
 

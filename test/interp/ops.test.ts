@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import * as S from "../../src/dialects/scalar/semantics.js";
 import { erf, fmaF32 } from "../../src/interp/math.js";
+import { interpretDispatch } from "../../src/interp/index.js";
 import { asF32, asI32, dispatch, f32Bytes, i32Bytes, loadKernelText } from "./harness.js";
 
 function single(params: string, body: string, extra = "") {
@@ -130,7 +131,7 @@ func.def device @neighbour(%tile: view<64xi32>, %i: index, %n: index) -> (i32) {
   assert.deepEqual([...asI32(out)], Array.from({ length: n }, (_, i) => ((i + 1) % n) ** 2));
 });
 
-test("config.get in a parsed kernel needs a binding", () => {
+test("config.get: the module's config.def, or an explicit binding", () => {
   const k = loadKernelText("config.loom", `kernel.def @k(%n: index) {
   %c1 = index.constant 1 : index
   kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index
@@ -149,6 +150,12 @@ config.def @scale = 1.5 : f32
   const out = f32Bytes([0]);
   k.prepared.run({ workgroupCount: [1, 1, 1], workgroupSize: [1, 1, 1], subgroupSize: 32, args: [out] });
   assert.equal(asF32(out)[0], 1.5);
+  k.raw.run({ workgroupCount: [1, 1, 1], workgroupSize: [1, 1, 1], subgroupSize: 32, args: [out.fill(0)] });
+  assert.equal(asF32(out)[0], 1.5);
+  const rawOp = k.rawModule.ops.find((o) => o.name === "kernel.def")!;
+  interpretDispatch(rawOp, { module: k.rawModule, config: { "@scale": 0.1 }, workgroupCount: [1, 1, 1], workgroupSize: [1, 1, 1], subgroupSize: 32, args: [out] });
+  assert.equal(asF32(out)[0], Math.fround(0.1));
+  assert.throws(() => interpretDispatch(rawOp, { workgroupCount: [1, 1, 1], workgroupSize: [1, 1, 1], subgroupSize: 32, args: [out] }), /config key '@scale' has no value/);
 });
 
 test("math: erf is accurate, fmaF32 equals the shared exact FMA", () => {
