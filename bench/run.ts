@@ -6,11 +6,13 @@ import { cpus } from "node:os";
 import { benchCompile } from "./compile.js";
 import { benchLaunch } from "./launch.js";
 import { benchCache } from "./cache.js";
+import { benchPool } from "./pool.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
   ["launch", benchLaunch],
   ["cache", benchCache],
+  ["pool", benchPool],
 ];
 
 const results: Record<string, unknown> = {};

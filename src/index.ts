@@ -10,5 +10,6 @@ export { Context, Compiler, PassProgram, type ContextOptions, type TargetPipelin
 export { Workspace, type ParseOptions } from "./api/workspace.js";
 export { Module } from "./api/module.js";
 export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
+export { LinkIndexBuilder, LinkIndex, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
 export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction } from "./launch/program.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts } from "./targets/target.js";

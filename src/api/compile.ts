@@ -6,6 +6,7 @@ import type { ConfigValue } from "../passes/specialize.js";
 import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
 import { Compiler, PassProgram } from "./context.js";
 import { LoomError } from "./errors.js";
+import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
 import { ARTIFACT_FORMAT, Result, type Artifact } from "./result.js";
 import { Workspace } from "./workspace.js";
@@ -22,8 +23,8 @@ export interface CompileOptions {
   /** `config.decl` bindings for this invocation (ints/index as bigint, floats as number, i1 as boolean). */
   readonly config?: Readonly<Record<string, ConfigValue>>;
   readonly artifacts?: { readonly launchConfig?: boolean };
-  /** Libraries to link declared symbols from (not supported yet). */
-  readonly linkIndex?: unknown;
+  /** Libraries to link declared symbols from (docs/linking.md). */
+  readonly linkIndex?: LinkIndex;
 }
 
 export interface EmitOptions {
@@ -49,10 +50,11 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   if (module.state.phase !== "parsed") {
     throw new LoomError("failed-precondition", `compileModule: the module was already ${module.state.phase}; parse again or clone() before compiling another specialization`);
   }
-  if (options.linkIndex !== undefined) throw new LoomError("unimplemented", "compileModule: 'linkIndex' (library linking) is not implemented yet");
+  if (options.linkIndex !== undefined && !(options.linkIndex instanceof LinkIndex)) bad("compileModule: 'linkIndex' must be a LinkIndex");
+  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : [];
   const moduleName = options.moduleName ?? "module";
   if (typeof moduleName !== "string" || moduleName.length === 0) bad("compileModule: 'moduleName' must be a non-empty string");
-  const specs = resolveSpecializations(compiler, module, options.specializations);
+  const specs = resolveSpecializations(compiler, module, options.specializations, libraries.length > 0);
   const config = new Map<string, ConfigValue>();
   for (const [k, v] of Object.entries(options.config ?? {})) {
     if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
@@ -64,9 +66,11 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   return workspace.run(() => {
     module.setState({ phase: "compiling" });
     const sink = new DiagnosticSink(pipeline.maxErrors);
-    const lookup = (n: string) => module.sourceTexts.get(n);
+    // Diagnostics may point into library code that linking copied into the module.
+    const lookup = (n: string) => module.sourceTexts.get(n) ?? options.linkIndex?.sourceText(n);
     try {
-      const out = runPreparedLowPipeline(module.ir, { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass }, sink);
+      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries };
+      const out = runPreparedLowPipeline(module.ir, request, sink);
       if (!out) {
         module.setState({ phase: "failed" });
         return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
@@ -90,7 +94,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   });
 }
 
-function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined): Specialization[] {
+function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined, linking: boolean): Specialization[] {
   if (!Array.isArray(list) || list.length === 0) bad("compileModule: 'specializations' must be a non-empty array");
   const symbols = module.ir.symbolTable();
   const seen = new Set<string>();
@@ -103,12 +107,15 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     seen.add(name);
     const op = symbols.get(name);
     if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
-    if (op.name !== "kernel.def") throw new LoomError("invalid-argument", `compileModule: '@${name}' is a ${op.name}, not a kernel.def`);
+    const linkable = linking && op.name === "kernel.decl";
+    if (op.name !== "kernel.def" && !linkable) {
+      throw new LoomError("invalid-argument", `compileModule: '@${name}' is a ${op.name}, not a kernel.def${op.name === "kernel.decl" ? " (a kernel.decl needs a 'linkIndex' that defines it)" : ""}`);
+    }
     const environment = compiler.context.environment(profile.environment);
     if (!environment) {
       throw new LoomError("failed-precondition", `compileModule: profile '${profile.identifier}' needs the '${profile.environment}' target environment, which the Context does not register`);
     }
-    return { kernel: op, profile, environment };
+    return { symbol: name, profile, environment };
   });
 }
 

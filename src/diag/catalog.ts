@@ -91,6 +91,14 @@ export const D = {
   argBlockTooLarge: entry("TARGET/901", "device argument block of {0} bytes exceeds the target limit of {1} bytes"),
   dynamicWorkgroupSize: entry("TARGET/902", "workgroup size must be a compile-time constant on {0}"),
   unresolvedTargetQuery: entry("TARGET/903", "{0} cannot be resolved for this target"),
+  // BYTECODE (module bytecode reader, src/bytecode/module; 9xx: ours, language.md §8)
+  bytecodeTruncated: entry("BYTECODE/901", "truncated .loombc: {0}"),
+  bytecodeBadHeader: entry("BYTECODE/902", "not a readable .loombc module: {0}"),
+  bytecodeMalformed: entry("BYTECODE/903", "malformed .loombc: {0}"),
+  bytecodeBadReference: entry("BYTECODE/904", "bad reference in .loombc: {0}"),
+  bytecodeLimit: entry("BYTECODE/905", "limit exceeded in .loombc: {0}"),
+  bytecodeNotCanonical: entry("BYTECODE/906", "the module in this .loombc is not well-formed: {0}"),
+  bytecodeInternal: entry("BYTECODE/907", "internal error while reading .loombc: {0}"),
   // BACKEND
   backendInternal: entry("BACKEND/001", "{0}"),
 } as const satisfies Record<string, CatalogEntry>;

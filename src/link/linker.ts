@@ -186,7 +186,7 @@ class Linker {
     if (this.#families.has(family)) return;
     this.#families.add(family);
     // The root's own providers are reachable too (their callees may need binding).
-    for (const op of this.root.ops) if (op.name === "template.def" && op.props.family === family) this.#enqueueRootRef(op);
+    for (const op of [...this.root.ops]) if (op.name === "template.def" && op.props.family === family) this.#enqueueRootRef(op);
     for (const library of this.libraries) {
       for (const op of library.ir.ops) {
         if (op.name === "template.def" && op.props.family === family) {

@@ -1,9 +1,12 @@
 /**
- * Inlines every `func.call` in a kernel region (v1 compiles device and host calls by
- * inlining, language.md §4.8). The callee body is copied at the call with its parameters
- * bound to the call operands; `func.return` operands replace the call results. Calls that
- * arrive with a copied body are inlined by the next round; the verifier rejects recursion
- * (STRUCTURE/903) and a round limit keeps unverified input finite.
+ * Inlines calls in a kernel region (v1 compiles device and host calls by inlining,
+ * language.md §4.8, §4.9): `func.call` of a `func.def`, `template.call` of a provider, and
+ * a `template.apply` whose provider the caller already selected (`chosen`). The callee
+ * body is copied at the call with its parameters bound to the call operands; the
+ * `func.return`/`template.return` operands replace the call results. Callees are never
+ * modified, so one function can be inlined into kernels specialized for different
+ * profiles. Calls that arrive with a copied body are inlined by the next round; the
+ * verifier rejects recursion (STRUCTURE/903) and a round limit keeps unverified input finite.
  */
 import { cloneOp, type ValueMap } from "../ir/clone.js";
 import type { Module, Op, Region } from "../ir/core.js";
@@ -12,11 +15,23 @@ import { D, type DiagnosticSink } from "../diag/diagnostic.js";
 
 const MAX_ROUNDS = 64;
 
-export function inlineCalls(region: Region, module: Module, sink: DiagnosticSink): boolean {
+/** `template.apply` ops whose provider has been selected, mapped to that provider. */
+export type ChosenProviders = ReadonlyMap<Op, Op>;
+
+interface RoundState {
+  inlined: number;
+  ok: boolean;
+}
+
+/**
+ * Inlines until no inlinable call is left. `template.apply` ops without an entry in
+ * `chosen` stay (the pipeline selects their providers, then calls this again).
+ */
+export function inlineCalls(region: Region, module: Module, sink: DiagnosticSink, chosen: ChosenProviders = new Map()): boolean {
   const symbols = module.symbolTable();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const state = { inlined: 0, ok: true };
-    inlineOnce(region, symbols, sink, state);
+    const state: RoundState = { inlined: 0, ok: true };
+    inlineOnce(region, (op) => calleeOf(op, symbols, chosen, sink, state), state);
     if (!state.ok) return false;
     if (state.inlined === 0) return true;
   }
@@ -24,22 +39,26 @@ export function inlineCalls(region: Region, module: Module, sink: DiagnosticSink
   return false;
 }
 
-function inlineOnce(region: Region, symbols: Map<string, Op>, sink: DiagnosticSink, state: { inlined: number; ok: boolean }): void {
+/** The body to inline for `op`, or undefined when `op` is not an inlinable call. */
+function calleeOf(op: Op, symbols: Map<string, Op>, chosen: ChosenProviders, sink: DiagnosticSink, state: RoundState): Op | undefined {
+  if (op.name === "template.apply") return chosen.get(op);
+  if (op.name !== "func.call" && op.name !== "template.call") return undefined;
+  const callee = symbols.get(op.symbol!);
+  const wanted = op.name === "func.call" ? "func.def" : "template.def";
+  if (callee?.name === wanted) return callee;
+  // A declaration left unbound: linking (compileModule 'linkIndex') did not provide it.
+  sink.report(D.unresolvedSymbol, op.span, [op.symbol], { help: "a declared function needs a definition: pass a LinkIndex holding it as compileModule's 'linkIndex'" });
+  state.ok = false;
+  return undefined;
+}
+
+function inlineOnce(region: Region, calleeFor: (op: Op) => Op | undefined, state: RoundState): void {
   const results: ValueMap = new Map();
   const out: Op[] = [];
   for (const op of region.ops) {
-    for (const inner of op.regions) inlineOnce(inner, symbols, sink, state);
-    if (op.name === "template.apply" || op.name === "template.call") {
-      sink.report(D.noProvider, op.span, [String(op.props.family ?? op.symbol), "template selection is not implemented yet"]);
-      state.ok = false;
-    }
-    const callee = op.name === "func.call" ? symbols.get(op.symbol!) : undefined;
-    if (!callee || callee.name !== "func.def") {
-      if (op.name === "func.call") {
-        // A func.decl is bound by linking, which this pipeline does not do yet.
-        sink.report(D.unresolvedSymbol, op.span, [op.symbol]);
-        state.ok = false;
-      }
+    for (const inner of op.regions) inlineOnce(inner, calleeFor, state);
+    const callee = calleeFor(op);
+    if (!callee) {
       out.push(op);
       continue;
     }
@@ -47,7 +66,7 @@ function inlineOnce(region: Region, symbols: Map<string, Op>, sink: DiagnosticSi
     const map: ValueMap = new Map();
     body.args.forEach((a, i) => map.set(a, op.operands[i]!));
     for (const inner of body.ops) {
-      if (inner.name === "func.return") {
+      if (inner.name === "func.return" || inner.name === "template.return") {
         inner.operands.forEach((v, i) => {
           const target = map.get(v) ?? v; // may be an earlier call's result, itself replaced
           results.set(op.results[i]!, results.get(target) ?? target);

@@ -1,29 +1,39 @@
 /**
  * The prepared-low pipeline, in one place (Cranelift's `Context::compile` shape):
  *
- *   verify → per specialization: bind config + target queries → inline calls → fold
- *   → split off the launch-config function → lay out storage and arguments → check limits
- *   → target checks.
+ *   verify → link declarations from the libraries (src/link) → verify the linked module
+ *   → check the invocation's config bindings → per specialization, each with its own
+ *   profile: [inline calls → bind config + target queries → fold → select template
+ *   providers → inline them]* → split off the launch-config function → lay out storage
+ *   and arguments → check limits → target checks.
  *
  * The module's IR is rewritten in place (api.md §3: a compiled module is not reused for
- * another profile). Each step reports into one sink; any error stops before emission.
+ * another profile). Kernels are specialized one by one; callees and providers are copied
+ * into each kernel, never changed, so kernels of one module can share them while being
+ * compiled for different profiles. Each step reports into one sink; any error stops
+ * before emission.
  */
 import type { Module, Op } from "../ir/core.js";
 import { constantValue } from "../ir/build.js";
-import { D, type DiagnosticSink } from "../diag/diagnostic.js";
+import { D, note, type DiagnosticSink } from "../diag/diagnostic.js";
 import type { LaunchFunctionSource } from "../launch/source.js";
 import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
 import { layoutArgs } from "./abi.js";
 import { foldRegion } from "./fold.js";
 import { inlineCalls } from "./inline.js";
 import type { PreparedKernel, PreparedModule } from "./prepared.js";
-import { bindQueries, configBindings, type ConfigValue } from "./specialize.js";
+import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
 import { layoutWorkgroupStorage } from "./storage.js";
+import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule } from "./verify/index.js";
+import { linkModule } from "../link/linker.js";
+import type { LinkLibrary } from "../link/library.js";
+import type { Region } from "../ir/core.js";
+import { walkRegion } from "../ir/walk.js";
 
 export interface Specialization {
-  /** The kernel.def to compile (symbol without '@'). */
-  readonly kernel: Op;
+  /** The kernel to compile (symbol without '@'): a kernel.def, or a kernel.decl that linking binds. */
+  readonly symbol: string;
   readonly profile: TargetProfile;
   readonly environment: TargetEnvironment;
 }
@@ -33,7 +43,12 @@ export interface PipelineRequest {
   readonly specializations: readonly Specialization[];
   readonly config: ReadonlyMap<string, ConfigValue>;
   readonly verifyEachPass: boolean;
+  /** Libraries declared symbols are linked from (none: the module must be closed). */
+  readonly libraries?: readonly LinkLibrary[];
 }
+
+/** Rounds of select-and-inline per region; providers applying templates nest at most this deep. */
+const MAX_TEMPLATE_ROUNDS = 64;
 
 export interface PipelineOutput {
   readonly prepared: PreparedModule;
@@ -43,11 +58,25 @@ export interface PipelineOutput {
 export function runPreparedLowPipeline(module: Module, request: PipelineRequest, sink: DiagnosticSink): PipelineOutput | undefined {
   verifyModule(module, sink);
   if (sink.hasErrors) return undefined;
+  if (request.libraries && request.libraries.length > 0) {
+    if (!linkModule(module, request.libraries, request.specializations.map((s) => s.symbol), sink)) return undefined;
+  }
+  const verified = verifyModule(module, sink);
+  if (sink.hasErrors) return undefined;
+  checkConfigBindings(verified.symbols, request.config, sink);
+  if (sink.hasErrors) return undefined;
   const config = configBindings(module, request.config);
+  const symbols = module.symbolTable();
   const kernels: PreparedKernel[] = [];
   const launchFunctions: LaunchFunctionSource[] = [];
   for (const spec of request.specializations) {
-    const prepared = prepareKernel(module, spec, config, sink);
+    const op = symbols.get(spec.symbol);
+    if (op?.name !== "kernel.def") {
+      // A kernel.decl root that linking could not bind (already reported) or no library offered.
+      if (!sink.hasErrors) sink.report(D.unresolvedSymbol, op?.span, [spec.symbol], { help: "a declared kernel needs a definition from compileModule's 'linkIndex'" });
+      continue;
+    }
+    const prepared = prepareKernel(module, op, spec, config, sink);
     if (!prepared) continue;
     kernels.push(prepared.kernel);
     launchFunctions.push(prepared.launch);
@@ -64,21 +93,54 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   return { prepared: preparedModule, launchFunctions };
 }
 
+/**
+ * Inlines every call of `region`, binds its queries and selects and inlines its template
+ * providers for `profile`, repeating while inlined providers bring new applies.
+ */
+function specializeRegion(module: Module, region: Region, profile: TargetProfile, config: ReadonlyMap<string, ConfigValue>, sink: DiagnosticSink, removeDeadOps: boolean): boolean {
+  for (let round = 0; round < MAX_TEMPLATE_ROUNDS; round++) {
+    if (!inlineCalls(region, module, sink)) return false;
+    if (!bindQueries(region, profile, config, sink)) return false;
+    // Folding first lets provider `where` predicates see constants.
+    foldRegion(region, sink, { removeDeadOps: false });
+    const applies: Op[] = [];
+    walkRegion(region, (op) => void (op.name === "template.apply" && applies.push(op)));
+    if (applies.length === 0) {
+      foldRegion(region, sink, { removeDeadOps });
+      return true;
+    }
+    const chosen = new Map<Op, Op>();
+    for (const apply of applies) {
+      const provider = selectProvider(module, apply, profile, sink);
+      if (provider) chosen.set(apply, provider);
+    }
+    if (chosen.size < applies.length) return false;
+    if (!inlineCalls(region, module, sink, chosen)) return false;
+  }
+  sink.report(D.recursion, region.parent?.span, [region.parent?.symbol ?? "?"]);
+  return false;
+}
+
 function prepareKernel(
   module: Module,
+  op: Op,
   spec: Specialization,
   config: ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
 ): { kernel: PreparedKernel; launch: LaunchFunctionSource } | undefined {
-  const { kernel: op, profile } = spec;
+  const { profile } = spec;
   const facts = profile.facts;
   const [configRegion, body] = op.regions as [NonNullable<Op["regions"][0]>, NonNullable<Op["regions"][0]>];
   const errorsBefore = sink.errorCount;
-  for (const region of [configRegion, body]) {
-    if (!bindQueries(region, profile, config, sink)) continue;
-    if (!inlineCalls(region, module, sink)) continue;
-    foldRegion(region, sink, { removeDeadOps: region === body });
+  const pinned = typeof op.props.target === "string" ? op.props.target : undefined;
+  if (pinned !== undefined) {
+    const record = module.symbolTable().get(pinned);
+    if (!targetRecordAdmits(record, profile)) {
+      sink.report(D.targetIncompatible, op.span, [op.symbol, `${record?.name ?? "?"} @${pinned}`, profile.identifier], { related: record ? [note("the target record", record.span)] : [] });
+      return undefined;
+    }
   }
+  for (const region of [configRegion, body]) specializeRegion(module, region, profile, config, sink, region === body);
   if (sink.errorCount > errorsBefore) return undefined;
 
   const launchOp = configRegion.ops[configRegion.ops.length - 1]!;
