@@ -22,7 +22,14 @@ export interface CompileOptions {
   readonly specializations: readonly TargetSpecialization[];
   /** `config.decl` bindings for this invocation (ints/index as bigint, floats as number, i1 as boolean). */
   readonly config?: Readonly<Record<string, ConfigValue>>;
-  readonly artifacts?: { readonly launchConfig?: boolean };
+  readonly artifacts?: {
+    readonly launchConfig?: boolean;
+    /**
+     * A `report` artifact (format "json", `<moduleName>.template-selections.json`): which
+     * provider each `template.apply` selected, per kernel and profile (docs/linking.md).
+     */
+    readonly templateSelections?: boolean;
+  };
   /** Libraries to link declared symbols from (docs/linking.md). */
   readonly linkIndex?: LinkIndex;
 }
@@ -62,6 +69,8 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   }
   const launchConfig = options.artifacts?.launchConfig ?? false;
   if (typeof launchConfig !== "boolean") bad("compileModule: 'artifacts.launchConfig' must be a boolean");
+  const selectionReport = options.artifacts?.templateSelections ?? false;
+  if (typeof selectionReport !== "boolean") bad("compileModule: 'artifacts.templateSelections' must be a boolean");
 
   return workspace.run(() => {
     module.setState({ phase: "compiling" });
@@ -82,6 +91,14 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           format: ARTIFACT_FORMAT.LOOM_BYTECODE,
           identifier: `${moduleName}.launch.loombc`,
           contents: encodeLaunchConfig(out.launchFunctions),
+        });
+      }
+      if (selectionReport) {
+        artifacts.push({
+          kind: "report",
+          format: "json",
+          identifier: `${moduleName}.template-selections.json`,
+          contents: new TextEncoder().encode(`${JSON.stringify({ selections: out.selections }, null, 2)}\n`),
         });
       }
       module.setState({ phase: "compiled", context: compiler.context, prepared: out.prepared });

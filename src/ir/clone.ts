@@ -66,11 +66,12 @@ export function cloneOp(op: Op, map: ValueMap): Op {
   const c = new Op(op.name, op.span);
   c.comments = [...op.comments];
   c.blankBefore = op.blankBefore;
+  // Regions first: `where` predicates in props name the regions' arguments.
+  for (const r of op.regions) cloneRegionInto(r, c.addRegion(), map);
   c.operands = op.operands.map((v) => mapValue(v, map));
   const props: Record<string, Prop> = {};
   for (const k in op.props) props[k] = remapProp(op.props[k], map);
   c.props = props;
-  for (const r of op.regions) cloneRegionInto(r, c.addRegion(), map);
   for (const r of op.results) map.set(r, c.addResult(r.name, remapType(r.type, map), r.span));
   return c;
 }

@@ -53,6 +53,11 @@ interface Candidate {
   readonly op: Op;
 }
 
+/** A deep copy of a top-level op (its values fresh, nothing shared with the library). */
+function copyOp(op: Op): Op {
+  return cloneOp(op, new Map());
+}
+
 /** Which declaration kinds bind to which definitions. */
 function definitionKindFor(decl: Op): ((op: Op) => boolean) | undefined {
   switch (decl.name) {
@@ -139,8 +144,9 @@ class Linker {
     }
     const candidates: Candidate[] = [];
     for (const library of this.libraries) {
-      const op = library.symbols.get(name);
-      if (op && accepts(op)) candidates.push({ library, op });
+      // Not `symbols`: a library's config key maps to its config.decl, the value is a config.def.
+      const op = library.ir.ops.find((o) => o.symbol === name && accepts(o));
+      if (op) candidates.push({ library, op });
     }
     if (candidates.length === 0) {
       if (decl.name !== "config.decl") this.#reportMissing(decl);
@@ -214,7 +220,7 @@ class Linker {
    * when given) and rewrites its references into root names, pulling what they need.
    */
   #import(library: LinkLibrary, op: Op, name: string, replaces: Op | undefined): Op {
-    const copy = cloneOp(op, new Map());
+    const copy = copyOp(op);
     copy.props.symbol = name;
     copy.comments = [];
     this.#imported.set(op, name);
@@ -242,7 +248,7 @@ class Linker {
     const have = new Set(this.root.ops.filter((o) => o.name === "alias").map((o) => o.props.alias));
     for (const op of library.ir.ops) {
       if (op.name !== "alias" || have.has(op.props.alias)) continue;
-      const copy = cloneOp(op, new Map());
+      const copy = copyOp(op);
       copy.comments = [];
       this.root.ops.unshift(copy);
     }

@@ -13,9 +13,9 @@
  * compiled for different profiles. Each step reports into one sink; any error stops
  * before emission.
  */
-import type { Module, Op } from "../ir/core.js";
+import type { Module, Op, Region } from "../ir/core.js";
 import { constantValue } from "../ir/build.js";
-import { D, note, type DiagnosticSink } from "../diag/diagnostic.js";
+import { D, DiagnosticSink, note, type Diagnostic } from "../diag/diagnostic.js";
 import type { LaunchFunctionSource } from "../launch/source.js";
 import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
 import { layoutArgs } from "./abi.js";
@@ -25,10 +25,9 @@ import type { PreparedKernel, PreparedModule } from "./prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
 import { layoutWorkgroupStorage } from "./storage.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
-import { verifyModule } from "./verify/index.js";
+import { verifyModule, type VerifyInfo } from "./verify/index.js";
 import { linkModule } from "../link/linker.js";
 import type { LinkLibrary } from "../link/library.js";
-import type { Region } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
 
 export interface Specialization {
@@ -47,28 +46,52 @@ export interface PipelineRequest {
   readonly libraries?: readonly LinkLibrary[];
 }
 
+/** Verifies the linked module, forwarding only what the first verification did not report (warnings). */
+function verifyLinked(module: Module, sink: DiagnosticSink): VerifyInfo {
+  const scratch = new DiagnosticSink(sink.maxErrors);
+  const info = verifyModule(module, scratch);
+  const key = (d: Diagnostic) => `${d.code}|${d.location?.source}:${d.location?.line}:${d.location?.column}|${d.message}`;
+  const seen = new Set(sink.diagnostics.map(key));
+  for (const d of scratch.diagnostics) if (!seen.has(key(d))) sink.add(d);
+  return info;
+}
+
 /** Rounds of select-and-inline per region; providers applying templates nest at most this deep. */
 const MAX_TEMPLATE_ROUNDS = 64;
+
+/** One provider choice: which `template.def` a `template.apply` of a kernel inlined. */
+export interface TemplateSelection {
+  /** Kernel symbol (without '@'). */
+  readonly kernel: string;
+  readonly profile: string;
+  readonly family: string;
+  readonly provider: string;
+  /** Where the apply was written, `file:line:col` (inlined applies: where the provider's body has it). */
+  readonly at: string;
+}
 
 export interface PipelineOutput {
   readonly prepared: PreparedModule;
   readonly launchFunctions: readonly LaunchFunctionSource[];
+  /** Provider choices, in specialization then program order. */
+  readonly selections: readonly TemplateSelection[];
 }
 
 export function runPreparedLowPipeline(module: Module, request: PipelineRequest, sink: DiagnosticSink): PipelineOutput | undefined {
-  verifyModule(module, sink);
+  let verified = verifyModule(module, sink);
   if (sink.hasErrors) return undefined;
   if (request.libraries && request.libraries.length > 0) {
     if (!linkModule(module, request.libraries, request.specializations.map((s) => s.symbol), sink)) return undefined;
+    verified = verifyLinked(module, sink);
+    if (sink.hasErrors) return undefined;
   }
-  const verified = verifyModule(module, sink);
-  if (sink.hasErrors) return undefined;
   checkConfigBindings(verified.symbols, request.config, sink);
   if (sink.hasErrors) return undefined;
   const config = configBindings(module, request.config);
   const symbols = module.symbolTable();
   const kernels: PreparedKernel[] = [];
   const launchFunctions: LaunchFunctionSource[] = [];
+  const selections: TemplateSelection[] = [];
   for (const spec of request.specializations) {
     const op = symbols.get(spec.symbol);
     if (op?.name !== "kernel.def") {
@@ -76,7 +99,7 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
       if (!sink.hasErrors) sink.report(D.unresolvedSymbol, op?.span, [spec.symbol], { help: "a declared kernel needs a definition from compileModule's 'linkIndex'" });
       continue;
     }
-    const prepared = prepareKernel(module, op, spec, config, sink);
+    const prepared = prepareKernel(module, op, spec, config, sink, selections);
     if (!prepared) continue;
     kernels.push(prepared.kernel);
     launchFunctions.push(prepared.launch);
@@ -90,14 +113,22 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   const environments = new Set(request.specializations.map((s) => s.environment));
   for (const env of environments) for (const d of env.check(preparedModule)) sink.add(d);
   if (sink.hasErrors) return undefined;
-  return { prepared: preparedModule, launchFunctions };
+  return { prepared: preparedModule, launchFunctions, selections };
 }
 
 /**
  * Inlines every call of `region`, binds its queries and selects and inlines its template
  * providers for `profile`, repeating while inlined providers bring new applies.
  */
-function specializeRegion(module: Module, region: Region, profile: TargetProfile, config: ReadonlyMap<string, ConfigValue>, sink: DiagnosticSink, removeDeadOps: boolean): boolean {
+function specializeRegion(
+  module: Module,
+  region: Region,
+  profile: TargetProfile,
+  config: ReadonlyMap<string, ConfigValue>,
+  sink: DiagnosticSink,
+  removeDeadOps: boolean,
+  chose: (apply: Op, provider: Op) => void,
+): boolean {
   for (let round = 0; round < MAX_TEMPLATE_ROUNDS; round++) {
     if (!inlineCalls(region, module, sink)) return false;
     if (!bindQueries(region, profile, config, sink)) return false;
@@ -112,7 +143,9 @@ function specializeRegion(module: Module, region: Region, profile: TargetProfile
     const chosen = new Map<Op, Op>();
     for (const apply of applies) {
       const provider = selectProvider(module, apply, profile, sink);
-      if (provider) chosen.set(apply, provider);
+      if (!provider) continue;
+      chosen.set(apply, provider);
+      chose(apply, provider);
     }
     if (chosen.size < applies.length) return false;
     if (!inlineCalls(region, module, sink, chosen)) return false;
@@ -127,6 +160,7 @@ function prepareKernel(
   spec: Specialization,
   config: ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
+  selections: TemplateSelection[],
 ): { kernel: PreparedKernel; launch: LaunchFunctionSource } | undefined {
   const { profile } = spec;
   const facts = profile.facts;
@@ -140,7 +174,11 @@ function prepareKernel(
       return undefined;
     }
   }
-  for (const region of [configRegion, body]) specializeRegion(module, region, profile, config, sink, region === body);
+  const chose = (apply: Op, provider: Op) => {
+    const at = apply.span ? `${apply.span.source}:${apply.span.line}:${apply.span.column}` : "?";
+    selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
+  };
+  for (const region of [configRegion, body]) specializeRegion(module, region, profile, config, sink, region === body, chose);
   if (sink.errorCount > errorsBefore) return undefined;
 
   const launchOp = configRegion.ops[configRegion.ops.length - 1]!;

@@ -124,3 +124,22 @@ test("invalid UTF-8 bytes are PARSE/019 at the first bad byte", () => {
   assert.equal(r.diagnostics[0]!.location?.line, 2);
   assert.equal(r.diagnostics[0]!.location?.column, 8);
 });
+
+test("clone() remaps values named by where predicates to the copy's own arguments", () => {
+  const s = prepared();
+  const text = `kernel.def @k(%n: index) where [range(%n, 0, 4096)] {
+  %c1 = index.constant 1 : index
+  kernel.launch.config workgroups(%n, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index
+} launch(%m: index) where [mul(%m, 16)] {
+  kernel.return
+}
+`;
+  const module = s.parse(text).value!;
+  const copy = module.clone();
+  const original = module.ir.ops[0]!, cloned = copy.ir.ops[0]!;
+  const arg = (op: typeof original, key: string) => (op.props[key] as { args: unknown[] }[])[0]!.args[0];
+  assert.equal(arg(cloned, "workloadWhere"), cloned.regions[0]!.args[0]);
+  assert.equal(arg(cloned, "launchWhere"), cloned.regions[1]!.args[0]);
+  assert.notEqual(arg(cloned, "workloadWhere"), arg(original, "workloadWhere"));
+  assert.equal(copy.print(), text);
+});

@@ -10,42 +10,11 @@ import { ByteWriter } from "../bytes.js";
 import { LIMITS, LITERAL_TAG, OP_FLAG_BLANK_BEFORE, PRED_ARG_TAG, PROP_TAG, TRAILING_FLAG_BLANK } from "./format.js";
 import { isWireInteger, writeBigZigzag, writeF64 } from "./numbers.js";
 import { Frame, Numbering, withActive } from "./scopes.js";
+import { asLiteral, asPredicate, asType, isPlainRecord } from "./shapes.js";
 import type { LocationTable, StringPool, TypeTable } from "./tables-write.js";
 
 function invalid(message: string): never {
   throw new LoomError("invalid-argument", `cannot write .loombc: ${message}`);
-}
-
-const LITERAL_KINDS: Record<string, string> = { int: "bigint", float: "number", bool: "boolean", string: "string", ident: "string" };
-
-function isPlainRecord(p: object): boolean {
-  const proto = Object.getPrototypeOf(p);
-  return proto === Object.prototype || proto === null;
-}
-
-function hasKeys(p: object, keys: readonly string[]): boolean {
-  const own = Object.keys(p);
-  return own.length === keys.length && own.every((k, i) => k === keys[i]);
-}
-
-function asLiteral(p: object): Literal | undefined {
-  const o = p as { kind?: unknown; value?: unknown };
-  return hasKeys(p, ["kind", "value"]) && typeof o.kind === "string" && LITERAL_KINDS[o.kind] === typeof o.value ? (p as Literal) : undefined;
-}
-
-function asPredicate(p: object): Predicate | undefined {
-  const o = p as { kind?: unknown; args?: unknown; span?: unknown };
-  if (!hasKeys(p, ["kind", "args", "span"]) || typeof o.kind !== "string" || !Array.isArray(o.args)) return undefined;
-  if (!o.args.every((a) => typeof a === "bigint" || a instanceof Value)) return undefined;
-  return o.span === undefined || (typeof o.span === "object" && o.span !== null) ? (p as Predicate) : undefined;
-}
-
-function asType(p: object): Type | undefined {
-  const kind = (p as { kind?: unknown }).kind;
-  if (kind === "prim") return hasKeys(p, ["kind", "name"]) ? (p as Type) : undefined;
-  if (kind === "vector") return hasKeys(p, ["kind", "shape", "element"]) ? (p as Type) : undefined;
-  if (kind === "view") return hasKeys(p, ["kind", "dims", "element"]) || hasKeys(p, ["kind", "dims", "element", "layout"]) ? (p as Type) : undefined;
-  return undefined;
 }
 
 export interface IrTables {

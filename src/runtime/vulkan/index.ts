@@ -23,3 +23,4 @@ export {
 export { selectDevice, DEVICE_ENV_VAR, type DeviceCandidate } from "./select.js";
 export { VulkanError, vkResultName } from "./vk-result.js";
 export { vulkanLibraryName, LIBRARY_ENV_VAR } from "./ffi.js";
+export { profileFromDevice, type DeviceProfileOptions, type DeviceFactsSource } from "./profile.js";
