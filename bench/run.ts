@@ -7,11 +7,13 @@ import { benchCompile } from "./compile.js";
 import { benchLaunch } from "./launch.js";
 import { benchCache } from "./cache.js";
 import { benchPool } from "./pool.js";
+import { benchSpirvCompile } from "./spirv-compile.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
   ["launch", benchLaunch],
   ["cache", benchCache],
+  ["spirv-compile", benchSpirvCompile],
   ["pool", benchPool],
 ];
 

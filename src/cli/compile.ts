@@ -12,6 +12,9 @@ export const compileCommand: Command = {
   --target ENV:DEVICE    e.g. amdgpu:gfx1100, amdgpu:gfx942, amdgpu:gfx11-generic, spirv:vulkan1.3
   --feature NAME         a Vulkan feature the device has, for spirv targets (repeatable),
                          e.g. --feature shaderInt64 --feature shaderFloat64
+  --limit NAME=VALUE     a Vulkan limit of the device, for spirv targets (repeatable; the
+                         default is the Vulkan 1.3 minimum), e.g.
+                         --limit maxComputeWorkGroupInvocations=1024 --limit maxComputeWorkGroupSize=1024,1024,64
   --kernel NAME          kernel symbol to compile (repeatable; default: every kernel.def)
   -o, --output OUT       the executable artifact
   --launch-config OUT    also write the launch-config companion (.loombc)
@@ -19,6 +22,7 @@ export const compileCommand: Command = {
   options: {
     target: { type: "string" },
     feature: { type: "string", multiple: true },
+    limit: { type: "string", multiple: true },
     kernel: { type: "string", multiple: true },
     output: { type: "string", short: "o" },
     "launch-config": { type: "string" },
@@ -29,7 +33,7 @@ export const compileCommand: Command = {
     if (typeof values.target !== "string") throw new UsageError("--target is required");
     if (typeof values.output !== "string") throw new UsageError("-o OUT is required");
     const json = values.json === true;
-    const target = resolveTarget(values.target, (values.feature as string[] | undefined) ?? []);
+    const target = resolveTarget(values.target, { features: (values.feature as string[] | undefined) ?? [], limits: (values.limit as string[] | undefined) ?? [] });
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
     const kernels = (values.kernel as string[] | undefined) ?? module.ir.ops.filter((op) => op.name === "kernel.def").map((op) => op.symbol!);

@@ -1,0 +1,66 @@
+/**
+ * `.loom` → SPIR-V compile latency (parse, verify, compile with the launch-config companion,
+ * emit) for saxpy and matmul16, in process after warm-up; goals p50 ≤ 0.5 ms and ≤ 5 ms.
+ * Anchors in the same run: glslangValidator compiling the equivalent GLSL (a whole process,
+ * bench/glsl/*.comp) and, for a like-for-like view, `loom compile` as a whole process.
+ */
+import { readFileSync, mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../src/index.js";
+import { createSpirvProfile, createSpirvTargetEnvironment } from "../src/targets/spirv/index.js";
+import { percentiles, timeSamples } from "./stats.js";
+
+const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+
+function wholeProcessMs(cmd: string, args: string[], runs: number): number | undefined {
+  const probe = spawnSync(cmd, args);
+  if (probe.error || probe.status !== 0) return undefined;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    spawnSync(cmd, args);
+    times.push(performance.now() - t0);
+  }
+  return percentiles(times).p50;
+}
+
+export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
+  const env = createSpirvTargetEnvironment();
+  const context = Context.create({ targetEnvironments: [env] });
+  const profile = createSpirvProfile(env, {
+    identifier: "bench",
+    identity: { environment: "vulkan1.3", features: { shaderInt64: true }, limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupSize: [1024, 1024, 64] } },
+  });
+  const compiler = Compiler.create(context);
+  const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
+  const workspace = new Workspace(context);
+  const out = mkdtempSync(join(tmpdir(), "loom-bench-"));
+  const results: Record<string, unknown> = { name: "compile.spirv", unit: "ms" };
+  for (const [kernel, goal] of [["saxpy", 0.5], ["matmul16", 5]] as const) {
+    const file = root(`test/spirv/kernels/${kernel}.loom`);
+    const text = readFileSync(file, "utf8");
+    const once = () => {
+      const module = workspace.parseModule(Source.fromText(`${kernel}.loom`, text)).value!;
+      const c = compileModule(compiler, workspace, pipeline, module, { specializations: [{ functionSymbol: kernel, targetProfile: profile }], artifacts: { launchConfig: true } });
+      if (!c.ok) throw new Error(c.formatDiagnostics());
+      const e = emitModule(env, workspace, module, { artifactFormat: "spirv" });
+      if (!e.ok) throw new Error(e.formatDiagnostics());
+    };
+    const p = percentiles(timeSamples(once, { warmup: 200, samples: 1000 }));
+    const glsl = wholeProcessMs("glslangValidator", ["-V", "--target-env", "vulkan1.3", root(`bench/glsl/${kernel}.comp`), "-o", join(out, `${kernel}.glsl.spv`)], 20);
+    const loomCli = wholeProcessMs(process.execPath, [root("dist/src/cli/main.js"), "compile", file, "--target", "spirv:vulkan1.3", "--feature", "shaderInt64", "--limit", "maxComputeWorkGroupInvocations=1024", "--limit", "maxComputeWorkGroupSize=1024,1024,64", "-o", join(out, `${kernel}.spv`)], 10);
+    results[kernel] = {
+      in_process_p50_ms: p.p50,
+      in_process_p99_ms: p.p99,
+      goal_p50_ms: goal,
+      anchor_glslangValidator_process_ms: glsl ?? "glslangValidator not installed",
+      loom_cli_process_ms: loomCli,
+      ratio_in_process_to_glslang_process: glsl ? Math.round((p.p50 / glsl) * 1000) / 1000 : undefined,
+    };
+  }
+  return results;
+}
