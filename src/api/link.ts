@@ -10,6 +10,8 @@ import { renderDiagnostics } from "../diag/render.js";
 import { deepFreeze, type LinkLibrary } from "../link/library.js";
 import { readLinkIndexBytes, writeLinkIndexBytes, type StoredLibrary } from "../link/bytes.js";
 import { verifyModule } from "../passes/verify/index.js";
+import { printModule } from "../text/printer.js";
+import { readModuleBytecode } from "../bytecode/module/reader.js";
 import { parseModule } from "../text/parser.js";
 import { LoomError } from "./errors.js";
 import { Result } from "./result.js";
@@ -52,9 +54,6 @@ export class LinkIndexBuilder {
   addSource(source: Source): this {
     if (this.#frozen) throw new LoomError("failed-precondition", "LinkIndexBuilder.addSource: the builder was already frozen");
     if (!(source instanceof Source)) throw new LoomError("invalid-argument", "LinkIndexBuilder.addSource: 'source' must be a Source");
-    if (source.kind === "bytecode") {
-      throw new LoomError("unimplemented", `LinkIndexBuilder.addSource: '${source.name}' is .loombc module bytecode, which is not supported yet (add its .loom text)`);
-    }
     if (this.#sources.some((s) => s.name === source.name)) throw new LoomError("already-exists", `LinkIndexBuilder.addSource: a library named '${source.name}' was already added`);
     this.#sources.push(source);
     return this;
@@ -72,6 +71,14 @@ export class LinkIndexBuilder {
     const diagnostics: Diagnostic[] = [];
     const stored: StoredLibrary[] = [];
     for (const source of this.#sources) {
+      if (source.kind === "bytecode") {
+        // Libraries are kept as canonical text: bytecode decodes to exactly that.
+        const sink = new DiagnosticSink(maxErrors);
+        const ir = readModuleBytecode(source.name, source.bytes, sink);
+        diagnostics.push(...sink.diagnostics);
+        if (ir) stored.push({ name: source.name, text: printModule(ir) });
+        continue;
+      }
       const text = source.text;
       if (text === undefined) {
         const sink = new DiagnosticSink(maxErrors);

@@ -3,6 +3,7 @@ import { cloneModule } from "../ir/clone.js";
 import type { Module as IrModule } from "../ir/core.js";
 import type { PreparedModule } from "../passes/prepared.js";
 import { printModule } from "../text/printer.js";
+import { writeModuleBytecode } from "../bytecode/module/writer.js";
 import type { Context } from "./context.js";
 import { LoomError } from "./errors.js";
 
@@ -32,9 +33,12 @@ export class Module {
     return printModule(this.ir);
   }
 
-  /** `.loombc` module bytecode. */
+  /** `.loombc` module bytecode (docs/bytecode.md): lossless, comments and SSA names kept. */
   toBytecode(): Uint8Array {
-    throw new LoomError("unimplemented", "Module.toBytecode: .loombc module bytecode is not implemented yet (launch-config artifacts are)");
+    if (this.#state.phase !== "parsed") {
+      throw new LoomError("failed-precondition", `Module.toBytecode: the module was ${this.#state.phase}; bytecode holds authored modules (clone() or parse again)`);
+    }
+    return writeModuleBytecode(this.ir);
   }
 
   /** An independent copy in the parsed state; compile it for another specialization. */

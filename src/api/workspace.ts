@@ -2,6 +2,8 @@
 import { D, DiagnosticSink } from "../diag/diagnostic.js";
 import { verifyModule } from "../passes/verify/index.js";
 import { parseModule } from "../text/parser.js";
+import { printModule } from "../text/printer.js";
+import { readModuleBytecode } from "../bytecode/module/reader.js";
 import { Context } from "./context.js";
 import { LoomError } from "./errors.js";
 import { Module } from "./module.js";
@@ -22,11 +24,9 @@ export class Workspace {
   /** Parses and verifies `.loom` text. A program with errors gives a failed Result, never a throw. */
   parseModule(source: Source, options?: ParseOptions): Result<Module> {
     if (!(source instanceof Source)) throw new LoomError("invalid-argument", "Workspace.parseModule: 'source' must be a Source");
-    if (source.kind === "bytecode") {
-      throw new LoomError("unimplemented", `Workspace.parseModule: '${source.name}' is .loombc module bytecode, which is not supported yet`);
-    }
     return this.run(() => {
       const sink = new DiagnosticSink(options?.maxErrors ?? 20);
+      if (source.kind === "bytecode") return this.#readBytecode(source, sink);
       const text = source.text;
       if (text === undefined) {
         const { line, column } = firstInvalidUtf8(source.bytes);
@@ -39,6 +39,16 @@ export class Workspace {
       if (!sink.hasErrors) verifyModule(ir, sink);
       return new Result<Module>({ diagnostics: sink.diagnostics, value: new Module(ir, texts), lookup });
     });
+  }
+
+  /** `.loombc` input: decoded, then verified like text; spans keep line:column for diagnostics. */
+  #readBytecode(source: Source, sink: DiagnosticSink): Result<Module> {
+    const ir = readModuleBytecode(source.name, source.bytes, sink);
+    if (!ir) return new Result<Module>({ diagnostics: sink.diagnostics });
+    verifyModule(ir, sink);
+    // Diagnostics quote source lines from the canonical text the bytecode decodes to.
+    const texts = new Map([[source.name, printModule(ir)]]);
+    return new Result<Module>({ diagnostics: sink.diagnostics, value: new Module(ir, texts), lookup: (n) => texts.get(n) });
   }
 
   /** @internal Marks the workspace busy for the duration of `fn` (one in-flight operation). */

@@ -6,6 +6,7 @@ import type { Module } from "../api/module.js";
 import type { Result } from "../api/result.js";
 import { Source } from "../api/source.js";
 import { Workspace } from "../api/workspace.js";
+import { LinkIndexBuilder, type LinkIndex } from "../api/link.js";
 import type { TargetEnvironment } from "../targets/target.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -50,4 +51,20 @@ export async function loadModule(path: string, json: boolean, environments: Targ
 export function requireOne(positionals: string[], what = "FILE"): string {
   if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what}, got ${positionals.length}`);
   return positionals[0]!;
+}
+
+/**
+ * A LinkIndex of library files; undefined when there are none, null after printing the
+ * libraries' diagnostics.
+ */
+export async function buildLinkIndex(paths: readonly string[], json: boolean): Promise<LinkIndex | undefined | null> {
+  if (paths.length === 0) return undefined;
+  const builder = new LinkIndexBuilder();
+  for (const p of paths) builder.addSource(await readSource(p));
+  const frozen = builder.freeze();
+  if (!frozen.ok) {
+    report(frozen, json, paths.join(","));
+    return null;
+  }
+  return frozen.value!;
 }

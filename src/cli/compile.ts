@@ -2,12 +2,16 @@
 import { writeFile } from "node:fs/promises";
 import { compileModule, emitModule } from "../api/compile.js";
 import { Compiler, PassProgram } from "../api/context.js";
-import { loadModule, report, requireOne, UsageError, type Command } from "./common.js";
+import { buildLinkIndex, loadModule, report, requireOne, UsageError, type Command } from "./common.js";
 import { resolveTarget } from "./targets.js";
 
 export const compileCommand: Command = {
   summary: "compile a kernel to an executable and its launch-config companion",
-  help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... -o OUT [--launch-config OUT] [--json]
+  help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... [--library LIB]... -o OUT [--launch-config OUT] [--json]
+       loom compile FILE --emit loombc -o OUT.loombc
+
+FILE is .loom text or .loombc bytecode (detected by content).
+  --emit KIND            executable (default) or loombc (the module as .loombc bytecode, no target)
 
   --target ENV:DEVICE    e.g. amdgpu:gfx1100, amdgpu:gfx942, amdgpu:gfx11-generic, spirv:vulkan1.3
   --feature NAME         a Vulkan feature the device has, for spirv targets (repeatable),
@@ -16,11 +20,14 @@ export const compileCommand: Command = {
                          default is the Vulkan 1.3 minimum), e.g.
                          --limit maxComputeWorkGroupInvocations=1024 --limit maxComputeWorkGroupSize=1024,1024,64
   --kernel NAME          kernel symbol to compile (repeatable; default: every kernel.def)
+  --library LIB          a library module to link declared symbols from (repeatable)
   -o, --output OUT       the executable artifact
   --launch-config OUT    also write the launch-config companion (.loombc)
   --json                 diagnostics and artifact descriptors as JSON on stdout`,
   options: {
     target: { type: "string" },
+    emit: { type: "string" },
+    library: { type: "string", multiple: true },
     feature: { type: "string", multiple: true },
     limit: { type: "string", multiple: true },
     kernel: { type: "string", multiple: true },
@@ -30,19 +37,25 @@ export const compileCommand: Command = {
   },
   async run(values, positionals) {
     const file = requireOne(positionals);
-    if (typeof values.target !== "string") throw new UsageError("--target is required");
     if (typeof values.output !== "string") throw new UsageError("-o OUT is required");
     const json = values.json === true;
+    const emit = values.emit ?? "executable";
+    if (emit === "loombc") return writeBytecode(file, values.output, json);
+    if (emit !== "executable") throw new UsageError(`--emit must be 'executable' or 'loombc', got '${emit}'`);
+    if (typeof values.target !== "string") throw new UsageError("--target is required");
     const target = resolveTarget(values.target, { features: (values.feature as string[] | undefined) ?? [], limits: (values.limit as string[] | undefined) ?? [] });
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
     const kernels = (values.kernel as string[] | undefined) ?? module.ir.ops.filter((op) => op.name === "kernel.def").map((op) => op.symbol!);
     if (kernels.length === 0) throw new UsageError(`'${file}' has no kernel.def to compile`);
+    const linkIndex = await buildLinkIndex((values.library as string[] | undefined) ?? [], json);
+    if (linkIndex === null) return 1;
     const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
     const compiled = compileModule(Compiler.create(context), workspace, pipeline, module, {
-      moduleName: file.replace(/^.*\//, "").replace(/\.loom$/, ""),
+      moduleName: file.replace(/^.*\//, "").replace(/\.loom(bc)?$/, ""),
       specializations: kernels.map((k) => ({ functionSymbol: k, targetProfile: target.profile })),
       artifacts: { launchConfig: typeof values["launch-config"] === "string" },
+      ...(linkIndex ? { linkIndex } : {}),
     });
     if (!compiled.ok) {
       report(compiled, json, file);
@@ -58,3 +71,11 @@ export const compileCommand: Command = {
     return 0;
   },
 };
+
+/** `--emit loombc`: the parsed, verified module as bytecode. */
+async function writeBytecode(file: string, out: string, json: boolean): Promise<number> {
+  const { module } = await loadModule(file, json);
+  if (!module) return 1;
+  await writeFile(out, module.toBytecode());
+  return 0;
+}

@@ -8,6 +8,7 @@ import { fmtCommand } from "./fmt.js";
 import { verifyCommand } from "./verify.js";
 import { compileCommand } from "./compile.js";
 import { launchCommand } from "./launch.js";
+import { linkCommand } from "./link.js";
 import { runCommand } from "./run.js";
 import { UsageError, type Command } from "./common.js";
 import { LoomError } from "../api/errors.js";
@@ -17,6 +18,7 @@ const commands: Record<string, Command> = {
   verify: verifyCommand,
   compile: compileCommand,
   launch: launchCommand,
+  link: linkCommand,
   run: runCommand,
 };
 

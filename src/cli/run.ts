@@ -303,7 +303,7 @@ export function runCase(rt: VulkanRuntime, kernel: DeviceKernel, c: KernelCase, 
       return vk.bufferArgument(buffer);
     });
     const argBlock = packArguments(kernel.slots, values, kernel.argBlockSize);
-    const buffers = created;
+    const buffers = [...created];
     const first = rt.dispatch(vk, { workgroupCount: launch.workgroupCount, argBlock, buffers });
 
     const subgroupSize = subgroupWidth(launch, rt);

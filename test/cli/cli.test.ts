@@ -107,3 +107,27 @@ test("loom compile --target spirv:vulkan1.3 writes a module spirv-val accepts; m
   assert.equal(v.status, 0, v.stderr + v.stdout);
   assert.equal(loom("compile", saxpy, "--target", "amdgpu:gfx1100", "--feature", "shaderInt64", "-o", out).code, 2);
 });
+
+test("loom link, compile --emit loombc, and fmt/verify on .loombc", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+  const root = fromRoot("examples/integration/module-composition/kernel.loom");
+  const lib = fromRoot("examples/integration/module-composition/library.loom");
+  const linked = join(dir, "linked.loom"), bc = join(dir, "linked.loombc"), linkedBc = join(dir, "linked2.loombc");
+  const l = loom("link", root, "--library", lib, "-o", linked);
+  assert.equal(l.code, 0, l.err);
+  const text = readFileSync(linked, "utf8");
+  assert.match(text, /func\.def public pure @ceil_div/);
+  assert.ok(!/func\.decl/.test(text), "declarations were replaced by definitions");
+  assert.equal(loom("compile", linked, "--emit", "loombc", "-o", bc).code, 0);
+  assert.equal(loom("fmt", bc).out, text);
+  assert.equal(loom("verify", bc).code, 0);
+  assert.equal(loom("link", root, "--library", lib, "-o", linkedBc).code, 0);
+  assert.equal(loom("fmt", linkedBc).out, text, "direct .loombc output holds the same module (its spans still name the library)");
+  assert.equal(loom("link", root, "-o", linked).code, 2, "a library is required");
+  const missing = loom("link", root, "--library", fromRoot("examples/integration/jit-kernel/kernel.loom"), "-o", linked);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /SYMBOL\/002/);
+  // compile links libraries too
+  const c = loom("compile", root, "--library", lib, "--target", "amdgpu:gfx942", "--kernel", "composed_grid", "-o", join(dir, "g.hsaco"));
+  assert.equal(c.code, 0, c.err);
+});
