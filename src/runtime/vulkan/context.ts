@@ -15,6 +15,7 @@ import {
 } from "./constants.js";
 import { describePhysicalDevice, deviceApiVersionOf, queryFeatureChain, type VulkanDeviceInfo } from "./device-info.js";
 import { loadVulkan, type VulkanLibrary } from "./ffi.js";
+import type { StagingBuffer } from "./staging.js";
 import { NativeArena } from "./native-arena.js";
 import { DEVICE_ENV_VAR, selectDevice, type DeviceCandidate } from "./select.js";
 import { check } from "./vk-result.js";
@@ -23,6 +24,9 @@ export interface ContextOptions {
   readonly device?: number | string;
   readonly layers?: readonly string[];
   readonly pipelineCache?: Uint8Array;
+  readonly timeoutMs: number;
+  readonly forceStaging: boolean;
+  readonly stagingBytes: number;
 }
 
 export interface MemoryTypeInfo {
@@ -46,6 +50,14 @@ export interface DeviceContext {
   /** Two timestamp queries, or 0n when the queue cannot write timestamps. */
   readonly queryPool: bigint;
   readonly pipelineCache: bigint;
+  /** How long one submission may run before the device counts as lost. */
+  readonly timeoutMs: number;
+  /** Device-memory buffers never map their memory, even when it is host-visible (tests the staging path). */
+  readonly forceStaging: boolean;
+  /** Largest staging buffer = the chunk size of staged transfers. */
+  readonly stagingBytes: number;
+  /** The runtime's one staging buffer, made on first use and grown as needed. */
+  staging: StagingBuffer | undefined;
   /** Set by destroy; set with a reason when a dispatch timed out or the device was lost. */
   state: "live" | "destroyed" | { lost: string };
 }
@@ -149,6 +161,8 @@ export function createDeviceContext(options: ContextOptions): DeviceContext {
       pNext: chain.head,
       queueCreateInfoCount: 1,
       pQueueCreateInfos: queueInfo,
+      enabledExtensionCount: chain.extensions.length,
+      ppEnabledExtensionNames: chain.extensions.length ? arena.handles(chain.extensions.map((e) => arena.cstring(e))) : null,
     });
     const out = arena.bytes(8);
     check(lib.vk.vkCreateDevice(physicalDevice, deviceInfo, null, out), `vkCreateDevice (${info.name})`);
@@ -247,6 +261,10 @@ export function createDeviceContext(options: ContextOptions): DeviceContext {
       fence,
       queryPool,
       pipelineCache,
+      timeoutMs: options.timeoutMs,
+      forceStaging: options.forceStaging,
+      stagingBytes: options.stagingBytes,
+      staging: undefined,
       state: "live",
     };
   } finally {
@@ -266,6 +284,8 @@ export function destroyDeviceContext(ctx: DeviceContext): void {
   ctx.state = "destroyed";
   if (!live) return;
   lib.vk.vkDeviceWaitIdle(device);
+  ctx.staging?.destroy();
+  ctx.staging = undefined;
   lib.vk.vkDestroyPipelineCache(device, ctx.pipelineCache, null);
   if (ctx.queryPool !== 0n) lib.vk.vkDestroyQueryPool(device, ctx.queryPool, null);
   lib.vk.vkDestroyFence(device, ctx.fence, null);

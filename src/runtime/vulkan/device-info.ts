@@ -32,6 +32,12 @@ export const REPORTED_FEATURES = [
   "computeFullSubgroups",
   "shaderIntegerDotProduct",
   "maintenance4",
+  "shaderSubgroupExtendedTypes",
+  // VK_EXT_shader_atomic_float (false when the device lacks the extension)
+  "shaderBufferFloat32Atomics",
+  "shaderBufferFloat32AtomicAdd",
+  "shaderSharedFloat32Atomics",
+  "shaderSharedFloat32AtomicAdd",
 ] as const;
 export type ReportedFeature = (typeof REPORTED_FEATURES)[number];
 
@@ -115,6 +121,8 @@ export function profileFactsOf(info: VulkanDeviceInfo): VulkanProfileFacts {
 /** The features2 chain in native memory: pass `head` to vkCreateDevice to enable it. */
 export interface FeatureChain {
   readonly head: bigint;
+  /** Device extensions whose feature structs are in the chain: enable them with it. */
+  readonly extensions: readonly string[];
   /** Every VkBool32 of the chain by member name (names are unique across the structs). */
   readonly all: Readonly<Record<string, boolean>>;
   /** Turns a supported feature off before the chain is handed to vkCreateDevice. */
@@ -128,18 +136,52 @@ const FEATURE_STRUCTS: readonly (readonly [StructName, number, number])[] = [
   ["VkPhysicalDeviceVulkan13Features", STYPE.PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, 3],
 ];
 
+/** Feature structs of device extensions: [struct, sType, extension name]. */
+const EXTENSION_FEATURE_STRUCTS: readonly (readonly [StructName, number, string])[] = [
+  ["VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", STYPE.PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT, "VK_EXT_shader_atomic_float"],
+];
+
+/** Names of the device extensions the physical device supports. */
+export function deviceExtensions(lib: VulkanLibrary, arena: NativeArena, physicalDevice: bigint): Set<string> {
+  const count = arena.bytes(4);
+  if (lib.vk.vkEnumerateDeviceExtensionProperties(physicalDevice, null, count, null) !== 0) return new Set();
+  const n = arena.readU32(count);
+  if (n === 0) return new Set();
+  const props = arena.bytes(n * lib.structs.VkExtensionProperties.size);
+  const r = lib.vk.vkEnumerateDeviceExtensionProperties(physicalDevice, null, count, props);
+  if (r !== 0 && r !== 5) return new Set(); // VK_INCOMPLETE: use what came back
+  const names = new Set<string>();
+  for (let i = 0; i < arena.readU32(count); i++) names.add(arena.readStruct<{ extensionName: string }>("VkExtensionProperties", props, i).extensionName);
+  return names;
+}
+
 /**
  * Queries VkPhysicalDeviceFeatures2 plus the Vulkan 1.1/1.2/1.3 feature structs the device
- * version allows (the per-version structs exist from device version 1.2 on).
+ * version allows (the per-version structs exist from device version 1.2 on), plus the
+ * feature structs of the supported extensions in EXTENSION_FEATURE_STRUCTS.
  */
-export function queryFeatureChain(lib: VulkanLibrary, arena: NativeArena, physicalDevice: bigint, deviceApiVersion: number): FeatureChain {
+export function queryFeatureChain(
+  lib: VulkanLibrary,
+  arena: NativeArena,
+  physicalDevice: bigint,
+  deviceApiVersion: number,
+  extensions: ReadonlySet<string> = deviceExtensions(lib, arena, physicalDevice),
+): FeatureChain {
   const links: { name: StructName; ptr: bigint }[] = [];
+  const chained: string[] = [];
   let next: bigint | null = null;
-  for (const [name, sType, minMinor] of [...FEATURE_STRUCTS].reverse()) {
-    if (deviceApiVersion < apiVersion(1, minMinor)) continue;
+  const link = (name: StructName, sType: number) => {
     const ptr: bigint = arena.struct(name, { sType, pNext: next });
     links.unshift({ name, ptr });
     next = ptr;
+  };
+  for (const [name, sType, extension] of [...EXTENSION_FEATURE_STRUCTS].reverse()) {
+    if (!extensions.has(extension)) continue;
+    link(name, sType);
+    chained.unshift(extension);
+  }
+  for (const [name, sType, minMinor] of [...FEATURE_STRUCTS].reverse()) {
+    if (deviceApiVersion >= apiVersion(1, minMinor)) link(name, sType);
   }
   const head = arena.struct("VkPhysicalDeviceFeatures2", { sType: STYPE.PHYSICAL_DEVICE_FEATURES_2, pNext: next });
   lib.vk.vkGetPhysicalDeviceFeatures2(physicalDevice, head);
@@ -151,12 +193,13 @@ export function queryFeatureChain(lib: VulkanLibrary, arena: NativeArena, physic
     for (const m of parseMembers(declOf(name)).slice(skip)) offsets.set(m.name, base + BigInt(type.members![m.name]!.offset));
   };
   collect("VkPhysicalDeviceFeatures", head + BigInt(lib.structs.VkPhysicalDeviceFeatures2.members!.features!.offset), 0);
-  for (const link of links) collect(link.name, link.ptr, 2); // skip sType, pNext
+  for (const l of links) collect(l.name, l.ptr, 2); // skip sType, pNext
 
   const all: Record<string, boolean> = {};
   for (const [name, at] of offsets) all[name] = arena.readU32(at) !== 0;
   return {
     head,
+    extensions: chained,
     all,
     disable(name: string) {
       const at = offsets.get(name);

@@ -7,12 +7,15 @@
 import { LoomError } from "../../api/errors.js";
 import {
   ACCESS_HOST_READ,
+  ACCESS_SHADER_READ,
   ACCESS_SHADER_WRITE,
-  COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT,
+  ACCESS_TRANSFER_READ,
+  ACCESS_TRANSFER_WRITE,
   DESCRIPTOR_TYPE_STORAGE_BUFFER,
   PIPELINE_BIND_POINT_COMPUTE,
   PIPELINE_STAGE_COMPUTE_SHADER,
   PIPELINE_STAGE_HOST,
+  PIPELINE_STAGE_TRANSFER,
   PIPELINE_STAGE_TOP_OF_PIPE,
   QUERY_RESULT_64,
   QUERY_RESULT_WAIT,
@@ -24,7 +27,8 @@ import type { DeviceContext } from "./context.js";
 import type { VulkanBuffer } from "./buffer.js";
 import type { VulkanKernel } from "./kernel.js";
 import { NativeArena } from "./native-arena.js";
-import { check, vkResultName } from "./vk-result.js";
+import { check } from "./vk-result.js";
+import { beginCommands, submitAndWait } from "./submit.js";
 
 export interface DispatchOptions {
   /** Workgroups in x, y, z (from the launch-config evaluation). */
@@ -102,13 +106,12 @@ function validate(ctx: DeviceContext, kernel: VulkanKernel, options: DispatchOpt
   return { buffers, block, empty: count.some((c) => c === 0) };
 }
 
-export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: DispatchOptions, timeoutMs: number): DispatchResult {
+export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: DispatchOptions): DispatchResult {
   const { buffers, block, empty } = validate(ctx, kernel, options);
   if (empty) return { dispatched: false };
   const timestamps = options.timestamps === true && ctx.queryPool !== 0n;
   const { lib, device } = ctx;
   const { vk } = lib;
-  const cb = ctx.commandBuffer;
   const arena = new NativeArena(lib);
   try {
     if (kernel.descriptorSet !== 0n) {
@@ -123,8 +126,7 @@ export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: Disp
       }));
       vk.vkUpdateDescriptorSets(device, writes.length, arena.structs("VkWriteDescriptorSet", writes), 0, null);
     }
-    check(vk.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
-    check(vk.vkBeginCommandBuffer(cb, arena.struct("VkCommandBufferBeginInfo", { sType: STYPE.COMMAND_BUFFER_BEGIN_INFO, flags: COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT })), "vkBeginCommandBuffer");
+    const cb = beginCommands(ctx, arena);
     if (timestamps) {
       vk.vkCmdResetQueryPool(cb, ctx.queryPool, 0, 2);
       vk.vkCmdWriteTimestamp(cb, PIPELINE_STAGE_TOP_OF_PIPE, ctx.queryPool, 0);
@@ -137,23 +139,15 @@ export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: Disp
     const [x, y, z] = options.workgroupCount;
     vk.vkCmdDispatch(cb, x, y, z);
     if (timestamps) vk.vkCmdWriteTimestamp(cb, PIPELINE_STAGE_COMPUTE_SHADER, ctx.queryPool, 1);
-    // Make the shader's writes visible to the host reads that follow the fence wait.
-    const barrier = arena.struct("VkMemoryBarrier", { sType: STYPE.MEMORY_BARRIER, srcAccessMask: ACCESS_SHADER_WRITE, dstAccessMask: ACCESS_HOST_READ });
-    vk.vkCmdPipelineBarrier(cb, PIPELINE_STAGE_COMPUTE_SHADER, PIPELINE_STAGE_HOST, 0, 1, barrier, 0, null, 0, null);
-    check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-
-    const fences = arena.handles([ctx.fence]);
-    check(vk.vkResetFences(device, 1, fences), "vkResetFences");
-    const submit = arena.struct("VkSubmitInfo", { sType: STYPE.SUBMIT_INFO, commandBufferCount: 1, pCommandBuffers: arena.handles([cb]) });
-    check(vk.vkQueueSubmit(ctx.queue, 1, submit, ctx.fence), `vkQueueSubmit (kernel '${kernel.entryName}')`);
-    const waited = vk.vkWaitForFences(device, 1, fences, 1, BigInt(timeoutMs) * 1_000_000n);
-    if (waited !== 0) {
-      ctx.state = { lost: `dispatch of '${kernel.entryName}' ended with ${vkResultName(waited)}` };
-      if (waited === 2) {
-        throw new LoomError("internal", `dispatch: kernel '${kernel.entryName}' did not finish within ${timeoutMs} ms (VK_TIMEOUT); the runtime is now unusable`);
-      }
-      check(waited, `vkWaitForFences (kernel '${kernel.entryName}')`);
-    }
+    // Make the shader's writes visible to whatever comes next: host reads of mapped memory
+    // after the fence, staged copies, and later dispatches (barriers reach later submissions).
+    const barrier = arena.struct("VkMemoryBarrier", {
+      sType: STYPE.MEMORY_BARRIER,
+      srcAccessMask: ACCESS_SHADER_WRITE,
+      dstAccessMask: ACCESS_HOST_READ | ACCESS_SHADER_READ | ACCESS_SHADER_WRITE | ACCESS_TRANSFER_READ | ACCESS_TRANSFER_WRITE,
+    });
+    vk.vkCmdPipelineBarrier(cb, PIPELINE_STAGE_COMPUTE_SHADER, PIPELINE_STAGE_HOST | PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER, 0, 1, barrier, 0, null, 0, null);
+    submitAndWait(ctx, arena, `dispatch of kernel '${kernel.entryName}'`);
     if (!timestamps) return { dispatched: true };
     const data = arena.bytes(16);
     check(vk.vkGetQueryPoolResults(device, ctx.queryPool, 0, 2, 16, data, 8n, QUERY_RESULT_64 | QUERY_RESULT_WAIT), "vkGetQueryPoolResults");

@@ -14,6 +14,7 @@ const RESULT_COMMANDS = {
   vkEnumerateInstanceVersion: "(void *pApiVersion)",
   vkCreateInstance: "(void *pCreateInfo, void *pAllocator, void *pInstance)",
   vkEnumeratePhysicalDevices: "(void *instance, void *pCount, void *pDevices)",
+  vkEnumerateDeviceExtensionProperties: "(void *physicalDevice, void *pLayerName, void *pCount, void *pProperties)",
   vkCreateDevice: "(void *physicalDevice, void *pCreateInfo, void *pAllocator, void *pDevice)",
   vkCreateBuffer: "(void *device, void *pCreateInfo, void *pAllocator, void *pBuffer)",
   vkAllocateMemory: "(void *device, void *pAllocateInfo, void *pAllocator, void *pMemory)",
@@ -68,6 +69,8 @@ const VOID_COMMANDS = {
     "(void *commandBuffer, uint32_t bindPoint, void *layout, uint32_t firstSet, uint32_t count, void *pSets, uint32_t dynamicCount, void *pDynamicOffsets)",
   vkCmdPushConstants: "(void *commandBuffer, void *layout, uint32_t stageFlags, uint32_t offset, uint32_t size, void *pValues)",
   vkCmdDispatch: "(void *commandBuffer, uint32_t x, uint32_t y, uint32_t z)",
+  vkCmdCopyBuffer: "(void *commandBuffer, void *srcBuffer, void *dstBuffer, uint32_t regionCount, void *pRegions)",
+  vkCmdFillBuffer: "(void *commandBuffer, void *dstBuffer, uint64_t dstOffset, uint64_t size, uint32_t data)",
   vkCmdPipelineBarrier:
     "(void *commandBuffer, uint32_t srcStages, uint32_t dstStages, uint32_t dependencyFlags, uint32_t memoryBarrierCount, void *pMemoryBarriers, uint32_t bufferBarrierCount, void *pBufferBarriers, uint32_t imageBarrierCount, void *pImageBarriers)",
   vkCmdResetQueryPool: "(void *commandBuffer, void *pool, uint32_t first, uint32_t count)",

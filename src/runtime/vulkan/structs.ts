@@ -120,6 +120,14 @@ export const STRUCT_DECLS: readonly (readonly [string, string])[] = [
         subgroupSizeControl computeFullSubgroups synchronization2 textureCompressionASTC_HDR
         shaderZeroInitializeWorkgroupMemory dynamicRendering shaderIntegerDotProduct maintenance4`),
   ],
+  [
+    "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT",
+    "u32 sType; ptr pNext; " +
+      bools(`shaderBufferFloat32Atomics shaderBufferFloat32AtomicAdd shaderBufferFloat64Atomics shaderBufferFloat64AtomicAdd
+        shaderSharedFloat32Atomics shaderSharedFloat32AtomicAdd shaderSharedFloat64Atomics shaderSharedFloat64AtomicAdd
+        shaderImageFloat32Atomics shaderImageFloat32AtomicAdd sparseImageFloat32Atomics sparseImageFloat32AtomicAdd`),
+  ],
+  ["VkExtensionProperties", "char[256] extensionName; u32 specVersion"],
   ["VkExtent3D", "u32 width; u32 height; u32 depth"],
   ["VkQueueFamilyProperties", "u32 queueFlags; u32 queueCount; u32 timestampValidBits; VkExtent3D minImageTransferGranularity"],
   ["VkMemoryType", "u32 propertyFlags; u32 heapIndex"],
@@ -164,6 +172,7 @@ export const STRUCT_DECLS: readonly (readonly [string, string])[] = [
   ["VkFenceCreateInfo", "u32 sType; ptr pNext; u32 flags"],
   ["VkQueryPoolCreateInfo", "u32 sType; ptr pNext; u32 flags; u32 queryType; u32 queryCount; u32 pipelineStatistics"],
   ["VkMemoryBarrier", "u32 sType; ptr pNext; u32 srcAccessMask; u32 dstAccessMask"],
+  ["VkBufferCopy", "u64 srcOffset; u64 dstOffset; u64 size"],
 ];
 
 export type StructName =
@@ -180,6 +189,8 @@ export type StructName =
   | "VkPhysicalDeviceVulkan11Features"
   | "VkPhysicalDeviceVulkan12Features"
   | "VkPhysicalDeviceVulkan13Features"
+  | "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT"
+  | "VkExtensionProperties"
   | "VkExtent3D"
   | "VkQueueFamilyProperties"
   | "VkMemoryType"
@@ -211,7 +222,8 @@ export type StructName =
   | "VkSubmitInfo"
   | "VkFenceCreateInfo"
   | "VkQueryPoolCreateInfo"
-  | "VkMemoryBarrier";
+  | "VkMemoryBarrier"
+  | "VkBufferCopy";
 
 export type Structs = Readonly<Record<StructName, KoffiType>>;
 

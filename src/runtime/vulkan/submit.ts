@@ -1,0 +1,43 @@
+/**
+ * Recording and submitting the runtime's one command buffer, shared by dispatches and staged
+ * transfers. Every submission is waited for before the call returns, so the command buffer
+ * and fence are free again whenever a caller gets here.
+ */
+import { LoomError } from "../../api/errors.js";
+import { COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT, STYPE } from "./constants.js";
+import type { DeviceContext } from "./context.js";
+import type { NativeArena } from "./native-arena.js";
+import { check, vkResultName } from "./vk-result.js";
+
+/** Resets and begins the context's command buffer for one submission; returns it. */
+export function beginCommands(ctx: DeviceContext, arena: NativeArena): bigint {
+  const { vk } = ctx.lib;
+  const cb = ctx.commandBuffer;
+  check(vk.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
+  check(
+    vk.vkBeginCommandBuffer(cb, arena.struct("VkCommandBufferBeginInfo", { sType: STYPE.COMMAND_BUFFER_BEGIN_INFO, flags: COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT })),
+    "vkBeginCommandBuffer",
+  );
+  return cb;
+}
+
+/**
+ * Ends the command buffer, submits it and waits for the fence. A timeout or device loss marks
+ * the context unusable (the work may still be running, so nothing it touches may be freed).
+ */
+export function submitAndWait(ctx: DeviceContext, arena: NativeArena, what: string): void {
+  const { vk } = ctx.lib;
+  const cb = ctx.commandBuffer;
+  check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  const fences = arena.handles([ctx.fence]);
+  check(vk.vkResetFences(ctx.device, 1, fences), "vkResetFences");
+  const submit = arena.struct("VkSubmitInfo", { sType: STYPE.SUBMIT_INFO, commandBufferCount: 1, pCommandBuffers: arena.handles([cb]) });
+  check(vk.vkQueueSubmit(ctx.queue, 1, submit, ctx.fence), `vkQueueSubmit (${what})`);
+  const waited = vk.vkWaitForFences(ctx.device, 1, fences, 1, BigInt(ctx.timeoutMs) * 1_000_000n);
+  if (waited === 0) return;
+  ctx.state = { lost: `${what} ended with ${vkResultName(waited)}` };
+  if (waited === 2) {
+    throw new LoomError("internal", `${what} did not finish within ${ctx.timeoutMs} ms (VK_TIMEOUT); the runtime is now unusable`);
+  }
+  check(waited, `vkWaitForFences (${what})`);
+}
