@@ -16,14 +16,17 @@ import { createSpirvProfile, createSpirvTargetEnvironment } from "../src/targets
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const targets = {
   rdna3: { environment: "amdgpu", options: { identifier: "rdna3", identity: { target: "gfx1100" } } },
-  vulkan: { environment: "spirv", options: { identifier: "vk", identity: { environment: "vulkan1.3", features: { shaderInt64: true } } } },
+  vulkan: {
+    environment: "spirv",
+    options: { identifier: "vk", identity: { environment: "vulkan1.3", features: { shaderInt64: true }, limits: { maxComputeWorkGroupInvocations: 1024, maxComputeWorkGroupSize: [1024, 1024, 64] } } },
+  },
 };
 
 function jobs(): CompileJob[] {
   const seed = readFileSync(root("examples/integration/jit-kernel/kernel.loom"), "utf8");
   const out: CompileJob[] = [];
   for (const [file, kernel] of [["saxpy", "saxpy"], ["matmul16", "matmul16"], ["block_sum", "block_sum"]] as const) {
-    const text = readFileSync(root(`test/spirv/kernels/${file}.loom`), "utf8");
+    const text = readFileSync(root(`examples/kernels/${file}.loom`), "utf8");
     out.push({ source: { name: `${file}.loom`, text }, specializations: [{ functionSymbol: kernel, target: "vulkan" }], artifacts: { launchConfig: true }, emit: [{ target: "vulkan" }] });
   }
   out.push({ source: { name: "kernel.loom", text: seed }, specializations: [{ functionSymbol: "workload_grid", target: "rdna3" }], artifacts: { launchConfig: true }, emit: [{ target: "rdna3" }] });
@@ -66,6 +69,7 @@ function heapPerInflight(batch: CompileJob[]): number {
       specializations: [{ functionSymbol: job.specializations[0]!.functionSymbol, targetProfile: profile }],
       artifacts: { launchConfig: true },
     });
+    if (!compiled.ok) throw new Error(compiled.formatDiagnostics());
     const emitted = emitModule(env, workspace, module, { artifactFormat: "spirv" });
     kept.push({ workspace, module, compiled, emitted }); // everything an unfinished compile holds
   }

@@ -41,7 +41,7 @@ export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   const out = mkdtempSync(join(tmpdir(), "loom-bench-"));
   const results: Record<string, unknown> = { name: "compile.spirv", unit: "ms" };
   for (const [kernel, goal] of [["saxpy", 0.5], ["matmul16", 5]] as const) {
-    const file = root(`test/spirv/kernels/${kernel}.loom`);
+    const file = root(`examples/kernels/${kernel}.loom`);
     const text = readFileSync(file, "utf8");
     const once = () => {
       const module = workspace.parseModule(Source.fromText(`${kernel}.loom`, text)).value!;

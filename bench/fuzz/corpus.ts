@@ -1,6 +1,7 @@
 /**
- * The valid `.loom` files of the repository (fixtures, examples, backend and interpreter kernels)
- * and their `.loombc` encodings: the seeds that the fuzz bench and the property tests mutate.
+ * The valid `.loom` files of the repository (fixtures, examples with the canonical kernel suite,
+ * and the few backend and interpreter test kernels the suite lacks) and their `.loombc`
+ * encodings: the seeds that the fuzz bench and the property tests mutate.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -1,4 +1,4 @@
-// GLSL twin of test/spirv/kernels/matmul16.loom: 16x16 tiles staged in shared memory.
+// GLSL twin of examples/kernels/matmul16.loom: 16x16 tiles staged in shared memory.
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(local_size_x = 16, local_size_y = 16) in;

@@ -1,4 +1,4 @@
-// GLSL twin of test/spirv/kernels/saxpy.loom (the compile-latency anchor for glslangValidator).
+// GLSL twin of examples/kernels/saxpy.loom (the compile-latency anchor for glslangValidator).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(local_size_x = 128) in;

@@ -94,7 +94,7 @@ test("npm start example prints the seed's two lines", () => {
 });
 
 test("loom compile --target spirv:vulkan1.3 writes a module spirv-val accepts; missing features are TARGET/001", (t) => {
-  const saxpy = fromRoot("test/spirv/kernels/saxpy.loom");
+  const saxpy = fromRoot("examples/kernels/saxpy.loom");
   const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
   const out = join(dir, "saxpy.spv");
   const refused = loom("compile", saxpy, "--target", "spirv:vulkan1.3", "-o", out);

@@ -5,7 +5,9 @@ import { LoomError } from "../../src/index.js";
 import { DiagnosticSink } from "../../src/diag/diagnostic.js";
 import { parseModule } from "../../src/text/parser.js";
 import { InterpretError, interpretDispatch, type InterpretFailure } from "../../src/interp/index.js";
+import { suiteKernel } from "../../examples/kernels/suite.js";
 import { dispatch, f32Bytes, i32Bytes, loadKernel, loadKernelText } from "./harness.js";
+import { loadSuiteKernel } from "./suite-case.js";
 
 const one = { workgroupCount: [1, 1, 1] as [number, number, number], subgroupSize: 32 };
 
@@ -141,7 +143,7 @@ test("a non-terminating loop exhausts the step budget", () => {
 });
 
 test("bad arguments and launch predicates are LoomErrors before anything runs", () => {
-  const k = loadKernel("matmul16");
+  const k = loadSuiteKernel(suiteKernel("matmul16.loom")!);
   const run = (args: unknown[], extra = {}) => () => k.prepared.run({ workgroupCount: [1, 1, 1], workgroupSize: [16, 16, 1], subgroupSize: 32, args: args as never, ...extra });
   const buf = () => new Uint8Array(4096);
   assert.throws(run([1n, 1n]), (e: unknown) => e instanceof LoomError && e.status === "invalid-argument" && /takes 6 device argument/.test(e.message));

@@ -21,6 +21,7 @@ export interface LoadedKernel {
   launch(workload: readonly bigint[]): LaunchConfig;
 }
 
+/** A kernel of test/interp/kernels (the suite's own are loaded by suite-case.ts). */
 export function kernelText(name: string): string {
   return readFileSync(fromRoot("test", "interp", "kernels", `${name}.loom`), "utf8");
 }
@@ -104,12 +105,6 @@ export function random(seed: number): () => number {
     s >>>= 0;
     return s / 2 ** 32;
   };
-}
-
-/** Values in [-range, range) with a few binary digits, so f32 sums of them are exact enough to reason about. */
-export function randomFloats(n: number, seed: number, range = 4): number[] {
-  const r = random(seed);
-  return Array.from({ length: n }, () => Math.fround((r() * 2 - 1) * range));
 }
 
 export function randomInts(n: number, seed: number, lo: number, hi: number): number[] {

@@ -15,7 +15,7 @@ const targets = {
 test("a pool compiles jobs concurrently and returns transferable artifacts", async () => {
   const pool = new CompilePool({ workers: 2, targets });
   try {
-    const saxpy = readFileSync(fromRoot("test/spirv/kernels/saxpy.loom"), "utf8");
+    const saxpy = readFileSync(fromRoot("examples/kernels/saxpy.loom"), "utf8");
     const jobs = [
       pool.compile({ source: { name: "k.loom", text: SEED_KERNEL }, specializations: [{ functionSymbol: "workload_grid", target: "rdna3" }], artifacts: { launchConfig: true }, emit: [{ target: "rdna3" }] }),
       pool.compile({ source: { name: "k.loom", text: SEED_KERNEL }, specializations: [{ functionSymbol: "workload_grid", target: "cdna3" }], artifacts: { launchConfig: true }, emit: [{ target: "cdna3" }] }),

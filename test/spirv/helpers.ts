@@ -1,6 +1,7 @@
 /**
  * Compiling `.loom` kernels to SPIR-V through the public API, and running the SPIR-V oracles
- * of verification.md (spirv-val, spirv-dis, the spirv-as round trip) on the bytes.
+ * of verification.md (spirv-val, spirv-dis, the spirv-as round trip) on the bytes. Kernels are
+ * the canonical suite (examples/kernels) plus the few of test/spirv/kernels it lacks.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule, type Diagnostic } from "../../src/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment, type SpirvProfileOptions } from "../../src/targets/spirv/index.js";
 import type { TargetProfile } from "../../src/targets/target.js";
+import { suiteKernel } from "../../examples/kernels/suite.js";
 import { fromRoot } from "../util/paths.js";
 import { runTool } from "../util/tools.js";
 
@@ -43,8 +45,13 @@ export const LAVAPIPE = profile({
   limits: { maxComputeWorkGroupSize: [1024, 1024, 1024], maxComputeWorkGroupInvocations: 1024, maxComputeSharedMemorySize: 32768, subgroupSize: 8 },
 });
 
+/** Where a kernel file lives: examples/kernels for the suite's kernels, else test/spirv/kernels. */
+export function kernelPath(file: string): string {
+  return suiteKernel(file) ? fromRoot("examples", "kernels", file) : fromRoot("test", "spirv", "kernels", file);
+}
+
 export function kernelText(file: string): string {
-  return readFileSync(fromRoot("test", "spirv", "kernels", file), "utf8");
+  return readFileSync(kernelPath(file), "utf8");
 }
 
 export interface Compiled {

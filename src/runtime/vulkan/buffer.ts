@@ -1,36 +1,23 @@
 /**
- * Device buffers: one VkBuffer per allocation in host-visible, host-coherent memory (device-
- * local too when the device offers it), mapped for the buffer's whole life, so upload and
- * download are plain copies and need no flush. Every range is checked before memory is touched.
+ * Device buffers: one VkBuffer per allocation. By default in device-only memory (memory.ts says
+ * why), where upload and download are staged copies (staging.ts); in host-visible, host-
+ * coherent memory (asked for, or the device's only kind) the memory is mapped for the buffer's
+ * whole life and upload/download are plain copies. Every range is checked before memory is touched.
  */
 import { LoomError } from "../../api/errors.js";
-import {
-  BUFFER_USAGE_SHADER_DEVICE_ADDRESS,
-  BUFFER_USAGE_STORAGE_BUFFER,
-  BUFFER_USAGE_TRANSFER_DST,
-  BUFFER_USAGE_TRANSFER_SRC,
-  MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-  MEMORY_PROPERTY_DEVICE_LOCAL,
-  MEMORY_PROPERTY_HOST_COHERENT,
-  MEMORY_PROPERTY_HOST_VISIBLE,
-  SHARING_MODE_EXCLUSIVE,
-  STYPE,
-  WHOLE_SIZE,
-} from "./constants.js";
-import { requireLive, type DeviceContext, type MemoryTypeInfo } from "./context.js";
-import { NativeArena } from "./native-arena.js";
-import { check } from "./vk-result.js";
+import { BUFFER_USAGE_STORAGE_BUFFER, BUFFER_USAGE_TRANSFER_DST, BUFFER_USAGE_TRANSFER_SRC } from "./constants.js";
+import { requireLive, type DeviceContext } from "./context.js";
+import { allocateBuffer, freeBuffer, type RawBuffer } from "./memory.js";
+import { deviceZeroFill, stagedDownload, stagedUpload } from "./staging.js";
 
-/** Picks a host-visible + coherent memory type allowed by `bits`, preferring device-local. */
-export function chooseMemoryType(types: readonly MemoryTypeInfo[], bits: number): number {
-  const want = MEMORY_PROPERTY_HOST_VISIBLE | MEMORY_PROPERTY_HOST_COHERENT;
-  let fallback = -1;
-  for (let i = 0; i < types.length; i++) {
-    if ((bits & (1 << i)) === 0 || (types[i]!.propertyFlags & want) !== want) continue;
-    if (types[i]!.propertyFlags & MEMORY_PROPERTY_DEVICE_LOCAL) return i;
-    if (fallback < 0) fallback = i;
-  }
-  return fallback;
+export { chooseMemoryType, type MemoryChoice, type MemoryPurpose } from "./memory.js";
+
+/** Where a buffer's memory lives: "device" (default) or "host-visible" (mapped, ReBAR on dGPUs). */
+export type BufferMemory = "device" | "host-visible";
+
+export interface BufferOptions {
+  /** Default "device". */
+  readonly memory?: BufferMemory;
 }
 
 export class VulkanBuffer {
@@ -41,81 +28,54 @@ export class VulkanBuffer {
    * else 0n. Kernels in "bindings" addressing take 0 in the argument block instead.
    */
   readonly deviceAddress: bigint;
+  /** The memory asked for. */
+  readonly memory: BufferMemory;
+  /**
+   * How upload/download reach the memory: "mapped" (plain host copies) or "staged" (copies
+   * through the runtime's staging buffer). "device" buffers are "mapped" only on devices
+   * whose every device-local type is host-visible (CPU and unified-memory devices).
+   */
+  readonly access: "mapped" | "staged";
   /** @internal */ readonly handle: bigint;
   /** @internal */ readonly allocatedBytes: number;
-  private readonly memory: bigint;
-  private readonly mapped: Uint8Array;
+  private readonly raw: RawBuffer;
   private destroyed = false;
 
   /** @internal Use VulkanRuntime.createBuffer. */
   constructor(
     /** @internal */ readonly ctx: DeviceContext,
     byteLength: number,
+    options: BufferOptions,
     private readonly onDestroy: (b: VulkanBuffer) => void,
   ) {
     requireLive(ctx, "createBuffer");
     if (!Number.isSafeInteger(byteLength) || byteLength < 0) {
       throw new LoomError("invalid-argument", `createBuffer: byteLength must be a non-negative integer, got ${byteLength}`);
     }
-    const { lib, device } = ctx;
-    const arena = new NativeArena(lib);
-    const cleanup: (() => void)[] = [];
-    try {
-      // Vulkan forbids empty buffers and storage ranges are counted in 4-byte words.
-      const allocatedBytes = Math.max(4, Math.ceil(byteLength / 4) * 4);
-      const usage =
-        BUFFER_USAGE_STORAGE_BUFFER |
-        BUFFER_USAGE_TRANSFER_SRC |
-        BUFFER_USAGE_TRANSFER_DST |
-        (ctx.bufferDeviceAddress ? BUFFER_USAGE_SHADER_DEVICE_ADDRESS : 0);
-      const out = arena.bytes(8);
-      const info = arena.struct("VkBufferCreateInfo", {
-        sType: STYPE.BUFFER_CREATE_INFO,
-        size: BigInt(allocatedBytes),
-        usage,
-        sharingMode: SHARING_MODE_EXCLUSIVE,
-      });
-      check(lib.vk.vkCreateBuffer(device, info, null, out), `vkCreateBuffer (${byteLength} bytes)`);
-      const handle = arena.readU64(out);
-      cleanup.push(() => lib.vk.vkDestroyBuffer(device, handle, null));
-
-      const reqPtr = arena.bytes(lib.structs.VkMemoryRequirements.size);
-      lib.vk.vkGetBufferMemoryRequirements(device, handle, reqPtr);
-      const req = arena.readStruct<{ size: number | bigint; memoryTypeBits: number }>("VkMemoryRequirements", reqPtr);
-      const typeIndex = chooseMemoryType(ctx.memoryTypes, req.memoryTypeBits);
-      if (typeIndex < 0) {
-        throw new LoomError("failed-precondition", `createBuffer: device '${ctx.info.name}' has no host-visible, host-coherent memory type for storage buffers`);
-      }
-      const flagsInfo = ctx.bufferDeviceAddress
-        ? arena.struct("VkMemoryAllocateFlagsInfo", { sType: STYPE.MEMORY_ALLOCATE_FLAGS_INFO, flags: MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT })
-        : null;
-      const alloc = arena.struct("VkMemoryAllocateInfo", {
-        sType: STYPE.MEMORY_ALLOCATE_INFO,
-        pNext: flagsInfo,
-        allocationSize: BigInt(req.size),
-        memoryTypeIndex: typeIndex,
-      });
-      check(lib.vk.vkAllocateMemory(device, alloc, null, out), `vkAllocateMemory (${req.size} bytes)`);
-      const memory = arena.readU64(out);
-      cleanup.push(() => lib.vk.vkFreeMemory(device, memory, null));
-      check(lib.vk.vkBindBufferMemory(device, handle, memory, 0n), "vkBindBufferMemory");
-      check(lib.vk.vkMapMemory(device, memory, 0n, WHOLE_SIZE, 0, out), "vkMapMemory");
-      const mapped = new Uint8Array(lib.koffi.view(arena.readU64(out), allocatedBytes));
-      mapped.fill(0); // new buffers read as zeros, deterministically
-
-      this.deviceAddress = ctx.bufferDeviceAddress
-        ? BigInt(lib.vk.vkGetBufferDeviceAddress(device, arena.struct("VkBufferDeviceAddressInfo", { sType: STYPE.BUFFER_DEVICE_ADDRESS_INFO, buffer: handle })))
-        : 0n;
-      this.byteLength = byteLength;
-      this.allocatedBytes = allocatedBytes;
-      this.handle = handle;
-      this.memory = memory;
-      this.mapped = mapped;
-      cleanup.length = 0;
-    } finally {
-      for (const undo of cleanup.reverse()) undo();
-      arena.free();
+    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "createBuffer: options must be an object");
+    const memory = options.memory ?? "device";
+    if (memory !== "device" && memory !== "host-visible") {
+      throw new LoomError("invalid-argument", `createBuffer: options.memory must be "device" or "host-visible", got ${String(memory)}`);
     }
+    // Vulkan forbids empty buffers and storage ranges are counted in 4-byte words.
+    const allocatedBytes = Math.max(4, Math.ceil(byteLength / 4) * 4);
+    const usage = BUFFER_USAGE_STORAGE_BUFFER | BUFFER_USAGE_TRANSFER_SRC | BUFFER_USAGE_TRANSFER_DST;
+    const raw = allocateBuffer(ctx, allocatedBytes, usage, memory, "createBuffer");
+    try {
+      // New buffers read as zeros, deterministically.
+      if (raw.mapped) raw.mapped.fill(0);
+      else deviceZeroFill(ctx, raw.handle);
+    } catch (e) {
+      if (ctx.state === "live") freeBuffer(ctx, raw);
+      throw e;
+    }
+    this.byteLength = byteLength;
+    this.allocatedBytes = allocatedBytes;
+    this.memory = memory;
+    this.access = raw.mapped ? "mapped" : "staged";
+    this.deviceAddress = raw.deviceAddress;
+    this.handle = raw.handle;
+    this.raw = raw;
   }
 
   get isDestroyed(): boolean {
@@ -131,16 +91,19 @@ export class VulkanBuffer {
   /** Copies `data` into the buffer at `byteOffset`. */
   upload(data: ArrayBufferView, byteOffset = 0): void {
     this.requireUsable("upload");
+    if (!ArrayBuffer.isView(data)) throw new LoomError("invalid-argument", "upload: data must be a typed array or DataView");
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     this.checkRange("upload", byteOffset, bytes.byteLength);
-    this.mapped.set(bytes, byteOffset);
+    if (this.raw.mapped) this.raw.mapped.set(bytes, byteOffset);
+    else stagedUpload(this.ctx, this.handle, byteOffset, bytes);
   }
 
   /** Copies `byteLength` bytes starting at `byteOffset` out of the buffer (default: to the end). */
   download(byteOffset = 0, byteLength = this.byteLength - byteOffset): Uint8Array {
     this.requireUsable("download");
     this.checkRange("download", byteOffset, byteLength);
-    return this.mapped.slice(byteOffset, byteOffset + byteLength);
+    if (this.raw.mapped) return this.raw.mapped.slice(byteOffset, byteOffset + byteLength);
+    return stagedDownload(this.ctx, this.handle, byteOffset, byteLength);
   }
 
   private checkRange(what: string, offset: number, length: number): void {
@@ -158,9 +121,6 @@ export class VulkanBuffer {
     this.destroyed = true;
     this.onDestroy(this);
     if (this.ctx.state !== "live") return; // destroyed with the runtime, or leaked with a lost device
-    const { lib, device } = this.ctx;
-    lib.vk.vkUnmapMemory(device, this.memory);
-    lib.vk.vkDestroyBuffer(device, this.handle, null);
-    lib.vk.vkFreeMemory(device, this.memory, null);
+    freeBuffer(this.ctx, this.raw);
   }
 }

@@ -284,7 +284,7 @@ export function destroyDeviceContext(ctx: DeviceContext): void {
   ctx.state = "destroyed";
   if (!live) return;
   lib.vk.vkDeviceWaitIdle(device);
-  ctx.staging?.destroy();
+  ctx.staging?.destroy(ctx);
   ctx.staging = undefined;
   lib.vk.vkDestroyPipelineCache(device, ctx.pipelineCache, null);
   if (ctx.queryPool !== 0n) lib.vk.vkDestroyQueryPool(device, ctx.queryPool, null);

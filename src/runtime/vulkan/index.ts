@@ -3,8 +3,8 @@
  * koffi, opens a device, loads SPIR-V kernels and dispatches them with the explicit argument
  * block of language.md §7. It never imports the compiler; everything crossing in is plain data.
  */
-export { VulkanRuntime, type VulkanRuntimeOptions } from "./runtime.js";
-export { VulkanBuffer } from "./buffer.js";
+export { VulkanRuntime, FORCE_STAGING_ENV_VAR, type VulkanRuntimeOptions } from "./runtime.js";
+export { VulkanBuffer, type BufferOptions, type BufferMemory } from "./buffer.js";
 export { VulkanKernel, type KernelLayout, type Addressing } from "./kernel.js";
 export type { DispatchOptions, DispatchResult } from "./dispatch.js";
 export type { VulkanDeviceInfo, VulkanLimits, VulkanProfileFacts, ReportedFeature } from "./device-info.js";

@@ -5,9 +5,10 @@
  * cache), and a descriptor pool with the one set its dispatches rewrite.
  */
 import { LoomError } from "../../api/errors.js";
-import { DESCRIPTOR_TYPE_STORAGE_BUFFER, SHADER_STAGE_COMPUTE, SPIRV_MAGIC, STYPE } from "./constants.js";
+import { DESCRIPTOR_TYPE_STORAGE_BUFFER, PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS, SHADER_STAGE_COMPUTE, SPIRV_MAGIC, STYPE } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import { NativeArena } from "./native-arena.js";
+import { scanSpirv } from "./spirv-scan.js";
 import { check } from "./vk-result.js";
 import type { VulkanBuffer } from "./buffer.js";
 
@@ -25,10 +26,19 @@ export interface KernelLayout {
   readonly bufferOffsets: readonly number[];
   /** Default "bindings". */
   readonly addressing?: Addressing;
+  /**
+   * The kernel's workgroup size (LocalSize), from the launch config. Optional: without it the
+   * module's literal LocalSize for the entry point is used; with it, a module declaring a
+   * different LocalSize is rejected. It decides whether a subgroup kernel gets full subgroups.
+   */
+  readonly workgroupSize?: readonly [number, number, number];
 }
 
+/** A layout after validation: defaults filled in. */
+export type CheckedLayout = Required<Omit<KernelLayout, "workgroupSize">> & { readonly workgroupSize?: readonly [number, number, number] };
+
 /** Checks a layout against the device before any Vulkan object is made. */
-export function validateLayout(ctx: DeviceContext, layout: KernelLayout): Required<KernelLayout> {
+export function validateLayout(ctx: DeviceContext, layout: KernelLayout): CheckedLayout {
   if (layout === null || typeof layout !== "object") throw new LoomError("invalid-argument", "createKernel: layout must be an object");
   const addressing = layout.addressing ?? "bindings";
   if (addressing !== "bindings" && addressing !== "device-address") {
@@ -61,7 +71,32 @@ export function validateLayout(ctx: DeviceContext, layout: KernelLayout): Requir
       `createKernel: ${layout.bufferOffsets.length} buffers exceed the device's ${ctx.info.limits.maxPerStageDescriptorStorageBuffers} storage buffers per stage`,
     );
   }
-  return { argBlockSize: size, bufferOffsets: [...layout.bufferOffsets], addressing };
+  const workgroupSize = layout.workgroupSize === undefined ? undefined : validateWorkgroupSize(ctx, layout.workgroupSize);
+  return { argBlockSize: size, bufferOffsets: [...layout.bufferOffsets], addressing, ...(workgroupSize ? { workgroupSize } : {}) };
+}
+
+function validateWorkgroupSize(ctx: DeviceContext, size: unknown): readonly [number, number, number] {
+  if (!Array.isArray(size) || size.length !== 3 || !size.every((d) => typeof d === "number" && Number.isSafeInteger(d) && d > 0)) {
+    throw new LoomError("invalid-argument", `createKernel: layout.workgroupSize must be three positive integers, got ${JSON.stringify(size)}`);
+  }
+  const [x, y, z] = size as [number, number, number];
+  const { maxComputeWorkGroupSize: max, maxComputeWorkGroupInvocations: flat } = ctx.info.limits;
+  if (x > max[0] || y > max[1] || z > max[2] || x * y * z > flat) {
+    throw new LoomError(
+      "out-of-range",
+      `createKernel: layout.workgroupSize [${x}, ${y}, ${z}] exceeds the device's maxComputeWorkGroupSize [${max.join(", ")}] or ${flat} invocations`,
+    );
+  }
+  return Object.freeze([x, y, z] as const);
+}
+
+/**
+ * Whether the pipeline asks for full subgroups (docs/abi.md): the module uses subgroup
+ * operations, the device enabled computeFullSubgroups, and the workgroup's x extent is a
+ * multiple of the largest subgroup size (Vulkan's condition for the flag).
+ */
+export function wantsFullSubgroups(ctx: DeviceContext, usesSubgroups: boolean, workgroupSize: readonly [number, number, number] | undefined): boolean {
+  return usesSubgroups && ctx.info.features.computeFullSubgroups && workgroupSize !== undefined && workgroupSize[0] % ctx.info.subgroupSizeRange.max === 0;
 }
 
 function validateSpirv(spirv: Uint8Array): void {
@@ -77,7 +112,11 @@ function validateSpirv(spirv: Uint8Array): void {
 
 export class VulkanKernel {
   readonly entryName: string;
-  readonly layout: Readonly<Required<KernelLayout>>;
+  readonly layout: Readonly<CheckedLayout>;
+  /** The workgroup size: the layout's, else the module's literal LocalSize (undefined when neither). */
+  readonly workgroupSize: readonly [number, number, number] | undefined;
+  /** The pipeline was created with REQUIRE_FULL_SUBGROUPS (see wantsFullSubgroups). */
+  readonly fullSubgroups: boolean;
   /** @internal */ readonly pipeline: bigint;
   /** @internal */ readonly pipelineLayout: bigint;
   /** @internal 0n without buffer bindings. */ readonly descriptorSet: bigint;
@@ -100,6 +139,16 @@ export class VulkanKernel {
       throw new LoomError("invalid-argument", "createKernel: entryName must be a non-empty string without NUL");
     }
     const checked = validateLayout(ctx, layout);
+    const scan = scanSpirv(spirv);
+    const declared = scan.localSize(entryName);
+    if (checked.workgroupSize && declared && declared.some((d, i) => d !== checked.workgroupSize![i])) {
+      throw new LoomError(
+        "invalid-argument",
+        `createKernel: layout.workgroupSize [${checked.workgroupSize.join(", ")}] differs from the LocalSize [${declared.join(", ")}] entry '${entryName}' declares`,
+      );
+    }
+    const workgroupSize = checked.workgroupSize ?? declared;
+    const fullSubgroups = wantsFullSubgroups(ctx, scan.usesSubgroups, workgroupSize);
     const { lib, device } = ctx;
     const arena = new NativeArena(lib);
     const cleanup: (() => void)[] = [];
@@ -173,6 +222,7 @@ export class VulkanKernel {
             sType: STYPE.COMPUTE_PIPELINE_CREATE_INFO,
             stage: {
               sType: STYPE.PIPELINE_SHADER_STAGE_CREATE_INFO,
+              flags: fullSubgroups ? PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS : 0,
               stage: SHADER_STAGE_COMPUTE,
               module: shaderModule,
               pName: arena.cstring(entryName),
@@ -220,6 +270,8 @@ export class VulkanKernel {
         descriptorSet = arena.readU64(out); // freed with the pool
       }
       this.entryName = entryName;
+      this.workgroupSize = workgroupSize;
+      this.fullSubgroups = fullSubgroups;
       this.layout = Object.freeze({ ...checked, bufferOffsets: Object.freeze([...checked.bufferOffsets]) });
       this.shaderModule = shaderModule;
       this.setLayout = setLayout;

@@ -33,8 +33,9 @@ export interface DeviceFactsSource {
 }
 
 /**
- * The SPIR-V profile of the runtime's device. Features the runtime does not report
- * (`shaderSubgroupExtendedTypes`, the float-atomic features) stay false, so the profile never
+ * The SPIR-V profile of the runtime's device. Every BOOLEAN_FEATURES name is taken from the
+ * runtime's REPORTED_FEATURES (the float-atomic adds come from VK_EXT_shader_atomic_float and
+ * are false without it); a name the runtime does not report stays false, so the profile never
  * promises more than the device has. The subgroup size is fixed only when the device cannot
  * vary it (min = max): otherwise kernels read the builtin at run time.
  */

@@ -4,13 +4,17 @@
  * returns after its fence signalled), so a runtime belongs to one thread.
  */
 import { LoomError } from "../../api/errors.js";
-import { VulkanBuffer } from "./buffer.js";
+import { VulkanBuffer, type BufferOptions } from "./buffer.js";
 import { createDeviceContext, destroyDeviceContext, listPhysicalDevices, requireLive, type DeviceContext } from "./context.js";
 import { profileFactsOf, type VulkanDeviceInfo, type VulkanProfileFacts } from "./device-info.js";
 import { DEFAULT_TIMEOUT_MS, dispatch, type DispatchOptions, type DispatchResult } from "./dispatch.js";
 import { NativeArena } from "./native-arena.js";
 import { VulkanKernel, type KernelLayout } from "./kernel.js";
 import { check } from "./vk-result.js";
+import { DEFAULT_STAGING_BYTES } from "./staging.js";
+
+/** Set to "1" to force staged transfers, like `forceStaging: true`. */
+export const FORCE_STAGING_ENV_VAR = "LOOM_VULKAN_FORCE_STAGING";
 
 export interface VulkanRuntimeOptions {
   /**
@@ -24,19 +28,21 @@ export interface VulkanRuntimeOptions {
   readonly timeoutMs?: number;
   /** Pipeline-cache contents saved earlier with `pipelineCacheData()`; the driver ignores stale data. */
   readonly pipelineCache?: Uint8Array;
+  /**
+   * Treat "device" buffers as device-only even when their memory is host-visible: upload and
+   * download then always go through the staging buffer. Default: $LOOM_VULKAN_FORCE_STAGING = "1".
+   * Meant for testing the staged path on devices with one memory kind (lavapipe).
+   */
+  readonly forceStaging?: boolean;
+  /** Size of the staging buffer, i.e. the chunk size of staged transfers (default 64 MiB). */
+  readonly stagingBytes?: number;
 }
 
 export class VulkanRuntime {
   private readonly buffers = new Set<VulkanBuffer>();
   private readonly kernels = new Set<VulkanKernel>();
-  private readonly timeoutMs: number;
 
-  private constructor(
-    private readonly ctx: DeviceContext,
-    timeoutMs: number,
-  ) {
-    this.timeoutMs = timeoutMs;
-  }
+  private constructor(private readonly ctx: DeviceContext) {}
 
   /** Opens the selected device. Throws LoomError (see ffi.ts and select.ts for the statuses). */
   static create(options: VulkanRuntimeOptions = {}): VulkanRuntime {
@@ -48,7 +54,15 @@ export class VulkanRuntime {
     if (options.pipelineCache !== undefined && !(options.pipelineCache instanceof Uint8Array)) {
       throw new LoomError("invalid-argument", "VulkanRuntime.create: pipelineCache must be a Uint8Array");
     }
-    return new VulkanRuntime(createDeviceContext(options), timeoutMs);
+    if (options.forceStaging !== undefined && typeof options.forceStaging !== "boolean") {
+      throw new LoomError("invalid-argument", "VulkanRuntime.create: forceStaging must be a boolean");
+    }
+    const stagingBytes = options.stagingBytes ?? DEFAULT_STAGING_BYTES;
+    if (!Number.isSafeInteger(stagingBytes) || stagingBytes <= 0) {
+      throw new LoomError("invalid-argument", `VulkanRuntime.create: stagingBytes must be a positive integer, got ${stagingBytes}`);
+    }
+    const forceStaging = options.forceStaging ?? process.env[FORCE_STAGING_ENV_VAR] === "1";
+    return new VulkanRuntime(createDeviceContext({ ...options, timeoutMs, forceStaging, stagingBytes }));
   }
 
   /** Every physical device the loader sees, described (creates and drops a temporary instance). */
@@ -65,9 +79,12 @@ export class VulkanRuntime {
     return profileFactsOf(this.ctx.info);
   }
 
-  /** A zero-filled buffer of `byteLength` bytes (0 allowed). */
-  createBuffer(byteLength: number): VulkanBuffer {
-    const buffer = new VulkanBuffer(this.ctx, byteLength, (b) => this.buffers.delete(b));
+  /**
+   * A zero-filled buffer of `byteLength` bytes (0 allowed), in device-only memory unless
+   * `options.memory` is "host-visible" (see VulkanBuffer.access).
+   */
+  createBuffer(byteLength: number, options: BufferOptions = {}): VulkanBuffer {
+    const buffer = new VulkanBuffer(this.ctx, byteLength, options, (b) => this.buffers.delete(b));
     this.buffers.add(buffer);
     return buffer;
   }
@@ -85,7 +102,7 @@ export class VulkanRuntime {
   /** Runs one dispatch to completion; all misuse is rejected before anything is submitted. */
   dispatch(kernel: VulkanKernel, options: DispatchOptions): DispatchResult {
     requireLive(this.ctx, "dispatch");
-    return dispatch(this.ctx, kernel, options, this.timeoutMs);
+    return dispatch(this.ctx, kernel, options);
   }
 
   /** The pipeline cache's contents, to pass as `pipelineCache` to a later runtime. */

@@ -11,8 +11,11 @@ import {
   VulkanError,
   argumentLayout,
   packArguments,
+  type BufferMemory,
+  type BufferOptions,
   type KernelLayout,
   type VulkanKernel,
+  type VulkanRuntimeOptions,
 } from "../../../src/runtime/vulkan/index.js";
 import { REDUCE_GROUP, SAXPY_A, SAXPY_GROUP, reduceInputs, saxpyInputs, toBase64 } from "./cases.js";
 
@@ -23,6 +26,22 @@ export interface ChildJob {
   readonly sizes?: readonly number[];
   readonly addressing?: "bindings" | "device-address";
   readonly square?: boolean;
+  /** Runtime options: forced staging and the staging (chunk) size. */
+  readonly forceStaging?: boolean;
+  readonly stagingBytes?: number;
+  /** Memory of the buffers the scenario creates (default: the runtime's default, "device"). */
+  readonly memory?: BufferMemory;
+}
+
+function runtimeOptions(job: ChildJob): VulkanRuntimeOptions {
+  return {
+    ...(job.forceStaging !== undefined ? { forceStaging: job.forceStaging } : {}),
+    ...(job.stagingBytes !== undefined ? { stagingBytes: job.stagingBytes } : {}),
+  };
+}
+
+function bufferOptions(job: ChildJob): BufferOptions {
+  return job.memory ? { memory: job.memory } : {};
 }
 
 export interface CaughtError {
@@ -64,10 +83,11 @@ function saxpyKernel(rt: VulkanRuntime, job: ChildJob, addressing: "bindings" | 
   return rt.createKernel(spirv(job, addressing === "bindings" ? "saxpy" : "saxpy_address"), "main", layout);
 }
 
-function runSaxpy(rt: VulkanRuntime, kernel: VulkanKernel, n: number, timestamps = false) {
+function runSaxpy(rt: VulkanRuntime, kernel: VulkanKernel, n: number, timestamps = false, options: BufferOptions = {}) {
   const { x, y } = saxpyInputs(n);
-  const xb = rt.createBuffer(4 * n);
-  const yb = rt.createBuffer(4 * n);
+  const xb = rt.createBuffer(4 * n, options);
+  const yb = rt.createBuffer(4 * n, options);
+  const access = yb.access;
   xb.upload(x);
   yb.upload(y);
   const { slots } = argumentLayout([...SAXPY_TYPES]);
@@ -76,32 +96,32 @@ function runSaxpy(rt: VulkanRuntime, kernel: VulkanKernel, n: number, timestamps
   const out = yb.download();
   xb.destroy();
   yb.destroy();
-  return { n, dispatched: result.dispatched, gpuNs: result.gpuNs ?? null, y: toBase64(out) };
+  return { n, dispatched: result.dispatched, gpuNs: result.gpuNs ?? null, y: toBase64(out), access };
 }
 
 function saxpy(job: ChildJob) {
-  const rt = VulkanRuntime.create();
+  const rt = VulkanRuntime.create(runtimeOptions(job));
   try {
     const kernel = saxpyKernel(rt, job, job.addressing ?? "bindings");
-    return { runs: (job.sizes ?? []).map((n) => runSaxpy(rt, kernel, n, true)) };
+    return { runs: (job.sizes ?? []).map((n) => runSaxpy(rt, kernel, n, true, bufferOptions(job))) };
   } finally {
     rt.destroy();
   }
 }
 
 function reduce(job: ChildJob) {
-  const rt = VulkanRuntime.create();
+  const rt = VulkanRuntime.create(runtimeOptions(job));
   try {
     const { slots, size } = argumentLayout([...REDUCE_TYPES]);
     const kernel = rt.createKernel(spirv(job, "reduce"), "main", { argBlockSize: size, bufferOffsets: [slots[0]!.offset, slots[1]!.offset] });
     const runs = (job.sizes ?? []).map((n) => {
       const groups = Math.ceil(n / REDUCE_GROUP);
-      const input = rt.createBuffer(4 * n);
-      const partial = rt.createBuffer(4 * groups);
+      const input = rt.createBuffer(4 * n, bufferOptions(job));
+      const partial = rt.createBuffer(4 * groups, bufferOptions(job));
       input.upload(reduceInputs(n));
       const argBlock = packArguments(slots, [kernel.bufferArgument(input), kernel.bufferArgument(partial), n, job.square === true]);
       const r = rt.dispatch(kernel, { workgroupCount: [groups, 1, 1], argBlock, buffers: [input, partial] });
-      return { n, dispatched: r.dispatched, partial: toBase64(partial.download()) };
+      return { n, dispatched: r.dispatched, partial: toBase64(partial.download()), access: partial.access };
     });
     return { runs };
   } finally {
@@ -111,7 +131,7 @@ function reduce(job: ChildJob) {
 
 /** Each misuse must throw a LoomError and leave y untouched (nothing was submitted). */
 function misuse(job: ChildJob) {
-  const rt = VulkanRuntime.create();
+  const rt = VulkanRuntime.create(runtimeOptions(job));
   try {
     const kernel = saxpyKernel(rt, job, "bindings");
     const n = 100;
@@ -125,7 +145,7 @@ function misuse(job: ChildJob) {
     const block = (xArg: unknown, yArg: unknown) => packArguments(slots, [xArg as never, yArg as never, SAXPY_A, BigInt(n)]);
     const good = block(kernel.bufferArgument(xb), kernel.bufferArgument(yb));
     const count: [number, number, number] = [Math.ceil(n / SAXPY_GROUP), 1, 1];
-    const other = VulkanRuntime.create();
+    const other = VulkanRuntime.create(runtimeOptions(job));
     const foreign = other.createBuffer(4 * n);
     const dead = rt.createBuffer(4 * n);
     dead.destroy();
@@ -153,6 +173,13 @@ function misuse(job: ChildJob) {
       "upload past the end": () => yb.upload(new Uint8Array(8), 4 * n - 4),
       "download past the end": () => yb.download(4, 4 * n),
       "negative buffer size": () => rt.createBuffer(-1),
+      "unknown buffer memory": () => rt.createBuffer(4, { memory: "shared" as never }),
+      "upload of a non-view": () => yb.upload([1, 2, 3] as never),
+      "zero workgroup size": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [0, 1, 1] }),
+      "workgroup size over the device limit": () =>
+        rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [rt.deviceInfo().limits.maxComputeWorkGroupSize[0] + 1, 1, 1] }),
+      "workgroup size unlike the module's LocalSize": () =>
+        rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [32, 1, 1] }),
       "arg block over the push-constant limit": () =>
         rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: rt.deviceInfo().limits.maxPushConstantsSize + 8, bufferOffsets: [0, 16] }),
       "arg block size not a multiple of 4": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 46, bufferOffsets: [0, 16] }),
@@ -179,6 +206,7 @@ function misuse(job: ChildJob) {
     const downloadAfterDestroy = attempt(() => yb.download());
     return {
       results,
+      access: yb.access,
       untouched,
       zeroDispatched: zero.dispatched,
       untouchedAfterZero,
@@ -261,7 +289,100 @@ function pipelineCache(job: ChildJob) {
   }
 }
 
+/** Deterministic bytes: a function of (seed, i) only. */
+function pattern(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = (Math.imul(i + seed, 2654435761) >>> 24) ^ (i & 0xff);
+  return out;
+}
+
+/** Index of the first byte where a and b differ (-1 when equal, length when lengths differ). */
+function firstMismatch(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+/**
+ * Uploads and downloads with offsets, odd sizes and many chunks, each compared in the child
+ * with a plain-JS model of the buffer's bytes; reports the first mismatch of every step.
+ */
+function transfers(job: ChildJob) {
+  const rt = VulkanRuntime.create(runtimeOptions(job));
+  try {
+    const steps: { step: string; mismatch: number }[] = [];
+    const check = (step: string, got: Uint8Array, want: Uint8Array) => steps.push({ step, mismatch: firstMismatch(got, want) });
+    const exercise = (label: string, size: number) => {
+      const b = rt.createBuffer(size, bufferOptions(job));
+      const model = new Uint8Array(size);
+      check(`${label}: new buffer reads as zeros`, b.download(), model);
+      const write = (offset: number, data: ArrayBufferView) => {
+        b.upload(data, offset);
+        model.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), offset);
+      };
+      write(0, pattern(size, 1));
+      check(`${label}: whole upload`, b.download(), model);
+      write(1, pattern(Math.min(4097, size - 1), 2));
+      write(size - 3, pattern(3, 3));
+      write(size, new Uint8Array(0));
+      write(Math.floor(size / 3), new Uint16Array(pattern(2 * Math.floor(size / 9), 4).buffer).subarray(1)); // a view at an offset
+      check(`${label}: after offset uploads`, b.download(), model);
+      const at = (o: number) => Math.min(o, size);
+      const ranges = [[at(3), Math.floor((size - at(3)) / 2) + (size > 3 ? 1 : 0)], [Math.max(0, size - 5), Math.min(5, size)], [size, 0], [at(7), size - at(7)]];
+      for (const [offset, length] of ranges as [number, number][]) {
+        check(`${label}: download(${offset}, ${length})`, b.download(offset, length), model.subarray(offset, offset + length));
+      }
+      const access = b.access;
+      b.destroy();
+      return access;
+    };
+    const access = [exercise("small", 10_003), exercise("large", 3 * (1 << 20) + 5), exercise("tiny", 3)];
+    return { steps, access };
+  } finally {
+    rt.destroy();
+  }
+}
+
+/** Full-subgroup pipelines: which kernels get the flag, and what a subgroup kernel sees. */
+function subgroups(job: ChildJob) {
+  const rt = VulkanRuntime.create(runtimeOptions(job));
+  try {
+    const groups = 4;
+    const n = 64 * groups;
+    const layout = { argBlockSize: 16, bufferOffsets: [0] };
+    const fromModule = rt.createKernel(spirv(job, "subgroup_count"), "main", layout);
+    const fromLayout = rt.createKernel(spirv(job, "subgroup_count"), "main", { ...layout, workgroupSize: [64, 1, 1] });
+    const out = rt.createBuffer(8 * n, bufferOptions(job));
+    const argBlock = packArguments([{ type: "buffer", offset: 0 }], [fromLayout.bufferArgument(out)]);
+    rt.dispatch(fromLayout, { workgroupCount: [groups, 1, 1], argBlock, buffers: [out] });
+    const words = new Uint32Array(out.download().buffer);
+    return {
+      subgroupSize: rt.deviceInfo().subgroupSizeRange.max,
+      computeFullSubgroups: rt.deviceInfo().features.computeFullSubgroups,
+      fromModule: { fullSubgroups: fromModule.fullSubgroups, workgroupSize: fromModule.workgroupSize },
+      fromLayout: { fullSubgroups: fromLayout.fullSubgroups, workgroupSize: fromLayout.workgroupSize },
+      saxpy: saxpyKernel(rt, job, "bindings").fullSubgroups,
+      counts: [...words.subarray(0, n)],
+      sizes: [...words.subarray(n)],
+    };
+  } finally {
+    rt.destroy();
+  }
+}
+
+/** Runtime options that must be refused before a device is opened. */
+function badOptions() {
+  const cases: Record<string, () => unknown> = {
+    "stagingBytes 0": () => VulkanRuntime.create({ stagingBytes: 0 }),
+    "forceStaging 'yes'": () => VulkanRuntime.create({ forceStaging: "yes" as never }),
+  };
+  return { errors: Object.fromEntries(Object.entries(cases).map(([name, fn]) => [name, attempt(fn)])) };
+}
+
 const SCENARIOS: Record<string, (job: ChildJob) => unknown> = {
+  transfers,
+  "bad-options": badOptions,
+  subgroups,
   saxpy,
   reduce,
   misuse,

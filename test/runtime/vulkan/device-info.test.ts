@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import type { VulkanDeviceInfo, VulkanProfileFacts } from "../../../src/runtime/vulkan/index.js";
+import { REPORTED_FEATURES, profileFromDevice, type VulkanDeviceInfo, type VulkanProfileFacts } from "../../../src/runtime/vulkan/index.js";
+import { createSpirvTargetEnvironment, spirvInfoOf } from "../../../src/targets/spirv/index.js";
 import { quietEnv, requireValidationLayer } from "./probe.js";
 import { runChild } from "./run-child.js";
 
@@ -59,9 +60,29 @@ test("deviceInfo and profileFacts agree with vulkaninfo for device 0", (t) => {
   for (const name of ["maxComputeWorkGroupInvocations", "maxComputeSharedMemorySize", "maxPushConstantsSize", "maxStorageBufferRange", "timestampPeriod"] as const) {
     assert.equal(l[name], num(name), name);
   }
-  for (const f of ["shaderInt64", "shaderFloat64", "shaderInt16", "shaderInt8", "shaderFloat16", "storageBuffer8BitAccess", "storageBuffer16BitAccess", "bufferDeviceAddress"] as const) {
-    assert.equal(info.features[f], bool(f), f);
+  for (const f of REPORTED_FEATURES) {
+    if (vi.scalar.has(f)) assert.equal(info.features[f], bool(f), f);
   }
+  // lavapipe offers these; vulkaninfo must have listed them (else the loop above skipped them).
+  for (const f of [
+    "shaderInt64",
+    "bufferDeviceAddress",
+    "computeFullSubgroups",
+    "shaderSubgroupExtendedTypes",
+    "shaderBufferFloat32Atomics",
+    "shaderBufferFloat32AtomicAdd",
+    "shaderSharedFloat32Atomics",
+    "shaderSharedFloat32AtomicAdd",
+  ] as const) {
+    assert.equal(info.features[f], true, `${f} (vulkaninfo: ${vi.scalar.get(f)})`);
+  }
+
+  // profileFromDevice passes the new features on to the SPIR-V profile.
+  const profile = profileFromDevice(createSpirvTargetEnvironment(), { profileFacts: () => facts, deviceInfo: () => info });
+  const spirv = spirvInfoOf(profile)!;
+  assert.equal(spirv.features.shaderSubgroupExtendedTypes, true);
+  assert.equal(spirv.features.shaderBufferFloat32AtomicAdd, true);
+  assert.equal(spirv.features.shaderSharedFloat32AtomicAdd, true);
   assert.equal(info.timestamps, true, "lavapipe's queue writes timestamps");
 
   // The profile facts are the same numbers under TargetFacts-like names.

@@ -14,6 +14,7 @@ type Outcome = CaughtError | { ok: true };
 
 interface MisuseResult {
   results: Record<string, Outcome>;
+  access: "mapped" | "staged";
   untouched: boolean;
   zeroDispatched: boolean;
   untouchedAfterZero: boolean;
@@ -41,6 +42,11 @@ const EXPECTED: Record<string, [string, RegExp]> = {
   "upload past the end": ["out-of-range", /upload: bytes \[396, 404\) exceed the buffer's 400 bytes/],
   "download past the end": ["out-of-range", /download: bytes \[4, 404\) exceed/],
   "negative buffer size": ["invalid-argument", /byteLength must be a non-negative integer/],
+  "unknown buffer memory": ["invalid-argument", /options\.memory must be "device" or "host-visible", got shared/],
+  "upload of a non-view": ["invalid-argument", /upload: data must be a typed array or DataView/],
+  "zero workgroup size": ["invalid-argument", /layout\.workgroupSize must be three positive integers/],
+  "workgroup size over the device limit": ["out-of-range", /layout\.workgroupSize \[\d+, 1, 1\] exceeds the device's maxComputeWorkGroupSize/],
+  "workgroup size unlike the module's LocalSize": ["invalid-argument", /workgroupSize \[32, 1, 1\] differs from the LocalSize \[64, 1, 1\] entry 'main' declares/],
   "arg block over the push-constant limit": ["out-of-range", /exceeds the device's push-constant limit of \d+ bytes/],
   "arg block size not a multiple of 4": ["invalid-argument", /argBlockSize must be a non-negative multiple of 4/],
   "overlapping buffer fields": ["invalid-argument", /bufferOffsets\[1\] (overlaps|= 8 is not)/],
@@ -50,32 +56,35 @@ const EXPECTED: Record<string, [string, RegExp]> = {
   "empty entry name": ["invalid-argument", /entryName must be a non-empty string/],
 };
 
-test("misuse is rejected with LoomError before anything is submitted, validation-clean", (t) => {
-  if (!requireValidationLayer(t) || !requireGlslang(t)) return;
-  const run = runChild<MisuseResult>({ scenario: "misuse", shaders: { saxpy: shaderPath("saxpy") } });
-  assert.deepEqual(run.validationErrors, []);
-  const r = run.result;
-  assert.deepEqual(Object.keys(r.results).sort(), Object.keys(EXPECTED).sort());
-  for (const [name, [status, message]] of Object.entries(EXPECTED)) {
-    const got = r.results[name]!;
-    assert.ok(!("ok" in got), `${name}: expected a LoomError, the call succeeded`);
-    assert.equal(got.isLoomError, true, `${name}: ${got.message}`);
-    assert.equal(got.status, status, `${name}: ${got.message}`);
-    assert.match(got.message, message, name);
-  }
-  assert.equal(r.untouched, true, "a rejected dispatch must not run");
-  assert.equal(r.zeroDispatched, false);
-  assert.equal(r.untouchedAfterZero, true, "a zero workgroup count must not run");
-  assert.equal(r.okDispatched, true);
-  for (const [what, outcome] of [
-    ["dispatch after kernel.destroy()", r.afterKernelDestroy],
-    ["createBuffer after runtime.destroy()", r.afterRuntimeDestroy],
-    ["download after runtime.destroy()", r.downloadAfterDestroy],
-  ] as const) {
-    assert.ok(!("ok" in outcome), `${what} must throw`);
-    assert.equal(outcome.status, "failed-precondition", `${what}: ${outcome.message}`);
-  }
-});
+for (const forceStaging of [false, true]) {
+  test(`misuse is rejected with LoomError before anything is submitted, validation-clean${forceStaging ? " (forced staging)" : ""}`, (t) => {
+    if (!requireValidationLayer(t) || !requireGlslang(t)) return;
+    const run = runChild<MisuseResult>({ scenario: "misuse", shaders: { saxpy: shaderPath("saxpy") }, forceStaging });
+    assert.deepEqual(run.validationErrors, []);
+    const r = run.result;
+    if (forceStaging) assert.equal(r.access, "staged");
+    assert.deepEqual(Object.keys(r.results).sort(), Object.keys(EXPECTED).sort());
+    for (const [name, [status, message]] of Object.entries(EXPECTED)) {
+      const got = r.results[name]!;
+      assert.ok(!("ok" in got), `${name}: expected a LoomError, the call succeeded`);
+      assert.equal(got.isLoomError, true, `${name}: ${got.message}`);
+      assert.equal(got.status, status, `${name}: ${got.message}`);
+      assert.match(got.message, message, name);
+    }
+    assert.equal(r.untouched, true, "a rejected dispatch must not run");
+    assert.equal(r.zeroDispatched, false);
+    assert.equal(r.untouchedAfterZero, true, "a zero workgroup count must not run");
+    assert.equal(r.okDispatched, true);
+    for (const [what, outcome] of [
+      ["dispatch after kernel.destroy()", r.afterKernelDestroy],
+      ["createBuffer after runtime.destroy()", r.afterRuntimeDestroy],
+      ["download after runtime.destroy()", r.downloadAfterDestroy],
+    ] as const) {
+      assert.ok(!("ok" in outcome), `${what} must throw`);
+      assert.equal(outcome.status, "failed-precondition", `${what}: ${outcome.message}`);
+    }
+  });
+}
 
 test("driver failures carry the VkResult name (invalid SPIR-V, unknown entry point)", (t) => {
   if (!requireLavapipe(t) || !requireGlslang(t)) return;

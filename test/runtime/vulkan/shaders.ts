@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fromRoot } from "../../util/paths.js";
 import { runTool } from "../../util/tools.js";
 
-export type ShaderName = "saxpy" | "saxpy_address" | "reduce";
+export type ShaderName = "saxpy" | "saxpy_address" | "reduce" | "subgroup_count";
 
 let dir: string | undefined;
 const built = new Map<ShaderName, string>();
