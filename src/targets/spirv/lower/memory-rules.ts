@@ -15,7 +15,7 @@ import type { ViewType } from "../../../ir/types.js";
 import { provenMax } from "../../../passes/storage.js";
 import * as I from "../instructions.js";
 import type { Id, Word } from "../instructions.js";
-import { scalarBytes, scalarKey, U64, type ScalarType } from "../module.js";
+import { scalarBytes, scalarKey, U32, U64, type ScalarType } from "../module.js";
 import { Decoration, MemoryAccess, MemorySemantics, Op as S, Scope, StorageClass } from "../spec.js";
 import { identityRule } from "./arith-rules.js";
 import type { BufferRoot, KernelLowering, Lowered, OpRule } from "./context.js";
@@ -82,7 +82,11 @@ function scratchVariable(cx: KernelLowering, root: Extract<BufferRoot, { kind: "
   return v;
 }
 
-/** The element index of `view[indices]` in units of the element type, u64. */
+/**
+ * The element index of `view[indices]` in units of the element type, u64. Array access chains
+ * take it as u32 (`arrayIndex`): an in-bounds index of a storage buffer or a workgroup array is
+ * below 2^32 (Vulkan ranges are u32), and drivers address 32-bit indices much faster.
+ */
 function elementIndex(cx: KernelLowering, view: ViewDescriptor, indices: readonly Id[]): Id {
   const size = scalarBytes(view.element);
   const shift = Math.log2(size);
@@ -90,6 +94,11 @@ function elementIndex(cx: KernelLowering, view: ViewDescriptor, indices: readonl
   let index = baseValue !== undefined ? cx.u64(baseValue >> BigInt(shift)) : shift === 0 ? view.base : cx.binary(S.ShiftRightLogical, U64, view.base, cx.u64(shift));
   indices.forEach((i, d) => (index = cx.add64(index, cx.mul64(i, view.strides[d]!))));
   return index;
+}
+
+function arrayIndex(cx: KernelLowering, index: Id): Id {
+  const constant = cx.constValue(index);
+  return constant !== undefined ? cx.u32(Number(BigInt.asUintN(32, constant))) : cx.unary(S.UConvert, U32, index);
 }
 
 export function elementPointer(cx: KernelLowering, view: ViewDescriptor, indices: readonly Id[]): ElementPointer {
@@ -106,11 +115,11 @@ export function elementPointer(cx: KernelLowering, view: ViewDescriptor, indices
   }
   if (root.kind === "argument") {
     const variable = bufferVariable(cx, root, view.element);
-    cx.emit(I.accessChain(m.typePointer(StorageClass.StorageBuffer, type), ptr, variable, [cx.u32(0), index]));
+    cx.emit(I.accessChain(m.typePointer(StorageClass.StorageBuffer, type), ptr, variable, [cx.u32(0), arrayIndex(cx, index)]));
     return { ptr, access: [], space: "buffer" };
   }
   const variable = scratchVariable(cx, root, view.element);
-  cx.emit(I.accessChain(m.typePointer(storageClassOf(root), type), ptr, variable, [index]));
+  cx.emit(I.accessChain(m.typePointer(storageClassOf(root), type), ptr, variable, [arrayIndex(cx, index)]));
   return { ptr, access: [], space: root.space };
 }
 
