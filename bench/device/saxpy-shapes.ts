@@ -1,0 +1,19 @@
+/**
+ * Device experiment: GPU time of a saxpy-shaped kernel at several sizes, no reference check
+ * (the suite checks correctness). `node dist/bench/device/saxpy-shapes.js FILE N...`
+ */
+import { readFileSync } from "node:fs";
+import { VulkanRuntime } from "../../src/runtime/vulkan/runtime.js";
+import { compileForDevice, deviceProfile, genericCase, median, runCase } from "../../src/cli/run-engine.js";
+
+const [file, ...sizes] = process.argv.slice(2);
+const rt = VulkanRuntime.create();
+const compiled = compileForDevice(file!, readFileSync(file!, "utf8"), deviceProfile(rt));
+if (!compiled.ok) throw new Error(compiled.diagnostics);
+for (const n of sizes.map(Number)) {
+  const c = genericCase(compiled.kernel, [n], { x: n, y: n, alpha: 2 }, 1);
+  const r = runCase(rt, compiled.kernel, c, { repeats: 10, referenceFromInterpreter: false });
+  const ns = median(r.gpuNs);
+  console.log(JSON.stringify({ file, n, workgroups: r.launch.workgroupCount, medianGpuUs: ns / 1000, gbPerSecond: (12 * n) / ns }));
+}
+rt.destroy();
