@@ -113,6 +113,9 @@ export async function benchPool(): Promise<Record<string, unknown>> {
     const t = await throughput(w, batch);
     result[`workers_${w}_jobs_per_s`] = t;
     result[`workers_${w}_ratio_to_serial`] = Math.round((t / serial) * 100) / 100;
+    // Workers start cold while this thread's compiler is already JIT-warm from earlier
+    // benches: one worker is the like-for-like baseline for scaling.
+    result[`workers_${w}_ratio_to_1_worker`] = Math.round((t / (result.workers_1_jobs_per_s as number)) * 100) / 100;
   }
   result.heap_bytes_per_inflight_compile = heapPerInflight(batch);
   result.heap_goal_bytes = 16 * 1024 * 1024;
