@@ -6,13 +6,12 @@
  * IR) folds to "unknown".
  */
 import type { Literal, Op, Value } from "../../ir/core.js";
-import { isInt } from "../../ir/types.js";
+import { bitWidth, isInt } from "../../ir/types.js";
+import * as X from "../../dialects/index/semantics.js";
 
-const I64_MIN = -(1n << 63n);
-const I64_MAX = (1n << 63n) - 1n;
-
-function inI64(v: bigint): bigint | undefined {
-  return v >= I64_MIN && v <= I64_MAX ? v : undefined;
+/** A defined outcome of the shared semantics, or undefined for undefined behaviour. */
+function defined(x: X.Outcome<bigint>): bigint | undefined {
+  return X.isUndefined(x) ? undefined : x;
 }
 
 function producer(v: Value): Op | undefined {
@@ -65,28 +64,18 @@ export class ConstantFolder {
         if (lit?.kind === "bool" && isInt(v.type)) return lit.value ? 1n : 0n;
         return undefined;
       }
-      case "index.add":
-        return both((a, b) => inI64(a + b));
-      case "index.sub":
-        return both((a, b) => inI64(a - b));
-      case "index.mul":
-        return both((a, b) => inI64(a * b));
-      case "index.div":
-        return both((a, b) => (a >= 0n && b > 0n ? a / b : undefined));
-      case "index.rem":
-        return both((a, b) => (a >= 0n && b > 0n ? a % b : undefined));
-      case "index.min":
-        return both((a, b) => (a < b ? a : b));
-      case "index.max":
-        return both((a, b) => (a > b ? a : b));
       case "index.madd": {
         const a = k(0), b = k(1), c = k(2);
-        return a === undefined || b === undefined || c === undefined ? undefined : inI64(a * b + c);
+        return a === undefined || b === undefined || c === undefined ? undefined : defined(X.indexMadd(a, b, c));
       }
-      case "index.scale":
-        return both((a, b) => inI64(a * b));
-      case "index.cast":
-        return k(0);
+      case "index.cast": {
+        const from = op.operands[0]?.type, to = v.type;
+        const x = k(0);
+        if (x === undefined || from?.kind !== "prim" || to.kind !== "prim") return undefined;
+        const value = defined(X.indexCast(from.name as X.AddressType, to.name as X.AddressType, x));
+        // Integer results are bit patterns in the shared semantics; the folder speaks signed.
+        return value !== undefined && isInt(to) ? BigInt.asIntN(bitWidth(to), value) : value;
+      }
       case "index.assume":
       case "scalar.assume": {
         const i = op.results.indexOf(v);
@@ -99,8 +88,12 @@ export class ConstantFolder {
         const pick = op.operands[c !== 0n ? 1 : 2];
         return pick ? this.constant(pick) : undefined;
       }
-      default:
-        return undefined;
+      default: {
+        // Binary index ops: the shared reference semantics (src/dialects/index/semantics.ts).
+        const binary = X.INDEX_BINARY[op.name] as (typeof X.INDEX_BINARY)[string] | undefined;
+        const t = v.type.kind === "prim" ? v.type.name : undefined;
+        return binary && (t === "index" || t === "offset") ? both((a, b) => defined(binary(t, a, b))) : undefined;
+      }
     }
   }
 
@@ -140,7 +133,7 @@ export class ConstantFolder {
       // Compile-time constants once bound (api.md `config`) or resolved for the target.
       case "config.get":
       case "target.subgroup.size":
-        return I64_MAX;
+        return X.I64_MAX;
       default:
         return undefined;
     }
