@@ -44,7 +44,9 @@ export class Source {
   /** Node convenience: reads a file. The name given to diagnostics is the path as passed. */
   static async fromPath(path: string): Promise<Source> {
     checkName(path);
-    const { readFile } = await import("node:fs/promises");
+    // A computed specifier keeps browser bundlers from resolving this Node-only module.
+    const fsModule = "node:fs/promises";
+    const { readFile } = (await import(fsModule)) as typeof import("node:fs/promises");
     let bytes: Uint8Array;
     try {
       bytes = await readFile(path);
