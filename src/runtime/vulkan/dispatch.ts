@@ -21,7 +21,6 @@ import {
   QUERY_RESULT_WAIT,
   SHADER_STAGE_COMPUTE,
   STYPE,
-  WHOLE_SIZE,
 } from "./constants.js";
 import type { DeviceContext } from "./context.js";
 import type { VulkanBuffer } from "./buffer.js";
@@ -122,7 +121,7 @@ export function dispatch(ctx: DeviceContext, kernel: VulkanKernel, options: Disp
         dstBinding: k,
         descriptorCount: 1,
         descriptorType: DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        pBufferInfo: arena.struct("VkDescriptorBufferInfo", { buffer: b.handle, offset: 0n, range: WHOLE_SIZE }),
+        pBufferInfo: arena.struct("VkDescriptorBufferInfo", { buffer: b.handle, offset: 0n, range: BigInt(b.allocatedBytes) }),
       }));
       vk.vkUpdateDescriptorSets(device, writes.length, arena.structs("VkWriteDescriptorSet", writes), 0, null);
     }

@@ -143,6 +143,7 @@ export const STRUCT_DECLS: readonly (readonly [string, string])[] = [
   ["VkMemoryRequirements", "u64 size; u64 alignment; u32 memoryTypeBits"],
   ["VkMemoryAllocateInfo", "u32 sType; ptr pNext; u64 allocationSize; u32 memoryTypeIndex"],
   ["VkMemoryAllocateFlagsInfo", "u32 sType; ptr pNext; u32 flags; u32 deviceMask"],
+  ["VkMemoryDedicatedAllocateInfo", "u32 sType; ptr pNext; u64 image; u64 buffer"],
   ["VkBufferDeviceAddressInfo", "u32 sType; ptr pNext; handle buffer"],
   ["VkShaderModuleCreateInfo", "u32 sType; ptr pNext; u32 flags; size codeSize; ptr pCode"],
   ["VkPipelineCacheCreateInfo", "u32 sType; ptr pNext; u32 flags; size initialDataSize; ptr pInitialData"],
@@ -202,6 +203,7 @@ export type StructName =
   | "VkMemoryRequirements"
   | "VkMemoryAllocateInfo"
   | "VkMemoryAllocateFlagsInfo"
+  | "VkMemoryDedicatedAllocateInfo"
   | "VkBufferDeviceAddressInfo"
   | "VkShaderModuleCreateInfo"
   | "VkPipelineCacheCreateInfo"
