@@ -15,14 +15,24 @@ Compiles the kernel's launch-config companion and evaluates it, printing
   --kernel NAME          kernel symbol (with or without '@')
   --workload V,...       one value per workload argument (integers; floats for float arguments)
   --target ENV:DEVICE    profile to specialize for (default amdgpu:gfx1100)
+  --feature NAME         a Vulkan feature of the device (spirv targets; repeatable)
+  --limit NAME=VALUE     a Vulkan limit of the device (spirv targets; repeatable)
   --json                 print the launch as JSON`,
-  options: { kernel: { type: "string" }, workload: { type: "string" }, target: { type: "string" }, json: { type: "boolean" } },
+  options: {
+    kernel: { type: "string" },
+    workload: { type: "string" },
+    target: { type: "string" },
+    feature: { type: "string", multiple: true },
+    limit: { type: "string", multiple: true },
+    json: { type: "boolean" },
+  },
   async run(values, positionals) {
     const file = requireOne(positionals);
     if (typeof values.kernel !== "string") throw new UsageError("--kernel NAME is required");
     if (typeof values.workload !== "string") throw new UsageError("--workload V[,V...] is required");
     const json = values.json === true;
-    const target = resolveTarget(typeof values.target === "string" ? values.target : "amdgpu:gfx1100");
+    const facts = { features: (values.feature as string[] | undefined) ?? [], limits: (values.limit as string[] | undefined) ?? [] };
+    const target = resolveTarget(typeof values.target === "string" ? values.target : "amdgpu:gfx1100", facts);
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
     const symbol = values.kernel.replace(/^@/, "");

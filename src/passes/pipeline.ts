@@ -194,7 +194,8 @@ function prepareKernel(
     if (flat > facts.maxFlatWorkgroupSize) sink.report(D.workgroupFlatTooLarge, launchOp.span, [staticWorkgroupSize.join("x"), facts.maxFlatWorkgroupSize]);
   }
 
-  const storage = layoutWorkgroupStorage(body, sink);
+  const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
+  const storage = layoutWorkgroupStorage(body, sink, flatInvocations);
   if (storage && storage.totalBytes > facts.maxWorkgroupStorageBytes) {
     sink.report(D.storageTooLarge, op.span, [storage.totalBytes, facts.maxWorkgroupStorageBytes]);
   }

@@ -6,6 +6,7 @@
 import { constantValue } from "../ir/build.js";
 import type { Op, Region, Value } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
+import { bitWidth } from "../ir/types.js";
 import { D, type DiagnosticSink } from "../diag/diagnostic.js";
 
 export interface StorageLayout {
@@ -33,11 +34,31 @@ export function provenMax(v: Value): bigint | undefined {
   return undefined;
 }
 
-export function layoutWorkgroupStorage(body: Region, sink: DiagnosticSink): StorageLayout | undefined {
+/**
+ * Compiler scratch of `kernel.workgroup.reduce`: one slot per invocation of the workgroup
+ * (`flatInvocations`: the static flat size, else the target's maximum), slots of the value's
+ * size (`i1` as 4 bytes), aligned to the slot. Backends lower the collective with exactly
+ * this scratch, so the launch's `workgroupStorageBytes` covers it (language.md §6 rule 7).
+ */
+export function collectiveScratch(op: Op, flatInvocations: number): { bytes: bigint; align: bigint } | undefined {
+  if (op.name !== "kernel.workgroup.reduce") return undefined;
+  const t = op.results[0]?.type;
+  const slot = t?.kind === "prim" && t.name !== "i1" ? BigInt(Math.max(1, bitWidth(t) / 8)) : 4n;
+  return { bytes: BigInt(flatInvocations) * slot, align: slot };
+}
+
+export function layoutWorkgroupStorage(body: Region, sink: DiagnosticSink, flatInvocations: number): StorageLayout | undefined {
   let cursor = 0n;
   let ok = true;
   const offsets = new Map<Op, number>();
   walkRegion(body, (op) => {
+    const scratch = collectiveScratch(op, flatInvocations);
+    if (scratch) {
+      const offset = ((cursor + scratch.align - 1n) / scratch.align) * scratch.align;
+      offsets.set(op, Number(offset));
+      cursor = offset + scratch.bytes;
+      return;
+    }
     if (op.name !== "buffer.alloca" || op.props.space !== "workgroup") return;
     const max = provenMax(op.operands[0]!);
     if (max === undefined || max < 0n) {

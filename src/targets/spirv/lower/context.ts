@@ -96,8 +96,6 @@ export class KernelLowering {
   readonly memo = new Map<string, Id>();
   /** The element type each scratch allocation is viewed with (one typed array each). */
   readonly scratchElements = new Map<Op, string>();
-  /** Bytes of compiler scratch in Workgroup memory (kernel.workgroup.reduce). */
-  extraWorkgroupBytes = 0;
   /** The push-constant block: its variable and, per `offset:part` key, member index and type. */
   push: { readonly variable: Id; readonly members: ReadonlyMap<string, { readonly index: number; readonly type: ScalarType }> } | undefined;
   /** Ids of integer constants made through `int`, for trivial folding. */

@@ -171,7 +171,7 @@ const workgroupReduce: OpRule = (cx, op) => {
   const scratch = m.globalVariable(ptrType, StorageClass.Workgroup);
   m.name(scratch, `${op.results[0]!.name}_scratch`);
   cx.iface.add(scratch);
-  cx.extraWorkgroupBytes += flat * (slot.kind === "bool" ? 4 : slot.width / 8);
+  // Its bytes are counted in workgroupStorageBytes by passes/storage.ts (collectiveScratch).
   const elementPtr = m.typePointer(StorageClass.Workgroup, m.scalar(slot));
   const at = (index: Id): Id => {
     const p = m.id();

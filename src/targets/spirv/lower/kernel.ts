@@ -149,7 +149,8 @@ export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: 
   if (term.name !== "kernel.return") throw new Error(`SPIR-V lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
   fn.terminate(I.returnVoid());
 
-  const storage = kernel.workgroupStorageBytes + cx.extraWorkgroupBytes;
+  // Includes the scratch of workgroup collectives (passes/storage.ts sizes it as lowered here).
+  const storage = kernel.workgroupStorageBytes;
   if (storage > limits.maxComputeSharedMemorySize) cx.report(makeDiagnostic(D.storageTooLarge, at, [storage, limits.maxComputeSharedMemorySize]));
   // With a module of its own, every type capability came from this kernel: a last guard.
   if (options.ownModule && cx.diagnostics.length === 0) {
