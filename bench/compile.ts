@@ -32,8 +32,8 @@ export async function benchCompile(): Promise<Record<string, unknown>> {
   };
   const parseOnce = () => workspace.parseModule(Source.fromText("kernel.loom", text)).ok;
 
-  const full = percentiles(timeSamples(compileOnce, { warmup: 300, samples: 2000 }));
-  const parse = percentiles(timeSamples(parseOnce, { warmup: 300, samples: 2000 }));
+  const full = percentiles(timeSamples(compileOnce, { warmup: 3000, samples: 3000 }));
+  const parse = percentiles(timeSamples(parseOnce, { warmup: 3000, samples: 3000 }));
   return {
     name: "compile.jit_kernel.text_to_hsaco",
     unit: "ms",

@@ -50,7 +50,7 @@ export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
       const e = emitModule(env, workspace, module, { artifactFormat: "spirv" });
       if (!e.ok) throw new Error(e.formatDiagnostics());
     };
-    const p = percentiles(timeSamples(once, { warmup: 200, samples: 1000 }));
+    const p = percentiles(timeSamples(once, { warmup: 2000, samples: 2000 }));
     const glsl = wholeProcessMs("glslangValidator", ["-V", "--target-env", "vulkan1.3", root(`bench/glsl/${kernel}.comp`), "-o", join(out, `${kernel}.glsl.spv`)], 20);
     const loomCli = wholeProcessMs(process.execPath, [root("dist/src/cli/main.js"), "compile", file, "--target", "spirv:vulkan1.3", "--feature", "shaderInt64", "--limit", "maxComputeWorkGroupInvocations=1024", "--limit", "maxComputeWorkGroupSize=1024,1024,64", "-o", join(out, `${kernel}.spv`)], 10);
     results[kernel] = {
