@@ -10,6 +10,7 @@ import type { Op } from "../../src/ir/core.js";
 import type { Module as IrModule } from "../../src/ir/core.js";
 import { createReferenceEnvironment, createReferenceProfile, prepareInterpreter, type ArgValue, type DispatchReport, type InterpretedKernel } from "../../src/interp/index.js";
 import { fromRoot } from "../util/paths.js";
+import { random } from "../../src/cli/run-engine.js";
 
 export interface LoadedKernel {
   readonly exportName: string;
@@ -94,19 +95,7 @@ export const i32Bytes = (xs: ArrayLike<number>): Uint8Array => new Uint8Array(In
 export const asF32 = (b: Uint8Array): Float32Array => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 export const asI32 = (b: Uint8Array): Int32Array => new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 
-/** A deterministic pseudo-random stream (xorshift32) for test data. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
-
+/** Integers in [lo, hi) from the suite's seeded xorshift32 stream. */
 export function randomInts(n: number, seed: number, lo: number, hi: number): number[] {
   const r = random(seed);
   return Array.from({ length: n }, () => lo + Math.floor(r() * (hi - lo)));
