@@ -11,7 +11,7 @@ export { Workspace, type ParseOptions } from "./api/workspace.js";
 export { Module } from "./api/module.js";
 export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
 export { LinkIndexBuilder, LinkIndex, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
-export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction } from "./launch/program.js";
+export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts } from "./targets/target.js";
 export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./cache/cache.js";
 export { LOOMC_VERSION } from "./version.js";

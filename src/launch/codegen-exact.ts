@@ -9,10 +9,10 @@
  * number fast path only ever agrees with it or defers to it.
  */
 import { Undefined } from "../dialects/index/semantics.js";
-import { evaluatePredicate, type PredicateOperand } from "../dialects/scalar/semantics.js";
 import { bindExactOp, type ExactOp, type ExactValue } from "./exact-ops.js";
 import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
 import { LaunchMessages } from "./messages.js";
+import { checkPredicate, finishLaunch } from "./exact-checks.js";
 
 export type ExactFunction = (args: readonly ExactValue[]) => number[];
 
@@ -115,9 +115,7 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
     C,
     check(id, values) {
       const { pred, where } = checks[id]!;
-      let i = 0;
-      const args: PredicateOperand[] = pred.args.map((a) => (typeof a === "number" ? { type: types[a]!, value: values[i++]! } : a));
-      if (!evaluatePredicate(pred.kind, args)) throw msg.violated(pred, where, values, types);
+      checkPredicate(pred, where, values, types, msg);
     },
     ub(k, u) {
       throw msg.undefinedOp(opNames[k]!, k, u.reason);
@@ -132,20 +130,4 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
   };
   const source = `"use strict";\nreturn function exact(a) {\n${[...prologue, ...lines].join("\n")}\n};`;
   return new Function("E", source)(env) as ExactFunction;
-}
-
-/** Validates the launch operands (language.md §6 steps 3–5) and returns the nine numbers. */
-function finishLaunch(fn: LaunchFunction, msg: LaunchMessages, v: bigint[]): number[] {
-  const { maxWorkgroupCount, maxWorkgroupSize, maxFlatWorkgroupSize } = fn.limits;
-  const count = v.slice(0, 3), size = v.slice(3, 6), cluster = v.length === 9 ? v.slice(6, 9) : [1n, 1n, 1n];
-  for (let d = 0; d < 3; d++) {
-    const max = Math.min(maxWorkgroupCount[d]!, LIMITS.u32);
-    if (count[d]! < 0n || count[d]! > BigInt(max)) throw msg.count(d, count[d]!, max);
-  }
-  for (let d = 0; d < 3; d++) {
-    if (size[d]! < 1n || size[d]! > BigInt(maxWorkgroupSize[d]!)) throw msg.size(d, size[d]!, maxWorkgroupSize[d]!);
-  }
-  if (size[0]! * size[1]! * size[2]! > BigInt(maxFlatWorkgroupSize)) throw msg.flat(size, maxFlatWorkgroupSize);
-  if (cluster.some((c) => c !== 1n)) throw msg.cluster(cluster);
-  return [...count, ...size, ...cluster].map(Number);
 }

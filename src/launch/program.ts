@@ -1,7 +1,9 @@
 /**
  * `LaunchConfigProgram` (api.md §5): loads a launch-config artifact, compiles each function
  * once into two specialized JS functions (the number fast path and the exact bigint path),
- * and evaluates launches.
+ * and evaluates launches. Where `new Function` is forbidden (a strict Content-Security-Policy)
+ * or `{ codegen: false }` is passed, both paths are built as closure trees instead
+ * (closure-fast.ts, closure-exact.ts), with the same behaviour.
  *
  * Every invocation validates its arguments, runs the fast path when the arguments allow it
  * and falls back to the exact path otherwise (or when the fast path is not certain), and
@@ -12,6 +14,9 @@ import { LoomError } from "../api/errors.js";
 import { exactArgsFromBits, exactArgsFromNumbers, fastNumbersFromBits } from "./args.js";
 import { compileExact, type ExactFunction } from "./codegen-exact.js";
 import { FAST_BUDGET, FAST_DONE, compileFast, type FastFunction } from "./codegen-fast.js";
+import { codeGenerationAvailable } from "./codegen-support.js";
+import { closeExact } from "./closure-exact.js";
+import { closeFast } from "./closure-fast.js";
 import { decodeLaunchConfig } from "./decode.js";
 import { LaunchMessages } from "./messages.js";
 import { LIMITS, type LType, type LaunchFunction } from "./model.js";
@@ -33,6 +38,19 @@ export function createLaunchConfig(): LaunchConfig {
   return { workgroupCount: [0, 0, 0], workgroupSize: [0, 0, 0], workgroupClusterSize: [0, 0, 0], subgroupSize: 0, workgroupStorageBytes: 0 };
 }
 
+/** Options of `LaunchConfigProgram.load`. */
+export interface LaunchConfigLoadOptions {
+  /**
+   * `false` builds the closure evaluator even where code generation works (what a page with
+   * a strict Content-Security-Policy gets automatically). Default: generate code when the
+   * realm allows `new Function`, closures otherwise.
+   */
+  readonly codegen?: boolean;
+}
+
+/** How a program evaluates: generated JS functions, or closure trees (no `new Function`). */
+export type LaunchEvaluator = "codegen" | "closures";
+
 /** A program-local handle for one function; look it up once, invoke many times. */
 export class LaunchConfigFunction {
   /** @internal */ readonly fast: FastFunction;
@@ -48,9 +66,10 @@ export class LaunchConfigFunction {
   constructor(
     /** @internal */ readonly program: LaunchConfigProgram,
     /** @internal */ readonly data: LaunchFunction,
+    evaluator: LaunchEvaluator,
   ) {
-    this.exact = compileExact(data);
-    this.fast = compileFast(data);
+    this.exact = evaluator === "codegen" ? compileExact(data) : closeExact(data);
+    this.fast = evaluator === "codegen" ? compileFast(data) : closeFast(data);
     this.messages = new LaunchMessages(data);
     this.scratch = new Float64Array(data.args.length);
     this.argumentTypes = Object.freeze(data.args.map((a) => a.type));
@@ -67,18 +86,27 @@ export class LaunchConfigFunction {
 export class LaunchConfigProgram {
   readonly #functions: ReadonlyMap<string, LaunchConfigFunction>;
   readonly producer: string;
+  /** Which evaluator `load` built: generated code, or closures (strict CSP, or `{ codegen: false }`). */
+  readonly evaluator: LaunchEvaluator;
 
-  private constructor(functions: readonly LaunchFunction[], producer: string) {
+  private constructor(functions: readonly LaunchFunction[], producer: string, evaluator: LaunchEvaluator) {
     this.producer = producer;
-    this.#functions = new Map(functions.map((f) => [f.exportName, new LaunchConfigFunction(this, f)]));
+    this.evaluator = evaluator;
+    this.#functions = new Map(functions.map((f) => [f.exportName, new LaunchConfigFunction(this, f, evaluator)]));
   }
 
-  /** Loads an artifact (`{contents}`) or raw `.loombc` bytes; bad bytes → `LoomError("data-loss")`. */
-  static load(artifactOrBytes: { readonly contents: Uint8Array } | Uint8Array): LaunchConfigProgram {
+  /**
+   * Loads an artifact (`{contents}`) or raw `.loombc` bytes; bad bytes → `LoomError("data-loss")`.
+   * Compiles with `new Function` where the realm allows it and builds closures otherwise;
+   * `{ codegen: false }` forces closures.
+   */
+  static load(artifactOrBytes: { readonly contents: Uint8Array } | Uint8Array, options: LaunchConfigLoadOptions = {}): LaunchConfigProgram {
     const bytes = artifactOrBytes instanceof Uint8Array ? artifactOrBytes : (artifactOrBytes as { contents?: unknown } | null)?.contents;
     if (!(bytes instanceof Uint8Array)) throw new LoomError("invalid-argument", "LaunchConfigProgram.load: expected an artifact with 'contents' or a Uint8Array");
+    const codegen = (options as LaunchConfigLoadOptions | null)?.codegen;
+    if (codegen !== undefined && typeof codegen !== "boolean") throw new LoomError("invalid-argument", "LaunchConfigProgram.load: options.codegen must be a boolean");
     const decoded = decodeLaunchConfig(bytes);
-    return new LaunchConfigProgram(decoded.functions, decoded.producer);
+    return new LaunchConfigProgram(decoded.functions, decoded.producer, codegen !== false && codeGenerationAvailable() ? "codegen" : "closures");
   }
 
   /** Export names of every function, in artifact order. */
