@@ -1,8 +1,9 @@
 /**
  * The SPIR-V `TargetEnvironment`: `check` lowers each kernel into a scratch module and
  * returns the TARGET diagnostics (so limits and unsupported ops fail `compileModule`);
- * `emit` checks again, then lowers every kernel into one module (one entry point per kernel)
- * and serializes it. Lowering is deterministic, so check and emit see the same thing.
+ * `emit` checks the kernels `check` has not already passed (prepared kernels are immutable),
+ * then lowers every kernel into one module (one entry point per kernel) and serializes it.
+ * Lowering is deterministic, so check and emit see the same thing.
  */
 import { LoomError } from "../../api/errors.js";
 import { ARTIFACT_FORMAT } from "../../api/result.js";
@@ -37,20 +38,24 @@ function guarded(k: PreparedKernel, fn: () => Diagnostic[]): Diagnostic[] {
   }
 }
 
+/** Prepared kernels whose lowering produced no diagnostic (they never change after compile). */
+const passedCheck = new WeakSet<PreparedKernel>();
+
 export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const k of spirvKernels(module)) {
+    if (passedCheck.has(k)) continue;
     const info = spirvInfoOf(k.profile);
     if (!info) {
       out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createSpirvProfile`]));
       continue;
     }
-    out.push(
-      ...guarded(k, () => {
-        const m = newModule(info);
-        return lowerKernel(m, new SharedGlobals(m), k, info, { ownModule: true }).diagnostics;
-      }),
-    );
+    const found = guarded(k, () => {
+      const m = newModule(info);
+      return lowerKernel(m, new SharedGlobals(m), k, info, { ownModule: true }).diagnostics;
+    });
+    if (found.length === 0) passedCheck.add(k);
+    out.push(...found);
   }
   return out;
 }
