@@ -50,20 +50,26 @@ function printCallTypes(w: Writer, op: Op): void {
   if (op.results.length > 0) w.text(" -> (").types(op.results.map((r) => r.type)).text(")");
 }
 
-/** `(%r, ... =)? func.call (pure)? (hot|cold)? (inline|noinline)? @f(%x, ...) : (T, ...) (-> (R, ...))?` */
-register("func.call", {
-  parse(p, op) {
-    op.props.modifiers = parseModifiers(p, CALL_MODIFIER_GROUPS);
-    op.props.symbol = p.parseSymbol("the callee").text;
-    parseArgs(p, op);
-    return parseCallTypes(p, op);
-  },
-  print(w, op) {
-    printModifiers(w, op);
-    w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
-    printCallTypes(w, op);
-  },
-});
+/** A direct call: `(%r, ... =)? NAME <modifiers> @callee(%x, ...) : (T, ...) (-> (R, ...))?`. */
+function directCallForm(groups: Parameters<typeof parseModifiers>[1], what: string) {
+  return {
+    parse(p: Parser, op: Op) {
+      op.props.modifiers = parseModifiers(p, groups);
+      op.props.symbol = p.parseSymbol(what).text;
+      parseArgs(p, op);
+      return parseCallTypes(p, op);
+    },
+    print(w: Writer, op: Op) {
+      printModifiers(w, op);
+      w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
+      printCallTypes(w, op);
+    },
+  };
+}
+
+/** `func.call (pure)? (hot|cold)? (inline|noinline)? @f(...)`; `template.call (pure)? @impl(...)`. */
+register("func.call", directCallForm(CALL_MODIFIER_GROUPS, "the callee"));
+register("template.call", directCallForm([["pure"]], "the provider"));
 
 /** `(%r, ... =)? template.apply<@fam>(%x, ...) (pure)? (hot|cold)? : (T, ...) (-> (R, ...))?` */
 register("template.apply", {
@@ -78,21 +84,6 @@ register("template.apply", {
   print(w, op) {
     w.text(`<@${op.props.family as string}>(`).values(op.operands).text(")");
     printModifiers(w, op);
-    printCallTypes(w, op);
-  },
-});
-
-/** `(%r, ... =)? template.call (pure)? @impl(%x, ...) : (T, ...) (-> (R, ...))?` */
-register("template.call", {
-  parse(p, op) {
-    op.props.modifiers = parseModifiers(p, [["pure"]]);
-    op.props.symbol = p.parseSymbol("the provider").text;
-    parseArgs(p, op);
-    return parseCallTypes(p, op);
-  },
-  print(w, op) {
-    printModifiers(w, op);
-    w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
     printCallTypes(w, op);
   },
 });
