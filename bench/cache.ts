@@ -6,7 +6,7 @@
 import { performance } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ArtifactCache, type CacheKeyInput } from "../src/cache/cache.js";
+import { ArtifactCache, type CacheKeyInput } from "../src/api/cache/cache.js";
 import { Source } from "../src/index.js";
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../src/targets/amdgpu/index.js";
 

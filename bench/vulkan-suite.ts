@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import { compileForDevice, deviceProfile, median, runCase, type CaseResult, type CaseShape, type SuiteKernel } from "../src/cli/run-engine.js";
-import { LoomError } from "../src/api/errors.js";
+import { LoomError } from "../src/core/errors.js";
 import { VulkanRuntime } from "../src/runtime/vulkan/index.js";
 
 const SAXPY_HEADLINE_N = 1 << 28;

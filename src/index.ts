@@ -2,9 +2,10 @@
  * loomc — the embedding API (api.md). One import for the core; target packages live at
  * `loomc/target/<name>`.
  */
-export { LoomError, type LoomStatus } from "./api/errors.js";
-export { Result, ARTIFACT_FORMAT, type Artifact } from "./api/result.js";
-export type { Diagnostic, DiagnosticLocation } from "./diag/diagnostic.js";
+export { LoomError, type LoomStatus } from "./core/errors.js";
+export { Result } from "./api/result.js";
+export { ARTIFACT_FORMAT, type Artifact } from "./core/artifact.js";
+export type { Diagnostic, DiagnosticLocation } from "./core/diag/diagnostic.js";
 export { Source, type SourceOwnership } from "./api/source.js";
 export { Context, Compiler, PassProgram, type ContextOptions, type TargetPipelineOptions } from "./api/context.js";
 export { Workspace, type ParseOptions } from "./api/workspace.js";
@@ -12,6 +13,6 @@ export { Module } from "./api/module.js";
 export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
 export { LinkIndexBuilder, LinkIndex, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
 export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
-export type { TargetEnvironment, TargetProfile, TargetFacts } from "./targets/target.js";
-export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./cache/cache.js";
+export type { TargetEnvironment, TargetProfile, TargetFacts } from "./core/target.js";
+export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./api/cache/cache.js";
 export { LOOMC_VERSION } from "./version.js";

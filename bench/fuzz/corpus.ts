@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Module } from "../../src/ir/core.js";
 import { parseModule } from "../../src/text/parser.js";
 import { encodeModule } from "../../src/bytecode/module/writer.js";

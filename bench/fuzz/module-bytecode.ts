@@ -10,7 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import { readModuleBytecode } from "../../src/bytecode/module/reader.js";
 import { printModule } from "../../src/text/printer.js";
 import { verifyModule } from "../../src/passes/verify/index.js";

@@ -1,14 +1,15 @@
 /** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
-import { DiagnosticSink } from "../diag/diagnostic.js";
+import { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { encodeLaunchConfig } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
-import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
+import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { Compiler, PassProgram } from "./context.js";
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
-import { ARTIFACT_FORMAT, Result, type Artifact } from "./result.js";
+import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
+import { Result } from "./result.js";
 import { Workspace } from "./workspace.js";
 
 export interface TargetSpecialization {

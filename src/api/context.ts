@@ -2,9 +2,9 @@
  * Immutable prepared state (api.md §2): Context, Compiler, PassProgram. Create once, share
  * across any number of compiles; all are frozen after creation.
  */
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
-import type { TargetEnvironment } from "../targets/target.js";
+import type { TargetEnvironment } from "../core/target.js";
 
 export interface ContextOptions {
   readonly targetEnvironments?: readonly TargetEnvironment[];

@@ -4,16 +4,16 @@
  * `LinkIndex`, which any number of `compileModule` calls (and threads, through `toBytes()` /
  * `LinkIndex.fromBytes()`) link declared symbols from. docs/linking.md has the rules.
  */
-import { D, DiagnosticSink } from "../diag/diagnostic.js";
-import type { Diagnostic } from "../diag/diagnostic.js";
-import { renderDiagnostics } from "../diag/render.js";
-import { deepFreeze, type LinkLibrary } from "../link/library.js";
-import { readLinkIndexBytes, writeLinkIndexBytes, type StoredLibrary } from "../link/bytes.js";
+import { D, DiagnosticSink } from "../core/diag/diagnostic.js";
+import type { Diagnostic } from "../core/diag/diagnostic.js";
+import { renderDiagnostics } from "../core/diag/render.js";
+import { deepFreeze, type LinkLibrary } from "../passes/link/library.js";
+import { readLinkIndexBytes, writeLinkIndexBytes, type StoredLibrary } from "../passes/link/bytes.js";
 import { verifyModule } from "../passes/verify/index.js";
 import { printModule } from "../text/printer.js";
 import { readModuleBytecode } from "../bytecode/module/reader.js";
 import { parseModule } from "../text/parser.js";
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
 import { firstInvalidUtf8, Source } from "./source.js";
 

@@ -1,11 +1,11 @@
 /** `Module`: one parsed program, mutable, owned by one in-flight compile (api.md §3). */
 import { cloneModule } from "../ir/clone.js";
 import type { Module as IrModule } from "../ir/core.js";
-import type { PreparedModule } from "../passes/prepared.js";
+import type { PreparedModule } from "../core/prepared.js";
 import { printModule } from "../text/printer.js";
 import { writeModuleBytecode } from "../bytecode/module/writer.js";
 import type { Context } from "./context.js";
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 
 /** Where a module is in its lifecycle: parsed → compiled (prepared-low) → emitted any number of times. */
 export type ModuleState =

@@ -1,23 +1,7 @@
 /** The result channel (api.md §1): the compiler ran; inspect `state` and `diagnostics`. */
-import type { Diagnostic } from "../diag/diagnostic.js";
-import { renderDiagnostics, type SourceLookup } from "../diag/render.js";
-
-export interface Artifact {
-  readonly kind: "executable" | "launch-config" | "text" | "report" | "module";
-  readonly format: string;
-  readonly identifier: string;
-  /** Owned by the Result; copy it to keep it past the Result. */
-  readonly contents: Uint8Array;
-}
-
-export const ARTIFACT_FORMAT = {
-  LOOM_BYTECODE: "loombc",
-  AMDGPU_HSACO: "amdgpu-hsaco",
-  SPIRV: "spirv",
-  PTX: "ptx",
-  WGSL: "wgsl",
-  LOOM_TEXT: "loom",
-} as const;
+import type { Diagnostic } from "../core/diag/diagnostic.js";
+import type { Artifact } from "../core/artifact.js";
+import { renderDiagnostics, type SourceLookup } from "../core/diag/render.js";
 
 export class Result<T = void> {
   readonly state: "succeeded" | "failed";

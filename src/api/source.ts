@@ -1,5 +1,5 @@
 /** `Source`: immutable, shareable program input — `.loom` text or `.loombc` bytes (api.md §3). */
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 
 const LOOM_MAGIC = [0x4c, 0x4f, 0x4f, 0x4d]; // "LOOM"
 

@@ -1,11 +1,11 @@
 /** `Workspace`: worker-local scratch for one in-flight compile at a time (api.md §3). */
-import { D, DiagnosticSink } from "../diag/diagnostic.js";
+import { D, DiagnosticSink } from "../core/diag/diagnostic.js";
 import { verifyModule } from "../passes/verify/index.js";
 import { parseModule } from "../text/parser.js";
 import { printModule } from "../text/printer.js";
 import { readModuleBytecode } from "../bytecode/module/reader.js";
 import { Context } from "./context.js";
-import { LoomError } from "./errors.js";
+import { LoomError } from "../core/errors.js";
 import { Module } from "./module.js";
 import { Result } from "./result.js";
 import { firstInvalidUtf8, Source } from "./source.js";

@@ -6,7 +6,7 @@
  * checked for minimality and range, and every failure is a `LoomError("data-loss")` that
  * names what was being read and where — never a RangeError, never a huge allocation.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 
 const U64_MAX = (1n << 64n) - 1n;
 

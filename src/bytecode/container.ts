@@ -18,7 +18,7 @@
  * identity. The checksum catches every single-bit flip and short truncation before any
  * section decoder runs; the structural checks still hold on their own.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { ByteReader, ByteWriter } from "./bytes.js";
 import { crc32 } from "./crc32.js";
 import { sectionKindName } from "./sections.js";

@@ -7,7 +7,7 @@ import type { Result } from "../api/result.js";
 import { Source } from "../api/source.js";
 import { Workspace } from "../api/workspace.js";
 import { LinkIndexBuilder, type LinkIndex } from "../api/link.js";
-import type { TargetEnvironment } from "../targets/target.js";
+import type { TargetEnvironment } from "../core/target.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 

@@ -1,9 +1,9 @@
 /** `loom link`: resolve a root module's declarations from libraries into one module file. */
 import { writeFile } from "node:fs/promises";
-import { DiagnosticSink } from "../diag/diagnostic.js";
+import { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { linkLibraries } from "../api/link.js";
 import { Result } from "../api/result.js";
-import { linkModule } from "../link/linker.js";
+import { linkModule } from "../passes/link/linker.js";
 import { verifyModule } from "../passes/verify/index.js";
 import { buildLinkIndex, loadModule, report, requireOne, UsageError, type Command } from "./common.js";
 

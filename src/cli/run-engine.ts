@@ -10,7 +10,7 @@ import { basename, dirname, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { compileModule, emitModule } from "../api/compile.js";
 import { Compiler, Context, PassProgram } from "../api/context.js";
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { Source } from "../api/source.js";
 import { Workspace } from "../api/workspace.js";
 import { prepareInterpreter, type ArgValue as InterpArg, type InterpretedKernel } from "../interp/index.js";
@@ -18,14 +18,14 @@ import type { Value } from "../ir/core.js";
 import type { Type } from "../ir/types.js";
 import { walkRegion } from "../ir/walk.js";
 import { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction } from "../launch/program.js";
-import type { PreparedKernel } from "../passes/prepared.js";
+import type { PreparedKernel } from "../core/prepared.js";
 import { packArguments, type ArgSlotDescriptor, type ArgType, type ArgValue as DeviceArg } from "../runtime/vulkan/args.js";
 import type { VulkanBuffer } from "../runtime/vulkan/buffer.js";
 import { profileFromDevice } from "../runtime/vulkan/profile.js";
 import { VulkanRuntime } from "../runtime/vulkan/runtime.js";
 import { createSpirvTargetEnvironment } from "../targets/spirv/environment.js";
 import type { SpirvProfile } from "../targets/spirv/profile.js";
-import type { TargetEnvironment } from "../targets/target.js";
+import type { TargetEnvironment } from "../core/target.js";
 import { UsageError } from "./common.js";
 
 // ---- cases: what the suite manifest describes ----------------------------------------------

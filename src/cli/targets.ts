@@ -1,6 +1,6 @@
 /** Target names on the command line (`amdgpu:gfx1100`, `spirv:vulkan1.3`) → environment and profile. */
 import { TARGET_PACKAGES } from "../targets/registry.js";
-import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
+import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { UsageError } from "./common.js";
 
 export interface ResolvedTarget {

@@ -4,7 +4,7 @@
  * buffers are a `Uint8Array` (read and written in place), optionally with a device-visible
  * byte length shorter than the array, or null for a null buffer (length 0).
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import type { Predicate, Region, Value } from "../ir/core.js";
 import { typeToString } from "../ir/types.js";
 import { I64_MAX, I64_MIN } from "../dialects/index/semantics.js";

@@ -6,9 +6,9 @@
  * ./scheduler.ts for the order inside a workgroup. Every run is deterministic and bounded
  * by a step budget and a scratch-memory limit.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { Op, type Module, type Predicate, type Region } from "../ir/core.js";
-import type { PreparedKernel } from "../passes/prepared.js";
+import type { PreparedKernel } from "../core/prepared.js";
 import { checkLaunchWhere, convertArgs, type ArgValue } from "./args.js";
 import { CompileUnit, FunctionCompiler, type CompiledRegion, type ConfigBinding } from "./compiler.js";
 import { runWorkgroup } from "./scheduler.js";

@@ -4,9 +4,9 @@
  * kernels and the launch-config artifact of any module, independent of what a hardware
  * backend can lower yet.
  */
-import { D } from "../diag/catalog.js";
-import { makeDiagnostic } from "../diag/diagnostic.js";
-import type { TargetEnvironment, TargetFacts, TargetProfile } from "../targets/target.js";
+import { D } from "../core/diag/catalog.js";
+import { makeDiagnostic } from "../core/diag/diagnostic.js";
+import type { TargetEnvironment, TargetFacts, TargetProfile } from "../core/target.js";
 
 export const REFERENCE_ENVIRONMENT_NAME = "reference";
 

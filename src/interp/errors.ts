@@ -3,7 +3,7 @@
  * that names the op (with its source location) and the invocation that hit it, so a
  * mismatch against a device run can be traced back to one line of the kernel.
  */
-import { LoomError, type LoomStatus } from "../api/errors.js";
+import { LoomError, type LoomStatus } from "../core/errors.js";
 import type { Op, Span } from "../ir/core.js";
 
 /** Why the dispatch stopped. */

@@ -5,7 +5,7 @@
  * consistent per op, regions properly terminated, counts and nesting bounded. Any problem
  * is `LoomError("data-loss")` naming the function, the byte offset and what was wrong.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { ByteReader } from "../bytecode/bytes.js";
 import { findSection, readContainer } from "../bytecode/container.js";
 import { SECTION } from "../bytecode/sections.js";

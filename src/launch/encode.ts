@@ -3,7 +3,7 @@
  * inverse of `decode.ts`; `encodeLaunchConfig` decodes its own output once so that a
  * malformed program fails here, at compile time, rather than at load.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { ByteWriter } from "../bytecode/bytes.js";
 import { writeContainer } from "../bytecode/container.js";
 import { SECTION } from "../bytecode/sections.js";

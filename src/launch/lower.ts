@@ -5,7 +5,7 @@
  * fields; anything outside the launch-config subset (or malformed) is a
  * `LoomError("invalid-argument")` naming the op, never a silently different program.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { I64_MAX, I64_MIN } from "../dialects/index/semantics.js";
 import { INT_WIDTHS, PREDICATE_ARITY, roundToFormat } from "../dialects/scalar/semantics.js";
 import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";

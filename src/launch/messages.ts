@@ -1,5 +1,5 @@
 /** The wording of launch-config evaluation errors, in one place (tests assert these texts). */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import type { LPredicate, LType, LaunchFunction } from "./model.js";
 
 const DIMS = ["x", "y", "z"] as const;

@@ -10,7 +10,7 @@
  * writes the output only after every check passed. `invokeInto`/`invokeNumbers` on the
  * fast path do no string lookup, parsing or allocation.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import { exactArgsFromBits, exactArgsFromNumbers, fastNumbersFromBits } from "./args.js";
 import { compileExact, type ExactFunction } from "./codegen-exact.js";
 import { FAST_BUDGET, FAST_DONE, compileFast, type FastFunction } from "./codegen-fast.js";

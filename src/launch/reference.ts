@@ -5,7 +5,7 @@
  * makes it an oracle for them (verification.md "Launch-config bytecode" 1): for any
  * arguments, the compiled program must return the same launch or fail with the same status.
  */
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import * as X from "../dialects/index/semantics.js";
 import * as S from "../dialects/scalar/semantics.js";
 import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";

@@ -1,7 +1,7 @@
 /** The explicit device-argument block (language.md §7): offsets, sizes, alignment. */
 import type { Region } from "../ir/core.js";
 import { bitWidth, type Type } from "../ir/types.js";
-import type { ArgSlot } from "./prepared.js";
+import type { ArgSlot } from "../core/prepared.js";
 
 /** Size and alignment of one device argument in the block. */
 export function argLayout(t: Type): { size: number; align: number } | undefined {

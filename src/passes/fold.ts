@@ -22,7 +22,7 @@ import { isUndefined } from "../dialects/index/semantics.js";
 import { isFloatName, isIntName, roundToFormat } from "../dialects/scalar/semantics.js";
 import { bindExactOp, type ExactValue } from "../launch/exact-ops.js";
 import { FLAG_BITS, type LType } from "../launch/model.js";
-import type { DiagnosticSink } from "../diag/diagnostic.js";
+import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 
 type Constants = Map<Value, ExactValue>;
 

@@ -11,7 +11,7 @@
 import { cloneOp, type ValueMap } from "../ir/clone.js";
 import type { Module, Op, Region } from "../ir/core.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
-import { D, type DiagnosticSink } from "../diag/diagnostic.js";
+import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 
 const MAX_ROUNDS = 64;
 

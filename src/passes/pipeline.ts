@@ -15,19 +15,19 @@
  */
 import type { Module, Op, Region } from "../ir/core.js";
 import { constantValue } from "../ir/build.js";
-import { D, DiagnosticSink, note, type Diagnostic } from "../diag/diagnostic.js";
+import { D, DiagnosticSink, note, type Diagnostic } from "../core/diag/diagnostic.js";
 import type { LaunchFunctionSource } from "../launch/source.js";
-import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
+import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { layoutArgs } from "./abi.js";
 import { foldRegion } from "./fold.js";
 import { inlineCalls } from "./inline.js";
-import type { PreparedKernel, PreparedModule } from "./prepared.js";
+import type { PreparedKernel, PreparedModule } from "../core/prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
 import { layoutWorkgroupStorage } from "./storage.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifyInfo } from "./verify/index.js";
-import { linkModule } from "../link/linker.js";
-import type { LinkLibrary } from "../link/library.js";
+import { linkModule } from "./link/linker.js";
+import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
 
 export interface Specialization {

@@ -8,8 +8,8 @@ import type { Literal, Module, Op, Region } from "../ir/core.js";
 import type { ValueMap } from "../ir/clone.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { isFloat, isInt, type PrimType, type Type } from "../ir/types.js";
-import { D, type DiagnosticSink } from "../diag/diagnostic.js";
-import type { TargetProfile } from "../targets/target.js";
+import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
+import type { TargetProfile } from "../core/target.js";
 import { checkConfigValue, type SymbolTable } from "./verify/index.js";
 
 export type ConfigValue = bigint | number | boolean;

@@ -7,7 +7,7 @@ import { constantValue } from "../ir/build.js";
 import type { Op, Region, Value } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
 import { bitWidth } from "../ir/types.js";
-import { D, type DiagnosticSink } from "../diag/diagnostic.js";
+import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 
 export interface StorageLayout {
   readonly totalBytes: number;

@@ -6,7 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
-import { LoomError, type LoomStatus } from "../api/errors.js";
+import { LoomError, type LoomStatus } from "../core/errors.js";
 import type { CompileJob, CompileOutcome, FromWorker, TargetDescriptor, WorkerSetup } from "./protocol.js";
 
 export interface CompilePoolOptions {

@@ -1,7 +1,7 @@
 /** Messages between a CompilePool and its workers: plain, structured-clonable data only. */
-import type { Artifact } from "../api/result.js";
-import type { Diagnostic } from "../diag/diagnostic.js";
-import type { LoomStatus } from "../api/errors.js";
+import type { Artifact } from "../core/artifact.js";
+import type { Diagnostic } from "../core/diag/diagnostic.js";
+import type { LoomStatus } from "../core/errors.js";
 
 /** A target as data: the environment name and the options of its create*Profile call. */
 export interface TargetDescriptor {

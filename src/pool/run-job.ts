@@ -5,13 +5,13 @@
  */
 import { compileModule, emitModule } from "../api/compile.js";
 import { Compiler, Context, PassProgram } from "../api/context.js";
-import { LoomError } from "../api/errors.js";
-import type { Artifact } from "../api/result.js";
+import { LoomError } from "../core/errors.js";
+import type { Artifact } from "../core/artifact.js";
 import { Source } from "../api/source.js";
 import { Workspace } from "../api/workspace.js";
-import { renderDiagnostics } from "../diag/render.js";
+import { renderDiagnostics } from "../core/diag/render.js";
 import { targetPackage } from "../targets/registry.js";
-import type { TargetEnvironment, TargetProfile } from "../targets/target.js";
+import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import type { CompileJob, CompileOutcome, WorkerSetup } from "./protocol.js";
 
 export class PreparedWorkerState {

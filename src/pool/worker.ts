@@ -1,6 +1,6 @@
 /** Compile-pool worker entry: builds prepared state once, then runs jobs in arrival order. */
 import { parentPort, workerData } from "node:worker_threads";
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../core/errors.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
 import { PreparedWorkerState } from "./run-job.js";
 

@@ -4,9 +4,9 @@
  */
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "./amdgpu/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment } from "./spirv/index.js";
-import type { TargetEnvironment, TargetProfile } from "./target.js";
-import { ARTIFACT_FORMAT } from "../api/result.js";
-import { LoomError } from "../api/errors.js";
+import type { TargetEnvironment, TargetProfile } from "../core/target.js";
+import { ARTIFACT_FORMAT } from "../core/artifact.js";
+import { LoomError } from "../core/errors.js";
 
 export interface TargetPackage {
   readonly createEnvironment: () => TargetEnvironment;

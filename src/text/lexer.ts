@@ -9,7 +9,7 @@
  *   `Error` token behind, so the parser fails the enclosing op without a second message.
  */
 import type { Span } from "../ir/core.js";
-import { D } from "../diag/catalog.js";
+import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
 import { Tok, type Comment, type Token } from "./token.js";
 

@@ -28,8 +28,8 @@
  */
 import { Module, Op, Region, type Literal, type Predicate, type Span, type Value } from "../ir/core.js";
 import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/types.js";
-import { D, type CatalogEntry } from "../diag/catalog.js";
-import type { DiagnosticSink } from "../diag/diagnostic.js";
+import { D, type CatalogEntry } from "../core/diag/catalog.js";
+import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { lookupOp } from "../dialects/table.js";
 import { lex } from "./lexer.js";
 import { Reporter } from "./reporter.js";

@@ -6,8 +6,8 @@
  * and then handed to the sink, honouring its error limit with one PARSE/012.
  */
 import type { Span } from "../ir/core.js";
-import type { CatalogEntry } from "../diag/catalog.js";
-import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../diag/diagnostic.js";
+import type { CatalogEntry } from "../core/diag/catalog.js";
+import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../core/diag/diagnostic.js";
 
 export class Reporter {
   private readonly items: Diagnostic[] = [];

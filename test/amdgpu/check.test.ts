@@ -1,10 +1,10 @@
 /** env.check and env.emit diagnostics and request errors. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { Op, type Region } from "../../src/ir/core.js";
 import { T } from "../../src/ir/types.js";
-import type { PreparedModule } from "../../src/passes/prepared.js";
+import type { PreparedModule } from "../../src/core/prepared.js";
 import { readElf, section } from "./elf-reader.js";
 import { env, kernel, preparedModule, profile, SAXPY, SEED, type KernelSpec } from "./fixtures.js";
 

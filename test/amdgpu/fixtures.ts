@@ -1,8 +1,8 @@
 /** Hand-built prepared modules (what compileModule would leave) for AMDGPU tests. */
 import { Op, Region } from "../../src/ir/core.js";
 import { T, type Type } from "../../src/ir/types.js";
-import type { ArgSlot, PreparedKernel, PreparedModule } from "../../src/passes/prepared.js";
-import type { TargetProfile } from "../../src/targets/target.js";
+import type { ArgSlot, PreparedKernel, PreparedModule } from "../../src/core/prepared.js";
+import type { TargetProfile } from "../../src/core/target.js";
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment, type AmdgpuIdentity } from "../../src/targets/amdgpu/index.js";
 
 export const env = createAmdgpuTargetEnvironment();

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { encodeInstruction, encodeProgram, formatInstruction, instruction, isAvailable, type Instruction } from "../../src/targets/amdgpu/isa/encoder.js";
 import { AMDGPU_PROCESSORS } from "../../src/targets/amdgpu/profiles.js";
 import { codeEndPadding } from "../../src/targets/amdgpu/isa/code-end.js";

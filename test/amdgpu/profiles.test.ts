@@ -1,7 +1,7 @@
 /** createAmdgpuTargetEnvironment / createAmdgpuProfile: facts, freezing and argument errors. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { amdgpuInfoOf, AMDGPU_PROCESSORS, createAmdgpuProfile, createAmdgpuTargetEnvironment, knownProcessorNames } from "../../src/targets/amdgpu/index.js";
 import { elfFlags } from "../../src/targets/amdgpu/target-id.js";
 

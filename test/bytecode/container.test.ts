@@ -1,7 +1,7 @@
 /** The `.loombc` container, checked against an independent reader (./independent-reader.ts). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { hasLoomMagic, readContainer, writeContainer } from "../../src/bytecode/container.js";
 import { crc32 } from "../../src/bytecode/crc32.js";
 import { independentRead } from "./independent-reader.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { ByteReader, ByteWriter } from "../../src/bytecode/bytes.js";
 
 const dataLoss = (f: () => unknown, text: RegExp) =>

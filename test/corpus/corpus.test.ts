@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromRoot } from "../util/paths.js";
-import { renderDiagnostics } from "../../src/diag/render.js";
-import type { Diagnostic } from "../../src/diag/diagnostic.js";
+import { renderDiagnostics } from "../../src/core/diag/render.js";
+import type { Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { describe, matches, readExpectations, runFrontEnd } from "./harness.js";
 
 const dir = fromRoot("test", "corpus", "bad");

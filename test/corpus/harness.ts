@@ -9,7 +9,7 @@
  */
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
-import { D, DiagnosticSink, type Diagnostic } from "../../src/diag/diagnostic.js";
+import { D, DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { firstInvalidUtf8 } from "../../src/api/source.js";
 import type { Module } from "../../src/ir/core.js";
 

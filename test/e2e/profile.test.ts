@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { profileFromDevice, type VulkanDeviceInfo, type VulkanProfileFacts } from "../../src/runtime/vulkan/index.js";
 import { createSpirvTargetEnvironment, spirvInfoOf } from "../../src/targets/spirv/index.js";
 import { REPORTED_FEATURES } from "../../src/runtime/vulkan/index.js";

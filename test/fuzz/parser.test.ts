@@ -20,7 +20,7 @@ import { parseModule } from "../../src/text/parser.js";
 import { printModule } from "../../src/text/printer.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
 import { opTable } from "../../src/dialects/table.js";
-import { DiagnosticSink, type Diagnostic } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import type { Op, Region } from "../../src/ir/core.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x100d);

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LoomError } from "../../src/index.js";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import { parseModule } from "../../src/text/parser.js";
 import { InterpretError, interpretDispatch, type InterpretFailure } from "../../src/interp/index.js";
 import { suiteKernel } from "../../examples/kernels/suite.js";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { bitsToFloat } from "../../src/dialects/scalar/semantics.js";
 import type { LType } from "../../src/launch/model.js";
 import { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction } from "../../src/launch/program.js";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { crc32 } from "../../src/bytecode/crc32.js";
 import { decodeLaunchConfig } from "../../src/launch/decode.js";
 import { encodeLaunchFunctions } from "../../src/launch/encode.js";

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import type { Value } from "../../src/ir/core.js";
 import { LaunchConfigProgram, createLaunchConfig, type LaunchConfig } from "../../src/launch/program.js";
 import { encodeLaunchConfig, type LaunchFunctionSource } from "../../src/launch/source.js";

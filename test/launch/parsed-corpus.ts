@@ -4,7 +4,7 @@
  * the fallback tests.
  */
 import assert from "node:assert/strict";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Predicate } from "../../src/ir/core.js";
 import type { LaunchFunctionSource } from "../../src/launch/source.js";
 import { parseModule } from "../../src/text/parser.js";

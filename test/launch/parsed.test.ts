@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { LaunchConfigProgram, type LaunchConfig } from "../../src/launch/program.js";
 import { evaluateReference } from "../../src/launch/reference.js";
 import { encodeLaunchConfig } from "../../src/launch/source.js";

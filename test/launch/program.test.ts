@@ -1,7 +1,7 @@
 /** LaunchConfigProgram: hand-computed launches, rejections (output untouched), exact messages. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { LaunchConfigProgram, createLaunchConfig, type LaunchConfig } from "../../src/launch/program.js";
 import { encodeLaunchConfig } from "../../src/launch/source.js";
 import { DEFAULT_LIMITS, pred, source, workloadGrid } from "./builder.js";

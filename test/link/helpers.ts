@@ -3,7 +3,7 @@ import { Compiler, Context, LaunchConfigProgram, LinkIndexBuilder, PassProgram, 
 import type { CompileOptions } from "../../src/api/compile.js";
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../../src/targets/amdgpu/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment } from "../../src/targets/spirv/index.js";
-import type { TargetProfile } from "../../src/targets/target.js";
+import type { TargetProfile } from "../../src/core/target.js";
 
 export const amdgpu = createAmdgpuTargetEnvironment();
 export const spirv = createSpirvTargetEnvironment();

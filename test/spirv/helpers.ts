@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule, type Diagnostic } from "../../src/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment, type SpirvProfileOptions } from "../../src/targets/spirv/index.js";
-import type { TargetProfile } from "../../src/targets/target.js";
+import type { TargetProfile } from "../../src/core/target.js";
 import { suiteKernel } from "../../examples/kernels/suite.js";
 import { fromRoot } from "../util/paths.js";
 import { runTool } from "../util/tools.js";

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../src/api/errors.js";
+import { LoomError } from "../../src/core/errors.js";
 import { createSpirvProfile } from "../../src/targets/spirv/index.js";
 import { codes, compileFile, compileText, env, kernelText, LAVAPIPE, profile } from "./helpers.js";
 

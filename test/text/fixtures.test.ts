@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { printModule } from "../../src/text/printer.js";
-import { renderDiagnostics } from "../../src/diag/render.js";
+import { renderDiagnostics } from "../../src/core/diag/render.js";
 import { dumpModule } from "./ir-dump.js";
 import { NONCANONICAL_DIR, VALID_DIR, loomFiles, parse, readText } from "./helpers.js";
 

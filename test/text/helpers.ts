@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Module } from "../../src/ir/core.js";
-import { DiagnosticSink, type Diagnostic } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { parseModule } from "../../src/text/parser.js";
 import { fromRoot } from "../util/paths.js";
 

@@ -1,7 +1,7 @@
 /** The lexer: token kinds, dimension mode, positions in code points, lexical diagnostics. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import { lex } from "../../src/text/lexer.js";
 import { Reporter } from "../../src/text/reporter.js";
 import { Tok, type Token } from "../../src/text/token.js";

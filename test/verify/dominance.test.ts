@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Module, Op, type Region } from "../../src/ir/core.js";
 import { T } from "../../src/ir/types.js";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
 import { expectClean, expectCodes, kernel } from "./helpers.js";
 

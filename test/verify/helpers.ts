@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule, type VerifyInfo } from "../../src/passes/verify/index.js";
-import { DiagnosticSink, type Diagnostic } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import type { Module } from "../../src/ir/core.js";
 
 export interface Verified {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fromRoot } from "../util/paths.js";
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
-import { DiagnosticSink } from "../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 
 const dir = fromRoot("test", "fixtures", "valid");
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".loom")).sort() : [];

@@ -5,7 +5,7 @@
  * byte-identical for every file the reader accepts from this writer.
  */
 import type { Module } from "../../ir/core.js";
-import { DiagnosticSink } from "../../diag/diagnostic.js";
+import { DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { parseModule } from "../../text/parser.js";
 import { printModule } from "../../text/printer.js";
 import { compareModules } from "./compare.js";

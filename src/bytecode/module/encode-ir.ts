@@ -3,7 +3,7 @@
  * uses written as value numbers (docs/bytecode.md "ir"). The scoping rule is the reader's
  * (./scopes.ts), so a module the writer accepts has only references the reader accepts.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { Op, Value, type Literal, type Module, type Predicate, type Prop, type Region, type Span } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
 import { ByteWriter } from "../bytes.js";

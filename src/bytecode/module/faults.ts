@@ -3,7 +3,7 @@
  * `LoomError("data-loss")`; the module decoder adds the two kinds that deserve their own codes
  * (a bad reference, an exceeded limit). The reader turns either into one BYTECODE diagnostic.
  */
-import { D, type CatalogEntry } from "../../diag/catalog.js";
+import { D, type CatalogEntry } from "../../core/diag/catalog.js";
 import type { ByteReader } from "../bytes.js";
 
 export class BytecodeFault extends Error {

@@ -2,7 +2,7 @@
  * Numbers beyond the container's varints: arbitrary-size zigzag bigints (minimal LEB128,
  * bounded length) and IEEE-754 doubles with one canonical NaN.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { ByteReader, ByteWriter } from "../bytes.js";
 import { CANONICAL_NAN_BITS, LIMITS } from "./format.js";
 

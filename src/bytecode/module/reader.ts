@@ -8,10 +8,10 @@
  *  from its printed text, 907 a reader bug (reported, never thrown).
  * Work and memory are O(input size): see ./decode-ir.ts.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { Module, Span } from "../../ir/core.js";
-import { D, type CatalogEntry } from "../../diag/catalog.js";
-import type { DiagnosticSink } from "../../diag/diagnostic.js";
+import { D, type CatalogEntry } from "../../core/diag/catalog.js";
+import type { DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { findSection, readContainer, type Container } from "../container.js";
 import { decodeStringTable } from "../strings.js";
 import { canonicalProblem } from "./canonical.js";

@@ -3,7 +3,7 @@
  * to its caller), types, sources and locations. Each table interns entries in first-use order,
  * so the output is deterministic; type and location entries are deduplicated by their bytes.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { Span, Value } from "../../ir/core.js";
 import type { PrimType, Type } from "../../ir/types.js";
 import { ByteWriter } from "../bytes.js";

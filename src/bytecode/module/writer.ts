@@ -9,9 +9,9 @@
  * and a module the reader would reject (e.g. one with a use before its definition, which only
  * unverified modules have) is `LoomError("invalid-argument")` instead of a file.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { Module } from "../../ir/core.js";
-import { DiagnosticSink } from "../../diag/diagnostic.js";
+import { DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { ByteWriter } from "../bytes.js";
 import { writeContainer, type Section } from "../container.js";
 import { IrEncoder } from "./encode-ir.js";

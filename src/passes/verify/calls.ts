@@ -11,7 +11,7 @@
 import type { Op, Predicate, Value } from "../../ir/core.js";
 import { callsIn } from "./callgraph.js";
 import { evaluatePredicate, predicateText } from "./config.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import { hasModifier, type VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
 

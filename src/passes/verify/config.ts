@@ -5,9 +5,9 @@
  * integers on bigint, float class predicates on the double value.
  */
 import type { Literal, Op, Predicate, Span, Value } from "../../ir/core.js";
-import { D } from "../../diag/catalog.js";
-import type { Diagnostic } from "../../diag/diagnostic.js";
-import { makeDiagnostic } from "../../diag/diagnostic.js";
+import { D } from "../../core/diag/catalog.js";
+import type { Diagnostic } from "../../core/diag/diagnostic.js";
+import { makeDiagnostic } from "../../core/diag/diagnostic.js";
 import type { VerifyContext } from "./context.js";
 
 export type ConfigScalar = bigint | number | boolean;

@@ -4,8 +4,8 @@
  * far. Checks report here; `verifyModule` hands them to the caller's sink in source order.
  */
 import type { Module, Op, Region, Span } from "../../ir/core.js";
-import type { CatalogEntry } from "../../diag/catalog.js";
-import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
+import type { CatalogEntry } from "../../core/diag/catalog.js";
+import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { CallGraph } from "./callgraph.js";
 import type { ConstantFolder } from "./fold.js";
 import type { SymbolTable } from "./symbols.js";

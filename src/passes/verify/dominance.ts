@@ -10,7 +10,7 @@
 import { Op, Region, type Predicate, type Value } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
 import { forEachUse } from "../../ir/walk.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 
 function typeValues(t: Type | undefined, fn: (v: Value) => void): void {

@@ -24,7 +24,7 @@
  * diagnostics are handed to the sink sorted by source position, so output is deterministic.
  */
 import type { Module, Op } from "../../ir/core.js";
-import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../diag/diagnostic.js";
+import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
 import { checkConfigDefs } from "./config.js";
 import { VerifyContext } from "./context.js";

@@ -10,7 +10,7 @@
  */
 import type { Literal, Op } from "../../ir/core.js";
 import { bitWidth, isFloat, isInt, typeToString, type Type } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 
 const I64_MIN = -(1n << 63n);

@@ -8,8 +8,8 @@
  *  - `buffer.alloca<workgroup>` only at the top level of a body (STRUCTURE/031).
  */
 import type { Op } from "../../ir/core.js";
-import { D } from "../../diag/catalog.js";
-import { note } from "../../diag/diagnostic.js";
+import { D } from "../../core/diag/catalog.js";
+import { note } from "../../core/diag/diagnostic.js";
 import { hasModifier, REGION_KIND_NAME, type VerifyContext } from "./context.js";
 import { calleeBodies } from "./callgraph.js";
 import { isCallOp, opFacts } from "./ops.js";

@@ -6,7 +6,7 @@
  *  - STRUCTURE/902: `buffer.alloca` sizes need a finite proven maximum.
  */
 import type { Op } from "../../ir/core.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 
 function checkFor(ctx: VerifyContext, op: Op): void {

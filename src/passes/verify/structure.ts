@@ -9,7 +9,7 @@
  *  - ops after the terminator → STRUCTURE/012 at the first of them.
  */
 import type { Op, Region } from "../../ir/core.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { opFacts } from "./ops.js";
 

@@ -9,7 +9,7 @@
  */
 import type { Op, Value } from "../../ir/core.js";
 import { typeToString, type Type, type ViewType } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 
 /** Which operand is the indexed value, per op. */

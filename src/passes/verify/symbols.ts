@@ -10,8 +10,8 @@
  *  - kernel export names are identifiers and unique (STRUCTURE/027).
  */
 import type { Module, Op } from "../../ir/core.js";
-import { D } from "../../diag/catalog.js";
-import { note } from "../../diag/diagnostic.js";
+import { D } from "../../core/diag/catalog.js";
+import { note } from "../../core/diag/diagnostic.js";
 import type { VerifyContext } from "./context.js";
 
 export type SymbolKind = "kernel" | "function" | "template family" | "template provider" | "config key" | "target";

@@ -14,7 +14,7 @@ import {
   bitWidth, isAddress, isFloat, isInt, isPrim, isScalar, T, typeEquals, typeToString,
   type Type, type VectorType, type ViewType,
 } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { checkLiteral } from "./literals.js";
 import { ATOMIC_KINDS, COMBINING_KINDS, CONVERSION_RULES, INDEX_QUERIES, UNIFORM_RULES, type TypeClass } from "./typerules.js";

@@ -20,7 +20,7 @@
  */
 import type { Op, Region, Value } from "../../ir/core.js";
 import { forEachUse } from "../../ir/walk.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { calleeBodies } from "./callgraph.js";

@@ -10,7 +10,7 @@
  */
 import type { Op, Region, Value } from "../../ir/core.js";
 import { typeEquals, typeToString, type Type } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import { topLevelOf, type VerifyContext } from "./context.js";
 
 function typeList(types: readonly Type[]): string {

@@ -11,7 +11,7 @@
  * | f16 bf16 f32 f64 | 2 2 4 8 | natural | IEEE / bfloat bits (round to nearest even) |
  * | buffer          | 16   | 8     | u64 device address (0 = null), u64 byte length |
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 
 export type ArgType = "index" | "offset" | "i1" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64" | "buffer";
 

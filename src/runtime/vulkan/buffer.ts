@@ -4,7 +4,7 @@
  * coherent memory (asked for, or the device's only kind) the memory is mapped for the buffer's
  * whole life and upload/download are plain copies. Every range is checked before memory is touched.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { BUFFER_USAGE_STORAGE_BUFFER, BUFFER_USAGE_TRANSFER_DST, BUFFER_USAGE_TRANSFER_SRC } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import { allocateBuffer, freeBuffer, type RawBuffer } from "./memory.js";

@@ -4,7 +4,7 @@
  * reuses (command pool + one command buffer, fence, timestamp query pool, pipeline cache).
  * Dispatches are synchronous, so one of each suffices.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import {
   COMMAND_BUFFER_LEVEL_PRIMARY,
   COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER,

@@ -4,7 +4,7 @@
  * workgroup counts against the device); only then is the command buffer recorded, submitted
  * and waited for. A zero count in any dimension means "nothing to dispatch" (language.md §6).
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import {
   ACCESS_HOST_READ,
   ACCESS_SHADER_READ,

@@ -5,7 +5,7 @@
  * koffi to marshal a struct by itself. The loader exports all core 1.0–1.3 commands, so they
  * are bound by symbol; layers (validation) still intercept them through the loader.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { loadKoffi, type KoffiModule } from "./koffi.js";
 import { defineStructs, type Structs } from "./structs.js";
 

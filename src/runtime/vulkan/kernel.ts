@@ -4,7 +4,7 @@
  * explicit argument block, pipeline layout, compute pipeline (through the runtime's pipeline
  * cache), and a descriptor pool with the one set its dispatches rewrite.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { DESCRIPTOR_TYPE_STORAGE_BUFFER, PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS, SHADER_STAGE_COMPUTE, SPIRV_MAGIC, STYPE } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import { NativeArena } from "./native-arena.js";

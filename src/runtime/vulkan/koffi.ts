@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type koffiDefault from "koffi";
 import type { TypeObject } from "koffi";
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 
 export type KoffiModule = typeof koffiDefault;
 export type KoffiType = TypeObject;

@@ -7,7 +7,7 @@
  * 809 GB/s there against ~4.3 TB/s for plain VRAM. So buffers live in a DEVICE_LOCAL type that
  * is not HOST_VISIBLE when the device has one, and upload/download go through staging.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import {
   BUFFER_USAGE_SHADER_DEVICE_ADDRESS,
   MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,

@@ -3,7 +3,7 @@
  * its address still while the scope lives, and is released by `free()`. Structs are encoded by
  * koffi from JS objects whose pointer members are BigInt addresses from the same arena.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { VulkanLibrary } from "./ffi.js";
 import type { KoffiType } from "./koffi.js";
 import type { StructName } from "./structs.js";

@@ -5,7 +5,7 @@
  * subgroup operations that device has. This is the one place the runtime meets the SPIR-V
  * target, and it only passes plain data across.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import {
   BOOLEAN_FEATURES,
   KNOWN_ENVIRONMENTS,
@@ -16,7 +16,7 @@ import {
   type SpirvProfile,
   type SubgroupOperation,
 } from "../../targets/spirv/profile.js";
-import type { TargetEnvironment } from "../../targets/target.js";
+import type { TargetEnvironment } from "../../core/target.js";
 import type { VulkanDeviceInfo, VulkanProfileFacts } from "./device-info.js";
 
 export interface DeviceProfileOptions {

@@ -3,7 +3,7 @@
  * kernel made through it; `destroy()` releases them all. Calls are synchronous (a dispatch
  * returns after its fence signalled), so a runtime belongs to one thread.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { VulkanBuffer, type BufferOptions } from "./buffer.js";
 import { createDeviceContext, destroyDeviceContext, listPhysicalDevices, requireLive, type DeviceContext } from "./context.js";
 import { profileFactsOf, type VulkanDeviceInfo, type VulkanProfileFacts } from "./device-info.js";

@@ -4,7 +4,7 @@
  * of the device name ("llvmpipe"); without one the most capable kind wins (discrete, then
  * integrated, virtual, CPU, other), ties broken by enumeration order.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { PhysicalDeviceType } from "./constants.js";
 
 export interface DeviceCandidate {

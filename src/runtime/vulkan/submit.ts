@@ -3,7 +3,7 @@
  * transfers. Every submission is waited for before the call returns, so the command buffer
  * and fence are free again whenever a caller gets here.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import { COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT, STYPE } from "./constants.js";
 import type { DeviceContext } from "./context.js";
 import type { NativeArena } from "./native-arena.js";

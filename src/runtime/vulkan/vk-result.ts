@@ -2,7 +2,7 @@
  * VkResult codes → names, and `check`, which turns a failed Vulkan call into a `VulkanError`
  * (a LoomError that carries the VkResult name and value). Names are from vulkan_core.h 1.3.
  */
-import { LoomError, type LoomStatus } from "../../api/errors.js";
+import { LoomError, type LoomStatus } from "../../core/errors.js";
 
 const RESULT_NAMES: ReadonlyMap<number, string> = new Map([
   [0, "VK_SUCCESS"],

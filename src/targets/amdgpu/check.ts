@@ -3,10 +3,10 @@
  * cannot lower yet, argument types, subgroup (wave) size and the profile's limits.
  * Everything here is a diagnostic at the offending op; nothing throws.
  */
-import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
-import { D } from "../../diag/catalog.js";
+import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
+import { D } from "../../core/diag/catalog.js";
 import { typeToString } from "../../ir/types.js";
-import type { PreparedKernel, PreparedModule } from "../../passes/prepared.js";
+import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
 import { endsInReturn } from "./lower.js";
 import { amdgpuInfoOf, AMDGPU_ENVIRONMENT_NAME, type AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";

@@ -4,7 +4,7 @@
  * descriptor `<name>.kd` per kernel in `.rodata`, the MessagePack metadata note, and
  * dynamic symbols `<name>` (FUNC, protected) and `<name>.kd` (OBJECT).
  */
-import type { ArgSlot } from "../../passes/prepared.js";
+import type { ArgSlot } from "../../core/prepared.js";
 import { describeKernel, encodeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type KernelDescriptor, type KernelResources } from "./descriptor.js";
 import { ByteWriter, alignUp } from "./elf/byte-writer.js";
 import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";

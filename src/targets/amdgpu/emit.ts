@@ -3,12 +3,12 @@
  * requests throw `LoomError`; kernels the backend cannot compile give diagnostics and no
  * bytes (never a partial or silently wrong code object).
  */
-import { LoomError } from "../../api/errors.js";
-import { ARTIFACT_FORMAT } from "../../api/result.js";
-import { D } from "../../diag/catalog.js";
-import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
-import type { PreparedKernel, PreparedModule } from "../../passes/prepared.js";
-import type { EmitOutput, EmitRequest } from "../target.js";
+import { LoomError } from "../../core/errors.js";
+import { ARTIFACT_FORMAT } from "../../core/artifact.js";
+import { D } from "../../core/diag/catalog.js";
+import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
+import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import type { EmitOutput, EmitRequest } from "../../core/target.js";
 import { amdgpuKernels, checkModule, kernelWavefrontSize } from "./check.js";
 import { buildCodeObject, type CodeObjectKernel } from "./code-object.js";
 import { lowerKernelBody } from "./lower.js";

@@ -7,8 +7,8 @@
  * The environment checks prepared kernels against their profile and emits HSA code
  * objects (ELF, code object v5, or v6 for generic processors).
  */
-import { ARTIFACT_FORMAT } from "../../api/result.js";
-import type { TargetEnvironment } from "../target.js";
+import { ARTIFACT_FORMAT } from "../../core/artifact.js";
+import type { TargetEnvironment } from "../../core/target.js";
 import { checkModule } from "./check.js";
 import { emitAmdgpu } from "./emit.js";
 import { AMDGPU_ENVIRONMENT_NAME, registerAmdgpuEnvironment } from "./profile.js";

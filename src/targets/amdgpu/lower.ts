@@ -3,7 +3,7 @@
  * accepts is effect-free ops (dropped) and `kernel.return`, which becomes `s_endpgm`;
  * `check.ts` reports every other op before emission, so meeting one here is a bug.
  */
-import { LoomError } from "../../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { Region } from "../../ir/core.js";
 import { NO_RESOURCES, type KernelResources } from "./descriptor.js";
 import { instruction, type Instruction } from "./isa/encoder.js";

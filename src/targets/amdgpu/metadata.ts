@@ -4,7 +4,7 @@
  * note equals LLVM's byte for byte for the same kernels.
  */
 import { encode } from "@msgpack/msgpack";
-import type { ArgSlot } from "../../passes/prepared.js";
+import type { ArgSlot } from "../../core/prepared.js";
 import type { KernelDescriptor } from "./descriptor.js";
 import { elfNote } from "./elf/note.js";
 import type { AmdgpuTargetInfo } from "./profile.js";

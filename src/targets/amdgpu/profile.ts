@@ -2,8 +2,8 @@
  * `createAmdgpuProfile`: validates the caller's identity options and builds a deeply
  * frozen `TargetProfile` whose `amdgpu` field carries the facts the backend reads.
  */
-import { LoomError } from "../../api/errors.js";
-import type { TargetEnvironment, TargetFacts, TargetProfile } from "../target.js";
+import { LoomError } from "../../core/errors.js";
+import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 import { AMDGPU_PROCESSORS, deepFreeze, knownProcessorNames, type AmdgpuProcessor, type WavefrontSize } from "./profiles.js";
 import { targetId, type FeatureSetting, type TargetFeatures } from "./target-id.js";
 

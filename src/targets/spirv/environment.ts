@@ -5,12 +5,12 @@
  * then lowers every kernel into one module (one entry point per kernel) and serializes it.
  * Lowering is deterministic, so check and emit see the same thing.
  */
-import { LoomError } from "../../api/errors.js";
-import { ARTIFACT_FORMAT } from "../../api/result.js";
-import { makeDiagnostic, type Diagnostic } from "../../diag/diagnostic.js";
-import { D } from "../../diag/catalog.js";
-import type { PreparedKernel, PreparedModule } from "../../passes/prepared.js";
-import type { EmitOutput, EmitRequest, TargetEnvironment } from "../target.js";
+import { LoomError } from "../../core/errors.js";
+import { ARTIFACT_FORMAT } from "../../core/artifact.js";
+import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
+import { D } from "../../core/diag/catalog.js";
+import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import { SharedGlobals } from "./lower/context.js";
 import { lowerKernel } from "./lower/kernel.js";
 import { SpirvModule } from "./module.js";

@@ -4,8 +4,8 @@
  * carries the facts the backend reads. Absent features are false and absent limits take
  * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
  */
-import { LoomError } from "../../api/errors.js";
-import type { TargetEnvironment, TargetFacts, TargetProfile } from "../target.js";
+import { LoomError } from "../../core/errors.js";
+import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
 

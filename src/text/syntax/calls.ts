@@ -1,7 +1,7 @@
 /** Syntax of calls, config reads and target queries inside bodies (language.md §4.8–§4.11). */
 import type { Op } from "../../ir/core.js";
 import { T, type Type } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";

@@ -7,7 +7,7 @@
  */
 import type { Op, Value } from "../../ir/core.js";
 import { T, type Type } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser, ResultNames } from "../parser.js";
 import type { Writer } from "../writer.js";
 import { Tok } from "../token.js";

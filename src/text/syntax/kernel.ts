@@ -1,7 +1,7 @@
 /** Syntax of the `kernel` body ops (language.md §4.1). */
 import type { Op } from "../../ir/core.js";
 import { T } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import { BARRIER_MEMORY, BARRIER_ORDERINGS, BARRIER_SCOPES, COMBINING, SHUFFLE_MODES } from "../vocabulary.js";

@@ -1,7 +1,7 @@
 /** Syntax of `buffer`, `encoding`, `view` and vector memory ops (language.md §4.5–§4.7). */
 import type { Literal, Op } from "../../ir/core.js";
 import { T } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok, type Token } from "../token.js";
 import type { Writer } from "../writer.js";

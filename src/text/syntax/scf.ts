@@ -2,7 +2,7 @@
 import { Op, type Region, type Value } from "../../ir/core.js";
 import { T, type Type } from "../../ir/types.js";
 import { lookupOp } from "../../dialects/table.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok, type Token } from "../token.js";
 import type { Writer } from "../writer.js";

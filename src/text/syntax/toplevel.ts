@@ -8,7 +8,7 @@
  */
 import type { Literal, Op, Predicate, Region } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
-import { D } from "../../diag/catalog.js";
+import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";

@@ -13,7 +13,7 @@ import { SECTION } from "../../../src/bytecode/sections.js";
 import { readModuleBytecode } from "../../../src/bytecode/module/reader.js";
 import { encodeModule, writeModuleBytecode } from "../../../src/bytecode/module/writer.js";
 import { encodeLaunchConfig } from "../../../src/launch/encode.js";
-import { DiagnosticSink } from "../../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";
 import type { Module } from "../../../src/ir/core.js";
 import { parseModule } from "../../../src/text/parser.js";
 import { printModule } from "../../../src/text/printer.js";

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DiagnosticSink } from "../../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";
 import type { Module, Op } from "../../../src/ir/core.js";
 import { typeToString } from "../../../src/ir/types.js";
 import { parseModule } from "../../../src/text/parser.js";

@@ -1,7 +1,7 @@
 /** The one acceptable outcome of reading untrusted bytes, shared by the hostile-input tests. */
 import assert from "node:assert/strict";
 import { readModuleBytecode } from "../../../src/bytecode/module/reader.js";
-import { DiagnosticSink } from "../../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";
 import { verifyModule } from "../../../src/passes/verify/index.js";
 import { printModule } from "../../../src/text/printer.js";
 

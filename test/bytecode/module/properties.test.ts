@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { readContainer, writeContainer } from "../../../src/bytecode/container.js";
 import { readModuleBytecode } from "../../../src/bytecode/module/reader.js";
 import { writeModuleBytecode } from "../../../src/bytecode/module/writer.js";
-import { DiagnosticSink } from "../../../src/diag/diagnostic.js";
+import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";
 import { printModule } from "../../../src/text/printer.js";
 import { seeds } from "../../../bench/fuzz/corpus.js";
 import { mutateBytes, mutateFile, prng } from "../../../bench/fuzz/mutate.js";

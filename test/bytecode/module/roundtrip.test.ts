@@ -7,8 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { LoomError } from "../../../src/api/errors.js";
-import { DiagnosticSink } from "../../../src/diag/diagnostic.js";
+import { LoomError } from "../../../src/core/errors.js";
+import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";
 import { hasLoomMagic, readContainer } from "../../../src/bytecode/container.js";
 import { LOCATION_MODE } from "../../../src/bytecode/module/format.js";
 import { readModuleBytecode } from "../../../src/bytecode/module/reader.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LoomError } from "../../../src/api/errors.js";
+import { LoomError } from "../../../src/core/errors.js";
 import { argumentLayout, bfloat16Bits, float16Bits, packArguments, type ArgType } from "../../../src/runtime/vulkan/index.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");

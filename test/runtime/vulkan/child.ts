@@ -5,7 +5,7 @@
  * `node --test` does for every file under test/) it does nothing.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { LoomError } from "../../../src/api/errors.js";
+import { LoomError } from "../../../src/core/errors.js";
 import {
   VulkanRuntime,
   VulkanError,

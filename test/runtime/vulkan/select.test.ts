@@ -1,7 +1,7 @@
 /** Device selection and VkResult naming: pure functions, no device needed. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LoomError } from "../../../src/api/errors.js";
+import { LoomError } from "../../../src/core/errors.js";
 import { selectDevice, vkResultName, VulkanError, type DeviceCandidate } from "../../../src/runtime/vulkan/index.js";
 import { check } from "../../../src/runtime/vulkan/vk-result.js";
 

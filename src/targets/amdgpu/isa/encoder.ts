@@ -4,7 +4,7 @@
  * an instruction a family lacks, or an operand out of range, is a compiler bug (the
  * lowering chose it), so it throws `LoomError("internal")`.
  */
-import { LoomError } from "../../../api/errors.js";
+import { LoomError } from "../../../core/errors.js";
 import type { IsaFamily } from "./family.js";
 import { SOPP } from "./formats.js";
 import { INSTRUCTIONS, type InstructionDef } from "./opcodes.js";

@@ -8,11 +8,11 @@
  * become `invalid`, so one pass finds every problem. A module with diagnostics is never
  * serialized, so ids handed out for invalid values need no definition.
  */
-import { makeDiagnostic, type Diagnostic } from "../../../diag/diagnostic.js";
-import { D } from "../../../diag/catalog.js";
+import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
+import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
-import type { ArgSlot, PreparedKernel } from "../../../passes/prepared.js";
+import type { ArgSlot, PreparedKernel } from "../../../core/prepared.js";
 import type { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
 import type { BinaryOpcode, Id, Instruction, UnaryOpcode } from "../instructions.js";

@@ -8,11 +8,11 @@
  * The rule table is data: one map per op family, merged here. An op without a rule, or whose
  * types the profile cannot express, is TARGET/001 at that op.
  */
-import { makeDiagnostic } from "../../../diag/diagnostic.js";
-import { D } from "../../../diag/catalog.js";
+import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
+import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
 import { forEachUse, walkRegion } from "../../../ir/walk.js";
-import type { PreparedKernel } from "../../../passes/prepared.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
 import { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
 import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js";

@@ -2,7 +2,7 @@
  * One library of a link index: a parsed, verified module that is never mutated (linking
  * copies what it pulls), with its source text for rendering diagnostics at its spans.
  */
-import type { Module, Op } from "../ir/core.js";
+import type { Module, Op } from "../../ir/core.js";
 
 export interface LinkLibrary {
   /** The Source name: identifies the library in diagnostics and in the index bytes. */

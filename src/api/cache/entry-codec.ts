@@ -8,7 +8,7 @@
  * diagnostics. Anything that does not check out decodes to undefined
  * (the cache treats it as a miss): a damaged file never yields a silently wrong artifact.
  */
-import type { Artifact } from "../api/result.js";
+import type { Artifact } from "../../core/artifact.js";
 import type { CachedCompile } from "./cache.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 

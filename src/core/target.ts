@@ -6,8 +6,8 @@
  * kernels against a profile's facts and hands the environment a `PreparedModule`; the
  * environment turns it into executable bytes. Backends consume only prepared-low IR.
  */
-import type { Diagnostic } from "../diag/diagnostic.js";
-import type { PreparedModule } from "../passes/prepared.js";
+import type { Diagnostic } from "./diag/diagnostic.js";
+import type { PreparedModule } from "./prepared.js";
 
 /** Facts the target-independent passes need; every field is a plain number. */
 export interface TargetFacts {

@@ -1,5 +1,5 @@
 /** Structured diagnostics (api.md §1) and the sink passes report into. */
-import type { Span } from "../ir/core.js";
+import type { Span } from "../../ir/core.js";
 import { D, formatTemplate, type CatalogEntry } from "./catalog.js";
 
 export interface DiagnosticLocation {

@@ -19,10 +19,10 @@
  * Libraries are never mutated. Declarations inside a library resolve the same way, so
  * libraries may depend on each other.
  */
-import { cloneOp } from "../ir/clone.js";
-import type { Module, Op } from "../ir/core.js";
-import { walkOp } from "../ir/walk.js";
-import { D, note, type Diagnostic, type DiagnosticSink } from "../diag/diagnostic.js";
+import { cloneOp } from "../../ir/clone.js";
+import type { Module, Op } from "../../ir/core.js";
+import { walkOp } from "../../ir/walk.js";
+import { D, note, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { DEFINITIONS, isPublic, type LinkLibrary } from "./library.js";
 import { signatureText } from "./signature.js";
 

@@ -8,12 +8,12 @@
  * and other immutable inputs by their SHA-256, computed once per object). Memory lookups
  * need no hashing at all; the store sees the SHA-256 of the key.
  */
-import type { Diagnostic } from "../diag/diagnostic.js";
-import type { Artifact } from "../api/result.js";
-import type { Source } from "../api/source.js";
-import { LoomError } from "../api/errors.js";
-import type { TargetProfile } from "../targets/target.js";
-import { LOOMC_VERSION } from "../version.js";
+import type { Diagnostic } from "../../core/diag/diagnostic.js";
+import type { Artifact } from "../../core/artifact.js";
+import type { Source } from "../source.js";
+import { LoomError } from "../../core/errors.js";
+import type { TargetProfile } from "../../core/target.js";
+import { LOOMC_VERSION } from "../../version.js";
 import { canonicalText, digestOnce, digestText } from "./digest.js";
 import { decodeEntry, encodeEntry } from "./entry-codec.js";
 

@@ -5,8 +5,8 @@
  * A dynamic dimension `[%n]` or a predicate argument `%n` becomes `$k`, the position of
  * `%n` in its signature (region `r`'s argument `k` → `$r.k` when there are several regions).
  */
-import type { Op, Predicate, Region, Value } from "../ir/core.js";
-import type { Type } from "../ir/types.js";
+import type { Op, Predicate, Region, Value } from "../../ir/core.js";
+import type { Type } from "../../ir/types.js";
 
 type Positions = ReadonlyMap<Value, string>;
 

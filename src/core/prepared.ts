@@ -9,7 +9,7 @@
  */
 import type { Op, Region, Value } from "../ir/core.js";
 import type { Type } from "../ir/types.js";
-import type { TargetProfile } from "../targets/target.js";
+import type { TargetProfile } from "./target.js";
 
 /** One field of the explicit device-argument block (language.md §7). */
 export interface ArgSlot {

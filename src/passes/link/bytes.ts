@@ -9,10 +9,10 @@
  * one source of truth. Module bytecode (`.loombc` module sections) can replace the texts
  * once it exists; the section kind then changes, never its meaning.
  */
-import { LoomError } from "../api/errors.js";
-import { ByteReader, ByteWriter } from "../bytecode/bytes.js";
-import { findSection, readContainer, writeContainer } from "../bytecode/container.js";
-import { registerSectionKind } from "../bytecode/sections.js";
+import { LoomError } from "../../core/errors.js";
+import { ByteReader, ByteWriter } from "../../bytecode/bytes.js";
+import { findSection, readContainer, writeContainer } from "../../bytecode/container.js";
+import { registerSectionKind } from "../../bytecode/sections.js";
 
 export const LINK_LIBRARIES_SECTION = registerSectionKind(0x110, "link-libraries");
 const PRODUCER = "loomc link-index";

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LoomError } from "../api/errors.js";
+import { LoomError } from "../../core/errors.js";
 import type { CacheStore } from "./cache.js";
 
 const KEY = /^[0-9a-f]{64}$/;
