@@ -15,4 +15,4 @@ export { LinkIndexBuilder, LinkIndex, type LinkLibraryInfo, type LinkSymbolInfo,
 export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts } from "./core/target.js";
 export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./api/cache/cache.js";
-export { LOOMC_VERSION } from "./version.js";
+export { LOOMC_VERSION } from "./core/version.js";

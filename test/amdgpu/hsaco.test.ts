@@ -174,7 +174,7 @@ test("descriptor check bites: a wrong entry offset and kernarg size", (tc) => {
   const kd = symbols(elf, ".dynsym").find((s) => s.name === "saxpy.kd")!;
   const rodata = section(elf, ".rodata");
   const at = Number(rodata.offset + kd.value - rodata.addr);
-  bytes[at + 16] ^= 0x04;
+  bytes[at + 16] = bytes[at + 16]! ^ 0x04;
   bytes[at + 8] = 16;
   const problems = withFile(bytes, (path) => checkDescriptors(path, GOOD_INTENT));
   assert.ok(problems.some((p) => p.includes("entry")));

@@ -63,7 +63,7 @@ test("structural checks hold without the checksum", () => {
     ["section count", (c) => (c[6] = 4), /./],
     ["flags", (c) => (c[DIR + 2] = 1), /non-zero flags/],
     ["repeated kind", (c) => (c[DIR + 24] = 0, c[DIR + 25] = 0), /appears twice/],
-    ["offset", (c) => (c[DIR + 8] += 8), /starts at/],
+    ["offset", (c) => (c[DIR + 8] = c[DIR + 8]! + 8), /starts at/],
     ["length", (c) => (c[DIR + 16] = 0xff), /outside the file|starts at/],
     ["padding", (c) => (c[c.length - 1] = 1), /padding is not zero/],
   ];

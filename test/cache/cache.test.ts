@@ -107,7 +107,7 @@ test("directory store: survives a new cache, and damaged files are misses, never
   assert.deepEqual(loaded.artifacts.map((a) => [a.kind, a.format, a.identifier, [...a.contents]]), made.artifacts.map((a) => [a.kind, a.format, a.identifier, [...a.contents]]));
   const file = join(dir, readdirSync(dir).find((f) => f.endsWith(".lmce"))!);
   const bytes = readFileSync(file);
-  bytes[bytes.length - 5] ^= 0x40; // flip a payload bit
+  bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 0x40; // flip a payload bit
   writeFileSync(file, bytes);
   const third = new ArtifactCache({ store: new DirectoryStore(dir) });
   assert.equal(third.get(key), undefined);
@@ -122,7 +122,7 @@ test("entry codec: every truncation and bit flip decodes to undefined", () => {
   assert.deepEqual(decodeEntry(bytes)!.artifacts.map((a) => [a.identifier, [...a.contents]]), entry.artifacts.map((a) => [a.identifier, [...a.contents]]));
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes.slice();
-    b[i] ^= 1 << (i % 8);
+    b[i] = b[i]! ^ (1 << (i % 8));
     assert.equal(decodeEntry(b), undefined, `flip at byte ${i}`);
   }
 });

@@ -186,7 +186,7 @@ test("a LinkIndex is frozen, serializes deterministically and round-trips throug
     assert.ok(result.ok, result.formatDiagnostics());
   }
   const corrupt = bytes.slice();
-  corrupt[corrupt.length - 9] ^= 0x20;
+  corrupt[corrupt.length - 9] = corrupt[corrupt.length - 9]! ^ 0x20;
   assert.throws(() => LinkIndex.fromBytes(corrupt), (e: unknown) => e instanceof LoomError && e.status === "data-loss");
   assert.throws(() => LinkIndex.fromBytes(bytes.subarray(0, 40)), (e: unknown) => e instanceof LoomError && e.status === "data-loss");
 });

@@ -13,7 +13,7 @@ import type { Artifact } from "../../core/artifact.js";
 import type { Source } from "../source.js";
 import { LoomError } from "../../core/errors.js";
 import type { TargetProfile } from "../../core/target.js";
-import { LOOMC_VERSION } from "../../version.js";
+import { LOOMC_VERSION } from "../../core/version.js";
 import { canonicalText, digestOnce, digestText } from "./digest.js";
 import { decodeEntry, encodeEntry } from "./entry-codec.js";
 
