@@ -17,6 +17,7 @@ interface Origin {
   readonly tags: readonly (readonly [Op, number])[];
 }
 
+/** Ops whose k-th result is a view or alias of their k-th operand. */
 const PASS_THROUGH = new Set(["buffer.assume.alignment", "buffer.assume.memory_space", "buffer.view", "view.subview"]);
 const WRITES: Readonly<Record<string, number>> = {
   "view.store": 1, "vector.store": 1, "view.atomic.rmw": 1, "view.atomic.reduce": 1, "view.atomic.cmpxchg": 2, "view.atomic.store": 1, "view.atomic.load": 0,
@@ -37,7 +38,7 @@ function originOf(v: Value, args: ReadonlySet<Value>, memo: Map<Value, Origin | 
     } else if (def.name === "buffer.alloca") {
       o = { root: v, tags: [] };
     } else if (PASS_THROUGH.has(def.name)) {
-      o = originOf(def.operands[0]!, args, memo);
+      o = originOf(def.operands[def.results.indexOf(v)]!, args, memo);
     }
   }
   memo.set(v, o);

@@ -111,7 +111,7 @@ const load: Rule = (cx, op) => {
   const shape = (op.results[0]!.type as VectorType).shape;
   const origin = indexScalars(cx, op);
   if (vectorizable(cx, op, view, shape)) {
-    const lanes = shape.map(() => cx.reg(view.element));
+    const lanes = Array.from({ length: shape[0]! }, () => cx.reg(view.element));
     const nc = view.space === "global" && cx.ncLoads.has(op) ? ".nc" : "";
     cx.ins(`ld.${view.space}${nc}.v${lanes.length}.${memoryType(view.element, true)}`, `{${lanes.map((l) => l.r).join(", ")}}`, `[${elementAddress(cx, view, origin).r}]`);
     return cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
