@@ -3,7 +3,7 @@
  * verification.md "PTX" (ptxas -v, llvm-readelf symbols of the cubin) on the text. Kernels
  * are the canonical suite (examples/kernels) plus the kernels of test/spirv/kernels.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule, type Diagnostic } from "../../src/index.js";
@@ -26,9 +26,11 @@ export const SM_90 = profile({ target: "sm_90" });
 
 export const PTXAS_FIX = "ptxas comes with the CUDA toolkit of the machine image (docs/toolchain.md §4)";
 
-/** Where a kernel file lives: examples/kernels for the suite's kernels, else test/spirv/kernels. */
+/** Where a kernel file lives: examples/kernels for the suite's kernels, test/ptx/kernels for PTX-only ones, else test/spirv/kernels. */
 export function kernelPath(file: string): string {
-  return suiteKernel(file) ? fromRoot("examples", "kernels", file) : fromRoot("test", "spirv", "kernels", file);
+  if (suiteKernel(file)) return fromRoot("examples", "kernels", file);
+  const own = fromRoot("test", "ptx", "kernels", file);
+  return existsSync(own) ? own : fromRoot("test", "spirv", "kernels", file);
 }
 
 export function kernelText(file: string): string {

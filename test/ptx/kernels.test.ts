@@ -42,7 +42,10 @@ const LOCAL: readonly Expectation[] = [
   { file: "ops.loom", kernel: "narrow_types", reqntid: "32, 1, 1" },
 ];
 
-const KERNELS = [...SUITE, ...LOCAL];
+/** Kernels only the PTX tests need (test/ptx/kernels/). */
+const PTX_ONLY: readonly Expectation[] = [{ file: "half.loom", kernel: "half_ops", reqntid: "32, 1, 1" }];
+
+const KERNELS = [...SUITE, ...LOCAL, ...PTX_ONLY];
 
 test("the table covers the whole suite and every kernel of test/spirv/kernels", () => {
   assert.deepEqual(SUITE.map((k) => [k.file, k.kernel]), KERNEL_SUITE.map((k) => [k.file, k.symbol]));
@@ -73,6 +76,19 @@ for (const k of KERNELS) {
     assert.match(symbols.stdout, new RegExp(`FUNC\\s+GLOBAL\\s.*\\s${k.kernel}$`, "m"));
   });
 }
+
+test("every kernel also assembles for sm_80 and sm_90a (each with its own .target)", (t) => {
+  if (!requireTool(t, "ptxas", PTXAS_FIX)) return;
+  for (const arch of ["sm_80", "sm_90a"] as const) {
+    for (const k of KERNELS) {
+      const c = compileFile(k.file, [k.kernel], profile({ target: arch }));
+      assert.ok(c.ok, `${k.kernel} for ${arch}: ${JSON.stringify(c.diagnostics)}`);
+      assert.match(c.text!, new RegExp(`^\\.target ${arch}$`, "m"));
+      const a = ptxas(c.text!, `${k.kernel}-${arch}`, arch);
+      assert.equal(a.status, 0, `${k.kernel} for ${arch}: ${a.output}`);
+    }
+  }
+});
 
 test("emission is deterministic: two compiles of every kernel give identical text", () => {
   for (const k of KERNELS) assert.equal(compileFile(k.file, [k.kernel]).text, compileFile(k.file, [k.kernel]).text, k.kernel);
