@@ -77,8 +77,6 @@ export function ptxScalarOf(name: PrimName): PtxScalar | undefined {
 export const BITS: Readonly<Record<PtxScalar, number>> = { pred: 1, i8: 16, i16: 16, i32: 32, i64: 64, f16: 16, bf16: 16, f32: 32, f64: 64 };
 /** Bytes in memory. */
 export const BYTES: Readonly<Record<PtxScalar, number>> = { pred: 4, i8: 1, i16: 2, i32: 4, i64: 8, f16: 2, bf16: 2, f32: 4, f64: 8 };
-export const isFloat = (t: PtxScalar): boolean => t === "f16" || t === "bf16" || t === "f32" || t === "f64";
-export const isInt = (t: PtxScalar): boolean => t === "i8" || t === "i16" || t === "i32" || t === "i64";
 /** Bit-size type suffix (`b32`). */
 export const b = (t: PtxScalar): string => (t === "pred" ? "pred" : `b${BITS[t]}`);
 /** Signed / unsigned integer suffix of the carrier (`s16` for i8). */
@@ -355,4 +353,3 @@ function roundEven(x: number): number {
   return f % 2 === 0 ? f : f + 1;
 }
 
-export const DIMS: Readonly<Record<string, "x" | "y" | "z">> = { x: "x", y: "y", z: "z" };

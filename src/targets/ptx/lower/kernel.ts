@@ -14,7 +14,7 @@ import { forEachUse, walkRegion } from "../../../ir/walk.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxTargetInfo } from "../profile.js";
 import { nonCoherentLoads } from "./analysis.js";
-import { b, ptxScalarOf, KernelLowering, type Lowered } from "./context.js";
+import { ptxScalarOf, KernelLowering, type Lowered } from "./context.js";
 import { PTX_RULES } from "./rules.js";
 
 const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
@@ -106,4 +106,3 @@ export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): Lowere
   return { cx, text: out.join("\n") };
 }
 
-export { b };

@@ -9,7 +9,7 @@
  * (24 ≥ 2·11 + 2 significand bits) and inherits the f32 accuracy elsewhere (docs/ptx.md).
  */
 import type { Op } from "../../../ir/core.js";
-import { b, BITS, isFloat, isImmediate, s, u, type KernelLowering, type PtxScalar, type Scalar } from "./context.js";
+import { b, BITS, s, u, type KernelLowering, type PtxScalar, type Scalar } from "./context.js";
 
 export interface Lane {
   readonly cx: KernelLowering;
@@ -580,4 +580,3 @@ export function combine(cx: KernelLowering, op: Op, kind: string, t: PtxScalar, 
   return rule({ cx, op, args: [a, x], from: t, to: t });
 }
 
-export { isFloat, isImmediate };

@@ -9,12 +9,10 @@
 import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
-import { provenMax } from "../../../passes/storage.js";
-import { knownMultiple } from "./analysis.js";
+import { knownMultiple, provenMax } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
-type BufferValue = Extract<Lowered, { kind: "buffer" }>;
 
 /** Largest power of two dividing `n` (n > 0), capped at 256. */
 export function pow2Part(n: number): number {
@@ -306,4 +304,3 @@ export const MEMORY_RULES = {
   "view.atomic.store": atomicStoreRule,
 } as const satisfies Record<string, Rule>;
 
-export type { BufferValue };
