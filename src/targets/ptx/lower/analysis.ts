@@ -73,26 +73,6 @@ export function nonCoherentLoads(body: Region): Set<Op> {
   return out;
 }
 
-/**
- * The largest value of an allocation size: a constant, or an `index.assume` range/max bound
- * (the rule passes/storage.ts sizes workgroup storage with; prepared-low sizes are folded).
- */
-export function provenMax(v: Value): bigint | undefined {
-  if (!("operands" in v.owner)) return undefined;
-  const def = v.owner;
-  const c = constantOf(def);
-  if (c !== undefined) return c;
-  if (def.name !== "index.assume") return undefined;
-  const subject = def.operands[def.results.indexOf(v)];
-  let best: bigint | undefined;
-  for (const p of (def.props.predicates as readonly { kind: string; args: readonly (Value | bigint)[] }[] | undefined) ?? []) {
-    if (p.args[0] !== subject) continue;
-    const hi = p.kind === "range" ? p.args[2] : p.kind === "max" ? p.args[1] : undefined;
-    if (typeof hi === "bigint" && (best === undefined || hi < best)) best = hi;
-  }
-  return best;
-}
-
 const CAP = 1 << 16;
 
 function gcd(a: number, b: number): number {

@@ -7,10 +7,7 @@
  *
  * plus the kernel's `.shared` array (workgroupStorageBytes) at module scope.
  */
-import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
-import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
-import { forEachUse, walkRegion } from "../../../ir/walk.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxTargetInfo } from "../profile.js";
 import { nonCoherentLoads } from "./analysis.js";
@@ -37,17 +34,11 @@ function lowerRegionOps(cx: KernelLowering, region: Region, args: readonly Lower
   return last;
 }
 
-function usedValues(body: Region): Set<Value> {
-  const used = new Set<Value>();
-  walkRegion(body, (op) => forEachUse(op, (v) => used.add(v)));
-  return used;
-}
-
 /** The `ld.param` type of a scalar argument (i1 travels as a u32 0/1, language.md §7). */
 const PARAM_TYPE: Readonly<Record<string, string>> = { pred: "u32", i8: "s8", i16: "b16", i32: "b32", i64: "b64", f16: "b16", bf16: "b16", f32: "b32", f64: "b64" };
 
 /** Loads every used argument from the parameter block. */
-function bindArguments(cx: KernelLowering, used: ReadonlySet<Value>): Lowered[] {
+function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lowered[] {
   const k = cx.kernel;
   return k.args.map((slot): Lowered => {
     if (!used.has(slot.value) || slot.type.kind !== "prim") return { kind: "invalid" };
@@ -79,13 +70,12 @@ export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): Lowere
   const cx = new KernelLowering(kernel, info);
   cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
   cx.ncLoads = nonCoherentLoads(kernel.body);
-  const at = kernel.op.span;
+  // The argument block and workgroup storage were checked against the profile's facts
+  // (maxParameterBytes, maxSharedMemoryPerBlock) by the pipeline: TARGET/901, TARGET/051.
   const limits = info.limits;
-  if (kernel.argBlockSize > limits.maxParameterBytes) cx.report(makeDiagnostic(D.argBlockTooLarge, at, [kernel.argBlockSize, limits.maxParameterBytes]));
   const storage = kernel.workgroupStorageBytes;
-  if (storage > limits.maxSharedMemoryPerBlock) cx.report(makeDiagnostic(D.storageTooLarge, at, [storage, limits.maxSharedMemoryPerBlock]));
 
-  const args = bindArguments(cx, usedValues(kernel.body));
+  const args = bindArguments(cx, kernel.uses);
   const term = lowerRegionOps(cx, kernel.body, args);
   if (term.name !== "kernel.return") throw new Error(`PTX lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
   cx.ins("ret");
@@ -94,7 +84,7 @@ export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): Lowere
   const out: string[] = [];
   if (cx.usesShared || storage > 0) {
     let align = 16;
-    for (const op of kernel.workgroupAllocations.keys()) align = Math.max(align, Number(op.props.align ?? 1));
+    for (const [op, a] of kernel.allocations) if (a.space === "workgroup") align = Math.max(align, Number(op.props.align ?? 1));
     out.push(`.shared .align ${align} .b8 ${cx.sharedName}[${Math.max(1, storage)}];`, "");
   }
   out.push(`.visible .entry ${kernel.exportName}(`);

@@ -130,7 +130,7 @@ const subgroupBroadcast: Rule = (cx, op) => {
 
 /**
  * Every invocation stores its value in the collective's scratch (one slot per invocation, at
- * the offset passes/storage.ts assigned), `bar.sync`, then folds all slots in flat-id order,
+ * the offset the pipeline assigned, PreparedKernel.allocations), `bar.sync`, then folds all slots in flat-id order,
  * so every invocation gets the same result and float association is fixed; a second
  * `bar.sync` keeps the scratch reusable.
  */
@@ -140,7 +140,7 @@ const workgroupReduce: Rule = (cx, op) => {
     cx.unsupported(op, "'kernel.workgroup.reduce' with a dynamic workgroup size", "its scratch is sized from a static workgroup size");
     return cx.poison(op);
   }
-  const offset = cx.kernel.workgroupAllocations.get(op);
+  const offset = cx.kernel.allocations.get(op)?.offset;
   if (offset === undefined) throw new Error("PTX lowering: workgroup reduction without scratch");
   cx.usesShared = true;
   const kind = String(op.props.kind);

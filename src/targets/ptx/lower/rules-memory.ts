@@ -9,7 +9,7 @@
 import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
-import { knownMultiple, provenMax } from "./analysis.js";
+import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -66,7 +66,9 @@ export function storeElement(cx: KernelLowering, view: ViewValue, address: Scala
 
 const allocaRule: Rule = (cx, op) => {
   const space: Space = op.props.space === "workgroup" ? "shared" : "local";
-  const bytes = provenMax(op.operands[0]!);
+  // The pipeline sized every allocation from its size operand's proven maximum.
+  const allocation = cx.kernel.allocations.get(op);
+  const bytes = allocation?.bytes;
   const align = Number(op.props.align ?? 1);
   if (bytes === undefined) {
     cx.unsupported(op, "'buffer.alloca' without a constant size", "the PTX backend declares scratch as fixed-size arrays");
@@ -74,7 +76,7 @@ const allocaRule: Rule = (cx, op) => {
   }
   let addr: Scalar;
   if (space === "shared") {
-    const offset = cx.kernel.workgroupAllocations.get(op);
+    const offset = allocation?.offset;
     if (offset === undefined) throw new Error("PTX lowering: workgroup allocation without an offset");
     cx.usesShared = true;
     addr = cx.add64(cx.op("mov.u64", "i64", cx.sharedName), cx.i64(offset));
@@ -83,8 +85,7 @@ const allocaRule: Rule = (cx, op) => {
     cx.locals.push(`\t.local .align ${Math.max(align, 16)} .b8 \t${name}[${Math.max(1, Number(bytes))}];`);
     addr = cx.op("mov.u64", "i64", name);
   }
-  const offset = cx.kernel.workgroupAllocations.get(op) ?? 0;
-  cx.set(op.results[0]!, { kind: "buffer", space, addr, length: cx.i64(bytes), align: Math.min(align, pow2Part(offset || 256)) });
+  cx.set(op.results[0]!, { kind: "buffer", space, addr, length: cx.i64(bytes), align: Math.min(align, pow2Part(allocation?.offset || 256)) });
 };
 
 const lengthRule: Rule = (cx, op) => {
