@@ -15,7 +15,7 @@ import { expectGolden, unclaimedGoldens, UPDATING } from "../util/golden.js";
 import { fromRoot } from "../util/paths.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { caseFiles, goldenPath, readCase, type Case, type RunLine } from "./case.js";
-import { compileText, emitCase, hsacoText, launchText, preparedLowText, spirvText, verifyText } from "./stages.js";
+import { compileText, emitCase, hsacoText, launchText, parseBack, preparedLowText, spirvText, verifyText } from "./stages.js";
 import { runPass } from "./passes.js";
 
 let failures = 0;
@@ -39,8 +39,11 @@ function runStage(c: Case, run: RunLine): void {
       return expectGolden(goldenPath(c, run, "txt"), verifyText(c.path, new TextEncoder().encode(c.text)));
     case "compile":
       return expectGolden(goldenPath(c, run, "txt"), compileText(c, run));
-    case "prepared-low":
-      return expectGolden(goldenPath(c, run, "loom"), preparedLowText(c, run));
+    case "prepared-low": {
+      const text = preparedLowText(c, run);
+      expectGolden(goldenPath(c, run, "loom"), text);
+      return assert.deepEqual(parseBack(goldenPath(c, run, "loom"), text), []);
+    }
     case "spirv": {
       const { bytes } = emitCase(c, run);
       const text = spirvText(bytes);
@@ -54,7 +57,9 @@ function runStage(c: Case, run: RunLine): void {
       return expectGolden(goldenPath(c, run, "txt"), hsacoText(emitCase(c, run).bytes));
     case "pass": {
       const { text, ext } = runPass(c, run);
-      return expectGolden(goldenPath(c, run, ext), text);
+      expectGolden(goldenPath(c, run, ext), text);
+      if (ext === "loom") assert.deepEqual(parseBack(goldenPath(c, run, ext), text), []);
+      return;
     }
   }
 }

@@ -8,7 +8,7 @@
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Module, Op, Region } from "../../src/ir/core.js";
 import { walkRegion } from "../../src/ir/walk.js";
-import { printModule, printType } from "../../src/text/printer.js";
+import { printType } from "../../src/text/printer.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
 import { foldRegion } from "../../src/passes/fold.js";
 import { inlineCalls } from "../../src/passes/inline.js";
@@ -18,7 +18,7 @@ import { layoutWorkgroupStorage } from "../../src/passes/storage.js";
 import { selectProvider } from "../../src/passes/templates.js";
 import { lowerLaunchFunction } from "../../src/launch/lower.js";
 import { option, type Case, type RunLine } from "./case.js";
-import { compileCase, configOf, parseCase, render, targetOf } from "./stages.js";
+import { compileCase, configOf, parseCase, printPassOutput, render, targetOf } from "./stages.js";
 import { launchListing } from "./launch-listing.js";
 
 const at = (op: Op) => (op.span ? `${op.span.line}:${op.span.column}` : "?");
@@ -45,14 +45,14 @@ function fold(c: Case): string {
   const { module, sink } = verified(c);
   // As the pipeline does: dead ops leave device bodies only, never config regions.
   for (const op of module.ops) op.regions.forEach((r, i) => foldRegion(r, sink, { removeDeadOps: op.name === "kernel.def" && i === 1 }));
-  return printModule(module);
+  return printPassOutput(module);
 }
 
 function inline(c: Case): string {
   const { module, sink } = verified(c);
   const before = sink.diagnostics.length;
   for (const k of kernels(module)) for (const r of k.regions) inlineCalls(r, module, sink);
-  return withDiagnostics(c, printModule(module), sink, before);
+  return withDiagnostics(c, printPassOutput(module), sink, before);
 }
 
 function specialize(c: Case, run: RunLine): string {
@@ -61,7 +61,7 @@ function specialize(c: Case, run: RunLine): string {
   const config = configBindings(module, configOf(run));
   const before = sink.diagnostics.length;
   for (const k of kernels(module)) for (const r of k.regions) bindQueries(r, profile, config, sink);
-  return withDiagnostics(c, printModule(module), sink, before);
+  return withDiagnostics(c, printPassOutput(module), sink, before);
 }
 
 function layout(c: Case, run: RunLine): string {
@@ -109,7 +109,7 @@ function templates(c: Case, run: RunLine): string {
       if (chosen.size > 0) inlineCalls(r, module, sink, chosen);
     }
   }
-  return withDiagnostics(c, `// selections for ${profile.environment}:${profile.target}\n${lines.join("\n")}\n\n${printModule(module)}`, sink, before);
+  return withDiagnostics(c, `// selections for ${profile.environment}:${profile.target}\n${lines.join("\n")}\n\n${printPassOutput(module)}`, sink, before);
 }
 
 /** The host half the pipeline splits off each kernel, lowered to launch-config form. */

@@ -8,7 +8,7 @@ import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.
 import { renderDiagnostics } from "../../src/core/diag/render.js";
 import type { Module } from "../../src/ir/core.js";
 import { parseModule } from "../../src/text/parser.js";
-import { printOp } from "../../src/text/printer.js";
+import { printModule, printOp } from "../../src/text/printer.js";
 import { runPreparedLowPipeline, type PipelineOutput } from "../../src/passes/pipeline.js";
 import type { ConfigValue } from "../../src/passes/specialize.js";
 import { encodeLaunchConfig } from "../../src/launch/encode.js";
@@ -16,6 +16,7 @@ import { decodeLaunchConfig } from "../../src/launch/decode.js";
 import { resolveTarget, type ResolvedTarget } from "../../src/cli/targets.js";
 import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 import { option, type Case, type RunLine } from "./case.js";
+import { uniqueNames } from "./names.js";
 import { launchListing } from "./launch-listing.js";
 import { hsacoSummary } from "./hsaco-summary.js";
 
@@ -116,7 +117,10 @@ export function preparedLowText(c: Case, run: RunLine): string {
   const { out } = compiledOrThrow(c, run);
   // The kernel's leading comments (the RUN header among them) are the case's, not output.
   const withoutComments = (text: string) => text.replace(/^(?:\/\/.*\n)+/, "");
-  return out.prepared.kernels.map((k) => `// @${k.symbol} for ${k.profile.environment}:${k.profile.target}\n${withoutComments(printOp(k.op))}\n`).join("\n");
+  return out.prepared.kernels.map((k) => {
+    uniqueNames(k.op);
+    return `// @${k.symbol} for ${k.profile.environment}:${k.profile.target}\n${withoutComments(printOp(k.op))}\n`;
+  }).join("\n");
 }
 
 export function spirvText(bytes: Uint8Array): string {
@@ -133,4 +137,17 @@ export function launchText(c: Case, run: RunLine): string {
 
 export function hsacoText(bytes: Uint8Array): string {
   return hsacoSummary(bytes);
+}
+
+/** A module after a pass, printed with unique value names (names.ts). */
+export function printPassOutput(module: Module): string {
+  for (const op of module.ops) uniqueNames(op);
+  return printModule(module);
+}
+
+/** Printed IR must parse back: a golden of IR text is itself valid loom text. */
+export function parseBack(name: string, text: string): string[] {
+  const sink = new DiagnosticSink(20);
+  parseModule(name, text, sink);
+  return sink.diagnostics.filter((d) => d.severity === "error").map((d) => renderDiagnostics([d], () => text));
 }

@@ -1,0 +1,30 @@
+/**
+ * Inlining copies callee values with their names, so after a pass one function can hold
+ * several `%w`s and the printed text would neither read unambiguously nor parse back.
+ * Before printing, later duplicates get a `_N` suffix (text order; the first keeps its
+ * name). Each region of a top-level op is its own name scope (a kernel's config region
+ * and body both have `%n`), shared with the regions nested in it.
+ */
+import type { Op, Region, Value } from "../../src/ir/core.js";
+
+function uniqueIn(root: Region): void {
+  const used = new Set<string>();
+  const claim = (v: Value) => {
+    let name = v.name;
+    for (let k = 1; used.has(name); k++) name = `${v.name}_${k}`;
+    v.name = name;
+    used.add(name);
+  };
+  const visit = (region: Region) => {
+    region.args.forEach(claim);
+    for (const op of region.ops) {
+      op.results.forEach(claim);
+      op.regions.forEach(visit);
+    }
+  };
+  visit(root);
+}
+
+export function uniqueNames(top: Op): void {
+  top.regions.forEach(uniqueIn);
+}
