@@ -6,7 +6,7 @@
  *   // RUN: pass fold
  *
  * Options are `key=value` words: target (ENV:DEVICE), feature (comma list, spirv), limit
- * (NAME=VALUE, repeatable, spirv), kernel (comma list; default every kernel.def), config
+ * (NAME=VALUE, repeatable, spirv), subgroup (subgroup operations, comma list, spirv), kernel (comma list; default every kernel.def), config
  * (NAME=VALUE, repeatable), invocations (layout), label (tells two runs of one stage apart).
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -37,7 +37,7 @@ export interface Case {
 }
 
 const RUN = /^\/\/\s*RUN:\s*(.*)$/;
-const OPTIONS = new Set(["target", "feature", "limit", "kernel", "config", "invocations", "label"]);
+const OPTIONS = new Set(["target", "feature", "limit", "subgroup", "kernel", "config", "invocations", "label"]);
 
 function parseRun(rest: string, line: number, where: string): RunLine {
   const [stage, ...words] = rest.trim().split(/\s+/);

@@ -7,15 +7,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectGolden, unclaimedGoldens, UPDATING } from "../util/golden.js";
 import { fromRoot } from "../util/paths.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { caseFiles, goldenPath, readCase, type Case, type RunLine } from "./case.js";
-import { compileText, emitCase, hsacoText, launchText, parseBack, preparedLowText, spirvText, verifyText } from "./stages.js";
+import { compileText, emitCase, launchText, parseBack, preparedLowText, verifyText } from "./stages.js";
+import { hsacoSummary } from "./hsaco-summary.js";
+import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 import { runPass } from "./passes.js";
 
 let failures = 0;
@@ -46,7 +47,7 @@ function runStage(c: Case, run: RunLine): void {
     }
     case "spirv": {
       const { bytes } = emitCase(c, run);
-      const text = spirvText(bytes);
+      const text = disassembleSpirv(bytes);
       const path = goldenPath(c, run, "spvasm");
       spirvBinaries.push({ name: path, bytes, text });
       return expectGolden(path, text);
@@ -54,7 +55,7 @@ function runStage(c: Case, run: RunLine): void {
     case "launch":
       return expectGolden(goldenPath(c, run, "txt"), launchText(c, run));
     case "hsaco":
-      return expectGolden(goldenPath(c, run, "txt"), hsacoText(emitCase(c, run).bytes));
+      return expectGolden(goldenPath(c, run, "txt"), hsacoSummary(emitCase(c, run).bytes));
     case "pass": {
       const { text, ext } = runPass(c, run);
       expectGolden(goldenPath(c, run, ext), text);

@@ -14,11 +14,11 @@ import type { ConfigValue } from "../../src/passes/specialize.js";
 import { encodeLaunchConfig } from "../../src/launch/encode.js";
 import { decodeLaunchConfig } from "../../src/launch/decode.js";
 import { resolveTarget, type ResolvedTarget } from "../../src/cli/targets.js";
-import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
+import { createSpirvProfile, spirvInfoOf } from "../../src/targets/spirv/index.js";
+import type { SubgroupOperation } from "../../src/targets/spirv/profile.js";
 import { option, type Case, type RunLine } from "./case.js";
 import { uniqueNames } from "./names.js";
 import { launchListing } from "./launch-listing.js";
-import { hsacoSummary } from "./hsaco-summary.js";
 
 export function render(c: Case, diagnostics: readonly Diagnostic[]): string {
   return renderDiagnostics(diagnostics, (name) => (name === c.path ? c.text : undefined));
@@ -32,11 +32,21 @@ export function verifyText(path: string, bytes: Uint8Array): string {
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * The run's target as the CLI resolves `--target/--feature/--limit`; `subgroup=a,b` (spirv
+ * only, no CLI flag) adds the device's subgroup operations to that profile's identity.
+ */
 export function targetOf(run: RunLine): ResolvedTarget {
   const spec = option(run, "target");
   if (!spec) throw new Error(`RUN line ${run.line}: this stage needs target=ENV:DEVICE`);
   const features = (run.options.get("feature") ?? []).flatMap((f) => f.split(","));
-  return resolveTarget(spec, { features, limits: run.options.get("limit") ?? [] });
+  const resolved = resolveTarget(spec, { features, limits: run.options.get("limit") ?? [] });
+  const subgroup = option(run, "subgroup");
+  if (subgroup === undefined) return resolved;
+  const info = spirvInfoOf(resolved.profile);
+  if (!info) throw new Error(`RUN line ${run.line}: subgroup= applies to spirv targets only`);
+  const identity = { environment: info.environment, features: { ...info.features, subgroupOperations: subgroup.split(",") as SubgroupOperation[] }, limits: info.limits };
+  return { ...resolved, profile: createSpirvProfile(resolved.environment, { identifier: resolved.profile.identifier, identity, abi: info.abi }) };
 }
 
 function configValue(text: string): ConfigValue {
@@ -123,20 +133,12 @@ export function preparedLowText(c: Case, run: RunLine): string {
   }).join("\n");
 }
 
-export function spirvText(bytes: Uint8Array): string {
-  return disassembleSpirv(bytes);
-}
-
 /** `launch`: the launch-config companion's bytes, decoded and listed. */
 export function launchText(c: Case, run: RunLine): string {
   const { out } = compiledOrThrow(c, run);
   const bytes = encodeLaunchConfig(out.launchFunctions);
   const decoded = decodeLaunchConfig(bytes);
   return `; ${bytes.length} bytes, producer ${JSON.stringify(decoded.producer)}\n${launchListing(decoded.functions)}`;
-}
-
-export function hsacoText(bytes: Uint8Array): string {
-  return hsacoSummary(bytes);
 }
 
 /** A module after a pass, printed with unique value names (names.ts). */
