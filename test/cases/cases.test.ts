@@ -14,7 +14,7 @@ import { expectGolden, unclaimedGoldens, UPDATING } from "../util/golden.js";
 import { fromRoot } from "../util/paths.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { caseFiles, goldenPath, readCase, type Case, type RunLine } from "./case.js";
-import { compileText, emitCase, launchText, parseBack, preparedLowText, verifyText } from "./stages.js";
+import { compileText, emitCase, launchText, reverify, preparedLowText, verifyText } from "./stages.js";
 import { hsacoSummary } from "./hsaco-summary.js";
 import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 import { runPass } from "./passes.js";
@@ -43,7 +43,7 @@ function runStage(c: Case, run: RunLine): void {
     case "prepared-low": {
       const text = preparedLowText(c, run);
       expectGolden(goldenPath(c, run, "loom"), text);
-      return assert.deepEqual(parseBack(goldenPath(c, run, "loom"), text), []);
+      return assert.deepEqual(reverify(goldenPath(c, run, "loom"), text), []);
     }
     case "spirv": {
       const { bytes } = emitCase(c, run);
@@ -59,7 +59,7 @@ function runStage(c: Case, run: RunLine): void {
     case "pass": {
       const { text, ext } = runPass(c, run);
       expectGolden(goldenPath(c, run, ext), text);
-      if (ext === "loom") assert.deepEqual(parseBack(goldenPath(c, run, ext), text), []);
+      if (ext === "loom") assert.deepEqual(reverify(goldenPath(c, run, ext), text), []);
       return;
     }
   }

@@ -10,6 +10,7 @@ import type { Module } from "../../src/ir/core.js";
 import { parseModule } from "../../src/text/parser.js";
 import { printModule, printOp } from "../../src/text/printer.js";
 import { runPreparedLowPipeline, type PipelineOutput } from "../../src/passes/pipeline.js";
+import { verifyModule } from "../../src/passes/verify/index.js";
 import type { ConfigValue } from "../../src/passes/specialize.js";
 import { encodeLaunchConfig } from "../../src/launch/encode.js";
 import { decodeLaunchConfig } from "../../src/launch/decode.js";
@@ -147,9 +148,10 @@ export function printPassOutput(module: Module): string {
   return printModule(module);
 }
 
-/** Printed IR must parse back: a golden of IR text is itself valid loom text. */
-export function parseBack(name: string, text: string): string[] {
+/** Printed IR must parse and verify again: a golden of IR text is itself a valid module. */
+export function reverify(name: string, text: string): string[] {
   const sink = new DiagnosticSink(20);
-  parseModule(name, text, sink);
+  const module = parseModule(name, text, sink);
+  if (!sink.hasErrors) verifyModule(module, sink);
   return sink.diagnostics.filter((d) => d.severity === "error").map((d) => renderDiagnostics([d], () => text));
 }
