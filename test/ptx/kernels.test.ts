@@ -2,8 +2,8 @@
  * Every kernel of the canonical suite (examples/kernels) and of test/spirv/kernels compiles
  * for sm_90 and passes the oracles of verification.md "PTX": `ptxas -arch=sm_90 -v` exits 0
  * and compiles the entry function, the cubin exports it as a FUNC GLOBAL symbol, `.reqntid`
- * is the launch config's workgroup size, emission is deterministic, and the text equals the
- * golden file under test/golden/ptx/.
+ * is the launch config's workgroup size, and emission is deterministic. Golden PTX text is
+ * the file tests' (`// RUN: ptx` in test/cases, goldens in test/golden/ptx/).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +13,6 @@ import { KERNEL_SUITE, suiteKernel } from "../../examples/kernels/suite.js";
 import { fromRoot } from "../util/paths.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { compileFile, env, kernelText, profile, ptxas, PTXAS_FIX, SM_90 } from "./helpers.js";
-import { assertGolden } from "./golden.js";
 
 interface Expectation {
   readonly file: string;
@@ -55,7 +54,7 @@ test("the table covers the whole suite and every kernel of test/spirv/kernels", 
 });
 
 for (const k of KERNELS) {
-  test(`${k.kernel}: ptxas -arch=sm_90 accepts it, the cubin exports it, golden PTX`, (t) => {
+  test(`${k.kernel}: ptxas -arch=sm_90 accepts it, the cubin exports it`, (t) => {
     const c = compileFile(k.file, [k.kernel]);
     assert.ok(c.ok, JSON.stringify(c.diagnostics));
     const text = c.text!;
@@ -65,7 +64,6 @@ for (const k of KERNELS) {
     assert.match(text, new RegExp(`^\\.visible \\.entry ${k.kernel}\\($`, "m"));
     assert.match(text, new RegExp(`^\\.reqntid ${k.reqntid}$`, "m"));
     assert.ok(/^[\x09\x0a\x20-\x7e]*$/.test(text), "PTX text is printable ASCII");
-    assertGolden(k.kernel, text);
     if (!requireTool(t, "ptxas", PTXAS_FIX)) return;
     const a = ptxas(text, k.kernel);
     assert.equal(a.status, 0, a.output);
