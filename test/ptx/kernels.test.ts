@@ -69,6 +69,7 @@ for (const k of KERNELS) {
     assert.equal(a.status, 0, a.output);
     assert.match(a.output, new RegExp(`Compiling entry function '${k.kernel}' for 'sm_90'`));
     assert.match(a.output, /0 bytes spill stores, 0 bytes spill loads/);
+    assert.doesNotMatch(a.output, /warning/i);
     if (!requireTool(t, "llvm-readelf-19", "apt-get install -y llvm-19 (docs/toolchain.md)")) return;
     const symbols = runTool("llvm-readelf-19", ["--symbols", a.cubin]);
     assert.equal(symbols.status, 0, symbols.stderr);
