@@ -3,31 +3,26 @@
  * forbids `new Function`): the decoded function becomes, once at load, a tree of closures
  * over a `Float64Array` register file. It has the contract of codegen-fast.ts — same number
  * representation, same return codes (DONE with the output written, BAIL, BUDGET), same
- * output writes — and mirrors its op rules one for one, so it bails exactly where it cannot
- * be certain and the exact path decides the rest.
+ * output writes — and takes its op, argument and predicate rules from the same description
+ * (src/dialects/eval/fast.ts), calling the functions the code generator splices, so it bails
+ * exactly where the generated code does and the exact path decides the rest.
  *
  * No allocation per call: the register file is allocated at load, constants are written
  * into it once, and the loop budget and yield temporaries live in extra slots of it. A
  * re-entrant call (an argument getter or an `out` getter that invokes the same function)
  * gets a fresh copy instead, so the outer call's registers stay intact.
  */
-import * as S from "../dialects/scalar/semantics.js";
-import { fastRule, type FastTerm, type TermFn } from "../dialects/eval/fast.js";
+import { fastArgument, fastConstant, fastPredicate, fastRule, predicateLiteral, predicateRead, type FastTerm, type TermFn } from "../dialects/eval/fast.js";
 import { FAST_BAIL, FAST_BUDGET, FAST_DONE, type FastFunction } from "./codegen-fast.js";
 import type { LaunchConfig } from "./program.js";
-import { LIMITS, isFloatType, typeWidth, type LOp, type LPredicate, type LType, type LaunchFunction } from "./model.js";
+import { LIMITS, type LOp, type LPredicate, type LType, type LaunchFunction } from "./model.js";
 
 type Regs = Float64Array;
 /** One op or region: 0 to go on, FAST_BAIL or FAST_BUDGET to stop. */
 type Step = (R: Regs) => number;
-type Num = (x: number) => number;
-type Cmp = (x: number, y: number) => boolean;
 
 const GO = 0;
 const BAIL = FAST_BAIL;
-const MAXS = Number.MAX_SAFE_INTEGER;
-const SAFE_N = BigInt(MAXS);
-const P2 = Array.from({ length: 65 }, (_, i) => 2 ** i);
 
 const go: Step = () => GO;
 const bail: Step = () => BAIL;
@@ -46,13 +41,7 @@ export function closeFast(fn: LaunchFunction): FastFunction {
     for (const op of ops) {
       switch (op.kind) {
         case "constant": {
-          const v = op.value;
-          let x: number | undefined;
-          if (typeof v === "number") x = v;
-          else {
-            const signed = op.type === "i64" ? BigInt.asIntN(64, v) : v;
-            if (signed <= SAFE_N && signed >= -SAFE_N) x = Number(signed);
-          }
+          const x = fastConstant(op.type, op.value);
           // Registers are single-assignment: a constant can be written once, at load.
           if (x === undefined) steps.push(bail);
           else constants.push({ reg: op.result, value: x });
@@ -201,75 +190,37 @@ function copy(from: readonly number[], to: readonly number[]): Step {
   };
 }
 
-/** The JS value of argument `i` into its fast representation, or false (bail). */
+/** The JS value of argument `i` into its fast representation by its fast rule, or false (bail). */
 function argConversion(t: LType, i: number): (R: Regs, x: unknown) => boolean {
-  if (isFloatType(t)) {
-    const round = rounding(t);
-    return (R, x) => typeof x === "number" && ((R[i] = round(x)), true);
-  }
-  switch (t) {
-    case "index": case "i64": return (R, x) => Number.isSafeInteger(x) && ((R[i] = (x as number) + 0), true);
-    case "offset": return (R, x) => Number.isSafeInteger(x) && (x as number) >= 0 && ((R[i] = (x as number) + 0), true);
-    case "i32": return (R, x) => Number.isSafeInteger(x) && ((R[i] = (x as number) >>> 0), true);
-  }
-  const mask = 2 ** typeWidth(t) - 1;
-  return (R, x) => Number.isSafeInteger(x) && ((R[i] = (x as number) & mask), true);
+  const { guards, value } = fastArgument(t);
+  const [guard] = guards as [FastTerm];
+  const g = guard.fn as Fn, v = value.fn as Fn;
+  const [v0, v1] = value.constants;
+  return (R, x) => !g(x) && ((R[i] = v(x, v0, v1) as number), true);
 }
 
-/** Rounding of a double to the float format `t`. */
-function rounding(t: LType): Num {
-  if (t === "f64") return (x) => x;
-  if (t === "f32") return Math.fround;
-  return (x) => S.roundToFormat(x, t as S.FloatName);
-}
-
-/** Signed reading of a small-int pattern; index/i64/offset are already their value. */
-function signedOf(t: LType): Num {
-  const w = typeWidth(t);
-  if (w > 32) return (x) => x;
-  const half = 2 ** (w - 1), full = 2 ** w;
-  return (x) => (x >= half ? x - full : x);
-}
-
-const isPow2 = (a: number) => Number.isInteger(a) && a >= 1 && a === 2 ** Math.round(Math.log2(a));
-
-/** A `where`/`assume` predicate; false (or a literal beyond the safe range) bails. */
+/** A `where`/`assume` predicate by its fast rule; false (or a literal beyond the safe range) bails. */
 function predicateStep(p: LPredicate, types: readonly LType[]): Step {
+  const holds = fastPredicate(p.kind);
+  if (!holds) return bail;
   const getters: ((R: Regs) => number)[] = [];
   for (const a of p.args) {
     if (typeof a === "bigint") {
-      if (a > SAFE_N || a < -SAFE_N) return bail; // the exact path decides
-      const v = Number(a);
+      const v = predicateLiteral(a);
+      if (v === undefined) return bail; // the exact path decides
       getters.push(() => v);
-    } else if (isFloatType(types[a]!)) getters.push((R) => R[a]!);
-    else {
-      const sg = signedOf(types[a]!);
-      getters.push((R) => sg(R[a]!));
+    } else {
+      const read = predicateRead(types[a]!), f = read.fn as Fn, [k0] = read.constants;
+      getters.push(read.constants.length ? (R) => f(R[a], k0) as number : (R) => R[a]!);
     }
   }
+  const h = holds.fn as Fn;
   const [ga, gb, gc] = getters as [(R: Regs) => number, (R: Regs) => number, (R: Regs) => number];
-  const holds = ((): ((R: Regs) => boolean) | undefined => {
-    switch (p.kind) {
-      case "eq": return (R) => ga(R) === gb(R);
-      case "ne": return (R) => ga(R) !== gb(R);
-      case "lt": return (R) => ga(R) < gb(R);
-      case "le": case "max": return (R) => ga(R) <= gb(R);
-      case "gt": return (R) => ga(R) > gb(R);
-      case "ge": case "min": return (R) => ga(R) >= gb(R);
-      case "range": return (R) => gb(R) <= ga(R) && ga(R) <= gc(R);
-      case "mul": return (R) => {
-        const a = ga(R), b = gb(R);
-        return Number.isInteger(a) && Number.isInteger(b) && b > 0 && a % b === 0;
-      };
-      case "pow2": return (R) => isPow2(ga(R));
-      case "not_nan": return (R) => { const a = ga(R); return a === a; };
-      case "not_inf": return (R) => { const a = ga(R); return a !== Infinity && a !== -Infinity; };
-      case "finite": return (R) => Number.isFinite(ga(R));
-    }
-    return undefined;
-  })();
-  if (!holds) return bail;
-  return (R) => (holds(R) ? GO : BAIL);
+  switch (getters.length) {
+    case 1: return (R) => (h(ga(R)) ? GO : BAIL);
+    case 2: return (R) => (h(ga(R), gb(R)) ? GO : BAIL);
+    default: return (R) => (h(ga(R), gb(R), gc(R)) ? GO : BAIL);
+  }
 }
 
 type Fn = TermFn;

@@ -11,9 +11,8 @@
  *
  * Return codes: 0 = done (the output was written), 1 = BAIL, 2 = loop budget exceeded.
  */
-import * as S from "../dialects/scalar/semantics.js";
-import { fastRule } from "../dialects/eval/fast.js";
-import { LIMITS, isFloatType, type LOp, type LPredicate, type LType, type LaunchFunction } from "./model.js";
+import { fastArgument, fastConstant, fastPredicate, fastRule, predicateLiteral, predicateRead } from "../dialects/eval/fast.js";
+import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
 import { TermSplicer, numberLiteral } from "./splice.js";
 import type { LaunchConfig } from "./program.js";
 
@@ -23,17 +22,6 @@ export const FAST_BUDGET = 2;
 
 export type FastFunction = (args: ArrayLike<unknown>, out: LaunchConfig) => number;
 
-const MAXS = Number.MAX_SAFE_INTEGER;
-const SAFE_N = BigInt(MAXS);
-
-/** Runtime helpers the generated predicates and argument conversions call. */
-const H = {
-  round: S.roundToFormat,
-  isPow2: (a: number) => Number.isInteger(a) && a >= 1 && a === 2 ** Math.round(Math.log2(a)),
-};
-
-const width = (t: LType): number => (t === "i1" ? 1 : t === "index" || t === "offset" ? 64 : Number(t.replace(/^b?f|^i/, "")));
-
 /** Emits the fast function of `fn` (ops it does not cover simply bail at run time). */
 export function compileFast(fn: LaunchFunction): FastFunction {
   const types = fn.registerTypes;
@@ -42,40 +30,26 @@ export function compileFast(fn: LaunchFunction): FastFunction {
   const r = (i: number) => `r${i}`;
   const BAIL = `return ${FAST_BAIL};`;
 
-  /** Signed reading of a small-int pattern; index/i64/offset are already their value. */
-  const signedOf = (x: string, t: LType): string => {
-    const w = width(t);
-    if (w > 32) return x;
-    return `(${x} >= ${2 ** (w - 1)} ? ${x} - ${2 ** w} : ${x})`;
-  };
+  const splicer = new TermSplicer();
 
+  /** Statements that bail unless the `where`/`assume` predicate holds (its fast rule, fast.ts). */
   const predicate = (p: LPredicate): string => {
-    const v: string[] = [];
+    const holds = fastPredicate(p.kind);
+    if (!holds) return BAIL;
+    const reads: string[] = [], args: string[] = [];
     for (const a of p.args) {
       if (typeof a === "bigint") {
-        if (a > SAFE_N || a < -SAFE_N) return "false"; // bail: the exact path decides
-        v.push(numberLiteral(Number(a)));
-      } else v.push(isFloatType(types[a]!) ? r(a) : signedOf(r(a), types[a]!));
+        const v = predicateLiteral(a);
+        if (v === undefined) return BAIL; // beyond the safe range: the exact path decides
+        args.push(numberLiteral(v));
+      } else {
+        const q = `q${args.length}`;
+        reads.push(splicer.assign(q, predicateRead(types[a]!), [r(a)]));
+        args.push(q);
+      }
     }
-    const [a, b, c] = v;
-    switch (p.kind) {
-      case "eq": return `${a} === ${b}`;
-      case "ne": return `${a} !== ${b}`;
-      case "lt": return `${a} < ${b}`;
-      case "le": case "max": return `${a} <= ${b}`;
-      case "gt": return `${a} > ${b}`;
-      case "ge": case "min": return `${a} >= ${b}`;
-      case "range": return `(${b} <= ${a} && ${a} <= ${c})`;
-      case "mul": return `(Number.isInteger(${a}) && Number.isInteger(${b}) && ${b} > 0 && ${a} % ${b} === 0)`;
-      case "pow2": return `H.isPow2(${a})`;
-      case "not_nan": return `${a} === ${a}`;
-      case "not_inf": return `(${a} !== Infinity && ${a} !== -Infinity)`;
-      case "finite": return `Number.isFinite(${a})`;
-    }
-    return "false";
+    return [...reads, splicer.unless(holds, args, BAIL)].join(" ");
   };
-
-  const splicer = new TermSplicer();
 
   /** Statements computing one simple op into `d` by its fast rule, bailing when not certainly exact. */
   const simple = (op: Extract<LOp, { kind: "simple" }>): string => {
@@ -93,13 +67,7 @@ export function compileFast(fn: LaunchFunction): FastFunction {
     for (const op of ops) {
       switch (op.kind) {
         case "constant": {
-          const v = op.value;
-          let x: number | undefined;
-          if (typeof v === "number") x = v;
-          else {
-            const signed = op.type === "i64" ? BigInt.asIntN(64, v) : v;
-            if (signed <= SAFE_N && signed >= -SAFE_N) x = Number(signed);
-          }
+          const x = fastConstant(op.type, op.value);
           emit(x === undefined ? BAIL : `${r(op.result)} = ${numberLiteral(x)};`);
           break;
         }
@@ -107,7 +75,7 @@ export function compileFast(fn: LaunchFunction): FastFunction {
           emit(simple(op));
           break;
         case "assume":
-          for (const p of op.predicates) emit(`if (!(${predicate(p)})) ${BAIL}`);
+          for (const p of op.predicates) emit(predicate(p));
           op.results.forEach((res, i) => emit(`${r(res)} = ${r(op.operands[i]!)};`));
           break;
         case "select":
@@ -163,28 +131,17 @@ export function compileFast(fn: LaunchFunction): FastFunction {
     emit(`return ${FAST_DONE};`);
   };
 
-  const prologue: string[] = [`let budget = 0, x;`];
+  const prologue: string[] = [`let budget = 0, arg, q0, q1, q2;`];
   if (types.length) prologue.push(`let ${types.map((_, i) => r(i)).join(", ")};`);
+  // Each argument is read once (a getter may have effects), then converted by its fast rule.
   fn.args.forEach((a, i) => {
-    prologue.push(`x = a[${i}];`);
-    prologue.push(argConversion(a.type, r(i), BAIL));
+    const { guards, value } = fastArgument(a.type);
+    prologue.push(`arg = a[${i}];`, ...guards.map((g) => splicer.guard(g, ["arg"], BAIL)), splicer.assign(r(i), value, ["arg"]));
   });
   region(fn.body);
   for (let i = 0; i < maxTemps; i++) prologue.push(`let t${i};`);
-  for (const p of fn.where) prologue.push(`if (!(${predicate(p)})) ${BAIL}`);
+  for (const p of fn.where) prologue.push(predicate(p));
 
   const source = `"use strict";\nreturn function fast(a, out) {\n${[...prologue, ...lines].join("\n")}\n};`;
-  return new Function("H", "K", source)(H, splicer.env) as FastFunction;
-}
-
-/** Statements turning the JS value `x` into the fast representation of `t` in `d`, or bailing. */
-function argConversion(t: LType, d: string, bail: string): string {
-  if (isFloatType(t)) return `if (typeof x !== "number") ${bail} ${d} = ${t === "f64" ? "x" : t === "f32" ? "Math.fround(x)" : `H.round(x, "${t}")`};`;
-  const check = `if (!Number.isSafeInteger(x)) ${bail}`;
-  switch (t) {
-    case "index": case "i64": return `${check} ${d} = x + 0;`;
-    case "offset": return `${check} if (x < 0) ${bail} ${d} = x + 0;`;
-    case "i32": return `${check} ${d} = x >>> 0;`;
-    default: return `${check} ${d} = x & ${2 ** width(t) - 1};`;
-  }
+  return new Function("K", source)(splicer.env) as FastFunction;
 }

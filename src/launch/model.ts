@@ -14,7 +14,7 @@
 import type { LType } from "../dialects/eval/types.js";
 
 // Types and flags belong to the ops' declarations (src/dialects/eval/types.ts); launch/ re-exports them.
-export { FASTMATH_FLAGS, FLAG_BITS, OVERFLOW_FLAGS, isAddressType, isFloatType, isIntType, typeWidth, type LType } from "../dialects/eval/types.js";
+export { FLAG_BITS, isAddressType, isFloatType, isIntType, typeWidth, type LType } from "../dialects/eval/types.js";
 
 /** Wire ids of types (the reference format's scalar element ids). */
 export const TYPE_IDS: Readonly<Record<LType, number>> = {

@@ -16,7 +16,7 @@ interface Arrow {
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const ARROW = /^\s*(?:\(([^()]*)\)|([A-Za-z_$][\w$]*))\s*=>\s*([\s\S]+)$/;
 /** Names the bindings' initializers use (registers, the environment): a parameter with one would shadow them. */
-const RESERVED = /^(?:r\d+|K|undefined)$/;
+const RESERVED = /^(?:r\d+|q\d+|K|arg|undefined)$/;
 
 const arrows = new WeakMap<TermFn, Arrow | null>();
 
@@ -83,6 +83,12 @@ export class TermSplicer {
   assign(d: string, t: FastTerm, args: readonly string[]): string {
     const { bind, expr } = this.apply(t, args);
     return bind ? `{ ${bind}${d} = ${expr}; }` : `${d} = ${expr};`;
+  }
+
+  /** `{ if (!t(args)) bail }` */
+  unless(t: FastTerm, args: readonly string[], bail: string): string {
+    const { bind, expr } = this.apply(t, args);
+    return bind ? `{ ${bind}if (!${expr}) ${bail} }` : `if (!${expr}) ${bail}`;
   }
 
   /** `{ if (t(args)) bail }` */

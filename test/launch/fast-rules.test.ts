@@ -10,7 +10,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EVAL_SIGNATURES } from "../../src/dialects/eval/signatures.js";
-import { fastRule, type FastTerm } from "../../src/dialects/eval/fast.js";
+import { fastArgument, fastPredicate, fastRule, predicateRead, type FastTerm } from "../../src/dialects/eval/fast.js";
+import { PREDICATE_ARITY } from "../../src/dialects/scalar/semantics.js";
 import type { LType } from "../../src/dialects/eval/types.js";
 import { lookupOp, opTable } from "../../src/dialects/table.js";
 import { OP_BY_NAME, OP_LIST } from "../../src/launch/ops.js";
@@ -22,6 +23,17 @@ const SAMPLES = [0, -0, 1, -1, 2, 7, 31, 32, 63, 64, 255, 256, 65535, 2 ** 31 - 
 
 /** Every bound rule term, with the arity of its leading arguments (operands, or 1 for a check). */
 function* allTerms(): Generator<{ what: string; term: FastTerm; lead: number }> {
+  for (const t of TYPES) {
+    const arg = fastArgument(t);
+    for (const g of arg.guards) yield { what: `argument ${t} guard`, term: g, lead: 1 };
+    yield { what: `argument ${t} value`, term: arg.value, lead: 1 };
+    yield { what: `predicate read of ${t}`, term: predicateRead(t), lead: 1 };
+  }
+  for (const [kind, arity] of Object.entries(PREDICATE_ARITY)) {
+    const holds = fastPredicate(kind);
+    assert.ok(holds, `no fast rule for predicate ${kind}`);
+    yield { what: `predicate ${kind}`, term: holds, lead: arity };
+  }
   for (const info of OP_LIST) {
     if (info.shape !== "simple") continue;
     for (const t0 of TYPES) {

@@ -305,3 +305,57 @@ function floatRule(op: string, t: LType, t0: LType, flags: number, predicate: st
   }
   return undefined;
 }
+
+// ---- constants, arguments and predicates ------------------------------------------------------
+
+/** The fast representation of an `index.constant`/`scalar.constant` value; undefined when it has none (the op bails). */
+export function fastConstant(t: LType, value: bigint | number): number | undefined {
+  if (typeof value === "number") return value;
+  const signed = t === "i64" ? BigInt.asIntN(64, value) : value;
+  return signed <= SAFE_N && signed >= -SAFE_N ? Number(signed) : undefined;
+}
+
+/**
+ * A JS argument into the fast representation of `t` (`invokeNumbers`): the guard bails on
+ * what the number path cannot take exactly, the value converts (floats round to their format).
+ */
+export function fastArgument(t: LType): FastRule {
+  if (isFloatType(t)) return rule(rounded(t), [term((x: unknown) => typeof x !== "number")]);
+  const notSafe = term((x: unknown) => !Number.isSafeInteger(x));
+  switch (t) {
+    case "index": case "i64": return rule(term((x: number) => x + 0), [notSafe]);
+    case "offset": return rule(term((x: number) => x + 0), [term((x: unknown) => !Number.isSafeInteger(x) || (x as number) < 0)]);
+    case "i32": return rule(term((x: number) => x >>> 0), [notSafe]);
+  }
+  return rule(term((x: number, mask: number) => x & mask, 2 ** typeWidth(t) - 1), [notSafe]);
+}
+
+/** How a predicate sees a register (language.md §5): integers signed, `offset` and floats as they are. */
+export function predicateRead(t: LType): FastTerm {
+  const w = typeWidth(t);
+  return isFloatType(t) || w > 32 ? identity : signedRead(w);
+}
+
+/** A predicate literal as a number; undefined beyond the safe range (the predicate bails). */
+export function predicateLiteral(v: bigint): number | undefined {
+  return v > SAFE_N || v < -SAFE_N ? undefined : Number(v);
+}
+
+/** `kind(args…)` on the values predicates see: true when it holds; undefined for an unknown kind (bails). */
+export function fastPredicate(kind: string): FastTerm | undefined {
+  switch (kind) {
+    case "eq": return term((a: number, b: number) => a === b);
+    case "ne": return term((a: number, b: number) => a !== b);
+    case "lt": return term((a: number, b: number) => a < b);
+    case "le": case "max": return term((a: number, b: number) => a <= b);
+    case "gt": return term((a: number, b: number) => a > b);
+    case "ge": case "min": return term((a: number, b: number) => a >= b);
+    case "range": return term((a: number, b: number, c: number) => b <= a && a <= c);
+    case "mul": return term((a: number, b: number) => Number.isInteger(a) && Number.isInteger(b) && b > 0 && a % b === 0);
+    case "pow2": return term((a: number) => Number.isInteger(a) && a >= 1 && a === 2 ** Math.round(Math.log2(a)));
+    case "not_nan": return term((a: number) => a === a);
+    case "not_inf": return term((a: number) => a !== Infinity && a !== -Infinity);
+    case "finite": return term((a: number) => Number.isFinite(a));
+  }
+  return undefined;
+}
