@@ -51,7 +51,7 @@ export class TermSplicer {
   readonly #slots = new Map<unknown, number>();
 
   /** A reference to `value` through `K`. */
-  ref(value: unknown): string {
+  #ref(value: unknown): string {
     let i = this.#slots.get(value);
     if (i === undefined) {
       i = this.env.push(value) - 1;
@@ -64,7 +64,7 @@ export class TermSplicer {
     if (typeof c === "number") return numberLiteral(c);
     if (typeof c === "string") return JSON.stringify(c);
     if (typeof c === "boolean") return String(c);
-    return this.ref(c);
+    return this.#ref(c);
   }
 
   /**
@@ -74,7 +74,7 @@ export class TermSplicer {
   apply(t: FastTerm, args: readonly string[]): { bind: string; expr: string } {
     const all = [...args, ...t.constants.map((c) => this.#constant(c))];
     const arrow = spliceableArrow(t.fn);
-    if (!arrow) return { bind: "", expr: `${this.ref(t.fn)}(${all.join(", ")})` };
+    if (!arrow) return { bind: "", expr: `${this.#ref(t.fn)}(${all.join(", ")})` };
     const bound = arrow.params.map((p, i) => `${p} = ${all[i] ?? "undefined"}`);
     return { bind: bound.length ? `const ${bound.join(", ")}; ` : "", expr: `(${arrow.body})` };
   }
