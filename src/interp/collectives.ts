@@ -5,8 +5,8 @@
  * (flat-id) order **(ours)**: the spec leaves it unspecified, so device comparisons of float
  * reductions need a tolerance.
  */
-import { bindExactOp } from "../launch/exact-ops.js";
-import type { LType } from "../launch/model.js";
+import { bindExactOp } from "../dialects/eval/exact.js";
+import type { LType } from "../dialects/eval/types.js";
 import type { Outcome } from "../dialects/index/semantics.js";
 import type { Lane } from "./state.js";
 

@@ -5,14 +5,14 @@
  * lane. Every undefined-behaviour outcome is an error at the op.
  */
 import type { Literal, Op, Predicate, Value } from "../ir/core.js";
-import { bindExactOp, type ExactOp } from "../launch/exact-ops.js";
+import { bindExactOp, type ExactOp } from "../dialects/eval/exact.js";
 import { evaluatePredicate, INT_WIDTHS, isFloatName, type FloatName, type IntName, type PredicateOperand } from "../dialects/scalar/semantics.js";
 import { defined, raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
 import { bindMathOp, fmaF32, isMathOp } from "./math.js";
 import { plain, type Frame, type Lane, type Step, type Val } from "./state.js";
 import { flagBits, floatFlags, laneCount, laneType, literalValue } from "./types.js";
-import type { LType } from "../launch/model.js";
+import type { LType } from "../dialects/eval/types.js";
 
 export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
   const dot = op.name.indexOf(".");

@@ -7,8 +7,8 @@
  */
 import type { Op, Value } from "../ir/core.js";
 import type { Type, ViewType } from "../ir/types.js";
-import { bindExactOp, type ExactOp } from "../launch/exact-ops.js";
-import type { LType } from "../launch/model.js";
+import { bindExactOp, type ExactOp } from "../dialects/eval/exact.js";
+import type { LType } from "../dialects/eval/types.js";
 import { defined, raise, type FunctionCompiler } from "./compiler.js";
 import { BufferRoot, denseStrides, ELEMENT_BYTES, readElement, viewFootprint, writeElement, type ElementName, type LayoutValue, type MemorySpace, type ViewValue } from "./memory.js";
 import { plain, type Frame, type Lane, type Step } from "./state.js";

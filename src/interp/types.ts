@@ -1,7 +1,7 @@
 /** Small readers of IR types and props used by the op compilers. */
 import type { Literal, Op, Value } from "../ir/core.js";
 import type { Type } from "../ir/types.js";
-import { FLAG_BITS, type LType } from "../launch/model.js";
+import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import { INT_WIDTHS, isFloatName, roundToFormat, type FloatName, type IntName } from "../dialects/scalar/semantics.js";
 import type { Lane } from "./state.js";
 

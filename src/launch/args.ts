@@ -8,7 +8,7 @@
  */
 import { I64_MIN, OFFSET_MAX } from "../dialects/index/semantics.js";
 import { bitsToFloat, roundToFormat } from "../dialects/scalar/semantics.js";
-import type { ExactValue } from "./exact-ops.js";
+import type { ExactValue } from "../dialects/eval/exact.js";
 import type { LaunchMessages } from "./messages.js";
 import { isFloatType, typeWidth, type LType } from "./model.js";
 

@@ -11,7 +11,7 @@
  */
 import { Undefined } from "../dialects/index/semantics.js";
 import { checkPredicate, finishLaunch } from "./exact-checks.js";
-import { bindExactOp, type ExactValue } from "./exact-ops.js";
+import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import type { ExactFunction } from "./codegen-exact.js";
 import { LaunchMessages } from "./messages.js";
 import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";

@@ -9,7 +9,7 @@
  * number fast path only ever agrees with it or defers to it.
  */
 import { Undefined } from "../dialects/index/semantics.js";
-import { bindExactOp, type ExactOp, type ExactValue } from "./exact-ops.js";
+import { bindExactOp, type ExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
 import { LaunchMessages } from "./messages.js";
 import { checkPredicate, finishLaunch } from "./exact-checks.js";

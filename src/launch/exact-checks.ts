@@ -4,7 +4,7 @@
  * predicate with its error, and the final launch validation (language.md §6 steps 3–5).
  */
 import { evaluatePredicate, type PredicateOperand } from "../dialects/scalar/semantics.js";
-import type { ExactValue } from "./exact-ops.js";
+import type { ExactValue } from "../dialects/eval/exact.js";
 import type { LaunchMessages } from "./messages.js";
 import { LIMITS, type LPredicate, type LType, type LaunchFunction } from "./model.js";
 

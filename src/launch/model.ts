@@ -11,30 +11,16 @@
  * Register values (shared with src/dialects/*\/semantics.ts): `index` signed bigint,
  * `offset` bigint in [0, 2^63−1], `iN` bit pattern bigint, floats JS numbers.
  */
-import type { FloatName, IntName } from "../dialects/scalar/semantics.js";
+import type { LType } from "../dialects/eval/types.js";
 
-export type LType = "index" | "offset" | IntName | FloatName;
+// Types and flags belong to the ops' declarations (src/dialects/eval/types.ts); launch/ re-exports them.
+export { FLAG_BITS, isAddressType, isFloatType, isIntType, typeWidth, type LType } from "../dialects/eval/types.js";
 
 /** Wire ids of types (the reference format's scalar element ids). */
 export const TYPE_IDS: Readonly<Record<LType, number>> = {
   index: 1, offset: 2, i1: 3, i8: 4, i16: 5, i32: 6, i64: 7, f16: 10, bf16: 11, f32: 12, f64: 13,
 };
 export const TYPE_BY_ID: ReadonlyMap<number, LType> = new Map(Object.entries(TYPE_IDS).map(([t, id]) => [id, t as LType]));
-
-export const isAddressType = (t: LType): t is "index" | "offset" => t === "index" || t === "offset";
-export const isIntType = (t: LType): t is IntName => t === "i1" || t === "i8" || t === "i16" || t === "i32" || t === "i64";
-export const isFloatType = (t: LType): t is FloatName => t === "f16" || t === "bf16" || t === "f32" || t === "f64";
-
-/** Bit width of the type's value (index/offset: 64-bit carriers). */
-export function typeWidth(t: LType): number {
-  switch (t) {
-    case "i1": return 1;
-    case "i8": return 8;
-    case "i16": case "f16": case "bf16": return 16;
-    case "i32": case "f32": return 32;
-    default: return 64;
-  }
-}
 
 /** A predicate argument: a register number, or an integer literal (bigint). */
 export type LPredArg = number | bigint;
@@ -43,13 +29,6 @@ export interface LPredicate {
   readonly kind: string;
   readonly args: readonly LPredArg[];
 }
-
-/** Flag bits (`<ovf>` and fast-math), stored as one varuint. */
-export const FLAG_BITS: Readonly<Record<string, number>> = {
-  nsw: 1, nuw: 2, reassoc: 4, nnan: 8, ninf: 16, nsz: 32, arcp: 64, contract: 128, afn: 256,
-};
-export const OVERFLOW_FLAGS = FLAG_BITS.nsw! | FLAG_BITS.nuw!;
-export const FASTMATH_FLAGS = 0x1fc;
 
 export type LOp =
   | { readonly kind: "constant"; readonly name: "index.constant" | "scalar.constant"; readonly type: LType; readonly value: bigint | number; readonly result: number }

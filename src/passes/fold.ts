@@ -21,8 +21,8 @@ import type { PrimType } from "../ir/types.js";
 import { lookupOp } from "../dialects/table.js";
 import { isUndefined } from "../dialects/index/semantics.js";
 import { isFloatName, isIntName, roundToFormat } from "../dialects/scalar/semantics.js";
-import { bindExactOp, type ExactValue } from "../launch/exact-ops.js";
-import { FLAG_BITS, type LType } from "../launch/model.js";
+import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
+import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 
 type Constants = Map<Value, ExactValue>;

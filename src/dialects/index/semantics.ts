@@ -152,10 +152,6 @@ export function indexCtpopi(a: bigint): bigint {
 export const COMPARE_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"] as const;
 export type ComparePredicate = (typeof COMPARE_PREDICATES)[number];
 
-export function isComparePredicate(p: string): p is ComparePredicate {
-  return (COMPARE_PREDICATES as readonly string[]).includes(p);
-}
-
 /**
  * Compares two integers already interpreted (signed for `s*`, unsigned for `u*`) — used by
  * `index.cmp` and `scalar.cmpi`. Returns the i1 result 0n/1n.
@@ -187,10 +183,6 @@ export function indexCmp(pred: ComparePredicate, a: bigint, b: bigint): bigint {
 /** Integer types `index.cast` accepts on the non-address side, by width. */
 export type IntTypeName = "i1" | "i8" | "i16" | "i32" | "i64";
 const INT_WIDTH: Readonly<Record<IntTypeName, number>> = { i1: 1, i8: 8, i16: 16, i32: 32, i64: 64 };
-
-export function isIntTypeName(t: string): t is IntTypeName {
-  return t in INT_WIDTH;
-}
 
 /**
  * `index.cast %x : from to to`. Into `index`: i1 → 0/1, other integers sign-extend. Into

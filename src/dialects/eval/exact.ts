@@ -1,11 +1,12 @@
 /**
- * Binds one decoded `simple` op to its exact semantics (src/dialects/*\/semantics.ts),
- * once, at load time: the compiled exact path calls the returned closure, so no op-name
- * dispatch happens per invocation.
+ * Binds one scalar op (a launch-config `simple` op, a folded or interpreted one) to its exact
+ * semantics (src/dialects/*\/semantics.ts), once: the launch-config exact path, the constant
+ * folder and the reference interpreter call the returned closure, so no op-name dispatch
+ * happens per evaluation.
  */
-import * as X from "../dialects/index/semantics.js";
-import * as S from "../dialects/scalar/semantics.js";
-import { FLAG_BITS, type LType } from "./model.js";
+import * as X from "../index/semantics.js";
+import * as S from "../scalar/semantics.js";
+import { FLAG_BITS, type LType } from "./types.js";
 
 export type ExactValue = bigint | number;
 export type ExactOp = (...operands: ExactValue[]) => X.Outcome<ExactValue>;
