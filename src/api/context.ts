@@ -4,10 +4,18 @@
  */
 import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
-import type { TargetEnvironment } from "../core/target.js";
+import type { TargetEnvironment, TargetPackage } from "../core/target.js";
+// Registers the built-in target packages, so every Context's modules may name their records.
+import { registerTargetPackage } from "../targets/registry.js";
 
 export interface ContextOptions {
   readonly targetEnvironments?: readonly TargetEnvironment[];
+  /**
+   * Target packages beyond the built-in ones (src/targets/registry.ts). Registering one makes
+   * its target-record op known to the parser, verifier and linker process-wide; the package's
+   * environment still has to be in `targetEnvironments` to compile for it.
+   */
+  readonly targetPackages?: readonly TargetPackage[];
 }
 
 export class Context {
@@ -19,6 +27,9 @@ export class Context {
 
   static create(options: ContextOptions = {}): Context {
     if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "Context.create: options must be an object");
+    const packages = options.targetPackages ?? [];
+    if (!Array.isArray(packages)) throw new LoomError("invalid-argument", "Context.create: 'targetPackages' must be an array");
+    for (const pkg of packages) registerTargetPackage(pkg);
     const envs = options.targetEnvironments ?? [];
     if (!Array.isArray(envs)) throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' must be an array");
     const seen = new Set<string>();

@@ -12,13 +12,14 @@ import type { TargetEnvironment } from "../../core/target.js";
 import { checkModule } from "./check.js";
 import { emitAmdgpu } from "./emit.js";
 import { AMDGPU_ENVIRONMENT_NAME, registerAmdgpuEnvironment } from "./profile.js";
-import { deepFreeze } from "./profiles.js";
+import { deepFreeze } from "../../core/validate.js";
 
 export { createAmdgpuProfile, amdgpuInfoOf } from "./profile.js";
 export type { AmdgpuIdentity, AmdgpuProfile, AmdgpuProfileOptions, AmdgpuTargetInfo } from "./profile.js";
 export { AMDGPU_PROCESSORS, knownProcessorNames } from "./profiles.js";
 export type { AmdgpuProcessor, IsaFamily, WavefrontSize } from "./profiles.js";
 export type { AmdgpuEmitOptions } from "./emit.js";
+export { AMDGPU_TARGET_RECORD } from "./record.js";
 
 export function createAmdgpuTargetEnvironment(): TargetEnvironment {
   const env: TargetEnvironment = {

@@ -4,6 +4,7 @@
  * ABI a runtime must follow is docs/abi.md "SPIR-V".
  */
 export { createSpirvTargetEnvironment } from "./environment.js";
+export { SPIRV_TARGET_RECORD } from "./record.js";
 export {
   createSpirvProfile,
   spirvInfoOf,
