@@ -18,7 +18,7 @@ export function describeValue(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
 }
 
-/** Throws `invalid-argument` for a key of `obj` outside `allowed` (`what`: "an AMDGPU profile option"). */
+/** Throws `invalid-argument` for a key of `obj` outside `allowed` (`what`: e.g. "a profile option"). */
 export function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string, what: string): void {
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) throw invalidArgument(`${where}.${key} is not ${what} (known: ${allowed.join(", ")})`);

@@ -264,11 +264,12 @@ register("config.def", {
  * `<env>.target<param> @t {key = value, ...}`, as the record's package declares it
  * (core/target.ts `TargetRecordSpec`): the parameter is one of the spec's values, each key
  * one of its attributes (integers, or identifiers from the attribute's list). Attributes are
- * kept in source order and printed in the spec's order.
+ * kept and printed in the spec's order.
  */
 function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   const keys = spec.attributes.map((a) => a.key);
   const rank = new Map(keys.map((k, i) => [k, i]));
+  const sortAttrs = <A extends { key: string }>(attrs: readonly A[]): A[] => [...attrs].sort((a, b) => (rank.get(a.key) ?? -1) - (rank.get(b.key) ?? -1));
   return {
     parse(p: Parser, op: Op): Type[] {
       op.props[spec.param.key] = p.parseAngleEnum(spec.param.what, spec.param.values);
@@ -285,14 +286,15 @@ function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
           attrs.push({ key: a.key, value: a.value });
         }
       }
-      op.props.attrs = attrs;
+      // Stored in canonical order, so the IR is the same as that of the printed text (the
+      // bytecode writer and reader insist on that).
+      op.props.attrs = sortAttrs(attrs);
       return [];
     },
     print(w: Writer, op: Op): void {
       w.text(`<${op.props[spec.param.key] as string}> @${op.props.symbol as string}`);
-      const attrs = [...((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? [])];
+      const attrs = sortAttrs((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? []);
       if (attrs.length === 0) return;
-      attrs.sort((a, b) => (rank.get(a.key) ?? -1) - (rank.get(b.key) ?? -1));
       w.text(" {");
       attrs.forEach((a, i) => {
         if (i > 0) w.text(", ");
