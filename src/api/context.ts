@@ -5,15 +5,14 @@
 import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
 import type { TargetEnvironment, TargetPackage } from "../core/target.js";
-// Registers the built-in target packages, so every Context's modules may name their records.
-import { registerTargetPackage } from "../targets/registry.js";
+import { registerTargetRecord } from "../core/target-records.js";
 
 export interface ContextOptions {
   readonly targetEnvironments?: readonly TargetEnvironment[];
   /**
-   * Target packages beyond the built-in ones (src/targets/registry.ts). Registering one makes
-   * its target-record op known to the parser, verifier and linker process-wide; the package's
-   * environment still has to be in `targetEnvironments` to compile for it.
+   * Packages whose target-record ops modules may name without compiling for them (an
+   * environment in `targetEnvironments` brings its own record). Record ops are registered
+   * process-wide (core/target-records.ts): once known, every Context's modules may use them.
    */
   readonly targetPackages?: readonly TargetPackage[];
 }
@@ -29,7 +28,10 @@ export class Context {
     if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "Context.create: options must be an object");
     const packages = options.targetPackages ?? [];
     if (!Array.isArray(packages)) throw new LoomError("invalid-argument", "Context.create: 'targetPackages' must be an array");
-    for (const pkg of packages) registerTargetPackage(pkg);
+    for (const pkg of packages) {
+      if (!pkg || typeof pkg.record !== "object") throw new LoomError("invalid-argument", "Context.create: 'targetPackages' holds something that is not a TargetPackage");
+      registerTargetRecord(pkg.record);
+    }
     const envs = options.targetEnvironments ?? [];
     if (!Array.isArray(envs)) throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' must be an array");
     const seen = new Set<string>();
@@ -40,6 +42,7 @@ export class Context {
       if (seen.has(env.name)) throw new LoomError("already-exists", `Context.create: target environment '${env.name}' registered twice`);
       seen.add(env.name);
     }
+    for (const env of envs) if (env.record) registerTargetRecord(env.record);
     return new Context(envs);
   }
 

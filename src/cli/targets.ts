@@ -1,7 +1,6 @@
 /** Target names on the command line (`amdgpu:gfx1100`, `spirv:vulkan1.3`) → environment and profile. */
-import { LoomError } from "../core/errors.js";
+import { LoomError, type TargetEnvironment, type TargetProfile } from "../index.js";
 import { findTargetPackage, targetPackageNames } from "../targets/registry.js";
-import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { UsageError } from "./common.js";
 
 export interface ResolvedTarget {

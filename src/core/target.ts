@@ -51,6 +51,11 @@ export interface EmitOutput {
 
 export interface TargetEnvironment {
   readonly name: string;
+  /**
+   * The package's target-record op. A `Context` created with this environment registers it
+   * (core/target-records.ts), so modules compiled there may write `<name>.target<...>`.
+   */
+  readonly record?: TargetRecordSpec;
   /** Artifact formats this environment emits (ARTIFACT_FORMAT values). */
   readonly formats: readonly string[];
   /**

@@ -8,8 +8,8 @@
 import type { TargetPackage } from "../core/target.js";
 import { registerTargetRecord } from "../core/target-records.js";
 import { LoomError } from "../core/errors.js";
-import { AMDGPU_PACKAGE } from "./amdgpu/package.js";
-import { SPIRV_PACKAGE } from "./spirv/package.js";
+import { AMDGPU_PACKAGE } from "./amdgpu/index.js";
+import { SPIRV_PACKAGE } from "./spirv/index.js";
 
 const BUILT_IN: readonly TargetPackage[] = [
   AMDGPU_PACKAGE,

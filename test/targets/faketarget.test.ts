@@ -8,12 +8,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Compiler, Context, LinkIndexBuilder, PassProgram, Source, Workspace, compileModule, emitModule, type LinkIndex } from "../../src/index.js";
 import { resolveTarget } from "../../src/cli/targets.js";
-import { findTargetPackage } from "../../src/targets/registry.js";
+import { findTargetPackage, registerTargetPackage } from "../../src/targets/registry.js";
 import { createFakeEnvironment, createFakeProfile, FAKE, FAKE_FORMAT, FAKE_PACKAGE } from "./faketarget/index.js";
 
 const env = createFakeEnvironment();
-// Registering through the Context is what an embedder does; the record op is then known.
-const context = Context.create({ targetEnvironments: [env], targetPackages: [FAKE_PACKAGE] });
+// The environment carries the package's record op; the Context registers it.
+const context = Context.create({ targetEnvironments: [env] });
 const compiler = Compiler.create(context);
 const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low", verifyEachPass: true }).value!;
 const toy1 = createFakeProfile(env, { identifier: "toy1-16", device: "toy1" });
@@ -55,6 +55,15 @@ test("a record op no registered package declares is PARSE/006 naming the known o
   const { result } = parse("othertoy.target<x1> @t\n");
   assert.deepEqual(result.diagnostics.map((d) => d.code), ["PARSE/006"]);
   assert.match(result.diagnostics[0]!.help ?? "", /no registered target package declares 'othertoy\.target'.*faketarget\.target/);
+});
+
+test("a Context's targetPackages make a record op known without its environment", () => {
+  const other = { ...FAKE_PACKAGE, name: "faketoo", record: { ...FAKE_PACKAGE.record, opName: "faketoo.target", environment: "faketoo" } };
+  assert.deepEqual(parse("faketoo.target<toy1> @t\n").result.diagnostics.map((d) => d.code), ["PARSE/006"]);
+  Context.create({ targetPackages: [other] });
+  assert.ok(parse("faketoo.target<toy1> @t\n").result.ok);
+  // A second package cannot take a record op name already taken.
+  assert.throws(() => Context.create({ targetPackages: [{ ...other, record: { ...other.record } }] }), /already registered/);
 });
 
 test("bytecode keeps the record op", () => {
@@ -146,7 +155,10 @@ test("the package's environment emits its format; a kernel pinned to another dev
   assert.ok(wrong.diagnostics.some((d) => d.code === "TARGET/052"), wrong.formatDiagnostics());
 });
 
-test("the CLI resolves the package's targets through the registry", () => {
+test("registered with the registry, the package's targets resolve on the command line", () => {
+  assert.equal(findTargetPackage(FAKE), undefined);
+  assert.throws(() => resolveTarget("faketarget:toy2"), /unknown target environment 'faketarget' \(known: amdgpu, spirv\)/);
+  registerTargetPackage(FAKE_PACKAGE);
   assert.equal(findTargetPackage(FAKE), FAKE_PACKAGE);
   const resolved = resolveTarget("faketarget:toy2", { limits: ["subgroupSize=32"] });
   assert.equal(resolved.profile.target, "toy2");

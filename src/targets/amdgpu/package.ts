@@ -2,7 +2,7 @@
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import type { TargetPackage } from "../../core/target.js";
 import { invalidArgument } from "../../core/validate.js";
-import { createAmdgpuTargetEnvironment } from "./index.js";
+import { createAmdgpuTargetEnvironment } from "./environment.js";
 import { AMDGPU_ENVIRONMENT_NAME, createAmdgpuProfile } from "./profile.js";
 import { AMDGPU_TARGET_RECORD } from "./record.js";
 

@@ -5,6 +5,7 @@
  */
 export { createSpirvTargetEnvironment } from "./environment.js";
 export { SPIRV_TARGET_RECORD } from "./record.js";
+export { SPIRV_PACKAGE } from "./package.js";
 export {
   createSpirvProfile,
   spirvInfoOf,

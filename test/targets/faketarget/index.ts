@@ -35,6 +35,7 @@ const environments = new WeakSet<TargetEnvironment>();
 export function createFakeEnvironment(): TargetEnvironment {
   const env: TargetEnvironment = {
     name: FAKE,
+    record: FAKE_RECORD,
     formats: [FAKE_FORMAT],
     check(): Diagnostic[] {
       return [];
