@@ -15,8 +15,6 @@ import { seeds } from "../../../bench/fuzz/corpus.js";
 import { mutateBytes, mutateFile, prng } from "../../../bench/fuzz/mutate.js";
 import { repoRoot } from "../../util/paths.js";
 import { outcome } from "./outcome.js";
-// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
-import "../../../src/targets/registry.js";
 
 const corpus = seeds(repoRoot);
 
