@@ -29,8 +29,10 @@ export class Context {
     const packages = options.targetPackages ?? [];
     if (!Array.isArray(packages)) throw new LoomError("invalid-argument", "Context.create: 'targetPackages' must be an array");
     for (const pkg of packages) {
-      if (!pkg || typeof pkg.record !== "object") throw new LoomError("invalid-argument", "Context.create: 'targetPackages' holds something that is not a TargetPackage");
-      registerTargetRecord(pkg.record);
+      if (!pkg || typeof pkg.name !== "string" || typeof pkg.createEnvironment !== "function") {
+        throw new LoomError("invalid-argument", "Context.create: 'targetPackages' holds something that is not a TargetPackage");
+      }
+      if (pkg.record) registerTargetRecord(pkg.record);
     }
     const envs = options.targetEnvironments ?? [];
     if (!Array.isArray(envs)) throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' must be an array");

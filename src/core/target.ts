@@ -59,8 +59,11 @@ export interface TargetEnvironment {
   /** Artifact formats this environment emits (ARTIFACT_FORMAT values). */
   readonly formats: readonly string[];
   /**
-   * Compile-time checks of one prepared kernel against its profile (unsupported ops or
-   * types, limits). Runs during compileModule so that failures are compile diagnostics.
+   * Compile-time checks of the prepared kernels against their profiles (unsupported ops or
+   * types, target-specific limits), reading the facts the pipeline recorded; the generic
+   * limits of `TargetFacts` are already checked. Runs during compileModule so that failures
+   * are compile diagnostics. A target that can only tell by lowering lowers each kernel here,
+   * once, and keeps the result for `emit`.
    */
   check(module: PreparedModule): Diagnostic[];
   /** Emit executable bytes for every kernel of the prepared module specialized for this environment. */
@@ -119,7 +122,8 @@ export interface CommandLineDeviceFacts {
 export interface TargetPackage {
   /** The environment name (`--target NAME:DEVICE`). */
   readonly name: string;
-  readonly record: TargetRecordSpec;
+  /** Its target-record op; a package without one is targeted through `target.decl` only. */
+  readonly record?: TargetRecordSpec;
   readonly createEnvironment: () => TargetEnvironment;
   /** `options` as the package's own create*Profile takes them. */
   readonly createProfile: (env: TargetEnvironment, options: never) => TargetProfile;

@@ -10,10 +10,12 @@ import { registerTargetRecord } from "../core/target-records.js";
 import { LoomError } from "../core/errors.js";
 import { AMDGPU_PACKAGE } from "./amdgpu/index.js";
 import { SPIRV_PACKAGE } from "./spirv/index.js";
+import { PTX_PACKAGE } from "./ptx/index.js";
 
 const BUILT_IN: readonly TargetPackage[] = [
   AMDGPU_PACKAGE,
   SPIRV_PACKAGE,
+  PTX_PACKAGE,
 ];
 
 const packages = new Map<string, TargetPackage>();
@@ -26,8 +28,10 @@ export function registerTargetPackage(pkg: TargetPackage): void {
   const prior = packages.get(pkg.name);
   if (prior === pkg) return;
   if (prior) throw new LoomError("already-exists", `target package '${pkg.name}' registered twice`);
-  if (pkg.record.environment !== pkg.name) throw new LoomError("invalid-argument", `target package '${pkg.name}' declares the record of environment '${pkg.record.environment}'`);
-  registerTargetRecord(pkg.record);
+  if (pkg.record) {
+    if (pkg.record.environment !== pkg.name) throw new LoomError("invalid-argument", `target package '${pkg.name}' declares the record of environment '${pkg.record.environment}'`);
+    registerTargetRecord(pkg.record);
+  }
   packages.set(pkg.name, pkg);
 }
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Compiler, Context, LinkIndexBuilder, PassProgram, Source, Workspace, compileModule, emitModule, type LinkIndex } from "../../src/index.js";
 import { resolveTarget } from "../../src/cli/targets.js";
 import { findTargetPackage, registerTargetPackage } from "../../src/targets/registry.js";
-import { createFakeEnvironment, createFakeProfile, FAKE, FAKE_FORMAT, FAKE_PACKAGE } from "./faketarget/index.js";
+import { createFakeEnvironment, createFakeProfile, FAKE, FAKE_FORMAT, FAKE_PACKAGE, FAKE_RECORD } from "./faketarget/index.js";
 
 const env = createFakeEnvironment();
 // The environment carries the package's record op; the Context registers it.
@@ -58,12 +58,12 @@ test("a record op no registered package declares is PARSE/006 naming the known o
 });
 
 test("a Context's targetPackages make a record op known without its environment", () => {
-  const other = { ...FAKE_PACKAGE, name: "faketoo", record: { ...FAKE_PACKAGE.record, opName: "faketoo.target", environment: "faketoo" } };
+  const other = { ...FAKE_PACKAGE, name: "faketoo", record: { ...FAKE_RECORD, opName: "faketoo.target", environment: "faketoo" } };
   assert.deepEqual(parse("faketoo.target<toy1> @t\n").result.diagnostics.map((d) => d.code), ["PARSE/006"]);
   Context.create({ targetPackages: [other] });
   assert.ok(parse("faketoo.target<toy1> @t\n").result.ok);
   // A second package cannot take a record op name already taken.
-  assert.throws(() => Context.create({ targetPackages: [{ ...other, record: { ...other.record } }] }), /already registered/);
+  assert.throws(() => Context.create({ targetPackages: [{ ...other, record: { ...FAKE_RECORD, opName: "faketoo.target", environment: "faketoo" } }] }), /already registered/);
 });
 
 test("bytecode keeps the record op", () => {
@@ -157,7 +157,7 @@ test("the package's environment emits its format; a kernel pinned to another dev
 
 test("registered with the registry, the package's targets resolve on the command line", () => {
   assert.equal(findTargetPackage(FAKE), undefined);
-  assert.throws(() => resolveTarget("faketarget:toy2"), /unknown target environment 'faketarget' \(known: amdgpu, spirv\)/);
+  assert.throws(() => resolveTarget("faketarget:toy2"), /unknown target environment 'faketarget' \(known: amdgpu, spirv, ptx\)/);
   registerTargetPackage(FAKE_PACKAGE);
   assert.equal(findTargetPackage(FAKE), FAKE_PACKAGE);
   const resolved = resolveTarget("faketarget:toy2", { limits: ["subgroupSize=32"] });
