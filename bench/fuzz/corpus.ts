@@ -10,6 +10,8 @@ import type { Module } from "../../src/ir/core.js";
 import { parseModule } from "../../src/text/parser.js";
 import { encodeModule } from "../../src/bytecode/module/writer.js";
 import type { LocationChoice } from "../../src/bytecode/module/format.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the fixtures use.
+import "../../src/targets/registry.js";
 
 const ROOTS = ["test/fixtures/valid", "test/spirv/kernels", "test/interp/kernels", "examples"];
 

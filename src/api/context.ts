@@ -4,10 +4,17 @@
  */
 import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
-import type { TargetEnvironment } from "../core/target.js";
+import type { TargetEnvironment, TargetPackage } from "../core/target.js";
+import { registerTargetRecord } from "../core/target-records.js";
 
 export interface ContextOptions {
   readonly targetEnvironments?: readonly TargetEnvironment[];
+  /**
+   * Packages whose target-record ops modules may name without compiling for them (an
+   * environment in `targetEnvironments` brings its own record). Record ops are registered
+   * process-wide (core/target-records.ts): once known, every Context's modules may use them.
+   */
+  readonly targetPackages?: readonly TargetPackage[];
 }
 
 export class Context {
@@ -19,6 +26,14 @@ export class Context {
 
   static create(options: ContextOptions = {}): Context {
     if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "Context.create: options must be an object");
+    const packages = options.targetPackages ?? [];
+    if (!Array.isArray(packages)) throw new LoomError("invalid-argument", "Context.create: 'targetPackages' must be an array");
+    for (const pkg of packages) {
+      if (!pkg || typeof pkg.name !== "string" || typeof pkg.createEnvironment !== "function") {
+        throw new LoomError("invalid-argument", "Context.create: 'targetPackages' holds something that is not a TargetPackage");
+      }
+      if (pkg.record) registerTargetRecord(pkg.record);
+    }
     const envs = options.targetEnvironments ?? [];
     if (!Array.isArray(envs)) throw new LoomError("invalid-argument", "Context.create: 'targetEnvironments' must be an array");
     const seen = new Set<string>();
@@ -29,6 +44,7 @@ export class Context {
       if (seen.has(env.name)) throw new LoomError("already-exists", `Context.create: target environment '${env.name}' registered twice`);
       seen.add(env.name);
     }
+    for (const env of envs) if (env.record) registerTargetRecord(env.record);
     return new Context(envs);
   }
 

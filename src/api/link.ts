@@ -7,7 +7,8 @@
 import { D, DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { Diagnostic } from "../core/diag/diagnostic.js";
 import { renderDiagnostics } from "../core/diag/render.js";
-import { deepFreeze, type LinkLibrary } from "../passes/link/library.js";
+import type { LinkLibrary } from "../passes/link/library.js";
+import { deepFreeze } from "../core/validate.js";
 import { readLinkIndexBytes, writeLinkIndexBytes, type StoredLibrary } from "../passes/link/bytes.js";
 import { verifyModule } from "../passes/verify/index.js";
 import { printModule } from "../text/printer.js";

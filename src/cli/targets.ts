@@ -1,6 +1,6 @@
 /** Target names on the command line (`amdgpu:gfx1100`, `spirv:vulkan1.3`) → environment and profile. */
-import { TARGET_PACKAGES } from "../targets/registry.js";
-import type { TargetEnvironment, TargetProfile } from "../core/target.js";
+import { LoomError, type TargetEnvironment, type TargetProfile } from "../index.js";
+import { findTargetPackage, targetPackageNames } from "../targets/registry.js";
 import { UsageError } from "./common.js";
 
 export interface ResolvedTarget {
@@ -10,7 +10,7 @@ export interface ResolvedTarget {
   extension: string;
 }
 
-/** Extra device facts from the command line (spirv only): Vulkan feature and limit names. */
+/** Extra device facts from the command line (spirv: Vulkan feature and limit names); each package says which it takes. */
 export interface DeviceFacts {
   readonly features?: readonly string[];
   /** `NAME=VALUE`, VALUE a number or `X,Y,Z`. */
@@ -28,24 +28,21 @@ function parseLimits(limits: readonly string[]): Record<string, number | number[
   return out;
 }
 
-/** Profile options for a device name. */
-function profileOptions(envName: string, device: string, facts: DeviceFacts): unknown {
-  const features = facts.features ?? [], limits = facts.limits ?? [];
-  if (envName === "spirv") {
-    const identity = { environment: device, features: Object.fromEntries(features.map((f) => [f, true])), limits: parseLimits(limits) };
-    return { identifier: `cli-${device}`, identity };
-  }
-  if (features.length || limits.length) throw new UsageError(`--feature and --limit apply to spirv targets only`);
-  return { identifier: `cli-${device}`, identity: { target: device } };
-}
-
 export function resolveTarget(spec: string, facts: DeviceFacts = {}): ResolvedTarget {
   const colon = spec.indexOf(":");
   if (colon < 0) throw new UsageError(`--target must be ENV:DEVICE (e.g. amdgpu:gfx1100), got '${spec}'`);
   const envName = spec.slice(0, colon);
-  const pkg = TARGET_PACKAGES[envName];
-  if (!pkg) throw new UsageError(`unknown target environment '${envName}' (known: ${Object.keys(TARGET_PACKAGES).join(", ")})`);
+  const pkg = findTargetPackage(envName);
+  if (!pkg) throw new UsageError(`unknown target environment '${envName}' (known: ${targetPackageNames().join(", ")})`);
   const environment = pkg.createEnvironment();
-  const profile = pkg.createProfile(environment, profileOptions(envName, spec.slice(colon + 1), facts) as never);
+  let options: unknown;
+  try {
+    options = pkg.commandLineProfile(spec.slice(colon + 1), { features: facts.features ?? [], limits: parseLimits(facts.limits ?? []) });
+  } catch (e) {
+    // A fact the package does not take is a command-line mistake.
+    if (e instanceof LoomError && e.status === "invalid-argument") throw new UsageError(e.message);
+    throw e;
+  }
+  const profile = pkg.createProfile(environment, options as never);
   return { environment, profile, format: pkg.format, extension: pkg.extension };
 }

@@ -7,6 +7,12 @@ export interface Artifact {
   readonly contents: Uint8Array;
 }
 
+/**
+ * The format names api.md §1 publishes, so embedders and runtimes can name a format without
+ * importing a target package (runtimes import only core). `Artifact.format` is an open string:
+ * a new target package declares its format in its `TargetPackage` and environment, and adds a
+ * name here only when the public API should publish it.
+ */
 export const ARTIFACT_FORMAT = {
   LOOM_BYTECODE: "loombc",
   AMDGPU_HSACO: "amdgpu-hsaco",

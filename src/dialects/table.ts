@@ -11,9 +11,14 @@
  *   (their `pure` modifier and callee decide).
  * - `terminator`: ends a region block.
  *
+ * Target-record ops (`<environment>.target`) are not listed: each target package declares its
+ * own, and `lookupOp` answers for the ones registered in core/target-records.ts.
+ *
  * The parser uses it to recognise v1 op names (anything else is PARSE/006); the verifier uses it
  * for placement (STRUCTURE/029) and effects (STRUCTURE/017).
  */
+
+import { targetRecordSpec } from "../core/target-records.js";
 
 export interface OpInfo {
   readonly name: string;
@@ -45,8 +50,6 @@ top("template.decl", "template family: a signature that providers implement");
 top("template.def", "template provider of a family");
 top("config.decl", "declaration of a compile-time config key");
 top("config.def", "value binding of a config key");
-top("amdgpu.target", "AMDGPU target record");
-top("spirv.target", "SPIR-V target record");
 top("target.decl", "target record bound by the embedding at compile time");
 top("module.import", "restricts which provider module may define the listed declarations");
 top("alias", "`#name = #encoding.layout.dense` attribute alias");
@@ -131,6 +134,17 @@ op("target.subgroup.size", "CDF", true, "the compiled version's subgroup size");
 
 export const opTable: ReadonlyMap<string, OpInfo> = new Map(entries.map((e) => [e.name, e]));
 
+const recordOps = new Map<string, OpInfo>();
+
 export function lookupOp(name: string): OpInfo | undefined {
-  return opTable.get(name);
+  const info = opTable.get(name);
+  if (info) return info;
+  const record = targetRecordSpec(name);
+  if (!record) return undefined;
+  let entry = recordOps.get(name);
+  if (!entry) {
+    entry = Object.freeze({ name, placement: "", pure: false, terminator: false, topLevel: true, doc: record.doc });
+    recordOps.set(name, entry);
+  }
+  return entry;
 }

@@ -20,8 +20,8 @@
  *  config.decl     props { symbol, type: Type, where?: Predicate[] }  regions [] for `@key : T`, or
  *                  [signature region with the one arg %value] for `@key : %value: T where [...]`
  *  config.def      props { symbol, value: Lit, type: Type }
- *  amdgpu.target   props { symbol, chip: string, attrs: {key: Lit}[] in source order → printed in canonical order }
- *  spirv.target    props { symbol, env: string, attrs }
+ *  <env>.target    (a target package's record op, core/target.ts TargetRecordSpec) props { symbol,
+ *                  [param.key]: string, attrs: {key: Lit}[] in the spec's (canonical) order }
  *  target.decl     props { symbol }
  *  module.import   props { key: string, symbols: string[] }
  *  alias           op name "alias": props { alias: string (without #), target: string (e.g. "encoding.layout.dense") }
@@ -84,7 +84,7 @@
  *  config.get       props { symbol }
  *  target.subgroup.size  -
  *
- * Attribute dicts that the grammar keeps as dicts (amdgpu.target etc.) are stored as
+ * Attribute dicts that the grammar keeps as dicts (target records) are stored as
  * `attrs: { key: string, value: Literal }[]`.
  */
 import type { Op, Predicate, Value } from "./core.js";

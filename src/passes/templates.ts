@@ -20,26 +20,22 @@ import type { Literal, Module, Op, Predicate } from "../ir/core.js";
 import { typeEquals, type Type } from "../ir/types.js";
 import { D, note, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { TargetProfile } from "../core/target.js";
+import { targetRecordSpec } from "../core/target-records.js";
 import { predicateText } from "./verify/config.js";
 import { evaluatePredicate } from "./verify/config.js";
 import { constantValue } from "../ir/build.js";
 import type { Region, Value } from "../ir/core.js";
 
-/** Whether a `target(@T)` record admits code for `profile` (true for `target.decl`, bound by the embedding). */
+/**
+ * Whether a `target(@T)` record admits code for `profile` (true for `target.decl`, bound by
+ * the embedding): a record of the profile's environment whose package says its parameter
+ * covers the profile's device.
+ */
 export function targetRecordAdmits(record: Op | undefined, profile: TargetProfile): boolean {
   if (!record || record.name === "target.decl") return true;
-  if (record.name === "amdgpu.target") {
-    const chip = String(record.props.chip ?? "");
-    if (profile.environment !== "amdgpu") return false;
-    if (chip === profile.target) return true;
-    // `gfx11-generic` code runs on every gfx11xx processor (likewise gfx12).
-    const generic = /^(gfx\d+)-generic$/.exec(chip);
-    return generic !== null && new RegExp(`^${generic[1]}[0-9a-f]{2}$`).test(profile.target);
-  }
-  if (record.name === "spirv.target") {
-    return profile.environment === "spirv" && String(record.props.env ?? "").replace(/_/g, ".") === profile.target;
-  }
-  return false;
+  const spec = targetRecordSpec(record.name);
+  if (!spec || spec.environment !== profile.environment) return false;
+  return spec.admits(String(record.props[spec.param.key] ?? ""), profile);
 }
 
 /** The subgroup size a `requires` attribute asks for, or undefined for an attribute v1 cannot prove. */

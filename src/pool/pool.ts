@@ -12,7 +12,7 @@ import type { CompileJob, CompileOutcome, FromWorker, TargetDescriptor, WorkerSe
 export interface CompilePoolOptions {
   /** Worker count; default: available parallelism. */
   readonly workers?: number;
-  /** Named targets every worker prepares, e.g. `{ rdna3: { environment: "amdgpu", options: {...} } }`. */
+  /** Named targets every worker prepares, e.g. `{ fast: { environment: "<target package name>", options: {...} } }`. */
   readonly targets: Readonly<Record<string, TargetDescriptor>>;
   readonly maxErrors?: number;
 }

@@ -31,6 +31,7 @@ import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/
 import { D, type CatalogEntry } from "../core/diag/catalog.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { lookupOp } from "../dialects/table.js";
+import { looksLikeTargetRecord, targetRecordNames } from "../core/target-records.js";
 import { lex } from "./lexer.js";
 import { Reporter } from "./reporter.js";
 import { Scope } from "./scope.js";
@@ -213,7 +214,15 @@ export class Parser {
     }
     this.next();
     const syntax = syntaxOf(nameTok.text);
-    if (!syntax || !lookupOp(nameTok.text)) this.fail(D.unknownOp, nameTok, [nameTok.text]);
+    if (!syntax || !lookupOp(nameTok.text)) {
+      // A record op of a target package nobody registered: say which records are known.
+      if (looksLikeTargetRecord(nameTok.text)) {
+        const known = targetRecordNames().join(", ") || "none";
+        this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `no registered target package declares '${nameTok.text}' (target records known: ${known})` });
+        throw new ParseFailure();
+      }
+      this.fail(D.unknownOp, nameTok, [nameTok.text]);
+    }
     const op = new Op(nameTok.text, this.span(nameTok));
     const types = syntax.parse(this, op, { tokens: names });
     if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);

@@ -19,8 +19,8 @@ export class Reporter {
     this.budget = Math.max(0, sink.maxErrors - sink.errorCount);
   }
 
-  report(entry: CatalogEntry, span: Span | undefined, args: readonly unknown[] = []): void {
-    this.items.push(makeDiagnostic(entry, span, args));
+  report(entry: CatalogEntry, span: Span | undefined, args: readonly unknown[] = [], extra?: { help?: string }): void {
+    this.items.push(makeDiagnostic(entry, span, args, extra));
     if (entry.severity === "error") this.errors++;
   }
 

@@ -42,29 +42,6 @@ export const SHUFFLE_MODES = ["xor", "up", "down", "index"] as const;
 export const ALLOCA_SPACES = ["workgroup", "private"] as const;
 export const MEMORY_SPACES = ["global", "workgroup", "private"] as const;
 export const SCHEDULES = ["linear", "interleaved", "recurrence"] as const;
-export const AMDGPU_CHIPS = ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx11-generic", "gfx12-generic"] as const;
-export const SPIRV_ENVS = ["vulkan1_3"] as const;
-
-/** Target record attribute keys in print order; the last two are AMDGPU only. */
-export const TARGET_ATTR_ORDER = [
-  "index_bitwidth",
-  "offset_bitwidth",
-  "max_workgroup_size_x",
-  "max_workgroup_size_y",
-  "max_workgroup_size_z",
-  "max_flat_workgroup_size",
-  "max_workgroup_storage_bytes",
-  "subgroup_size",
-  "max_workgroup_count_x",
-  "max_workgroup_count_y",
-  "max_workgroup_count_z",
-  "abi",
-  "sramecc",
-  "xnack",
-] as const;
-export const SPIRV_ABIS = ["hal_kernel", "shader_entry_point"] as const;
-export const AMDGPU_FEATURE_STATES = ["any", "unsupported", "off", "on"] as const;
-
 /** Modifier words of symbol ops, in grammar (print) order; groups are mutually exclusive. */
 export const FUNC_MODIFIER_GROUPS: readonly (readonly string[])[] = [["public"], ["retain"], ["host", "device"], ["pure"], ["hot", "cold"], ["inline", "noinline"]];
 export const CALL_MODIFIER_GROUPS: readonly (readonly string[])[] = [["pure"], ["hot", "cold"], ["inline", "noinline"]];

@@ -66,7 +66,6 @@ const KNOWN: readonly string[] = [
   'entry points use the public API: src/cli/run-engine.ts → src/targets/spirv/environment.ts',
   'entry points use the public API: src/cli/run-engine.ts → src/targets/spirv/profile.ts',
   'entry points use the public API: src/cli/run.ts → src/runtime/vulkan/runtime.ts',
-  'entry points use the public API: src/cli/targets.ts → src/core/target.ts',
   'examples use the public API: examples/kernels/suite.ts → src/cli/run-engine.ts',
   'layer src/runtime/[^/]+: src/runtime/vulkan/profile.ts → src/targets/spirv/profile.ts',
 ];

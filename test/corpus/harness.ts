@@ -12,6 +12,8 @@ import { verifyModule } from "../../src/passes/verify/index.js";
 import { D, DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { firstInvalidUtf8 } from "../../src/api/source.js";
 import type { Module } from "../../src/ir/core.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
+import "../../src/targets/registry.js";
 
 export interface Expectation {
   readonly code: string;

@@ -5,6 +5,8 @@ import type { Module } from "../../src/ir/core.js";
 import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { parseModule } from "../../src/text/parser.js";
 import { fromRoot } from "../util/paths.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
+import "../../src/targets/registry.js";
 
 export const VALID_DIR = fromRoot("test/fixtures/valid");
 export const NONCANONICAL_DIR = join(VALID_DIR, "noncanonical");

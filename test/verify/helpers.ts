@@ -4,6 +4,8 @@ import { parseModule } from "../../src/text/parser.js";
 import { verifyModule, type VerifiedModule } from "../../src/passes/verify/index.js";
 import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import type { Module } from "../../src/ir/core.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
+import "../../src/targets/registry.js";
 
 export interface Verified {
   readonly module: Module;

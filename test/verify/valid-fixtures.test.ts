@@ -10,6 +10,8 @@ import { fromRoot } from "../util/paths.js";
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
+import "../../src/targets/registry.js";
 
 const dir = fromRoot("test", "fixtures", "valid");
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".loom")).sort() : [];

@@ -3,6 +3,7 @@
  * copies what it pulls), with its source text for rendering diagnostics at its spans.
  */
 import type { Module, Op } from "../../ir/core.js";
+import { targetRecordSpec } from "../../core/target-records.js";
 
 export interface LinkLibrary {
   /** The Source name: identifies the library in diagnostics and in the index bytes. */
@@ -13,22 +14,14 @@ export interface LinkLibrary {
   readonly symbols: ReadonlyMap<string, Op>;
 }
 
-/** Ops that define a body or value (as opposed to declarations). */
-export const DEFINITIONS: ReadonlySet<string> = new Set(["kernel.def", "func.def", "template.def", "config.def", "amdgpu.target", "spirv.target"]);
+const DEFINITION_OPS: ReadonlySet<string> = new Set(["kernel.def", "func.def", "template.def", "config.def"]);
+
+/** Ops that define a body or value (as opposed to declarations); target records are definitions. */
+export function isDefinition(name: string): boolean {
+  return DEFINITION_OPS.has(name) || targetRecordSpec(name) !== undefined;
+}
 
 export function isPublic(op: Op): boolean {
   const m = op.props.modifiers;
   return Array.isArray(m) && m.includes("public");
-}
-
-/** Freezes the IR of a library so that nothing can rewrite it in place. */
-export function deepFreeze<T>(x: T): T {
-  const stack: unknown[] = [x];
-  while (stack.length > 0) {
-    const o = stack.pop();
-    if (typeof o !== "object" || o === null || Object.isFrozen(o)) continue;
-    Object.freeze(o);
-    for (const v of Object.values(o)) stack.push(v);
-  }
-  return x;
 }

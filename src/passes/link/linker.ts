@@ -23,7 +23,8 @@ import { cloneOp } from "../../ir/clone.js";
 import type { Module, Op } from "../../ir/core.js";
 import { walkOp } from "../../ir/walk.js";
 import { D, note, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
-import { DEFINITIONS, isPublic, type LinkLibrary } from "./library.js";
+import { isDefinition, isPublic, type LinkLibrary } from "./library.js";
+import { targetRecordSpec } from "../../core/target-records.js";
 import { signatureText } from "./signature.js";
 
 /** Where a symbol reference lives inside an op's props. */
@@ -122,7 +123,7 @@ class Linker {
       const fam = this.#symbols.get(op.props.family);
       if (fam) this.#enqueueRootRef(fam);
     }
-    if (DEFINITIONS.has(op.name) || op.name === "template.decl") {
+    if (isDefinition(op.name) || op.name === "template.decl") {
       this.#work.push(op);
       return;
     }
@@ -263,8 +264,6 @@ class Linker {
       case "template.def":
       case "kernel.def":
         return this.#importPrivate(library, op);
-      case "amdgpu.target":
-      case "spirv.target":
       case "target.decl":
       case "template.decl":
       case "config.decl":
@@ -274,7 +273,8 @@ class Linker {
       case "kernel.decl":
         return this.#libraryDeclaration(library, op, name);
       default:
-        return name;
+        // A target record (its op is its package's) is a global name like `target.decl`.
+        return targetRecordSpec(op.name) ? this.#globalName(library, op, name) : name;
     }
   }
 

@@ -6,11 +6,13 @@
  *  - `iN` literals in `[−2^(N−1), 2^N−1]`, `i1` in {0, 1}, `offset` in `[0, 2^63−1]`,
  *    `index` in i64 → STRUCTURE/014;
  *  - alignments (powers of two), cluster sizes, barrier/atomic orderings and target
- *    bitwidths → STRUCTURE/014.
+ *    record attributes (the checks each target package declares) → STRUCTURE/014.
  */
 import type { Literal, Op } from "../../ir/core.js";
 import { bitWidth, isFloat, isInt, typeToString, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
+import { targetRecordSpec } from "../../core/target-records.js";
+import type { TargetRecordSpec } from "../../core/target.js";
 import type { VerifyContext } from "./context.js";
 
 const I64_MIN = -(1n << 63n);
@@ -109,20 +111,22 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
     case "view.atomic.cmpxchg":
       if (p.failureOrdering === "release" || p.failureOrdering === "acq_rel") out(`cmpxchg failure ordering cannot be ${p.failureOrdering}`);
       break;
-    case "amdgpu.target":
-    case "spirv.target":
-      checkTargetAttrs(op, out);
-      break;
+    default: {
+      const record = targetRecordSpec(op.name);
+      if (record) checkTargetAttrs(op, record, out);
+    }
   }
 }
 
-function checkTargetAttrs(op: Op, out: (what: string) => void): void {
+/** Integer attribute values of a target record, by the checks its package declares. */
+function checkTargetAttrs(op: Op, record: TargetRecordSpec, out: (what: string) => void): void {
   const attrs = op.props.attrs;
   for (const a of Array.isArray(attrs) ? attrs : []) {
     const { key, value } = (a ?? {}) as { key?: unknown; value?: unknown };
-    if ((key === "index_bitwidth" || key === "offset_bitwidth") && isLiteral(value) && !(value.kind === "int" && value.value === 64n)) {
-      out(`${key} must be 64 in Loom v1`);
-    }
-    if (typeof key === "string" && key.startsWith("max_") && isLiteral(value) && value.kind === "int" && value.value < 1n) out(`${key} must be positive`);
+    const check = record.attributes.find((x) => x.key === key)?.check;
+    // The parser admits only integers for checked keys (PARSE/003 otherwise).
+    if (!check || !isLiteral(value) || value.kind !== "int") continue;
+    const why = check(value.value);
+    if (why !== undefined) out(`${String(key)} ${why}`);
   }
 }

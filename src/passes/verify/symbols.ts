@@ -12,6 +12,7 @@
 import type { Module, Op } from "../../ir/core.js";
 import { D } from "../../core/diag/catalog.js";
 import { note } from "../../core/diag/diagnostic.js";
+import { targetRecordSpec } from "../../core/target-records.js";
 import type { VerifyContext } from "./context.js";
 
 export type SymbolKind = "kernel" | "function" | "template family" | "template provider" | "config key" | "target";
@@ -25,8 +26,6 @@ const KIND_OF_OP: Readonly<Record<string, SymbolKind>> = {
   "template.def": "template provider",
   "config.decl": "config key",
   "config.def": "config key",
-  "amdgpu.target": "target",
-  "spirv.target": "target",
   "target.decl": "target",
 };
 
@@ -52,7 +51,8 @@ export class SymbolTable {
   }
 
   #add(op: Op, report: VerifyContext["report"] | undefined): void {
-    const kind = KIND_OF_OP[op.name];
+    // Target-record ops come from the registered target packages.
+    const kind = KIND_OF_OP[op.name] ?? (targetRecordSpec(op.name) ? "target" : undefined);
     const name = op.symbol;
     if (!kind || name === undefined) return;
     if (op.name === "template.def") {

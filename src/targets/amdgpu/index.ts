@@ -7,26 +7,12 @@
  * The environment checks prepared kernels against their profile and emits HSA code
  * objects (ELF, code object v5, or v6 for generic processors).
  */
-import { ARTIFACT_FORMAT } from "../../core/artifact.js";
-import type { TargetEnvironment } from "../../core/target.js";
-import { checkModule } from "./check.js";
-import { emitAmdgpu } from "./emit.js";
-import { AMDGPU_ENVIRONMENT_NAME, registerAmdgpuEnvironment } from "./profile.js";
-import { deepFreeze } from "./profiles.js";
+export { createAmdgpuTargetEnvironment } from "./environment.js";
+export { AMDGPU_PACKAGE } from "./package.js";
 
 export { createAmdgpuProfile, amdgpuInfoOf } from "./profile.js";
 export type { AmdgpuIdentity, AmdgpuProfile, AmdgpuProfileOptions, AmdgpuTargetInfo } from "./profile.js";
 export { AMDGPU_PROCESSORS, knownProcessorNames } from "./profiles.js";
 export type { AmdgpuProcessor, IsaFamily, WavefrontSize } from "./profiles.js";
 export type { AmdgpuEmitOptions } from "./emit.js";
-
-export function createAmdgpuTargetEnvironment(): TargetEnvironment {
-  const env: TargetEnvironment = {
-    name: AMDGPU_ENVIRONMENT_NAME,
-    formats: [ARTIFACT_FORMAT.AMDGPU_HSACO],
-    check: (module) => checkModule(module),
-    emit: (module, request) => emitAmdgpu(module, request),
-  };
-  registerAmdgpuEnvironment(env);
-  return deepFreeze(env);
-}
+export { AMDGPU_TARGET_RECORD } from "./record.js";

@@ -2,9 +2,9 @@
  * `createAmdgpuProfile`: validates the caller's identity options and builds a deeply
  * frozen `TargetProfile` whose `amdgpu` field carries the facts the backend reads.
  */
-import { LoomError } from "../../core/errors.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
-import { AMDGPU_PROCESSORS, deepFreeze, knownProcessorNames, type AmdgpuProcessor, type WavefrontSize } from "./profiles.js";
+import { AMDGPU_PROCESSORS, knownProcessorNames, type AmdgpuProcessor, type WavefrontSize } from "./profiles.js";
 import { targetId, type FeatureSetting, type TargetFeatures } from "./target-id.js";
 
 export const AMDGPU_ENVIRONMENT_NAME = "amdgpu";
@@ -57,28 +57,12 @@ export function amdgpuInfoOf(profile: TargetProfile): AmdgpuTargetInfo | undefin
   return info && AMDGPU_PROCESSORS.get(info.processor.name) === info.processor ? info : undefined;
 }
 
-function invalid(message: string): LoomError {
-  return new LoomError("invalid-argument", message);
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw invalid(`${where}.${key} is not an AMDGPU profile option (known: ${allowed.join(", ")})`);
-  }
-}
+const OPTION = "an AMDGPU profile option";
 
 function optionalBoolean(identity: Record<string, unknown>, key: string): boolean | undefined {
   const v = identity[key];
   if (v === undefined || typeof v === "boolean") return v;
   throw invalid(`options.identity.${key} must be a boolean or absent, got ${describe(v)}`);
-}
-
-function describe(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : typeof v;
 }
 
 /** Splits `gfx90a:sramecc+:xnack-` into the processor and explicit feature settings. */
@@ -116,13 +100,13 @@ export function createAmdgpuProfile(env: TargetEnvironment, options: AmdgpuProfi
     throw invalid("env must be an environment made by createAmdgpuTargetEnvironment()");
   }
   if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options");
+  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
   const { identifier, identity } = options as { identifier: unknown; identity: unknown };
   if (typeof identifier !== "string" || identifier.length === 0) {
     throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
   }
   if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["target", "sramecc", "xnack", "wavefrontSize"], "options.identity");
+  rejectUnknownKeys(identity, ["target", "sramecc", "xnack", "wavefrontSize"], "options.identity", OPTION);
   if (typeof identity.target !== "string") {
     throw invalid(`options.identity.target must be a string, got ${describe(identity.target)}`);
   }

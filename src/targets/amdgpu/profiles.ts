@@ -6,9 +6,13 @@
  * ELF `e_flags` machine value, which target features (xnack, sramecc) the processor
  * has, and the hardware quirks that change the kernel descriptor. Values follow LLVM 19
  * (AMDGPUUsage "Processors" and "ELF Header"; checked against llc-19 output by
- * test/amdgpu/llvm-agreement.test.ts).
+ * test/amdgpu/llvm-agreement.test.ts), gfx950 LLVM 20.
+ *
+ * This table is the only list of AMDGPU processors: profiles, `--target amdgpu:NAME` and
+ * the `amdgpu.target<NAME>` record op (record.ts) all read it.
  */
 
+import { deepFreeze } from "../../core/validate.js";
 import type { IsaFamily } from "./isa/family.js";
 
 export type { IsaFamily };
@@ -52,7 +56,7 @@ export interface AmdgpuProcessor {
 
 const LDS_64K = 65536;
 
-function gfx9(name: string, mach: number, architectedFlatScratch: boolean): AmdgpuProcessor {
+function gfx9(name: string, mach: number, architectedFlatScratch: boolean, ldsBytes = LDS_64K): AmdgpuProcessor {
   return {
     name,
     family: "gfx9",
@@ -61,7 +65,7 @@ function gfx9(name: string, mach: number, architectedFlatScratch: boolean): Amdg
     supportsXnack: true,
     supportsSramecc: true,
     wavefrontSizes: [64],
-    ldsBytes: LDS_64K,
+    ldsBytes,
     maxWorkgroupSize: 1024,
     maxFlatWorkgroupSize: 1024,
     maxWavesPerSimd: 8,
@@ -110,6 +114,10 @@ export const AMDGPU_PROCESSORS: ReadonlyMap<string, AmdgpuProcessor> = new Map(
   [
     gfx9("gfx90a", 0x3f, false),
     gfx9("gfx942", 0x4c, true),
+    // CDNA4 (LLVM 20+; llc-19 does not know it, so test/amdgpu/llvm-agreement.test.ts skips
+    // it): gfx942's register files, waves and architected flat scratch, EF_AMDGPU_MACH 0x04f,
+    // and 160 KiB of LDS per workgroup (FeatureAddressableLocalMemorySize163840).
+    gfx9("gfx950", 0x4f, true, 160 * 1024),
     rdna("gfx1100", 0x41, { family: "gfx11", extraVgprs: true, userSgprInit16Bug: true }),
     rdna("gfx1101", 0x46, { family: "gfx11", extraVgprs: true }),
     rdna("gfx1102", 0x47, { family: "gfx11", extraVgprs: false, userSgprInit16Bug: true }),
@@ -127,12 +135,4 @@ export const AMDGPU_PROCESSORS: ReadonlyMap<string, AmdgpuProcessor> = new Map(
 
 export function knownProcessorNames(): string[] {
   return [...AMDGPU_PROCESSORS.keys()];
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }

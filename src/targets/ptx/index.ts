@@ -5,6 +5,7 @@
  * `kernelParams`) is docs/abi.md "PTX".
  */
 export { createPtxTargetEnvironment } from "./environment.js";
+export { PTX_PACKAGE } from "./package.js";
 export {
   createPtxProfile,
   ptxInfoOf,

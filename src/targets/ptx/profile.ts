@@ -4,7 +4,7 @@
  * `ptx` field carries the facts the backend reads. Defaults are the CUDA facts of the named
  * architecture, so a profile made from a name alone promises only what every such GPU has.
  */
-import { LoomError } from "../../core/errors.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const PTX_ENVIRONMENT_NAME = "ptx";
@@ -102,23 +102,7 @@ export function ptxInfoOf(profile: TargetProfile): PtxTargetInfo | undefined {
   return info && infos.has(info) ? info : undefined;
 }
 
-function invalid(message: string): LoomError {
-  return new LoomError("invalid-argument", message);
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-function describe(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
-}
-
-function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw invalid(`${where}.${key} is not a PTX profile option (known: ${allowed.join(", ")})`);
-  }
-}
+const OPTION = "a PTX profile option";
 
 function positiveInteger(v: unknown, where: string): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw invalid(`${where} must be a positive integer, got ${describe(v)}`);
@@ -134,7 +118,7 @@ function readFeatures(raw: unknown, sm: number): PtxFeatures {
   const f = defaultFeatures(sm);
   if (raw === undefined) return f;
   if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
-  rejectUnknownKeys(raw, PTX_FEATURES, "options.identity.features");
+  rejectUnknownKeys(raw, PTX_FEATURES, "options.identity.features", OPTION);
   for (const key of PTX_FEATURES) {
     const v = raw[key];
     if (v === undefined) continue;
@@ -148,7 +132,7 @@ function readFeatures(raw: unknown, sm: number): PtxFeatures {
 function readLimits(raw: unknown): PtxLimits {
   if (raw === undefined) return DEFAULT_LIMITS;
   if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
-  rejectUnknownKeys(raw, Object.keys(DEFAULT_LIMITS), "options.identity.limits");
+  rejectUnknownKeys(raw, Object.keys(DEFAULT_LIMITS), "options.identity.limits", OPTION);
   const w = "options.identity.limits";
   const pick = <K extends keyof PtxLimits>(key: K, read: (v: unknown, where: string) => PtxLimits[K]): PtxLimits[K] =>
     raw[key] === undefined ? DEFAULT_LIMITS[key] : read(raw[key], `${w}.${key}`);
@@ -161,22 +145,14 @@ function readLimits(raw: unknown): PtxLimits {
   };
 }
 
-function deepFreeze<T>(x: T): T {
-  if (typeof x === "object" && x !== null && !Object.isFrozen(x)) {
-    Object.freeze(x);
-    for (const v of Object.values(x)) deepFreeze(v);
-  }
-  return x;
-}
-
 export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
   if (!isRecord(env) || !ptxEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createPtxTargetEnvironment()");
   if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options");
+  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
   const { identifier, identity } = options as { identifier: unknown; identity: unknown };
   if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
   if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["target", "features", "limits"], "options.identity");
+  rejectUnknownKeys(identity, ["target", "features", "limits"], "options.identity", OPTION);
   const target = identity.target;
   if (typeof target !== "string" || !Object.hasOwn(PTX_TARGETS, target)) {
     throw invalid(`options.identity.target: unknown PTX target ${describe(target)} (known: ${KNOWN_TARGETS.join(", ")})`);

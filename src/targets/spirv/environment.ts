@@ -14,6 +14,7 @@ import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/targ
 import { SharedGlobals } from "./lower/context.js";
 import { lowerKernel } from "./lower/kernel.js";
 import { SpirvModule } from "./module.js";
+import { SPIRV_TARGET_RECORD } from "./record.js";
 import { registerSpirvEnvironment, spirvInfoOf, SPIRV_ENVIRONMENT_NAME, type SpirvTargetInfo } from "./profile.js";
 import { AddressingModel, ExecutionMode, ExecutionModel, MemoryModel } from "./spec.js";
 
@@ -122,6 +123,7 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
 export function createSpirvTargetEnvironment(): TargetEnvironment {
   const env: TargetEnvironment = Object.freeze({
     name: SPIRV_ENVIRONMENT_NAME,
+    record: SPIRV_TARGET_RECORD,
     formats: Object.freeze([ARTIFACT_FORMAT.SPIRV]),
     check: (module: PreparedModule) => checkSpirvModule(module),
     emit: (module: PreparedModule, request: EmitRequest) => emitSpirvModule(module, request),

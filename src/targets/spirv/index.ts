@@ -4,6 +4,8 @@
  * ABI a runtime must follow is docs/abi.md "SPIR-V".
  */
 export { createSpirvTargetEnvironment } from "./environment.js";
+export { SPIRV_TARGET_RECORD } from "./record.js";
+export { SPIRV_PACKAGE } from "./package.js";
 export {
   createSpirvProfile,
   spirvInfoOf,

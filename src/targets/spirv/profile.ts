@@ -4,7 +4,7 @@
  * carries the facts the backend reads. Absent features are false and absent limits take
  * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
  */
-import { LoomError } from "../../core/errors.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
@@ -109,23 +109,7 @@ export function spirvInfoOf(profile: TargetProfile): SpirvTargetInfo | undefined
   return info && infos.has(info) ? info : undefined;
 }
 
-function invalid(message: string): LoomError {
-  return new LoomError("invalid-argument", message);
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-function describe(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
-}
-
-function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw invalid(`${where}.${key} is not a SPIR-V profile option (known: ${allowed.join(", ")})`);
-  }
-}
+const OPTION = "a SPIR-V profile option";
 
 function positiveInteger(v: unknown, where: string, allowZero = false): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < (allowZero ? 0 : 1)) {
@@ -143,7 +127,7 @@ function readFeatures(raw: unknown): SpirvFeatures {
   const f = defaultFeatures();
   if (raw === undefined) return f;
   if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
-  rejectUnknownKeys(raw, [...BOOLEAN_FEATURES, "subgroupOperations"], "options.identity.features");
+  rejectUnknownKeys(raw, [...BOOLEAN_FEATURES, "subgroupOperations"], "options.identity.features", OPTION);
   for (const key of BOOLEAN_FEATURES) {
     const v = raw[key];
     if (v === undefined) continue;
@@ -169,7 +153,7 @@ function readLimits(raw: unknown): SpirvLimits {
   if (raw === undefined) return DEFAULT_LIMITS;
   if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
   const keys = Object.keys(DEFAULT_LIMITS);
-  rejectUnknownKeys(raw, keys, "options.identity.limits");
+  rejectUnknownKeys(raw, keys, "options.identity.limits", OPTION);
   const w = "options.identity.limits";
   const subgroupSize = raw.subgroupSize === undefined ? 0 : positiveInteger(raw.subgroupSize, `${w}.subgroupSize`, true);
   if (subgroupSize !== 0 && (subgroupSize & (subgroupSize - 1)) !== 0) throw invalid(`${w}.subgroupSize must be 0 or a power of two, got ${subgroupSize}`);
@@ -185,25 +169,17 @@ function readLimits(raw: unknown): SpirvLimits {
   };
 }
 
-function deepFreeze<T>(x: T): T {
-  if (typeof x === "object" && x !== null && !Object.isFrozen(x)) {
-    Object.freeze(x);
-    for (const v of Object.values(x)) deepFreeze(v);
-  }
-  return x;
-}
-
 export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
   if (!isRecord(env) || !spirvEnvironments.has(env as TargetEnvironment)) {
     throw invalid("env must be an environment made by createSpirvTargetEnvironment()");
   }
   if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity", "abi"], "options");
+  rejectUnknownKeys(options, ["identifier", "identity", "abi"], "options", OPTION);
   const { identifier, identity, abi = "bindings" } = options as { identifier: unknown; identity: unknown; abi?: unknown };
   if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
   if (!(ABIS as readonly unknown[]).includes(abi)) throw invalid(`options.abi: unknown ABI ${describe(abi)} (known: ${ABIS.join(", ")})`);
   if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["environment", "features", "limits"], "options.identity");
+  rejectUnknownKeys(identity, ["environment", "features", "limits"], "options.identity", OPTION);
   const environment = identity.environment;
   if (!(KNOWN_ENVIRONMENTS as readonly unknown[]).includes(environment)) {
     throw invalid(`options.identity.environment: unknown SPIR-V environment ${describe(environment)} (known: ${KNOWN_ENVIRONMENTS.join(", ")})`);

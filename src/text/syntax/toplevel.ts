@@ -13,8 +13,10 @@ import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
-import { AMDGPU_CHIPS, AMDGPU_FEATURE_STATES, FUNC_MODIFIER_GROUPS, SPIRV_ABIS, SPIRV_ENVS, TARGET_ATTR_ORDER } from "../vocabulary.js";
-import { register } from "./core.js";
+import { FUNC_MODIFIER_GROUPS } from "../vocabulary.js";
+import { targetRecordSpec } from "../../core/target-records.js";
+import type { TargetRecordSpec } from "../../core/target.js";
+import { register, type OpSyntax } from "./core.js";
 
 // ---------------------------------------------------------------- header clauses
 
@@ -258,21 +260,24 @@ register("config.def", {
 
 // ---------------------------------------------------------------- targets and imports
 
-const ENUM_ATTRS: Readonly<Record<string, readonly string[]>> = {
-  abi: SPIRV_ABIS,
-  sramecc: AMDGPU_FEATURE_STATES,
-  xnack: AMDGPU_FEATURE_STATES,
-};
-
-function targetRecord(params: readonly string[], paramKey: "chip" | "env", what: string, keys: readonly string[]) {
+/**
+ * `<env>.target<param> @t {key = value, ...}`, as the record's package declares it
+ * (core/target.ts `TargetRecordSpec`): the parameter is one of the spec's values, each key
+ * one of its attributes (integers, or identifiers from the attribute's list). Attributes are
+ * kept and printed in the spec's order.
+ */
+function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
+  const keys = spec.attributes.map((a) => a.key);
+  const rank = new Map(keys.map((k, i) => [k, i]));
+  const sortAttrs = <A extends { key: string }>(attrs: readonly A[]): A[] => [...attrs].sort((a, b) => (rank.get(a.key) ?? -1) - (rank.get(b.key) ?? -1));
   return {
     parse(p: Parser, op: Op): Type[] {
-      op.props[paramKey] = p.parseAngleEnum(what, params);
+      op.props[spec.param.key] = p.parseAngleEnum(spec.param.what, spec.param.values);
       op.props.symbol = p.parseSymbol().text;
       const attrs: { key: string; value: Literal }[] = [];
       if (p.at(Tok.LBrace)) {
         for (const a of p.parseAttrDict(keys)) {
-          const allowed = ENUM_ATTRS[a.key];
+          const allowed = spec.attributes[rank.get(a.key) ?? -1]?.values;
           if (allowed) {
             if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
           } else if (a.value.kind !== "int") {
@@ -281,14 +286,15 @@ function targetRecord(params: readonly string[], paramKey: "chip" | "env", what:
           attrs.push({ key: a.key, value: a.value });
         }
       }
-      op.props.attrs = attrs;
+      // Stored in canonical order, so the IR is the same as that of the printed text (the
+      // bytecode writer and reader insist on that).
+      op.props.attrs = sortAttrs(attrs);
       return [];
     },
     print(w: Writer, op: Op): void {
-      w.text(`<${op.props[paramKey] as string}> @${op.props.symbol as string}`);
-      const attrs = [...((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? [])];
+      w.text(`<${op.props[spec.param.key] as string}> @${op.props.symbol as string}`);
+      const attrs = sortAttrs((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? []);
       if (attrs.length === 0) return;
-      attrs.sort((a, b) => TARGET_ATTR_ORDER.indexOf(a.key as never) - TARGET_ATTR_ORDER.indexOf(b.key as never));
       w.text(" {");
       attrs.forEach((a, i) => {
         if (i > 0) w.text(", ");
@@ -299,8 +305,19 @@ function targetRecord(params: readonly string[], paramKey: "chip" | "env", what:
   };
 }
 
-register("amdgpu.target", targetRecord(AMDGPU_CHIPS, "chip", "AMDGPU target", TARGET_ATTR_ORDER.filter((k) => k !== "abi")));
-register("spirv.target", targetRecord(SPIRV_ENVS, "env", "SPIR-V environment", TARGET_ATTR_ORDER.filter((k) => k !== "sramecc" && k !== "xnack")));
+const recordSyntaxes = new WeakMap<TargetRecordSpec, OpSyntax>();
+
+/** The syntax of a registered target-record op, or undefined when `name` is not one. */
+export function targetRecordSyntaxOf(name: string): OpSyntax | undefined {
+  const spec = targetRecordSpec(name);
+  if (!spec) return undefined;
+  let syntax = recordSyntaxes.get(spec);
+  if (!syntax) {
+    syntax = targetRecordSyntax(spec);
+    recordSyntaxes.set(spec, syntax);
+  }
+  return syntax;
+}
 
 /** `target.decl @t` */
 register("target.decl", {

@@ -20,6 +20,8 @@ import { printModule } from "../../../src/text/printer.js";
 import { fromRoot } from "../../util/paths.js";
 import { validLoomFiles } from "../../../bench/fuzz/corpus.js";
 import { repoRoot } from "../../util/paths.js";
+// The target packages' record ops (amdgpu.target, spirv.target) that the sources use.
+import "../../../src/targets/registry.js";
 
 const files = validLoomFiles(repoRoot);
 

@@ -1,0 +1,38 @@
+/**
+ * Small checks every target package's profile options share (api.md §2: profiles reject
+ * malformed options with `invalid-argument`), so each package states only its own schema.
+ */
+import { LoomError } from "./errors.js";
+
+export function invalidArgument(message: string): LoomError {
+  return new LoomError("invalid-argument", message);
+}
+
+/** A plain object (not null, not an array): what option bags must be. */
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** How a wrong option value is named in a message: strings quoted, everything else by kind. */
+export function describeValue(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+}
+
+/** Throws `invalid-argument` for a key of `obj` outside `allowed` (`what`: e.g. "a profile option"). */
+export function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string, what: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw invalidArgument(`${where}.${key} is not ${what} (known: ${allowed.join(", ")})`);
+  }
+}
+
+/** Freezes `value` and everything reachable from it; profiles and environments are immutable. */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const o = stack.pop();
+    if (typeof o !== "object" || o === null || Object.isFrozen(o)) continue;
+    Object.freeze(o);
+    for (const v of Object.values(o)) stack.push(v);
+  }
+  return value;
+}

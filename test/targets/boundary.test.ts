@@ -1,0 +1,66 @@
+/**
+ * A target package is one folder: outside src/targets/ no source file names a target, and
+ * the layers below the targets do not import them (they learn record ops from
+ * core/target-records.ts). The few files allowed to name one say why below.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fromRoot } from "../util/paths.js";
+
+const TARGET_WORD = /amdgpu|spirv|ptx|gfx\d|sm_\d/i;
+
+/** Files outside src/targets/ that may name a target, and why. */
+const ALLOWED: Readonly<Record<string, string>> = {
+  "src/core/artifact.ts": "the executable format names the public API publishes (api.md §1)",
+  "src/cli/compile.ts": "help text: example --target values",
+  "src/cli/launch.ts": "help text and the default --target of `loom launch`",
+  "src/cli/targets.ts": "usage messages with an example --target value",
+  "src/cli/run-engine.ts": "`loom run` drives the Vulkan runtime, which consumes SPIR-V",
+};
+/** Folders whose files may: runtimes each consume one target's executables. */
+const ALLOWED_FOLDERS = ["src/targets/", "src/runtime/"];
+
+/** Layers below the target packages (docs/architecture.md): they must not import src/targets. */
+const BELOW_TARGETS = ["src/ir/", "src/abi/", "src/core/", "src/dialects/", "src/text/", "src/bytecode/", "src/launch/", "src/passes/", "src/interp/"];
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+const files = sourceFiles(fromRoot("src")).map((p) => ({ path: relative(fromRoot(), p).split("\\").join("/"), text: readFileSync(p, "utf8") }));
+
+test("no source file outside src/targets/ names a target (but the listed exceptions)", () => {
+  const offenders: string[] = [];
+  for (const { path, text } of files) {
+    if (ALLOWED_FOLDERS.some((f) => path.startsWith(f)) || ALLOWED[path]) continue;
+    text.split("\n").forEach((line, i) => {
+      if (TARGET_WORD.test(line)) offenders.push(`${path}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(offenders, []);
+  // An exception that no longer names a target should leave the list.
+  for (const path of Object.keys(ALLOWED)) {
+    const file = files.find((f) => f.path === path);
+    assert.ok(file && TARGET_WORD.test(file.text), `${path} is allowed to name a target but does not (remove it from ALLOWED)`);
+  }
+});
+
+test("the layers below the target packages do not import them", () => {
+  const offenders: string[] = [];
+  for (const { path, text } of files) {
+    if (!BELOW_TARGETS.some((f) => path.startsWith(f))) continue;
+    for (const m of text.matchAll(/from\s+"([^"]+)"|import\s+"([^"]+)"/g)) {
+      const spec = m[1] ?? m[2] ?? "";
+      if (/(^|\/)targets\//.test(spec)) offenders.push(`${path}: ${spec}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
