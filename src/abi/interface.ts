@@ -28,6 +28,8 @@ export interface SubgroupRequirements {
   readonly size: number;
   /** The kernel uses subgroup operations and assumes full subgroups. */
   readonly fullSubgroups: boolean;
+  /** Subgroup operation classes it uses (the target's names, e.g. "basic", "arithmetic"). */
+  readonly operations: readonly string[];
 }
 
 /** One kernel (entry point) of the executable. */
@@ -75,7 +77,7 @@ export interface TargetKernelInterface {
   readonly entryName: string;
   readonly bufferAddressing: BufferAddressing;
   readonly requiredFeatures: readonly string[];
-  readonly fullSubgroups: boolean;
+  readonly subgroupOperations: readonly string[];
 }
 
 let crcTable: Uint32Array | undefined;
@@ -107,6 +109,7 @@ export class InterfaceRecordError extends Error {
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+const isStrings = (x: unknown): boolean => Array.isArray(x) && x.every((s) => typeof s === "string");
 const isCount = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
 
 /**
@@ -137,12 +140,17 @@ function checkKernel(k: unknown, at: string, fail: (what: string) => never): voi
   if (!isCount(kernel.argumentBlockBytes)) fail(`${at}.argumentBlockBytes must be a non-negative integer`);
   if (!Array.isArray(kernel.arguments)) fail(`${at}.arguments must be an array`);
   const args = kernel.arguments as unknown[];
+  const taken: [number, number][] = [];
   for (const [j, a] of args.entries()) {
     if (!isObject(a) || typeof a.name !== "string" || !isDeviceArgumentType(a.type) || !isCount(a.offset)) fail(`${at}.arguments[${j}] must be { name, type, offset, size }`);
     const arg = a as Record<string, unknown> & { type: DeviceArgumentType; offset: number };
-    if (arg.size !== ARGUMENT_ENCODINGS[arg.type].size || arg.offset + ARGUMENT_ENCODINGS[arg.type].size > (kernel.argumentBlockBytes as number)) {
-      fail(`${at}.arguments[${j}] (${arg.type} at ${arg.offset}) does not fit the ABI or the ${String(kernel.argumentBlockBytes)}-byte block`);
+    const { size, align } = ARGUMENT_ENCODINGS[arg.type];
+    if (arg.size !== size || arg.offset % align !== 0 || arg.offset + size > (kernel.argumentBlockBytes as number)) {
+      fail(`${at}.arguments[${j}] (${arg.type} at ${arg.offset}) is not a ${size}-byte, ${align}-aligned field inside the ${String(kernel.argumentBlockBytes)}-byte block`);
     }
+    if (taken.some(([lo, hi]) => arg.offset < hi && lo < arg.offset + size)) fail(`${at}.arguments[${j}] overlaps another argument`);
+    taken.push([arg.offset, arg.offset + size]);
+    if (arg.elementTypes !== undefined && !isStrings(arg.elementTypes)) fail(`${at}.arguments[${j}].elementTypes must be an array of strings`);
   }
   if (!["bindings", "device-address", "kernarg"].includes(kernel.bufferAddressing as string)) fail(`${at}.bufferAddressing is unknown: ${JSON.stringify(kernel.bufferAddressing)}`);
   if (!Array.isArray(kernel.bindings)) fail(`${at}.bindings must be an array`);
@@ -153,8 +161,8 @@ function checkKernel(k: unknown, at: string, fail: (what: string) => never): voi
   const wg = kernel.workgroupSize;
   if (wg !== "launch-config" && !(Array.isArray(wg) && wg.length === 3 && wg.every((d) => isCount(d) && d > 0))) fail(`${at}.workgroupSize must be three positive integers or "launch-config"`);
   const sg = kernel.subgroup;
-  if (!isObject(sg) || !isCount(sg.size) || typeof sg.fullSubgroups !== "boolean") fail(`${at}.subgroup must be { size, fullSubgroups }`);
-  if (!Array.isArray(kernel.requiredFeatures) || !kernel.requiredFeatures.every((f) => typeof f === "string")) fail(`${at}.requiredFeatures must be an array of strings`);
+  if (!isObject(sg) || !isCount(sg.size) || typeof sg.fullSubgroups !== "boolean" || !isStrings(sg.operations)) fail(`${at}.subgroup must be { size, fullSubgroups, operations }`);
+  if (!isStrings(kernel.requiredFeatures)) fail(`${at}.requiredFeatures must be an array of strings`);
   if (!isCount(kernel.workgroupStorageBytes)) fail(`${at}.workgroupStorageBytes must be a non-negative integer`);
 }
 

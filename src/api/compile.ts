@@ -10,6 +10,8 @@ import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
 import { Result } from "./result.js";
+import { executableInterface } from "./interface.js";
+import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
 
 export interface TargetSpecialization {
@@ -160,7 +162,13 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     });
     const lookup = (n: string) => module.sourceTexts.get(n);
     const failed = out.diagnostics.some((d) => d.severity === "error") || !out.contents;
-    const artifacts: Artifact[] = failed ? [] : [{ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents! }];
+    const artifacts: Artifact[] = [];
+    if (!failed && out.contents) {
+      artifacts.push({ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents });
+      // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md).
+      const record = executableInterface(kernels, out, options.artifactFormat, identifier, out.contents);
+      artifacts.push({ kind: "interface", format: "json", identifier: `${identifier}.interface.json`, contents: encodeExecutableInterface(record) });
+    }
     return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
   });
 }

@@ -6,6 +6,7 @@
  * kernels against a profile's facts and hands the environment a `PreparedModule`; the
  * environment turns it into executable bytes. Backends consume only prepared-low IR.
  */
+import type { TargetKernelInterface } from "../abi/index.js";
 import type { Diagnostic } from "./diag/diagnostic.js";
 import type { PreparedModule } from "./prepared.js";
 
@@ -42,6 +43,11 @@ export interface EmitRequest {
 export interface EmitOutput {
   readonly diagnostics: Diagnostic[];
   readonly contents?: Uint8Array;
+  /**
+   * What only the target knows for each kernel's interface record (docs/abi.md), by entry
+   * name; a kernel without one gets the "kernarg" addressing and no required features.
+   */
+  readonly kernelInterfaces?: readonly TargetKernelInterface[];
 }
 
 export interface TargetEnvironment {

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
-import { compileForDevice, deviceProfile, runCase, type CaseResult } from "../../src/cli/run-engine.js";
+import { compileForDevice, deviceProfile, runCase, type CaseResult } from "../../src/harness/index.js";
 import { VulkanRuntime } from "../../src/runtime/vulkan/index.js";
 import { fromRoot } from "../util/paths.js";
 

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
-import { describeCheck } from "../../src/cli/run-engine.js";
+import { describeCheck } from "../../src/harness/index.js";
 import { requireValidationLayer } from "../runtime/vulkan/probe.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { runSuiteChild } from "./run-suite.js";

@@ -13,6 +13,8 @@ import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import { SharedGlobals } from "./lower/context.js";
 import { lowerKernel } from "./lower/kernel.js";
+import type { KernelLowering } from "./lower/context.js";
+import { spirvKernelInterfaces } from "./interface.js";
 import { SpirvModule } from "./module.js";
 import { registerSpirvEnvironment, spirvInfoOf, SPIRV_ENVIRONMENT_NAME, type SpirvTargetInfo } from "./profile.js";
 import { AddressingModel, ExecutionMode, ExecutionModel, MemoryModel } from "./spec.js";
@@ -78,15 +80,22 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   }
   const m = newModule(infos[0]!);
   const shared = new SharedGlobals(m);
+  const lowered: KernelLowering[] = [];
   for (const [i, k] of kernels.entries()) {
-    diagnostics.push(...guarded(k, () => lowerKernel(m, shared, k, infos[i]!, { ownModule: false }).diagnostics));
+    diagnostics.push(
+      ...guarded(k, () => {
+        const cx = lowerKernel(m, shared, k, infos[i]!, { ownModule: false });
+        lowered.push(cx);
+        return cx.diagnostics;
+      }),
+    );
   }
   if (diagnostics.length > 0) return { diagnostics };
   const words = m.finish(ExecutionModel.GLCompute, ExecutionMode.LocalSize);
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
   words.forEach((w, i) => view.setUint32(i * 4, w, true));
-  return { diagnostics, contents: bytes };
+  return { diagnostics, contents: bytes, kernelInterfaces: spirvKernelInterfaces(m, lowered, infos[0]!) };
 }
 
 export function createSpirvTargetEnvironment(): TargetEnvironment {

@@ -116,6 +116,11 @@ export class SpirvModule {
     this.extensions.add(name);
   }
 
+  /** The declared capabilities, by name. */
+  capabilityNames(): CapabilityName[] {
+    return (Object.keys(Capability) as CapabilityName[]).filter((name) => this.capabilities.has(Capability[name]));
+  }
+
   hasCapability(cap: CapabilityName): boolean {
     return this.capabilities.has(Capability[cap]);
   }
