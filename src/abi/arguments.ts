@@ -6,7 +6,7 @@
  */
 
 /** The device-argument types v1 passes. */
-export const DEVICE_ARGUMENT_TYPES = ["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"] as const;
+const DEVICE_ARGUMENT_TYPES = ["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"] as const;
 export type DeviceArgumentType = (typeof DEVICE_ARGUMENT_TYPES)[number];
 
 /** How one argument sits in the block. */

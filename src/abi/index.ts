@@ -4,7 +4,6 @@
  * loom, so the compiler and every runtime can share it.
  */
 export {
-  DEVICE_ARGUMENT_TYPES,
   ARGUMENT_ENCODINGS,
   ARGUMENT_BLOCK_ALIGN,
   BUFFER_ADDRESS_FIELD,
@@ -13,8 +12,6 @@ export {
   isDeviceArgumentType,
   layoutArgumentBlock,
   type DeviceArgumentType,
-  type ArgumentEncoding,
-  type LaidOutArgument,
 } from "./arguments.js";
 export { BUFFER_DESCRIPTOR_SET, bufferBindings, pushConstantRange, type BufferAddressing, type BufferBinding } from "./conventions.js";
 export {
@@ -25,9 +22,7 @@ export {
   encodeExecutableInterface,
   describesExecutable,
   fingerprintOf,
-  crc32,
   type ExecutableInterface,
-  type ExecutableFingerprint,
   type KernelInterface,
   type InterfaceArgument,
   type SubgroupRequirements,

@@ -7,7 +7,9 @@
  * parses the SPIR-V.
  */
 import {
+  BUFFER_DESCRIPTOR_SET,
   InterfaceRecordError,
+  pushConstantRange,
   checkExecutableInterface,
   describesExecutable,
   type ExecutableInterface,
@@ -92,7 +94,7 @@ export function layoutOf(ctx: DeviceContext, kernel: KernelInterface): KernelLay
     // The descriptor-set layout below is bindings 0…B−1 of set 0, one per buffer argument.
     const expected = kernel.arguments.flatMap((a, argument) => (a.type === "buffer" ? [argument] : []));
     const bindings = [...kernel.bindings].sort((a, b) => a.binding - b.binding);
-    const ok = bindings.length === expected.length && bindings.every((b, k) => b.set === 0 && b.binding === k && b.argument === expected[k]);
+    const ok = bindings.length === expected.length && bindings.every((b, k) => b.set === BUFFER_DESCRIPTOR_SET && b.binding === k && b.argument === expected[k]);
     if (!ok) throw new LoomError("invalid-argument", `createKernel: kernel '${kernel.entryName}' has bindings the runtime does not follow (buffer k must be set 0, binding k)`);
   }
   if (addressing === "device-address" && !ctx.bufferDeviceAddress) {
@@ -217,6 +219,7 @@ export class VulkanKernel {
               (h) => lib.vk.vkDestroyDescriptorSetLayout(device, h, null),
             )
           : 0n;
+      const pushRange = pushConstantRange(checked.argBlockSize);
       const pipelineLayout = create(
         lib.vk.vkCreatePipelineLayout(
           device,
@@ -224,11 +227,8 @@ export class VulkanKernel {
             sType: STYPE.PIPELINE_LAYOUT_CREATE_INFO,
             setLayoutCount: setLayout ? 1 : 0,
             pSetLayouts: setLayout ? arena.handles([setLayout]) : null,
-            pushConstantRangeCount: checked.argBlockSize > 0 ? 1 : 0,
-            pPushConstantRanges:
-              checked.argBlockSize > 0
-                ? arena.struct("VkPushConstantRange", { stageFlags: SHADER_STAGE_COMPUTE, offset: 0, size: checked.argBlockSize })
-                : null,
+            pushConstantRangeCount: pushRange ? 1 : 0,
+            pPushConstantRanges: pushRange ? arena.struct("VkPushConstantRange", { stageFlags: SHADER_STAGE_COMPUTE, ...pushRange }) : null,
           }),
           null,
           out,
