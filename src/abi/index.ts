@@ -22,6 +22,7 @@ export {
   encodeExecutableInterface,
   describesExecutable,
   fingerprintOf,
+  crc32,
   type ExecutableInterface,
   type KernelInterface,
   type InterfaceArgument,
