@@ -44,6 +44,19 @@ export interface EmitOptions {
   readonly target?: Readonly<Record<string, unknown>>;
 }
 
+/** An artifact whose bytes are made when first read (prepared kernels and emitted bytes never change). */
+function lazyArtifact(kind: Artifact["kind"], format: string, identifier: string, make: () => Uint8Array): Artifact {
+  let bytes: Uint8Array | undefined;
+  return {
+    kind,
+    format,
+    identifier,
+    get contents(): Uint8Array {
+      return (bytes ??= make());
+    },
+  };
+}
+
 function bad(what: string): never {
   throw new LoomError("invalid-argument", what);
 }
@@ -165,9 +178,14 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     const artifacts: Artifact[] = [];
     if (!failed && out.contents) {
       artifacts.push({ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents });
-      // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md).
-      const record = executableInterface(kernels, out, options.artifactFormat, identifier, out.contents);
-      artifacts.push({ kind: "interface", format: "json", identifier: `${identifier}.interface.json`, contents: encodeExecutableInterface(record) });
+      // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md),
+      // built on first read: fingerprinting and encoding would otherwise cost as much as the emit.
+      const contents = out.contents;
+      artifacts.push(
+        lazyArtifact("interface", "json", `${identifier}.interface.json`, () =>
+          encodeExecutableInterface(executableInterface(kernels, out, options.artifactFormat, identifier, contents)),
+        ),
+      );
     }
     return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
   });
