@@ -108,8 +108,22 @@ export class SpirvModule {
     return this.bound++;
   }
 
+  /** Capabilities required since the last `startKernel` (one module holds several kernels). */
+  private kernelCapabilities = new Set<number>();
+
   require(cap: CapabilityName): void {
     this.capabilities.add(Capability[cap]);
+    this.kernelCapabilities.add(Capability[cap]);
+  }
+
+  /** Starts counting the capabilities the next kernel's lowering requires. */
+  startKernel(): void {
+    this.kernelCapabilities = new Set();
+  }
+
+  /** True when the kernel being lowered required `cap` (since `startKernel`). */
+  kernelRequires(cap: CapabilityName): boolean {
+    return this.kernelCapabilities.has(Capability[cap]);
   }
 
   requireExtension(name: string): void {
@@ -119,10 +133,6 @@ export class SpirvModule {
   /** The declared capabilities, by name. */
   capabilityNames(): CapabilityName[] {
     return (Object.keys(Capability) as CapabilityName[]).filter((name) => this.capabilities.has(Capability[name]));
-  }
-
-  hasCapability(cap: CapabilityName): boolean {
-    return this.capabilities.has(Capability[cap]);
   }
 
   /** The `GLSL.std.450` import, declared on first use. */
