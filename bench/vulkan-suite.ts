@@ -24,7 +24,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
-import { compileForDevice, deviceProfile, median, runCase, type CaseResult, type CaseShape, type SuiteKernel } from "../src/cli/run-engine.js";
+import { compileForDevice, deviceProfile, median, runCase, type CaseResult, type CaseShape, type SuiteKernel } from "../src/harness/index.js";
 import { LoomError } from "../src/core/errors.js";
 import { VulkanRuntime } from "../src/runtime/vulkan/index.js";
 

@@ -9,11 +9,29 @@ export type { Diagnostic, DiagnosticLocation } from "./core/diag/diagnostic.js";
 export { Source, type SourceOwnership } from "./api/source.js";
 export { Context, Compiler, PassProgram, type ContextOptions, type TargetPipelineOptions } from "./api/context.js";
 export { Workspace, type ParseOptions } from "./api/workspace.js";
-export { Module } from "./api/module.js";
+export { Module, type KernelSignature } from "./api/module.js";
 export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
-export { LinkIndexBuilder, LinkIndex, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
+export { LinkIndexBuilder, LinkIndex, linkModule, type LinkModuleOptions, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
 export { LaunchConfigProgram, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts, TargetPackage, TargetRecordSpec, TargetRecordAttribute, CommandLineDeviceFacts } from "./core/target.js";
 export { COMMON_TARGET_ATTRIBUTES } from "./core/target-records.js";
 export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./api/cache/cache.js";
 export { LOOMC_VERSION } from "./core/version.js";
+export { prepareReferenceKernel } from "./api/reference.js";
+export type {
+  InterpretedKernel,
+  ArgValue as ReferenceArgValue,
+  DispatchOptions as ReferenceDispatchOptions,
+  DispatchReport as ReferenceDispatchReport,
+} from "./interp/index.js";
+export {
+  KERNEL_INTERFACE_VERSION,
+  parseExecutableInterface,
+  type ExecutableInterface,
+  type KernelInterface,
+  type InterfaceArgument,
+  type BufferBinding,
+  type BufferAddressing,
+  type SubgroupRequirements,
+  type DeviceArgumentType,
+} from "./abi/index.js";

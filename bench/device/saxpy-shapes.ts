@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { VulkanRuntime } from "../../src/runtime/vulkan/runtime.js";
-import { compileForDevice, deviceProfile, genericCase, median, runCase } from "../../src/cli/run-engine.js";
+import { compileForDevice, deviceProfile, genericCase, median, runCase } from "../../src/harness/index.js";
 
 const [file, ...sizes] = process.argv.slice(2);
 const rt = VulkanRuntime.create();

@@ -8,8 +8,8 @@
  * and dot products of a few thousand of them are exact in f32 whatever the association; the
  * stated bounds still allow what Vulkan permits (unfused fma, reassociated reductions, exp).
  */
-import type { CaseShape, ExpectedOutput, HostArray, KernelCase, SuiteKernel } from "../../src/cli/run-engine.js";
-import { random } from "../../src/cli/run-engine.js";
+import type { CaseShape, ExpectedOutput, HostArray, KernelCase, SuiteKernel } from "../../src/harness/index.js";
+import { random } from "../../src/harness/index.js";
 
 const ceilDiv = (a: number, b: number): number => Math.ceil(a / b);
 

@@ -10,6 +10,8 @@ import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
 import { Result } from "./result.js";
+import { executableInterface } from "./interface.js";
+import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
 
 export interface TargetSpecialization {
@@ -40,6 +42,19 @@ export interface EmitOptions {
   readonly identifier?: string;
   readonly primary?: boolean;
   readonly target?: Readonly<Record<string, unknown>>;
+}
+
+/** An artifact whose bytes are made when first read (prepared kernels and emitted bytes never change). */
+function lazyArtifact(kind: Artifact["kind"], format: string, identifier: string, make: () => Uint8Array): Artifact {
+  let bytes: Uint8Array | undefined;
+  return {
+    kind,
+    format,
+    identifier,
+    get contents(): Uint8Array {
+      return (bytes ??= make());
+    },
+  };
 }
 
 function bad(what: string): never {
@@ -160,7 +175,18 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     });
     const lookup = (n: string) => module.sourceTexts.get(n);
     const failed = out.diagnostics.some((d) => d.severity === "error") || !out.contents;
-    const artifacts: Artifact[] = failed ? [] : [{ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents! }];
+    const artifacts: Artifact[] = [];
+    if (!failed && out.contents) {
+      artifacts.push({ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents });
+      // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md),
+      // built on first read: fingerprinting and encoding would otherwise cost as much as the emit.
+      const contents = out.contents;
+      artifacts.push(
+        lazyArtifact("interface", "json", `${identifier}.interface.json`, () =>
+          encodeExecutableInterface(executableInterface(kernels, out, options.artifactFormat, identifier, contents)),
+        ),
+      );
+    }
     return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
   });
 }

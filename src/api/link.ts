@@ -16,6 +16,8 @@ import { readModuleBytecode } from "../bytecode/module/reader.js";
 import { parseModule } from "../text/parser.js";
 import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
+import { Module } from "./module.js";
+import { linkModule as linkIrModule } from "../passes/link/linker.js";
 import { firstInvalidUtf8, Source } from "./source.js";
 
 /** What a library offers, for inspection (`LinkIndex.libraries`). */
@@ -164,4 +166,26 @@ export class LinkIndex {
 function isLinkable(op: string, modifiers: unknown): boolean {
   if (op === "kernel.def" || op === "config.def") return true;
   return op === "func.def" && Array.isArray(modifiers) && modifiers.includes("public");
+}
+
+export interface LinkModuleOptions {
+  /** Root kernels (with or without '@'); default: every kernel.def and kernel.decl of the module. */
+  readonly roots?: readonly string[];
+}
+
+/**
+ * `loom link` as a call: pulls every definition reachable from the roots out of the index's
+ * libraries into `module` (which must be parsed, not yet compiled) and verifies the result.
+ * The Result's diagnostics point into the module and the libraries; on success the module
+ * prints or serializes as the linked program.
+ */
+export function linkModule(module: Module, index: LinkIndex, options: LinkModuleOptions = {}): Result {
+  if (!(module instanceof Module)) throw new LoomError("invalid-argument", "linkModule: 'module' must be a Module");
+  if (!(index instanceof LinkIndex)) throw new LoomError("invalid-argument", "linkModule: 'index' must be a LinkIndex");
+  if (module.state.phase !== "parsed") throw new LoomError("failed-precondition", `linkModule: the module was already ${module.state.phase}; link before compiling`);
+  const roots =
+    options.roots?.map((k) => k.replace(/^@/, "")) ?? module.ir.ops.filter((op) => op.name === "kernel.def" || op.name === "kernel.decl").map((op) => op.symbol ?? "");
+  const sink = new DiagnosticSink();
+  if (linkIrModule(module.ir, linkLibraries(index), roots, sink)) verifyModule(module.ir, sink);
+  return new Result({ diagnostics: sink.diagnostics, lookup: (n) => module.sourceTexts.get(n) ?? index.sourceText(n) });
 }

@@ -2,10 +2,22 @@
 import { cloneModule } from "../ir/clone.js";
 import type { Module as IrModule } from "../ir/core.js";
 import type { PreparedModule } from "../core/prepared.js";
-import { printModule } from "../text/printer.js";
+import { printModule, printType } from "../text/printer.js";
 import { writeModuleBytecode } from "../bytecode/module/writer.js";
 import type { Context } from "./context.js";
 import { LoomError } from "../core/errors.js";
+
+/** A kernel as its module declares it: what a host needs to launch it before compiling. */
+export interface KernelSignature {
+  /** Symbol without '@'. */
+  readonly symbol: string;
+  /** The executable's entry name for it (its `export_name`, else the symbol). */
+  readonly exportName: string;
+  /** kernel.def (true) or a kernel.decl to link (false). */
+  readonly defined: boolean;
+  /** The launch-config arguments, in order, with their types as Loom text (e.g. "index", "f32"). */
+  readonly workload: readonly { readonly name: string; readonly type: string }[];
+}
 
 /** Where a module is in its lifecycle: parsed → compiled (prepared-low) → emitted any number of times. */
 export type ModuleState =
@@ -31,6 +43,22 @@ export class Module {
   /** Canonical `.loom` text (language.md §9). After compilation this is the specialized IR. */
   print(): string {
     return printModule(this.ir);
+  }
+
+  /** The module's kernels (kernel.def and kernel.decl), in source order. */
+  kernels(): KernelSignature[] {
+    return this.ir.ops
+      .filter((op) => op.name === "kernel.def" || op.name === "kernel.decl")
+      .map((op) => {
+        const symbol = op.symbol ?? "";
+        const exportName = op.props.exportName;
+        return {
+          symbol,
+          exportName: typeof exportName === "string" ? exportName : symbol,
+          defined: op.name === "kernel.def",
+          workload: (op.regions[0]?.args ?? []).map((a) => ({ name: a.name, type: printType(a.type) })),
+        };
+      });
   }
 
   /** `.loombc` module bytecode (docs/bytecode.md): lossless, comments and SSA names kept. */

@@ -1,13 +1,7 @@
 /** Shared pieces of the CLI commands: option tables, reading sources, printing diagnostics. */
 import { readFile } from "node:fs/promises";
 import type { ParseArgsConfig } from "node:util";
-import { Context } from "../api/context.js";
-import type { Module } from "../api/module.js";
-import type { Result } from "../api/result.js";
-import { Source } from "../api/source.js";
-import { Workspace } from "../api/workspace.js";
-import { LinkIndexBuilder, type LinkIndex } from "../api/link.js";
-import type { TargetEnvironment } from "../core/target.js";
+import { Context, LinkIndexBuilder, Source, Workspace, type LinkIndex, type Module, type Result, type TargetEnvironment } from "../index.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 

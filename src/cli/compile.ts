@@ -1,13 +1,12 @@
 /** `loom compile`: text → executable (+ launch-config companion), written to files. */
 import { writeFile } from "node:fs/promises";
-import { compileModule, emitModule } from "../api/compile.js";
-import { Compiler, PassProgram } from "../api/context.js";
+import { Compiler, PassProgram, compileModule, emitModule } from "../index.js";
 import { buildLinkIndex, loadModule, report, requireOne, UsageError, type Command } from "./common.js";
 import { resolveTarget } from "./targets.js";
 
 export const compileCommand: Command = {
   summary: "compile a kernel to an executable and its launch-config companion",
-  help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... [--library LIB]... -o OUT [--launch-config OUT] [--json]
+  help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... [--library LIB]... -o OUT [--launch-config OUT] [--interface OUT] [--json]
        loom compile FILE --emit loombc -o OUT.loombc
 
 FILE is .loom text or .loombc bytecode (detected by content).
@@ -23,6 +22,7 @@ FILE is .loom text or .loombc bytecode (detected by content).
   --library LIB          a library module to link declared symbols from (repeatable)
   -o, --output OUT       the executable artifact
   --launch-config OUT    also write the launch-config companion (.loombc)
+  --interface OUT        also write the kernel-interface record (JSON, docs/abi.md)
   --json                 diagnostics and artifact descriptors as JSON on stdout`,
   options: {
     target: { type: "string" },
@@ -33,6 +33,7 @@ FILE is .loom text or .loombc bytecode (detected by content).
     kernel: { type: "string", multiple: true },
     output: { type: "string", short: "o" },
     "launch-config": { type: "string" },
+    interface: { type: "string" },
     json: { type: "boolean" },
   },
   async run(values, positionals) {
@@ -46,7 +47,7 @@ FILE is .loom text or .loombc bytecode (detected by content).
     const target = resolveTarget(values.target, { features: (values.feature as string[] | undefined) ?? [], limits: (values.limit as string[] | undefined) ?? [] });
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
-    const kernels = (values.kernel as string[] | undefined) ?? module.ir.ops.filter((op) => op.name === "kernel.def").map((op) => op.symbol!);
+    const kernels = (values.kernel as string[] | undefined) ?? module.kernels().filter((k) => k.defined).map((k) => k.symbol);
     if (kernels.length === 0) throw new UsageError(`'${file}' has no kernel.def to compile`);
     const linkIndex = await buildLinkIndex((values.library as string[] | undefined) ?? [], json);
     if (linkIndex === null) return 1;
@@ -68,6 +69,8 @@ FILE is .loom text or .loombc bytecode (detected by content).
     await writeFile(values.output, emitted.artifacts[0]!.contents);
     const launch = compiled.findArtifact("launch-config");
     if (launch) await writeFile(values["launch-config"] as string, launch.contents);
+    const record = emitted.findArtifact("interface");
+    if (typeof values.interface === "string" && record) await writeFile(values.interface, record.contents);
     return 0;
   },
 };

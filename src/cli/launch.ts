@@ -1,10 +1,7 @@
 /** `loom launch`: evaluate a kernel's launch configuration for workload values. */
-import { compileModule } from "../api/compile.js";
-import { Compiler, PassProgram } from "../api/context.js";
-import { LaunchConfigProgram } from "../launch/program.js";
+import { Compiler, LaunchConfigProgram, PassProgram, compileModule } from "../index.js";
 import { loadModule, report, requireOne, UsageError, type Command } from "./common.js";
 import { resolveTarget } from "./targets.js";
-import type { Type } from "../ir/types.js";
 
 export const launchCommand: Command = {
   summary: "evaluate a kernel's launch configuration for workload values",
@@ -36,9 +33,9 @@ Compiles the kernel's launch-config companion and evaluates it, printing
     const { module, workspace, context } = await loadModule(file, false, [target.environment]);
     if (!module) return 1;
     const symbol = values.kernel.replace(/^@/, "");
-    const kernel = module.ir.symbolTable().get(symbol);
-    if (!kernel || kernel.name !== "kernel.def") throw new UsageError(`'${file}' has no kernel.def @${symbol}`);
-    const types = kernel.regions[0]!.args.map((a) => a.type);
+    const kernel = module.kernels().find((k) => k.symbol === symbol && k.defined);
+    if (!kernel) throw new UsageError(`'${file}' has no kernel.def @${symbol}`);
+    const types = kernel.workload.map((a) => a.type);
     const texts = values.workload === "" ? [] : values.workload.split(",");
     if (texts.length !== types.length) throw new UsageError(`@${symbol} takes ${types.length} workload value(s), got ${texts.length}`);
     const bits = texts.map((t, i) => toBits(t.trim(), types[i]!));
@@ -52,7 +49,7 @@ Compiles the kernel's launch-config companion and evaluates it, printing
       return 1;
     }
     const program = LaunchConfigProgram.load(compiled.findArtifact("launch-config")!);
-    const fn = program.lookupFunction((kernel.props.exportName as string | undefined) ?? symbol);
+    const fn = program.lookupFunction(kernel.exportName);
     const l = program.invoke(fn, bits);
     if (json) {
       console.log(JSON.stringify({ ...l, workgroupStorageBytes: Number(l.workgroupStorageBytes) }));
@@ -67,8 +64,7 @@ Compiles the kernel's launch-config companion and evaluates it, printing
 };
 
 /** Raw 64-bit argument bits of a command-line value for a declared type (language.md §6). */
-function toBits(text: string, type: Type): bigint {
-  const name = type.kind === "prim" ? type.name : "";
+function toBits(text: string, name: string): bigint {
   if (name === "f32" || name === "f64" || name === "f16" || name === "bf16") {
     const x = Number(text);
     if (text === "" || Number.isNaN(x) && text !== "nan") throw new UsageError(`'${text}' is not a number`);

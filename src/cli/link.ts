@@ -1,10 +1,6 @@
 /** `loom link`: resolve a root module's declarations from libraries into one module file. */
 import { writeFile } from "node:fs/promises";
-import { DiagnosticSink } from "../core/diag/diagnostic.js";
-import { linkLibraries } from "../api/link.js";
-import { Result } from "../api/result.js";
-import { linkModule } from "../passes/link/linker.js";
-import { verifyModule } from "../passes/verify/index.js";
+import { linkModule } from "../index.js";
 import { buildLinkIndex, loadModule, report, requireOne, UsageError, type Command } from "./common.js";
 
 export const linkCommand: Command = {
@@ -28,11 +24,8 @@ the linked module: .loombc bytecode when OUT ends in .loombc, canonical .loom te
     if (!module) return 1;
     const index = await buildLinkIndex(libraries, json);
     if (!index) return 1;
-    const roots = (values.kernel as string[] | undefined)?.map((k) => k.replace(/^@/, "")) ??
-      module.ir.ops.filter((op) => op.name === "kernel.def" || op.name === "kernel.decl").map((op) => op.symbol!);
-    const sink = new DiagnosticSink();
-    if (linkModule(module.ir, linkLibraries(index), roots, sink)) verifyModule(module.ir, sink);
-    const result = new Result({ diagnostics: sink.diagnostics, lookup: (n) => module.sourceTexts.get(n) ?? index.sourceText(n) });
+    const roots = values.kernel as string[] | undefined;
+    const result = linkModule(module, index, roots ? { roots } : {});
     if (!result.ok || json) report(result, json, file);
     if (!result.ok) return 1;
     await writeFile(values.output, values.output.endsWith(".loombc") ? module.toBytecode() : module.print());

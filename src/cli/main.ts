@@ -11,7 +11,7 @@ import { launchCommand } from "./launch.js";
 import { linkCommand } from "./link.js";
 import { runCommand } from "./run.js";
 import { UsageError, type Command } from "./common.js";
-import { LoomError } from "../core/errors.js";
+import { LoomError } from "../index.js";
 
 const commands: Record<string, Command> = {
   fmt: fmtCommand,

@@ -1,13 +1,12 @@
 /**
  * `loom run`: compile one kernel for a live Vulkan device, run it on generated inputs,
  * run the reference interpreter on the same inputs, compare, summarize. The work is done by
- * run-engine.ts; this file is the command line.
+ * the kernel-suite harness (loomc/harness); this file is the command line.
  */
 import { readFile } from "node:fs/promises";
-import { relative } from "node:path";
-import { VulkanRuntime } from "../runtime/vulkan/runtime.js";
+import { VulkanRuntime } from "../runtime/vulkan/index.js";
 import { UsageError, type Command, type Values } from "./common.js";
-import { compileForDevice, describeCheck, deviceProfile, findSuiteKernel, genericCase, median, runCase, type KernelCase } from "./run-engine.js";
+import { CaseError, compileForDevice, describeCheck, deviceProfile, findSuiteKernel, genericCase, median, runCase, type KernelCase } from "../harness/index.js";
 
 // ---- the command --------------------------------------------------------------------------
 
@@ -76,75 +75,85 @@ Exit status: 0 pass, 1 mismatch or compile error, 2 usage error.`,
     json: { type: "boolean" },
   },
   async run(values, positionals) {
-    if (positionals.length !== 1) throw new UsageError(`expected exactly one FILE, got ${positionals.length}`);
-    const file = positionals[0]!;
-    const deviceKind = values.device ?? "vulkan";
-    if (deviceKind !== "vulkan") throw new UsageError(`--device: only 'vulkan' is supported, got '${String(deviceKind)}'`);
-    const sizes = parseSizes(values);
-    const workload = parseWorkload(values.workload as string | undefined);
-    const seed = positiveInt(values.seed, "--seed", 1);
-    const repeats = values.bench ? Math.max(1, positiveInt(values.repeat, "--repeat", 20)) : 0;
-    const json = values.json === true;
-    let text: string;
     try {
-      text = await readFile(file, "utf8");
+      return await runKernel(values, positionals);
     } catch (e) {
-      throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    const suite = await findSuiteKernel(file, values.manifest as string | undefined);
-    const symbol = (values.kernel as string | undefined)?.replace(/^@/, "") ?? suite?.symbol;
-    if (suite && symbol !== suite.symbol) throw new UsageError(`the manifest describes @${suite.symbol}, not @${symbol}`);
-    if (values["skip-interpreter"] && !suite) throw new UsageError("--skip-interpreter needs a suite kernel (the interpreter is the only reference otherwise)");
-
-    const rt = VulkanRuntime.create();
-    try {
-      const info = rt.deviceInfo();
-      const compiled = compileForDevice(file, text, deviceProfile(rt), symbol);
-      if (!compiled.ok) {
-        console.error(compiled.diagnostics);
-        return 1;
-      }
-      const kernel = compiled.kernel;
-      if (workload !== undefined && workload.length !== kernel.workloadTypes.length) {
-        throw new UsageError(`@${kernel.symbol} takes ${kernel.workloadTypes.length} workload value(s), got ${workload.length}`);
-      }
-      let c: KernelCase;
-      if (suite) {
-        const unknown = Object.keys(sizes).filter((k) => !suite.sizeNames.includes(k));
-        if (unknown.length) throw new UsageError(`@${suite.symbol} knows the sizes ${suite.sizeNames.join(", ") || "(none)"}, not ${unknown.join(", ")}`);
-        c = suite.build({ workload: workload ?? suite.shapes.quick[suite.shapes.quick.length - 1]!.workload, sizes }, seed);
-      } else {
-        if (workload === undefined && kernel.workloadTypes.length > 0) throw new UsageError("--workload V[,V...] is required");
-        c = genericCase(kernel, workload ?? [], sizes, seed);
-      }
-      const result = runCase(rt, kernel, c, { interpret: !values["skip-interpreter"], referenceFromInterpreter: !suite, repeats });
-      const ns = median(result.gpuNs);
-      if (json) {
-        console.log(JSON.stringify({ file, kernel: kernel.symbol, deviceName: info.name, seed, ...result, medianGpuNs: ns, gbPerSecond: result.bytesMoved / ns }));
-      } else {
-        const l = result.launch;
-        const lines = [
-          `kernel    @${kernel.symbol} (${file})${suite ? " [suite]" : ""}`,
-          `device    ${info.name} (Vulkan ${info.apiVersion}, subgroup ${info.subgroupSize})`,
-          `case      ${result.label} (seed ${seed})`,
-          `launch    workgroups=${x3(l.workgroupCount)} workgroup_size=${x3(l.workgroupSize)}${result.dispatched ? "" : " (empty: nothing dispatched)"}`,
-          `bytes     ${result.bytesMoved}`,
-          ...result.device.map((d) => `${d.name.padEnd(9)} device vs ${suite ? "JS reference" : "interpreter"}: ${describeCheck(d)}`),
-          ...(result.interpreter ?? []).map((d) => `${d.name.padEnd(9)} interpreter vs JS reference: ${describeCheck(d)}`),
-        ];
-        if (values.bench) {
-          lines.push(
-            result.gpuNs.length
-              ? `time      median ${(ns / 1000).toFixed(2)} us over ${result.gpuNs.length} runs (min ${(Math.min(...result.gpuNs) / 1000).toFixed(2)} us), ${(result.bytesMoved / ns).toFixed(2)} GB/s`
-              : "time      no timestamps (nothing dispatched, or the queue has no timestamp support)",
-          );
-        }
-        lines.push(`result    ${result.passed ? "PASS" : "FAIL"}`);
-        console.log(lines.join("\n"));
-      }
-      return result.passed ? 0 : 1;
-    } finally {
-      rt.destroy();
+      // The harness's complaints about the case are usage errors of this command.
+      if (e instanceof CaseError) throw new UsageError(e.message);
+      throw e;
     }
   },
 };
+
+async function runKernel(values: Values, positionals: string[]): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError(`expected exactly one FILE, got ${positionals.length}`);
+  const file = positionals[0]!;
+  const deviceKind = values.device ?? "vulkan";
+  if (deviceKind !== "vulkan") throw new UsageError(`--device: only 'vulkan' is supported, got '${String(deviceKind)}'`);
+  const sizes = parseSizes(values);
+  const workload = parseWorkload(values.workload as string | undefined);
+  const seed = positiveInt(values.seed, "--seed", 1);
+  const repeats = values.bench ? Math.max(1, positiveInt(values.repeat, "--repeat", 20)) : 0;
+  const json = values.json === true;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const suite = await findSuiteKernel(file, values.manifest as string | undefined);
+  const symbol = (values.kernel as string | undefined)?.replace(/^@/, "") ?? suite?.symbol;
+  if (suite && symbol !== suite.symbol) throw new UsageError(`the manifest describes @${suite.symbol}, not @${symbol}`);
+  if (values["skip-interpreter"] && !suite) throw new UsageError("--skip-interpreter needs a suite kernel (the interpreter is the only reference otherwise)");
+
+  const rt = VulkanRuntime.create();
+  try {
+    const info = rt.deviceInfo();
+    const compiled = compileForDevice(file, text, deviceProfile(rt), symbol);
+    if (!compiled.ok) {
+      console.error(compiled.diagnostics);
+      return 1;
+    }
+    const kernel = compiled.kernel;
+    if (workload !== undefined && workload.length !== kernel.workload.length) {
+      throw new UsageError(`@${kernel.symbol} takes ${kernel.workload.length} workload value(s), got ${workload.length}`);
+    }
+    let c: KernelCase;
+    if (suite) {
+      const unknown = Object.keys(sizes).filter((k) => !suite.sizeNames.includes(k));
+      if (unknown.length) throw new UsageError(`@${suite.symbol} knows the sizes ${suite.sizeNames.join(", ") || "(none)"}, not ${unknown.join(", ")}`);
+      c = suite.build({ workload: workload ?? suite.shapes.quick[suite.shapes.quick.length - 1]!.workload, sizes }, seed);
+    } else {
+      if (workload === undefined && kernel.workload.length > 0) throw new UsageError("--workload V[,V...] is required");
+      c = genericCase(kernel, workload ?? [], sizes, seed);
+    }
+    const result = runCase(rt, kernel, c, { interpret: !values["skip-interpreter"], referenceFromInterpreter: !suite, repeats });
+    const ns = median(result.gpuNs);
+    if (json) {
+      console.log(JSON.stringify({ file, kernel: kernel.symbol, deviceName: info.name, seed, ...result, medianGpuNs: ns, gbPerSecond: result.bytesMoved / ns }));
+    } else {
+      const l = result.launch;
+      const lines = [
+        `kernel    @${kernel.symbol} (${file})${suite ? " [suite]" : ""}`,
+        `device    ${info.name} (Vulkan ${info.apiVersion}, subgroup ${info.subgroupSize})`,
+        `case      ${result.label} (seed ${seed})`,
+        `launch    workgroups=${x3(l.workgroupCount)} workgroup_size=${x3(l.workgroupSize)}${result.dispatched ? "" : " (empty: nothing dispatched)"}`,
+        `bytes     ${result.bytesMoved}`,
+        ...result.device.map((d) => `${d.name.padEnd(9)} device vs ${suite ? "JS reference" : "interpreter"}: ${describeCheck(d)}`),
+        ...(result.interpreter ?? []).map((d) => `${d.name.padEnd(9)} interpreter vs JS reference: ${describeCheck(d)}`),
+      ];
+      if (values.bench) {
+        lines.push(
+          result.gpuNs.length
+            ? `time      median ${(ns / 1000).toFixed(2)} us over ${result.gpuNs.length} runs (min ${(Math.min(...result.gpuNs) / 1000).toFixed(2)} us), ${(result.bytesMoved / ns).toFixed(2)} GB/s`
+            : "time      no timestamps (nothing dispatched, or the queue has no timestamp support)",
+        );
+      }
+      lines.push(`result    ${result.passed ? "PASS" : "FAIL"}`);
+      console.log(lines.join("\n"));
+    }
+    return result.passed ? 0 : 1;
+  } finally {
+    rt.destroy();
+  }
+}

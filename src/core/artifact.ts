@@ -1,6 +1,7 @@
 /** What a compile produces: artifact kinds and the executable formats (api.md §1). */
 export interface Artifact {
-  readonly kind: "executable" | "launch-config" | "text" | "report" | "module";
+  /** "interface": the kernel-interface record of the executable before it (docs/abi.md). */
+  readonly kind: "executable" | "interface" | "launch-config" | "text" | "report" | "module";
   readonly format: string;
   readonly identifier: string;
   /** Owned by the Result; copy it to keep it past the Result. */

@@ -11,6 +11,7 @@
  * selection and linker learn every record op from the specs registered in
  * core/target-records.ts, so none of them names a target.
  */
+import type { TargetKernelInterface } from "../abi/index.js";
 import type { Diagnostic } from "./diag/diagnostic.js";
 import type { PreparedModule } from "./prepared.js";
 
@@ -47,6 +48,11 @@ export interface EmitRequest {
 export interface EmitOutput {
   readonly diagnostics: Diagnostic[];
   readonly contents?: Uint8Array;
+  /**
+   * What only the target knows for each kernel's interface record (docs/abi.md), by entry
+   * name; a kernel without one gets the "kernarg" addressing and no required features.
+   */
+  readonly kernelInterfaces?: readonly TargetKernelInterface[];
 }
 
 export interface TargetEnvironment {

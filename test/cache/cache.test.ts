@@ -76,7 +76,7 @@ test("a hit returns the very artifacts compiled; entries own their bytes", () =>
   const again = cache.getOrCreate(key, () => (compiles++, produce(base)))!;
   assert.equal(compiles, 1);
   assert.equal(again, made);
-  assert.deepEqual(made.artifacts.map((a) => a.kind).sort(), ["executable", "launch-config"]);
+  assert.deepEqual(made.artifacts.map((a) => a.kind).sort(), ["executable", "interface", "launch-config"]);
   assert.deepEqual(made.artifacts.find((a) => a.kind === "executable")!.contents, produce(base)!.artifacts.find((a) => a.kind === "executable")!.contents);
   // A failed compile is not cached.
   const bad = { ...base, source: Source.fromText("k.loom", "kernel.def @broken(") };

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { KERNEL_SUITE, suiteKernel } from "../../examples/kernels/suite.js";
-import { compareOutput } from "../../src/cli/run-engine.js";
+import { compareOutput } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 
 const DIR = fromRoot("examples", "kernels");

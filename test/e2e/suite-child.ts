@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
-import { compileForDevice, deviceProfile, runCase, type CaseResult } from "../../src/cli/run-engine.js";
+import { compileForDevice, deviceProfile, runCase, type CaseResult, type DeviceKernel } from "../../src/harness/index.js";
+import { LoomError } from "../../src/index.js";
 import { VulkanRuntime } from "../../src/runtime/vulkan/index.js";
 import { fromRoot } from "../util/paths.js";
 
@@ -27,6 +28,8 @@ export interface KernelOutcome {
   readonly spirvPath?: string;
   readonly diagnostics?: string;
   readonly cases: readonly (CaseResult & { readonly interpreted: boolean; readonly error?: string })[];
+  /** The kernel's SPIR-V loaded with the previous suite kernel's record: what the runtime said. */
+  readonly foreignRecord?: { readonly status?: string; readonly message: string };
 }
 
 export interface SuiteOutcome {
@@ -39,7 +42,7 @@ function runJob(job: SuiteJob): SuiteOutcome {
   const rt = VulkanRuntime.create();
   try {
     const profile = deviceProfile(rt);
-    const kernels = KERNEL_SUITE.filter((k) => !job.symbols || job.symbols.includes(k.symbol)).map((k): KernelOutcome => {
+    const kernels = KERNEL_SUITE.filter((k) => !job.symbols || job.symbols.includes(k.symbol)).map((k): KernelOutcome & { compiled?: DeviceKernel } => {
       const compiled = compileForDevice(k.file, readFileSync(fromRoot("examples", "kernels", k.file), "utf8"), profile, k.symbol);
       if (!compiled.ok) return { symbol: k.symbol, diagnostics: compiled.diagnostics, cases: [] };
       const spirvPath = join(job.outDir, `${k.symbol}.spv`);
@@ -54,9 +57,21 @@ function runJob(job: SuiteJob): SuiteOutcome {
           return { label: c.label, launch, dispatched: false, bytesMoved: c.bytesMoved, device: [], passed: false, gpuNs: [], interpreted, error: (e as Error).message };
         }
       });
-      return { symbol: k.symbol, spirvPath, cases };
+      return { symbol: k.symbol, spirvPath, cases, compiled: compiled.kernel };
     });
-    return { device: rt.deviceInfo().name, subgroupSize: rt.deviceInfo().subgroupSize, kernels };
+    // Each kernel's bytes with its neighbour's record: the runtime must notice they disagree.
+    const compiledKernels = kernels.flatMap((k) => (k.compiled ? [k.compiled] : []));
+    for (const [i, k] of kernels.entries()) {
+      const other = compiledKernels[(compiledKernels.indexOf(k.compiled!) + 1) % compiledKernels.length];
+      if (!k.compiled || !other || other === k.compiled) continue;
+      try {
+        rt.createKernel(k.compiled.spirv, other.record).destroy();
+        kernels[i] = { ...k, foreignRecord: { message: "accepted" } };
+      } catch (e) {
+        kernels[i] = { ...k, foreignRecord: { ...(e instanceof LoomError ? { status: e.status } : {}), message: (e as Error).message } };
+      }
+    }
+    return { device: rt.deviceInfo().name, subgroupSize: rt.deviceInfo().subgroupSize, kernels: kernels.map(({ compiled: _, ...k }) => k) };
   } finally {
     rt.destroy();
   }

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
-import { describeCheck } from "../../src/cli/run-engine.js";
+import { describeCheck } from "../../src/harness/index.js";
 import { requireValidationLayer } from "../runtime/vulkan/probe.js";
 import { requireTool, runTool } from "../util/tools.js";
 import { runSuiteChild } from "./run-suite.js";
@@ -34,6 +34,9 @@ test("kernel suite on lavapipe: device and interpreter match the JS references",
     }
     const val = runTool("spirv-val", ["--target-env", "vulkan1.3", k.spirvPath!]);
     if (val.status !== 0 || val.stdout + val.stderr !== "") failures.push(`${k.symbol}: spirv-val (${dir}): ${val.stdout}${val.stderr}`);
+    if (k.foreignRecord?.status !== "invalid-argument" || !/record and the module disagree/.test(k.foreignRecord.message)) {
+      failures.push(`${k.symbol}: loading it with another kernel's interface record gave ${JSON.stringify(k.foreignRecord)}`);
+    }
     const manifest = KERNEL_SUITE.find((m) => m.symbol === k.symbol)!;
     assert.equal(k.cases.length, manifest.shapes.test.length, `${k.symbol}: every test shape ran`);
     assert.ok(

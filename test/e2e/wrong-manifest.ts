@@ -3,7 +3,7 @@
  * `loom run --manifest` test: the device is right, so the command must report FAIL, exit 1.
  */
 import { KERNEL_SUITE as RIGHT } from "../../examples/kernels/suite.js";
-import type { KernelCase, SuiteKernel } from "../../src/cli/run-engine.js";
+import type { KernelCase, SuiteKernel } from "../../src/harness/index.js";
 
 function wrongSaxpy(k: SuiteKernel): SuiteKernel {
   return {

@@ -10,7 +10,7 @@ import type { Op } from "../../src/ir/core.js";
 import type { Module as IrModule } from "../../src/ir/core.js";
 import { createReferenceEnvironment, createReferenceProfile, prepareInterpreter, type ArgValue, type DispatchReport, type InterpretedKernel } from "../../src/interp/index.js";
 import { fromRoot } from "../util/paths.js";
-import { random } from "../../src/cli/run-engine.js";
+import { random } from "../../src/harness/index.js";
 
 export interface LoadedKernel {
   readonly exportName: string;

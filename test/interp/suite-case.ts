@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { compareOutput, describeCheck, type ExpectedOutput, type HostArray, type KernelCase, type SuiteKernel } from "../../src/cli/run-engine.js";
+import { compareOutput, describeCheck, type ExpectedOutput, type HostArray, type KernelCase, type SuiteKernel } from "../../src/harness/index.js";
 import type { ArgValue } from "../../src/interp/index.js";
 import { fromRoot } from "../util/paths.js";
 import { dispatch, loadKernelText, type LoadedKernel } from "./harness.js";

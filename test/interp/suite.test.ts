@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KERNEL_SUITE, suiteKernel } from "../../examples/kernels/suite.js";
-import type { KernelCase, SuiteKernel } from "../../src/cli/run-engine.js";
+import type { KernelCase, SuiteKernel } from "../../src/harness/index.js";
 import { loadKernel } from "./harness.js";
 import { assertMatchesReference, loadSuiteKernel, runSuiteCase } from "./suite-case.js";
 

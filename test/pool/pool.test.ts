@@ -25,7 +25,7 @@ test("a pool compiles jobs concurrently and returns transferable artifacts", asy
     const [a, b, c, d] = await Promise.all(jobs);
     assert.ok(a!.ok && b!.ok && c!.ok, a!.formatted + b!.formatted + c!.formatted);
     for (const o of [a!, b!]) {
-      assert.deepEqual(o.artifacts.map((x) => x.kind), ["launch-config", "executable"]);
+      assert.deepEqual(o.artifacts.map((x) => x.kind), ["launch-config", "executable", "interface"]);
       assert.ok(o.artifacts[1]!.contents instanceof Uint8Array);
     }
     const p = LaunchConfigProgram.load(b!.artifacts[0]!);

@@ -13,7 +13,7 @@ import type { CachedCompile } from "./cache.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
 const MAGIC = [0x4c, 0x4d, 0x43, 0x45]; // "LMCE"
-const KINDS = new Set(["executable", "launch-config", "text", "report", "module"]);
+const KINDS = new Set(["executable", "interface", "launch-config", "text", "report", "module"]);
 
 interface Header {
   artifacts: { kind: Artifact["kind"]; format: string; identifier: string; length: number }[];

@@ -1,19 +1,12 @@
 /**
  * Packs the explicit argument block of language.md §7 from typed values. Slots are plain data
- * (type + byte offset, as the compiler records them), so this module needs nothing from the
- * compiler. The block is little-endian, padding is zero, its size is alignUp(end, 8).
- *
- * | type            | size | align | contents                                  |
- * | index           | 8    | 8     | i64 two's complement                      |
- * | offset          | 8    | 8     | u64 ≤ 2^63−1                              |
- * | i1              | 4    | 4     | u32 0 or 1                                |
- * | i8 i16 i32 i64  | 1 2 4 8 | natural | two's complement bits              |
- * | f16 bf16 f32 f64 | 2 2 4 8 | natural | IEEE / bfloat bits (round to nearest even) |
- * | buffer          | 16   | 8     | u64 device address (0 = null), u64 byte length |
+ * (type + byte offset, as the kernel-interface record gives them); sizes, alignment and the
+ * block size come from the shared ABI table (src/abi), the same one the compiler lays out with.
  */
+import { ARGUMENT_ENCODINGS, ARGUMENT_BLOCK_ALIGN, BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD, alignUp, isDeviceArgumentType, layoutArgumentBlock, type DeviceArgumentType } from "../../abi/index.js";
 import { LoomError } from "../../core/errors.js";
 
-export type ArgType = "index" | "offset" | "i1" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64" | "buffer";
+export type ArgType = DeviceArgumentType;
 
 /** One field of the block. */
 export interface ArgSlotDescriptor {
@@ -31,38 +24,17 @@ export interface BufferArgument {
 
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
-const SIZE_ALIGN: Readonly<Record<ArgType, readonly [number, number]>> = {
-  index: [8, 8],
-  offset: [8, 8],
-  i1: [4, 4],
-  i8: [1, 1],
-  i16: [2, 2],
-  i32: [4, 4],
-  i64: [8, 8],
-  f16: [2, 2],
-  bf16: [2, 2],
-  f32: [4, 4],
-  f64: [8, 8],
-  buffer: [16, 8],
-};
-
-const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
-
 export function argSize(type: ArgType): number {
-  return SIZE_ALIGN[type][0];
+  return ARGUMENT_ENCODINGS[type].size;
 }
 
 /** Lays out arguments of these types in declaration order (language.md §7). */
 export function argumentLayout(types: readonly ArgType[]): { slots: ArgSlotDescriptor[]; size: number } {
-  let end = 0;
-  const slots = types.map((type, i) => {
-    const sa = Object.hasOwn(SIZE_ALIGN, type) ? SIZE_ALIGN[type] : undefined;
-    if (!sa) throw new LoomError("invalid-argument", `argumentLayout: types[${i}] = ${String(type)} is not a device-argument type`);
-    const offset = alignUp(end, sa[1]);
-    end = offset + sa[0];
-    return { type, offset };
-  });
-  return { slots, size: alignUp(end, 8) };
+  const layout = layoutArgumentBlock(types);
+  if ("unsupported" in layout) {
+    throw new LoomError("invalid-argument", `argumentLayout: types[${layout.unsupported}] = ${String(types[layout.unsupported])} is not a device-argument type`);
+  }
+  return { slots: layout.slots.map(({ type, offset }) => ({ type, offset })), size: layout.size };
 }
 
 /**
@@ -76,17 +48,17 @@ export function packArguments(slots: readonly ArgSlotDescriptor[], values: reado
   let end = 0;
   const taken: [number, number, number][] = [];
   slots.forEach((slot, i) => {
-    const sa = slot && Object.hasOwn(SIZE_ALIGN, slot.type) ? SIZE_ALIGN[slot.type] : undefined;
-    if (!sa) throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} has unknown type ${String(slot?.type)}`);
-    if (!Number.isSafeInteger(slot.offset) || slot.offset < 0 || slot.offset % sa[1] !== 0) {
-      throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} offset ${slot.offset} is not a multiple of its alignment ${sa[1]}`);
+    const enc = slot && isDeviceArgumentType(slot.type) ? ARGUMENT_ENCODINGS[slot.type] : undefined;
+    if (!enc) throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} has unknown type ${String(slot?.type)}`);
+    if (!Number.isSafeInteger(slot.offset) || slot.offset < 0 || slot.offset % enc.align !== 0) {
+      throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} offset ${slot.offset} is not a multiple of its alignment ${enc.align}`);
     }
-    const clash = taken.find(([a, b]) => slot.offset < b && a < slot.offset + sa[0]);
-    if (clash) throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} overlaps ${label(slots[clash[2]]!, clash[2])}`);
-    taken.push([slot.offset, slot.offset + sa[0], i]);
-    end = Math.max(end, slot.offset + sa[0]);
+    const clash = taken.find(([a, b]) => slot.offset < b && a < slot.offset + enc.size);
+    if (clash) throw new LoomError("invalid-argument", `packArguments: ${label(slot, i)} overlaps ${label(slots[clash[2]], clash[2])}`);
+    taken.push([slot.offset, slot.offset + enc.size, i]);
+    end = Math.max(end, slot.offset + enc.size);
   });
-  const size = blockSize ?? alignUp(end, 8);
+  const size = blockSize ?? alignUp(end, ARGUMENT_BLOCK_ALIGN);
   if (!Number.isSafeInteger(size) || size < end) {
     throw new LoomError("invalid-argument", `packArguments: block size ${size} does not hold the slots (${end} bytes)`);
   }
@@ -167,8 +139,8 @@ function writeValue(view: DataView, slot: ArgSlotDescriptor, value: unknown, wha
         throw new LoomError("invalid-argument", `${what}: expected { address, byteLength } for a buffer, got ${describe(value)}`);
       }
       const b = value as BufferArgument;
-      view.setBigUint64(at, inRange(integer(b.address, `${what}.address`), 0n, TWO_64 - 1n, "unsigned 64-bit address"), true);
-      view.setBigUint64(at + 8, inRange(integer(b.byteLength, `${what}.byteLength`), 0n, TWO_63 - 1n, "0 to 2^63-1 bytes"), true);
+      view.setBigUint64(at + BUFFER_ADDRESS_FIELD, inRange(integer(b.address, `${what}.address`), 0n, TWO_64 - 1n, "unsigned 64-bit address"), true);
+      view.setBigUint64(at + BUFFER_LENGTH_FIELD, inRange(integer(b.byteLength, `${what}.byteLength`), 0n, TWO_63 - 1n, "0 to 2^63-1 bytes"), true);
       return;
     }
   }

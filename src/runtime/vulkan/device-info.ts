@@ -86,6 +86,7 @@ export interface VulkanProfileFacts {
   readonly environment: string;
   readonly deviceName: string;
   readonly subgroupSize: number;
+  readonly subgroupSizeRange: { readonly min: number; readonly max: number };
   readonly subgroupOperations: readonly string[];
   readonly limits: {
     readonly maxWorkgroupSize: readonly [number, number, number];
@@ -105,6 +106,7 @@ export function profileFactsOf(info: VulkanDeviceInfo): VulkanProfileFacts {
     environment: `vulkan1.${capped}`,
     deviceName: info.name,
     subgroupSize: info.subgroupSize,
+    subgroupSizeRange: { ...info.subgroupSizeRange },
     subgroupOperations: [...info.subgroupOperations],
     limits: {
       maxWorkgroupSize: [...info.limits.maxComputeWorkGroupSize],

@@ -1,21 +1,31 @@
 /**
  * A loaded kernel: shader module, descriptor-set layout (one storage buffer per buffer
- * argument, set 0 binding k, "bindings" addressing only), push-constant range holding the
+ * argument, as the kernel-interface record's bindings say), push-constant range holding the
  * explicit argument block, pipeline layout, compute pipeline (through the runtime's pipeline
- * cache), and a descriptor pool with the one set its dispatches rewrite.
+ * cache), and a descriptor pool with the one set its dispatches rewrite. Everything it needs
+ * to know about the module comes from the record the compiler wrote (docs/abi.md); it never
+ * parses the SPIR-V.
  */
+import {
+  BUFFER_DESCRIPTOR_SET,
+  InterfaceRecordError,
+  pushConstantRange,
+  checkExecutableInterface,
+  describesExecutable,
+  type ExecutableInterface,
+  type KernelInterface,
+} from "../../abi/index.js";
 import { LoomError } from "../../core/errors.js";
 import { DESCRIPTOR_TYPE_STORAGE_BUFFER, PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS, SHADER_STAGE_COMPUTE, SPIRV_MAGIC, STYPE } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import { NativeArena } from "./native-arena.js";
-import { scanSpirv } from "./spirv-scan.js";
 import { check } from "./vk-result.js";
 import type { VulkanBuffer } from "./buffer.js";
 
-/** How buffers reach the kernel (language.md §7, SPIR-V rows). */
+/** How buffers reach the kernel (docs/abi.md, SPIR-V rows). */
 export type Addressing = "bindings" | "device-address";
 
-/** The kernel's device ABI, as plain data (what the SPIR-V backend records for each kernel). */
+/** The kernel's device ABI as the runtime uses it, derived from its interface record. */
 export interface KernelLayout {
   /** Bytes of the explicit argument block = push-constant range size; 0 when there are no args. */
   readonly argBlockSize: number;
@@ -24,74 +34,96 @@ export interface KernelLayout {
    * buffer-argument order: buffer k is binding k in "bindings" addressing.
    */
   readonly bufferOffsets: readonly number[];
-  /** Default "bindings". */
-  readonly addressing?: Addressing;
-  /**
-   * The kernel's workgroup size (LocalSize), from the launch config. Optional: without it the
-   * module's literal LocalSize for the entry point is used; with it, a module declaring a
-   * different LocalSize is rejected. It decides whether a subgroup kernel gets full subgroups.
-   */
+  readonly addressing: Addressing;
+  /** The workgroup size baked into the module (undefined when the record leaves it to the launch). */
   readonly workgroupSize?: readonly [number, number, number];
 }
 
-/** A layout after validation: defaults filled in. */
-export type CheckedLayout = Required<Omit<KernelLayout, "workgroupSize">> & { readonly workgroupSize?: readonly [number, number, number] };
+/** The record of `entryName` (or of the only kernel) in `record`, checked against the bytes and the device. */
+export function kernelRecordFor(ctx: DeviceContext, spirv: Uint8Array, record: ExecutableInterface, entryName: string | undefined): KernelInterface {
+  if (record === undefined || record === null) {
+    throw new LoomError("invalid-argument", "createKernel: the kernel-interface record is missing (pass the 'interface' artifact emitModule returns next to the SPIR-V, parsed)");
+  }
+  try {
+    checkExecutableInterface(record);
+  } catch (e) {
+    if (e instanceof InterfaceRecordError) throw new LoomError("invalid-argument", `createKernel: ${e.message}`);
+    throw e;
+  }
+  if (record.format !== "spirv") throw new LoomError("invalid-argument", `createKernel: the record describes a '${record.format}' executable, not SPIR-V`);
+  if (!describesExecutable(record, spirv)) {
+    throw new LoomError(
+      "invalid-argument",
+      `createKernel: the kernel-interface record describes '${record.identifier}' (${record.executable.byteLength} bytes, crc32 ${record.executable.crc32.toString(16)}), not this SPIR-V module (${spirv.byteLength} bytes): the record and the module disagree`,
+    );
+  }
+  if (entryName !== undefined && (typeof entryName !== "string" || entryName.length === 0 || entryName.includes("\0"))) {
+    throw new LoomError("invalid-argument", "createKernel: entryName must be a non-empty string without NUL");
+  }
+  const names = record.kernels.map((k) => k.entryName);
+  if (entryName === undefined && record.kernels.length !== 1) {
+    throw new LoomError("invalid-argument", `createKernel: '${record.identifier}' holds ${record.kernels.length} kernels (${names.join(", ")}); name the entry point`);
+  }
+  const kernel = entryName === undefined ? record.kernels[0] : record.kernels.find((k) => k.entryName === entryName);
+  if (!kernel) throw new LoomError("not-found", `createKernel: '${record.identifier}' has no kernel '${entryName}' (has: ${names.join(", ") || "none"})`);
+  const missing = kernel.requiredFeatures.filter((f) => (ctx.info.features as Readonly<Record<string, boolean | undefined>>)[f] !== true);
+  if (missing.length > 0) {
+    throw new LoomError("failed-precondition", `createKernel: kernel '${kernel.entryName}' needs the Vulkan feature(s) ${missing.join(", ")}, which '${ctx.info.name}' lacks`);
+  }
+  const ops = kernel.subgroup.operations.filter((op) => !ctx.info.subgroupOperations.includes(op));
+  if (ops.length > 0) {
+    throw new LoomError("failed-precondition", `createKernel: kernel '${kernel.entryName}' uses the subgroup operations ${ops.join(", ")}, which '${ctx.info.name}' lacks in compute shaders`);
+  }
+  return kernel;
+}
 
-/** Checks a layout against the device before any Vulkan object is made. */
-export function validateLayout(ctx: DeviceContext, layout: KernelLayout): CheckedLayout {
-  if (layout === null || typeof layout !== "object") throw new LoomError("invalid-argument", "createKernel: layout must be an object");
-  const addressing = layout.addressing ?? "bindings";
+/** Checks a kernel's record against the device's limits before any Vulkan object is made. */
+export function layoutOf(ctx: DeviceContext, kernel: KernelInterface): KernelLayout {
+  const addressing = kernel.bufferAddressing;
   if (addressing !== "bindings" && addressing !== "device-address") {
-    throw new LoomError("invalid-argument", `createKernel: layout.addressing must be "bindings" or "device-address", got ${String(addressing)}`);
+    throw new LoomError("invalid-argument", `createKernel: kernel '${kernel.entryName}' passes buffers by ${addressing}, which Vulkan does not`);
   }
-  const size = layout.argBlockSize;
-  if (!Number.isSafeInteger(size) || size < 0 || size % 4 !== 0) {
-    throw new LoomError("invalid-argument", `createKernel: layout.argBlockSize must be a non-negative multiple of 4, got ${size}`);
-  }
+  const size = kernel.argumentBlockBytes;
+  if (size % 4 !== 0) throw new LoomError("invalid-argument", `createKernel: argument block of ${size} bytes is not a multiple of 4 (push constants)`);
   const max = ctx.info.limits.maxPushConstantsSize;
   if (size > max) {
     throw new LoomError("out-of-range", `createKernel: argument block of ${size} bytes exceeds the device's push-constant limit of ${max} bytes`);
   }
-  if (!Array.isArray(layout.bufferOffsets)) throw new LoomError("invalid-argument", "createKernel: layout.bufferOffsets must be an array");
-  const seen: number[] = [];
-  layout.bufferOffsets.forEach((off, k) => {
-    if (!Number.isSafeInteger(off) || off < 0 || off % 8 !== 0 || off + 16 > size) {
-      throw new LoomError("invalid-argument", `createKernel: layout.bufferOffsets[${k}] = ${off} is not an 8-aligned 16-byte field inside the ${size}-byte block`);
-    }
-    const clash = seen.findIndex((o) => Math.abs(o - off) < 16);
-    if (clash >= 0) throw new LoomError("invalid-argument", `createKernel: layout.bufferOffsets[${k}] overlaps bufferOffsets[${clash}]`);
-    seen.push(off);
-  });
+  const bufferOffsets = kernel.arguments.filter((a) => a.type === "buffer").map((a) => a.offset);
+  if (addressing === "bindings") {
+    // The descriptor-set layout below is bindings 0…B−1 of set 0, one per buffer argument.
+    const expected = kernel.arguments.flatMap((a, argument) => (a.type === "buffer" ? [argument] : []));
+    const bindings = [...kernel.bindings].sort((a, b) => a.binding - b.binding);
+    const ok = bindings.length === expected.length && bindings.every((b, k) => b.set === BUFFER_DESCRIPTOR_SET && b.binding === k && b.argument === expected[k]);
+    if (!ok) throw new LoomError("invalid-argument", `createKernel: kernel '${kernel.entryName}' has bindings the runtime does not follow (buffer k must be set 0, binding k)`);
+  }
   if (addressing === "device-address" && !ctx.bufferDeviceAddress) {
     throw new LoomError("failed-precondition", `createKernel: "device-address" addressing needs bufferDeviceAddress, which '${ctx.info.name}' lacks`);
   }
-  if (addressing === "bindings" && layout.bufferOffsets.length > ctx.info.limits.maxPerStageDescriptorStorageBuffers) {
+  if (addressing === "bindings" && bufferOffsets.length > ctx.info.limits.maxPerStageDescriptorStorageBuffers) {
     throw new LoomError(
       "out-of-range",
-      `createKernel: ${layout.bufferOffsets.length} buffers exceed the device's ${ctx.info.limits.maxPerStageDescriptorStorageBuffers} storage buffers per stage`,
+      `createKernel: ${bufferOffsets.length} buffers exceed the device's ${ctx.info.limits.maxPerStageDescriptorStorageBuffers} storage buffers per stage`,
     );
   }
-  const workgroupSize = layout.workgroupSize === undefined ? undefined : validateWorkgroupSize(ctx, layout.workgroupSize);
-  return { argBlockSize: size, bufferOffsets: [...layout.bufferOffsets], addressing, ...(workgroupSize ? { workgroupSize } : {}) };
+  const workgroupSize = kernel.workgroupSize === "launch-config" ? undefined : validateWorkgroupSize(ctx, kernel.workgroupSize);
+  return { argBlockSize: size, bufferOffsets, addressing, ...(workgroupSize ? { workgroupSize } : {}) };
 }
 
-function validateWorkgroupSize(ctx: DeviceContext, size: unknown): readonly [number, number, number] {
-  if (!Array.isArray(size) || size.length !== 3 || !size.every((d) => typeof d === "number" && Number.isSafeInteger(d) && d > 0)) {
-    throw new LoomError("invalid-argument", `createKernel: layout.workgroupSize must be three positive integers, got ${JSON.stringify(size)}`);
-  }
-  const [x, y, z] = size as [number, number, number];
+function validateWorkgroupSize(ctx: DeviceContext, size: readonly [number, number, number]): readonly [number, number, number] {
+  const [x, y, z] = size;
   const { maxComputeWorkGroupSize: max, maxComputeWorkGroupInvocations: flat } = ctx.info.limits;
   if (x > max[0] || y > max[1] || z > max[2] || x * y * z > flat) {
     throw new LoomError(
       "out-of-range",
-      `createKernel: layout.workgroupSize [${x}, ${y}, ${z}] exceeds the device's maxComputeWorkGroupSize [${max.join(", ")}] or ${flat} invocations`,
+      `createKernel: workgroup size [${x}, ${y}, ${z}] exceeds the device's maxComputeWorkGroupSize [${max.join(", ")}] or ${flat} invocations`,
     );
   }
   return Object.freeze([x, y, z] as const);
 }
 
 /**
- * Whether the pipeline asks for full subgroups (docs/abi.md): the module uses subgroup
+ * Whether the pipeline asks for full subgroups (docs/abi.md): the kernel uses subgroup
  * operations, the device enabled computeFullSubgroups, and the workgroup's x extent is a
  * multiple of the largest subgroup size (Vulkan's condition for the flag).
  */
@@ -112,8 +144,10 @@ function validateSpirv(spirv: Uint8Array): void {
 
 export class VulkanKernel {
   readonly entryName: string;
-  readonly layout: Readonly<CheckedLayout>;
-  /** The workgroup size: the layout's, else the module's literal LocalSize (undefined when neither). */
+  /** The kernel's interface record, as the compiler wrote it. */
+  readonly record: KernelInterface;
+  readonly layout: Readonly<KernelLayout>;
+  /** The workgroup size baked into the module (undefined when the record leaves it to the launch). */
   readonly workgroupSize: readonly [number, number, number] | undefined;
   /** The pipeline was created with REQUIRE_FULL_SUBGROUPS (see wantsFullSubgroups). */
   readonly fullSubgroups: boolean;
@@ -129,26 +163,17 @@ export class VulkanKernel {
   constructor(
     /** @internal */ readonly ctx: DeviceContext,
     spirv: Uint8Array,
-    entryName: string,
-    layout: KernelLayout,
+    record: ExecutableInterface,
+    requestedEntry: string | undefined,
     private readonly onDestroy: (k: VulkanKernel) => void,
   ) {
     requireLive(ctx, "createKernel");
     validateSpirv(spirv);
-    if (typeof entryName !== "string" || entryName.length === 0 || entryName.includes("\0")) {
-      throw new LoomError("invalid-argument", "createKernel: entryName must be a non-empty string without NUL");
-    }
-    const checked = validateLayout(ctx, layout);
-    const scan = scanSpirv(spirv);
-    const declared = scan.localSize(entryName);
-    if (checked.workgroupSize && declared && declared.some((d, i) => d !== checked.workgroupSize![i])) {
-      throw new LoomError(
-        "invalid-argument",
-        `createKernel: layout.workgroupSize [${checked.workgroupSize.join(", ")}] differs from the LocalSize [${declared.join(", ")}] entry '${entryName}' declares`,
-      );
-    }
-    const workgroupSize = checked.workgroupSize ?? declared;
-    const fullSubgroups = wantsFullSubgroups(ctx, scan.usesSubgroups, workgroupSize);
+    const kernel = kernelRecordFor(ctx, spirv, record, requestedEntry);
+    const checked = layoutOf(ctx, kernel);
+    const entryName = kernel.entryName;
+    const workgroupSize = checked.workgroupSize;
+    const fullSubgroups = wantsFullSubgroups(ctx, kernel.subgroup.fullSubgroups, workgroupSize);
     const { lib, device } = ctx;
     const arena = new NativeArena(lib);
     const cleanup: (() => void)[] = [];
@@ -194,6 +219,7 @@ export class VulkanKernel {
               (h) => lib.vk.vkDestroyDescriptorSetLayout(device, h, null),
             )
           : 0n;
+      const pushRange = pushConstantRange(checked.argBlockSize);
       const pipelineLayout = create(
         lib.vk.vkCreatePipelineLayout(
           device,
@@ -201,11 +227,8 @@ export class VulkanKernel {
             sType: STYPE.PIPELINE_LAYOUT_CREATE_INFO,
             setLayoutCount: setLayout ? 1 : 0,
             pSetLayouts: setLayout ? arena.handles([setLayout]) : null,
-            pushConstantRangeCount: checked.argBlockSize > 0 ? 1 : 0,
-            pPushConstantRanges:
-              checked.argBlockSize > 0
-                ? arena.struct("VkPushConstantRange", { stageFlags: SHADER_STAGE_COMPUTE, offset: 0, size: checked.argBlockSize })
-                : null,
+            pushConstantRangeCount: pushRange ? 1 : 0,
+            pPushConstantRanges: pushRange ? arena.struct("VkPushConstantRange", { stageFlags: SHADER_STAGE_COMPUTE, ...pushRange }) : null,
           }),
           null,
           out,
@@ -270,6 +293,7 @@ export class VulkanKernel {
         descriptorSet = arena.readU64(out); // freed with the pool
       }
       this.entryName = entryName;
+      this.record = kernel;
       this.workgroupSize = workgroupSize;
       this.fullSubgroups = fullSubgroups;
       this.layout = Object.freeze({ ...checked, bufferOffsets: Object.freeze([...checked.bufferOffsets]) });

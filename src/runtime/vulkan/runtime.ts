@@ -9,7 +9,8 @@ import { createDeviceContext, destroyDeviceContext, listPhysicalDevices, require
 import { profileFactsOf, type VulkanDeviceInfo, type VulkanProfileFacts } from "./device-info.js";
 import { DEFAULT_TIMEOUT_MS, dispatch, type DispatchOptions, type DispatchResult } from "./dispatch.js";
 import { NativeArena } from "./native-arena.js";
-import { VulkanKernel, type KernelLayout } from "./kernel.js";
+import type { ExecutableInterface } from "../../abi/index.js";
+import { VulkanKernel } from "./kernel.js";
 import { check } from "./vk-result.js";
 import { DEFAULT_STAGING_BYTES } from "./staging.js";
 
@@ -90,11 +91,14 @@ export class VulkanRuntime {
   }
 
   /**
-   * Loads a SPIR-V module's entry point as a compute pipeline with the given ABI layout.
-   * Driver failures surface as VulkanError naming the VkResult (e.g. VK_ERROR_UNKNOWN).
+   * Loads one entry point of a SPIR-V module as a compute pipeline, laid out as the module's
+   * kernel-interface record says (the `interface` artifact emitModule returns next to the
+   * SPIR-V, parsed with parseExecutableInterface). `entryName` may be left out when the module
+   * holds one kernel. A record for other bytes, a missing record or an unknown entry is a
+   * LoomError; driver failures surface as VulkanError naming the VkResult.
    */
-  createKernel(spirv: Uint8Array, entryName: string, layout: KernelLayout): VulkanKernel {
-    const kernel = new VulkanKernel(this.ctx, spirv, entryName, layout, (k) => this.kernels.delete(k));
+  createKernel(spirv: Uint8Array, record: ExecutableInterface, entryName?: string): VulkanKernel {
+    const kernel = new VulkanKernel(this.ctx, spirv, record, entryName, (k) => this.kernels.delete(k));
     this.kernels.add(kernel);
     return kernel;
   }

@@ -11,8 +11,11 @@ import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
 import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
+import type { TargetKernelInterface } from "../../abi/index.js";
 import { SharedGlobals } from "./lower/context.js";
 import { lowerKernel } from "./lower/kernel.js";
+import type { KernelLowering } from "./lower/context.js";
+import { spirvKernelInterfaces } from "./interface.js";
 import { SpirvModule } from "./module.js";
 import { SPIRV_TARGET_RECORD } from "./record.js";
 import { registerSpirvEnvironment, spirvInfoOf, SPIRV_ENVIRONMENT_NAME, type SpirvTargetInfo } from "./profile.js";
@@ -43,6 +46,8 @@ function guarded(k: PreparedKernel, fn: () => Diagnostic[]): Diagnostic[] {
 interface LoweredModule {
   readonly kernels: readonly PreparedKernel[];
   readonly bytes: Uint8Array;
+  /** What each kernel's interface record needs from the lowering (docs/abi.md). */
+  readonly interfaces: readonly TargetKernelInterface[];
 }
 const loweredAtCompile = new WeakMap<PreparedKernel, LoweredModule>();
 
@@ -64,7 +69,7 @@ function serialize(m: SpirvModule): Uint8Array {
  * Kernels whose profiles differ in ABI cannot share a module: each is then lowered into
  * its own, for its diagnostics only (emit refuses the mix).
  */
-function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: Diagnostic[]; bytes?: Uint8Array } {
+function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: Diagnostic[]; bytes?: Uint8Array; interfaces?: TargetKernelInterface[] } {
   const diagnostics: Diagnostic[] = [];
   const lowerable: [PreparedKernel, SpirvTargetInfo][] = [];
   for (const k of kernels) {
@@ -75,13 +80,20 @@ function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: D
   const first = lowerable[0]?.[1];
   const shareable = first !== undefined && lowerable.every(([, i]) => i.abi === first.abi);
   let shared: SharedGlobals | undefined;
+  const lowered: KernelLowering[] = [];
   for (const [k, info] of lowerable) {
     if (!shared || !shareable) shared = new SharedGlobals(newModule(info));
     const globals = shared;
-    diagnostics.push(...guarded(k, () => lowerKernel(globals.module, globals, k, info).diagnostics));
+    diagnostics.push(
+      ...guarded(k, () => {
+        const cx = lowerKernel(globals.module, globals, k, info);
+        lowered.push(cx);
+        return cx.diagnostics;
+      }),
+    );
   }
-  if (diagnostics.length > 0 || !shareable || !shared) return { diagnostics };
-  return { diagnostics, bytes: serialize(shared.module) };
+  if (diagnostics.length > 0 || !shareable || !shared || !first) return { diagnostics };
+  return { diagnostics, bytes: serialize(shared.module), interfaces: spirvKernelInterfaces(shared.module, lowered, first) };
 }
 
 /**
@@ -92,8 +104,8 @@ export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
   const kernels = spirvKernels(module);
   const [head] = kernels;
   if (!head) return [];
-  const { diagnostics, bytes } = lowerSpirvKernels(kernels);
-  if (bytes) loweredAtCompile.set(head, { kernels, bytes });
+  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels);
+  if (bytes && interfaces) loweredAtCompile.set(head, { kernels, bytes, interfaces });
   return diagnostics;
 }
 
@@ -110,14 +122,14 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   if (!head) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
   const kept = loweredAtCompile.get(head);
   // A copy: the caller owns the artifact's bytes; emitting again must not see its edits.
-  if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice() };
+  if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice(), kernelInterfaces: kept.interfaces };
   const infos = kernels.map((k) => spirvInfoOf(k.profile));
   const abis = new Set(infos.map((i) => i?.abi));
   if (!abis.has(undefined) && abis.size > 1) {
     return { diagnostics: [makeDiagnostic(D.backendInternal, head.op.span, ["SPIR-V kernels with different profile ABIs cannot share one module; emit them from separate modules"])] };
   }
-  const { diagnostics, bytes } = lowerSpirvKernels(kernels);
-  return bytes ? { diagnostics, contents: bytes } : { diagnostics };
+  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels);
+  return bytes ? { diagnostics, contents: bytes, kernelInterfaces: interfaces } : { diagnostics };
 }
 
 export function createSpirvTargetEnvironment(): TargetEnvironment {

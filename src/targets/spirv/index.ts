@@ -23,3 +23,4 @@ export {
   type SubgroupOperation,
   type BooleanFeature,
 } from "./profile.js";
+export { profileFromDevice, type DeviceProfileOptions, type DeviceFactsSource, type VulkanDeviceFacts } from "./device-profile.js";

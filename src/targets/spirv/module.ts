@@ -130,6 +130,11 @@ export class SpirvModule {
     this.extensions.add(name);
   }
 
+  /** The declared capabilities, by name. */
+  capabilityNames(): CapabilityName[] {
+    return (Object.keys(Capability) as CapabilityName[]).filter((name) => this.capabilities.has(Capability[name]));
+  }
+
   /** The `GLSL.std.450` import, declared on first use. */
   glsl(): Id {
     if (this.glslSet === undefined) {

@@ -13,11 +13,11 @@ import {
   packArguments,
   type BufferMemory,
   type BufferOptions,
-  type KernelLayout,
   type VulkanKernel,
   type VulkanRuntimeOptions,
 } from "../../../src/runtime/vulkan/index.js";
 import { REDUCE_GROUP, SAXPY_A, SAXPY_GROUP, reduceInputs, saxpyInputs, toBase64 } from "./cases.js";
+import { recordFor, type RecordOptions } from "./record.js";
 
 export interface ChildJob {
   readonly scenario: string;
@@ -77,10 +77,15 @@ function spirv(job: ChildJob, name: string): Uint8Array {
   return new Uint8Array(readFileSync(job.shaders[name]!));
 }
 
+const SAXPY_RECORD: RecordOptions = { types: SAXPY_TYPES, workgroupSize: [SAXPY_GROUP, 1, 1] };
+
+/** Loads `bytes` with a saxpy record changed by `change` (to make it wrong on purpose). */
+function saxpyWith(rt: VulkanRuntime, bytes: Uint8Array, change: Partial<RecordOptions> = {}, entryName?: string): VulkanKernel {
+  return rt.createKernel(bytes, recordFor(bytes, { ...SAXPY_RECORD, ...change }), entryName);
+}
+
 function saxpyKernel(rt: VulkanRuntime, job: ChildJob, addressing: "bindings" | "device-address"): VulkanKernel {
-  const { size } = argumentLayout([...SAXPY_TYPES]);
-  const layout: KernelLayout = { argBlockSize: size, bufferOffsets: [0, 16], addressing };
-  return rt.createKernel(spirv(job, addressing === "bindings" ? "saxpy" : "saxpy_address"), "main", layout);
+  return saxpyWith(rt, spirv(job, addressing === "bindings" ? "saxpy" : "saxpy_address"), { addressing, ...(addressing === "device-address" ? { requiredFeatures: ["shaderInt64", "bufferDeviceAddress"] } : {}) });
 }
 
 function runSaxpy(rt: VulkanRuntime, kernel: VulkanKernel, n: number, timestamps = false, options: BufferOptions = {}) {
@@ -112,8 +117,9 @@ function saxpy(job: ChildJob) {
 function reduce(job: ChildJob) {
   const rt = VulkanRuntime.create(runtimeOptions(job));
   try {
-    const { slots, size } = argumentLayout([...REDUCE_TYPES]);
-    const kernel = rt.createKernel(spirv(job, "reduce"), "main", { argBlockSize: size, bufferOffsets: [slots[0]!.offset, slots[1]!.offset] });
+    const { slots } = argumentLayout([...REDUCE_TYPES]);
+    const bytes = spirv(job, "reduce");
+    const kernel = rt.createKernel(bytes, recordFor(bytes, { types: REDUCE_TYPES, workgroupSize: [REDUCE_GROUP, 1, 1] }));
     const runs = (job.sizes ?? []).map((n) => {
       const groups = Math.ceil(n / REDUCE_GROUP);
       const input = rt.createBuffer(4 * n, bufferOptions(job));
@@ -134,6 +140,7 @@ function misuse(job: ChildJob) {
   const rt = VulkanRuntime.create(runtimeOptions(job));
   try {
     const kernel = saxpyKernel(rt, job, "bindings");
+    const bytes = spirv(job, "saxpy");
     const n = 100;
     const { x, y } = saxpyInputs(n);
     const xb = rt.createBuffer(4 * n);
@@ -175,19 +182,28 @@ function misuse(job: ChildJob) {
       "negative buffer size": () => rt.createBuffer(-1),
       "unknown buffer memory": () => rt.createBuffer(4, { memory: "shared" as never }),
       "upload of a non-view": () => yb.upload([1, 2, 3] as never),
-      "zero workgroup size": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [0, 1, 1] }),
-      "workgroup size over the device limit": () =>
-        rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [rt.deviceInfo().limits.maxComputeWorkGroupSize[0] + 1, 1, 1] }),
-      "workgroup size unlike the module's LocalSize": () =>
-        rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 16], workgroupSize: [32, 1, 1] }),
+      "zero workgroup size": () => saxpyWith(rt, bytes, { workgroupSize: [0, 1, 1] }),
+      "workgroup size over the device limit": () => saxpyWith(rt, bytes, { workgroupSize: [rt.deviceInfo().limits.maxComputeWorkGroupSize[0] + 1, 1, 1] }),
+      "record of another module": () => {
+        const edited = bytes.slice();
+        edited[edited.length - 1]! ^= 1; // a module one bit away: same length, other CRC
+        return rt.createKernel(bytes, recordFor(edited, SAXPY_RECORD));
+      },
+      "missing record": () => rt.createKernel(bytes, undefined as never),
+      "record of another version": () => rt.createKernel(bytes, { ...recordFor(bytes, SAXPY_RECORD), version: 2 as never }),
+      "unknown entry in the record": () => saxpyWith(rt, bytes, {}, "no_such_entry"),
+      "feature the device lacks": () => saxpyWith(rt, bytes, { requiredFeatures: ["shaderInt64", "noSuchFeature"] }),
       "arg block over the push-constant limit": () =>
-        rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: rt.deviceInfo().limits.maxPushConstantsSize + 8, bufferOffsets: [0, 16] }),
-      "arg block size not a multiple of 4": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 46, bufferOffsets: [0, 16] }),
-      "overlapping buffer fields": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 8] }),
-      "buffer field outside the block": () => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0, 40] }),
-      "SPIR-V of odd length": () => rt.createKernel(spirv(job, "saxpy").subarray(0, 42), "main", { argBlockSize: 48, bufferOffsets: [0, 16] }),
-      "not SPIR-V": () => rt.createKernel(new Uint8Array(64), "main", { argBlockSize: 48, bufferOffsets: [0, 16] }),
-      "empty entry name": () => rt.createKernel(spirv(job, "saxpy"), "", { argBlockSize: 48, bufferOffsets: [0, 16] }),
+        saxpyWith(rt, bytes, { override: { argumentBlockBytes: rt.deviceInfo().limits.maxPushConstantsSize + 8 } }),
+      "arg block size not a multiple of 4": () =>
+        saxpyWith(rt, bytes, { override: { argumentBlockBytes: 46, arguments: [{ name: "x", type: "buffer", offset: 0, size: 16 }, { name: "y", type: "buffer", offset: 16, size: 16 }] } }),
+      "overlapping buffer fields": () =>
+        saxpyWith(rt, bytes, { override: { arguments: [{ name: "x", type: "buffer", offset: 0, size: 16 }, { name: "y", type: "buffer", offset: 8, size: 16 }] } }),
+      "buffer field outside the block": () =>
+        saxpyWith(rt, bytes, { override: { arguments: [{ name: "x", type: "buffer", offset: 0, size: 16 }, { name: "y", type: "buffer", offset: 40, size: 16 }] } }),
+      "SPIR-V of odd length": () => rt.createKernel(bytes.subarray(0, 42), recordFor(bytes, SAXPY_RECORD)),
+      "not SPIR-V": () => rt.createKernel(new Uint8Array(64), recordFor(new Uint8Array(64), SAXPY_RECORD)),
+      "empty entry name": () => saxpyWith(rt, bytes, {}, ""),
     };
     const results: Record<string, CaughtError | { ok: true }> = {};
     for (const [name, fn] of Object.entries(cases)) results[name] = attempt(fn);
@@ -227,11 +243,11 @@ function invalidSpirv(job: ChildJob) {
     const good = spirv(job, "saxpy");
     const garbage = good.slice();
     for (let i = 20; i < garbage.length; i++) garbage[i] = (i * 37) & 0xff;
-    const layout = { argBlockSize: 48, bufferOffsets: [0, 16] };
     return {
-      garbage: attempt(() => rt.createKernel(garbage, "main", layout)),
-      wrongEntry: attempt(() => rt.createKernel(good, "no_such_entry", layout)),
-      stillWorks: runSaxpy(rt, rt.createKernel(good, "main", layout), 3).dispatched,
+      garbage: attempt(() => saxpyWith(rt, garbage)),
+      // A hand-made record naming an entry the module lacks gets past the fingerprint: the driver objects.
+      wrongEntry: attempt(() => saxpyWith(rt, good, { entryName: "no_such_entry" })),
+      stillWorks: runSaxpy(rt, saxpyWith(rt, good), 3).dispatched,
     };
   } finally {
     rt.destroy();
@@ -242,7 +258,8 @@ function invalidSpirv(job: ChildJob) {
 function validationBite(job: ChildJob) {
   const rt = VulkanRuntime.create();
   try {
-    return { created: attempt(() => rt.createKernel(spirv(job, "saxpy"), "main", { argBlockSize: 48, bufferOffsets: [0] })) };
+    // A record that leaves out the second buffer (binding 1) the shader uses.
+    return { created: attempt(() => saxpyWith(rt, spirv(job, "saxpy"), { types: ["buffer", "index", "f32", "index"] })) };
   } finally {
     rt.destroy();
   }
@@ -349,18 +366,19 @@ function subgroups(job: ChildJob) {
   try {
     const groups = 4;
     const n = 64 * groups;
-    const layout = { argBlockSize: 16, bufferOffsets: [0] };
-    const fromModule = rt.createKernel(spirv(job, "subgroup_count"), "main", layout);
-    const fromLayout = rt.createKernel(spirv(job, "subgroup_count"), "main", { ...layout, workgroupSize: [64, 1, 1] });
+    const bytes = spirv(job, "subgroup_count");
+    const record = (subgroupOperations: string[]) => recordFor(bytes, { types: ["buffer"], workgroupSize: [64, 1, 1], subgroupOperations });
+    const withOperations = rt.createKernel(bytes, record(["basic"]));
+    const withoutOperations = rt.createKernel(bytes, record([]));
     const out = rt.createBuffer(8 * n, bufferOptions(job));
-    const argBlock = packArguments([{ type: "buffer", offset: 0 }], [fromLayout.bufferArgument(out)]);
-    rt.dispatch(fromLayout, { workgroupCount: [groups, 1, 1], argBlock, buffers: [out] });
+    const argBlock = packArguments([{ type: "buffer", offset: 0 }], [withOperations.bufferArgument(out)]);
+    rt.dispatch(withOperations, { workgroupCount: [groups, 1, 1], argBlock, buffers: [out] });
     const words = new Uint32Array(out.download().buffer);
     return {
       subgroupSize: rt.deviceInfo().subgroupSizeRange.max,
       computeFullSubgroups: rt.deviceInfo().features.computeFullSubgroups,
-      fromModule: { fullSubgroups: fromModule.fullSubgroups, workgroupSize: fromModule.workgroupSize },
-      fromLayout: { fullSubgroups: fromLayout.fullSubgroups, workgroupSize: fromLayout.workgroupSize },
+      withOperations: { fullSubgroups: withOperations.fullSubgroups, workgroupSize: withOperations.workgroupSize },
+      withoutOperations: { fullSubgroups: withoutOperations.fullSubgroups, workgroupSize: withoutOperations.workgroupSize },
       saxpy: saxpyKernel(rt, job, "bindings").fullSubgroups,
       counts: [...words.subarray(0, n)],
       sizes: [...words.subarray(n)],

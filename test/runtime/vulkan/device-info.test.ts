@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { REPORTED_FEATURES, profileFromDevice, type VulkanDeviceInfo, type VulkanProfileFacts } from "../../../src/runtime/vulkan/index.js";
-import { createSpirvTargetEnvironment, spirvInfoOf } from "../../../src/targets/spirv/index.js";
+import { REPORTED_FEATURES, type VulkanDeviceInfo, type VulkanProfileFacts } from "../../../src/runtime/vulkan/index.js";
+import { createSpirvTargetEnvironment, profileFromDevice, spirvInfoOf } from "../../../src/targets/spirv/index.js";
 import { quietEnv, requireValidationLayer } from "./probe.js";
 import { runChild } from "./run-child.js";
 
@@ -78,7 +78,7 @@ test("deviceInfo and profileFacts agree with vulkaninfo for device 0", (t) => {
   }
 
   // profileFromDevice passes the new features on to the SPIR-V profile.
-  const profile = profileFromDevice(createSpirvTargetEnvironment(), { profileFacts: () => facts, deviceInfo: () => info });
+  const profile = profileFromDevice(createSpirvTargetEnvironment(), { profileFacts: () => facts });
   const spirv = spirvInfoOf(profile)!;
   assert.equal(spirv.features.shaderSubgroupExtendedTypes, true);
   assert.equal(spirv.features.shaderBufferFloat32AtomicAdd, true);

@@ -1,33 +1,16 @@
 /**
  * Full-subgroup pipelines (docs/abi.md): a kernel using subgroup operations whose workgroup x
  * extent is a multiple of the largest subgroup size gets REQUIRE_FULL_SUBGROUPS when the
- * device has computeFullSubgroups; other kernels do not. The SPIR-V scan that finds the
- * capabilities and LocalSize is checked on glslang-built modules.
+ * device has computeFullSubgroups; other kernels do not. Whether a kernel uses subgroup
+ * operations is the kernel-interface record's word, not a scan of the module.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { wantsFullSubgroups } from "../../../src/runtime/vulkan/kernel.js";
-import { scanSpirv } from "../../../src/runtime/vulkan/spirv-scan.js";
 import type { DeviceContext } from "../../../src/runtime/vulkan/context.js";
 import { requireGlslang, requireValidationLayer } from "./probe.js";
 import { runChild } from "./run-child.js";
-import { shaderBytes, shaderPath } from "./shaders.js";
-
-test("scanSpirv finds subgroup capabilities and each entry point's LocalSize", (t) => {
-  if (!requireGlslang(t)) return;
-  const sub = scanSpirv(shaderBytes("subgroup_count"));
-  assert.equal(sub.usesSubgroups, true);
-  assert.deepEqual(sub.localSize("main"), [64, 1, 1]);
-  assert.equal(sub.localSize("other"), undefined);
-  const saxpy = scanSpirv(shaderBytes("saxpy"));
-  assert.equal(saxpy.usesSubgroups, false);
-  assert.deepEqual(saxpy.localSize("main"), [64, 1, 1]);
-  assert.deepEqual(scanSpirv(shaderBytes("reduce")).localSize("main"), [256, 1, 1]);
-  // Garbage after the header is not an error: the scan stops.
-  const garbage = shaderBytes("saxpy").slice();
-  for (let i = 20; i < garbage.length; i++) garbage[i] = (i * 37) & 0xff;
-  assert.doesNotThrow(() => scanSpirv(garbage));
-});
+import { shaderPath } from "./shaders.js";
 
 test("wantsFullSubgroups: subgroup use, the device feature and x % maxSubgroupSize all required", () => {
   const ctx = (computeFullSubgroups: boolean, max: number) =>
@@ -44,8 +27,8 @@ test("wantsFullSubgroups: subgroup use, the device feature and x % maxSubgroupSi
 interface SubgroupRun {
   subgroupSize: number;
   computeFullSubgroups: boolean;
-  fromModule: { fullSubgroups: boolean; workgroupSize: number[] };
-  fromLayout: { fullSubgroups: boolean; workgroupSize: number[] };
+  withOperations: { fullSubgroups: boolean; workgroupSize: number[] };
+  withoutOperations: { fullSubgroups: boolean; workgroupSize: number[] };
   saxpy: boolean;
   counts: number[];
   sizes: number[];
@@ -59,8 +42,8 @@ for (const forceStaging of [false, true]) {
     const r = run.result;
     assert.equal(r.computeFullSubgroups, true, "lavapipe supports computeFullSubgroups");
     assert.equal(64 % r.subgroupSize, 0);
-    assert.deepEqual(r.fromModule, { fullSubgroups: true, workgroupSize: [64, 1, 1] });
-    assert.deepEqual(r.fromLayout, { fullSubgroups: true, workgroupSize: [64, 1, 1] });
+    assert.deepEqual(r.withOperations, { fullSubgroups: true, workgroupSize: [64, 1, 1] });
+    assert.deepEqual(r.withoutOperations, { fullSubgroups: false, workgroupSize: [64, 1, 1] }, "the record, not the module, decides");
     assert.equal(r.saxpy, false, "saxpy uses no subgroup operations");
     assert.equal(r.counts.length, 256);
     assert.deepEqual(r.sizes, new Array(256).fill(r.subgroupSize));

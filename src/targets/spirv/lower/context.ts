@@ -100,6 +100,9 @@ export class KernelLowering {
   push: { readonly variable: Id; readonly members: ReadonlyMap<string, { readonly index: number; readonly type: ScalarType }> } | undefined;
   /** Ids of integer constants made through `int`, for trivial folding. */
   private readonly constantOf = new Map<Id, bigint>();
+  /** Profile features and subgroup operations the kernel relied on (its kernel-interface record). */
+  readonly usedFeatures = new Set<BooleanFeature>();
+  readonly usedSubgroupOperations = new Set<SubgroupOperation>();
 
   /**
    * Lowers the ops of a nested single-block region after binding its arguments, and returns
@@ -141,13 +144,19 @@ export class KernelLowering {
 
   /** True when the profile has `feature`; else reports `what` at `at`. */
   requireFeature(at: Op | Value, feature: BooleanFeature, what: string): boolean {
-    if (this.hasFeature(feature)) return true;
+    if (this.hasFeature(feature)) {
+      this.usedFeatures.add(feature);
+      return true;
+    }
     this.unsupported(at, what, `the profile lacks the Vulkan feature '${feature}' (set identity.features.${feature} when the device has it)`);
     return false;
   }
 
   requireSubgroup(at: Op, operation: SubgroupOperation, what: string): boolean {
-    if (this.info.features.subgroupOperations.includes(operation)) return true;
+    if (this.info.features.subgroupOperations.includes(operation)) {
+      this.usedSubgroupOperations.add(operation);
+      return true;
+    }
     this.unsupported(at, what, `the profile's subgroupOperations lack '${operation}'`);
     return false;
   }

@@ -1,9 +1,9 @@
 /**
- * `profileFromDevice`: the SPIR-V profile of a live Vulkan device (issue 3, item 1). It maps
- * what the runtime read from the device (`profileFacts()`, `deviceInfo()`) onto
- * `createSpirvProfile`, so a kernel compiled for it uses exactly the features, limits and
- * subgroup operations that device has. This is the one place the runtime meets the SPIR-V
- * target, and it only passes plain data across.
+ * `profileFromDevice`: the SPIR-V profile of a live Vulkan device. A runtime reports what its
+ * device offers as plain data (`VulkanRuntime.profileFacts()` in loomc/runtime/vulkan); this
+ * maps those facts onto `createSpirvProfile`, so a kernel compiled for it uses exactly the
+ * features, limits and subgroup operations that device has. The runtime never imports the
+ * compiler; the target reads the runtime's facts by their shape.
  */
 import { LoomError } from "../../core/errors.js";
 import {
@@ -15,9 +15,29 @@ import {
   type SpirvAbi,
   type SpirvProfile,
   type SubgroupOperation,
-} from "../../targets/spirv/profile.js";
+} from "./profile.js";
 import type { TargetEnvironment } from "../../core/target.js";
-import type { VulkanDeviceInfo, VulkanProfileFacts } from "./device-info.js";
+
+/** What a Vulkan runtime reports about its device (VulkanRuntime.profileFacts() has this shape). */
+export interface VulkanDeviceFacts {
+  /** "vulkan1.1" … "vulkan1.3". */
+  readonly environment: string;
+  readonly deviceName: string;
+  /** The default subgroup width. */
+  readonly subgroupSize: number;
+  /** Widths selectable with subgroupSizeControl (min = max when the width cannot vary). */
+  readonly subgroupSizeRange?: { readonly min: number; readonly max: number };
+  readonly subgroupOperations: readonly string[];
+  readonly limits: {
+    readonly maxWorkgroupSize: readonly [number, number, number];
+    readonly maxFlatWorkgroupSize: number;
+    readonly maxWorkgroupCount: readonly [number, number, number];
+    readonly maxWorkgroupStorageBytes: number;
+    readonly maxArgumentBlockBytes: number;
+  };
+  /** Vulkan feature names → supported. */
+  readonly features: Readonly<Record<string, boolean>>;
+}
 
 export interface DeviceProfileOptions {
   /** Profile identifier; default `vulkan:<device name>`. */
@@ -28,8 +48,9 @@ export interface DeviceProfileOptions {
 
 /** What profileFromDevice reads from a runtime (a VulkanRuntime, or plain data in tests). */
 export interface DeviceFactsSource {
-  profileFacts(): VulkanProfileFacts;
-  deviceInfo(): VulkanDeviceInfo;
+  profileFacts(): VulkanDeviceFacts;
+  /** Consulted for subgroupSizeRange when the facts leave it out. */
+  deviceInfo?(): { readonly subgroupSizeRange: { readonly min: number; readonly max: number } };
 }
 
 /**
@@ -40,23 +61,24 @@ export interface DeviceFactsSource {
  * vary it (min = max): otherwise kernels read the builtin at run time.
  */
 export function profileFromDevice(env: TargetEnvironment, runtime: DeviceFactsSource, options: DeviceProfileOptions = {}): SpirvProfile {
-  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function" || typeof runtime.deviceInfo !== "function") {
-    throw new LoomError("invalid-argument", "profileFromDevice: runtime must be a VulkanRuntime (profileFacts() and deviceInfo())");
+  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
+    throw new LoomError("invalid-argument", "profileFromDevice: runtime must be a VulkanRuntime (profileFacts())");
   }
   if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "profileFromDevice: options must be an object");
   const facts = runtime.profileFacts();
-  const info = runtime.deviceInfo();
+  const range = facts.subgroupSizeRange ?? runtime.deviceInfo?.().subgroupSizeRange;
+  if (!range) throw new LoomError("invalid-argument", "profileFromDevice: the device facts lack subgroupSizeRange");
   if (!(KNOWN_ENVIRONMENTS as readonly string[]).includes(facts.environment)) {
     throw new LoomError(
       "failed-precondition",
       `profileFromDevice: '${facts.deviceName}' offers ${facts.environment}; the SPIR-V target needs ${KNOWN_ENVIRONMENTS.join(" or ")}`,
     );
   }
-  const reported = facts.features as Readonly<Record<string, boolean | undefined>>;
+  const reported: Readonly<Record<string, boolean | undefined>> = facts.features;
   const features: Partial<Record<BooleanFeature, boolean>> = {};
   for (const name of BOOLEAN_FEATURES) features[name] = reported[name] === true;
   const subgroupOperations = SUBGROUP_OPERATIONS.filter((op: SubgroupOperation) => facts.subgroupOperations.includes(op));
-  const fixedSubgroup = info.subgroupSizeRange.min === info.subgroupSizeRange.max;
+  const fixedSubgroup = range.min === range.max;
   const l = facts.limits;
   return createSpirvProfile(env, {
     identifier: options.identifier ?? `vulkan:${facts.deviceName}`,

@@ -1,0 +1,275 @@
+/**
+ * Compile one kernel for a live Vulkan device (its own profile), run a case on it, run the
+ * reference interpreter on the same inputs, and compare with the case's expectation. Built on
+ * the public entry points only: loomc, loomc/target/spirv and loomc/runtime/vulkan.
+ */
+import {
+  Compiler,
+  Context,
+  LaunchConfigProgram,
+  LoomError,
+  PassProgram,
+  Source,
+  Workspace,
+  compileModule,
+  emitModule,
+  parseExecutableInterface,
+  prepareReferenceKernel,
+  type ExecutableInterface,
+  type InterpretedKernel,
+  type KernelInterface,
+  type LaunchConfig,
+  type ReferenceArgValue,
+  type TargetEnvironment,
+} from "../index.js";
+import { createSpirvTargetEnvironment, profileFromDevice, type SpirvProfile } from "../targets/spirv/index.js";
+import { packArguments, type ArgSlotDescriptor, type ArgValue as DeviceArg, type VulkanBuffer, type VulkanRuntime } from "../runtime/vulkan/index.js";
+import type { CaseArgument, Comparison, ExpectedOutput, HostArray, KernelCase } from "./cases.js";
+import { random } from "./cases.js";
+import { compareOutput, type OutputCheck } from "./compare.js";
+import { CaseError } from "./errors.js";
+
+export interface DeviceKernel {
+  readonly symbol: string;
+  readonly exportName: string;
+  readonly spirv: Uint8Array;
+  /** The executable's kernel-interface record, and this kernel's entry in it. */
+  readonly record: ExecutableInterface;
+  readonly interface: KernelInterface;
+  /** Launch-config arguments with their Loom types. */
+  readonly workload: readonly { readonly name: string; readonly type: string }[];
+  /** Argument-block slots with the runtime's type names. */
+  readonly slots: readonly ArgSlotDescriptor[];
+  launch(workload: readonly (number | bigint)[]): LaunchConfig;
+  interpreter(): InterpretedKernel;
+}
+
+export type CompileOutcome = { readonly ok: true; readonly kernel: DeviceKernel } | { readonly ok: false; readonly diagnostics: string };
+
+let spirvEnv: TargetEnvironment | undefined;
+/** One SPIR-V environment per process (profiles must come from the environment they compile for). */
+export function spirvEnvironment(): TargetEnvironment {
+  return (spirvEnv ??= createSpirvTargetEnvironment());
+}
+
+/** The device's SPIR-V profile, for the process-wide SPIR-V environment. */
+export function deviceProfile(rt: VulkanRuntime): SpirvProfile {
+  return profileFromDevice(spirvEnvironment(), rt);
+}
+
+/** Parses `text`, compiles `symbol` (default: the only kernel.def) for `profile`, emits SPIR-V. */
+export function compileForDevice(fileName: string, text: string, profile: SpirvProfile, symbol?: string): CompileOutcome {
+  const env = spirvEnvironment();
+  const context = Context.create({ targetEnvironments: [env] });
+  const workspace = new Workspace(context);
+  const parsed = workspace.parseModule(Source.fromText(fileName, text));
+  if (!parsed.ok || !parsed.value) return { ok: false, diagnostics: parsed.formatDiagnostics() };
+  const module = parsed.value;
+  const kernels = module.kernels().filter((k) => k.defined);
+  const name = symbol?.replace(/^@/, "") ?? (kernels.length === 1 ? kernels[0]?.symbol : undefined);
+  if (name === undefined) throw new CaseError(`'${fileName}' has ${kernels.length} kernel.def ops; pick one with --kernel`);
+  const signature = kernels.find((k) => k.symbol === name);
+  if (!signature) throw new CaseError(`'${fileName}' has no kernel.def @${name} (has: ${kernels.map((k) => `@${k.symbol}`).join(", ") || "none"})`);
+  const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
+  const compiled = compileModule(Compiler.create(context), workspace, pipeline, module, {
+    specializations: [{ functionSymbol: name, targetProfile: profile }],
+    artifacts: { launchConfig: true },
+  });
+  if (!compiled.ok) return { ok: false, diagnostics: compiled.formatDiagnostics() };
+  const emitted = emitModule(env, workspace, module, { artifactFormat: "spirv" });
+  if (!emitted.ok) return { ok: false, diagnostics: emitted.formatDiagnostics() };
+  const executable = emitted.findArtifact("executable");
+  const recordArtifact = emitted.findArtifact("interface");
+  const launchArtifact = compiled.findArtifact("launch-config");
+  if (!executable || !recordArtifact || !launchArtifact) throw new LoomError("internal", "compileForDevice: a successful compile lacks its executable, interface or launch-config artifact");
+  const record = parseExecutableInterface(recordArtifact.contents);
+  const kernel = record.kernels.find((k) => k.symbol === name);
+  if (!kernel) throw new LoomError("internal", `compileForDevice: the interface record has no kernel @${name}`);
+  const program = LaunchConfigProgram.load(launchArtifact);
+  const fn = program.lookupFunction(kernel.entryName);
+  const workload = signature.workload;
+  let interpreter: InterpretedKernel | undefined;
+  return {
+    ok: true,
+    kernel: {
+      symbol: name,
+      exportName: kernel.entryName,
+      spirv: executable.contents,
+      record,
+      interface: kernel,
+      workload,
+      slots: kernel.arguments.map((a) => ({ type: a.type, offset: a.offset, name: a.name })),
+      launch: (values) => program.invoke(fn, values.map((v, i) => workloadBits(v, workload[i]?.type ?? ""))),
+      interpreter: () => (interpreter ??= prepareReferenceKernel(module, name)),
+    },
+  };
+}
+
+/** Raw launch-argument bits of a workload value of Loom type `type` (integers two's complement; floats their bits). */
+export function workloadBits(v: number | bigint, type: string): bigint {
+  if (type === "f32" || type === "f64") {
+    const view = new DataView(new ArrayBuffer(8));
+    if (type === "f64") view.setFloat64(0, Number(v), true);
+    else view.setFloat32(0, Number(v), true);
+    return type === "f64" ? view.getBigUint64(0, true) : BigInt(view.getUint32(0, true));
+  }
+  if (typeof v === "number" && !Number.isSafeInteger(v)) throw new CaseError(`workload value ${v} is not an integer`);
+  return BigInt.asUintN(64, BigInt(v));
+}
+
+// ---- running a case -----------------------------------------------------------------------
+
+export interface RunOptions {
+  /** Also run the reference interpreter and check it (against the JS reference, or as the reference). */
+  readonly interpret?: boolean;
+  /** Timed repetitions after the checked dispatch (GPU timestamps); 0 = none. */
+  readonly repeats?: number;
+  /** Compare the device with the interpreter instead of the case's JS reference. */
+  readonly referenceFromInterpreter?: boolean;
+}
+
+export interface CaseResult {
+  readonly label: string;
+  readonly launch: LaunchConfig;
+  readonly dispatched: boolean;
+  readonly bytesMoved: number;
+  /** Device outputs against the reference. */
+  readonly device: readonly OutputCheck[];
+  /** Interpreter outputs against the JS reference (absent when not interpreted or it is the reference). */
+  readonly interpreter?: readonly OutputCheck[];
+  readonly passed: boolean;
+  /** GPU nanoseconds of each timed repetition. */
+  readonly gpuNs: readonly number[];
+}
+
+function bytesOf(a: HostArray): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function sameKind(like: HostArray, bytes: Uint8Array): HostArray {
+  const buf = bytes.slice().buffer;
+  return like instanceof Float32Array ? new Float32Array(buf) : like instanceof Int32Array ? new Int32Array(buf) : new Uint32Array(buf);
+}
+
+/** The subgroup width a launch runs with: fixed by the profile, else the device's default. */
+function subgroupWidth(launch: LaunchConfig, rt: VulkanRuntime): number {
+  return launch.subgroupSize > 0 ? launch.subgroupSize : rt.deviceInfo().subgroupSize;
+}
+
+function isFloatSlot(kernel: DeviceKernel, name: string): boolean {
+  const t = kernel.slots.find((s) => s.name === name)?.type;
+  return t === "f16" || t === "bf16" || t === "f32" || t === "f64";
+}
+
+/** Runs the case's kernel through the interpreter; returns every buffer's final contents by name. */
+export function interpretCase(kernel: DeviceKernel, c: KernelCase, launch: LaunchConfig, subgroupSize: number): Record<string, HostArray> {
+  const buffers: Record<string, HostArray> = {};
+  const args: ReferenceArgValue[] = c.args.map((a) => {
+    if (a.kind === "scalar") return typeof a.value === "number" && Number.isInteger(a.value) && !isFloatSlot(kernel, a.name) ? BigInt(a.value) : a.value;
+    const copy = a.data.slice();
+    buffers[a.name] = copy;
+    return bytesOf(copy);
+  });
+  kernel.interpreter().run({ workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, subgroupSize, args });
+  return buffers;
+}
+
+/** Without a manifest: integers exact, f32 within 64 ε relative plus 1e-6 absolute. */
+function defaultComparison(values: HostArray): Comparison {
+  return values instanceof Float32Array ? { kind: "float", epsilons: 64, absolute: 1e-6 } : { kind: "exact" };
+}
+
+/** Uploads the case, dispatches once (checked), then `repeats` timed dispatches. */
+export function runCase(rt: VulkanRuntime, kernel: DeviceKernel, c: KernelCase, options: RunOptions = {}): CaseResult {
+  if (c.args.length !== kernel.slots.length) {
+    throw new CaseError(`@${kernel.symbol} takes ${kernel.slots.length} device argument(s), the case gives ${c.args.length}`);
+  }
+  const launch = kernel.launch(c.workload);
+  const vk = rt.createKernel(kernel.spirv, kernel.record, kernel.exportName);
+  const created: VulkanBuffer[] = [];
+  try {
+    const byName = new Map<string, { buffer: VulkanBuffer; like: HostArray }>();
+    const values: DeviceArg[] = c.args.map((a) => {
+      if (a.kind === "scalar") return a.value;
+      const buffer = rt.createBuffer(a.data.byteLength);
+      created.push(buffer);
+      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
+      byName.set(a.name, { buffer, like: a.data });
+      return vk.bufferArgument(buffer);
+    });
+    const argBlock = packArguments(kernel.slots, values, kernel.interface.argumentBlockBytes);
+    const buffers = [...created];
+    const first = rt.dispatch(vk, { workgroupCount: launch.workgroupCount, argBlock, buffers });
+
+    const subgroupSize = subgroupWidth(launch, rt);
+    const interpreted = options.interpret || options.referenceFromInterpreter ? interpretCase(kernel, c, launch, subgroupSize) : undefined;
+    const expected: Record<string, ExpectedOutput> =
+      options.referenceFromInterpreter && interpreted
+        ? Object.fromEntries(Object.entries(interpreted).map(([name, values]) => [name, { values, compare: defaultComparison(values) }]))
+        : { ...c.reference() };
+    const device: OutputCheck[] = [];
+    for (const [name, want] of Object.entries(expected)) {
+      const b = byName.get(name);
+      if (!b) throw new LoomError("invalid-argument", `the reference names '${name}', which is not a buffer argument of @${kernel.symbol}`);
+      const got = sameKind(b.like, b.like.byteLength > 0 ? b.buffer.download() : new Uint8Array(0));
+      device.push(compareOutput(name, got, want));
+    }
+    const interpreter =
+      interpreted && !options.referenceFromInterpreter
+        ? Object.entries(expected).map(([name, want]) => compareOutput(name, interpreted[name] ?? new Float32Array(0), want))
+        : undefined;
+
+    const gpuNs: number[] = [];
+    for (let i = 0; i < (options.repeats ?? 0) && first.dispatched; i++) {
+      const r = rt.dispatch(vk, { workgroupCount: launch.workgroupCount, argBlock, buffers, timestamps: true });
+      if (r.gpuNs !== undefined) gpuNs.push(r.gpuNs);
+    }
+    const passed = device.every((d) => d.mismatches === 0) && (interpreter ?? []).every((d) => d.mismatches === 0);
+    return { label: c.label, launch, dispatched: first.dispatched, bytesMoved: c.bytesMoved, device, ...(interpreter ? { interpreter } : {}), passed, gpuNs };
+  } finally {
+    for (const b of created) b.destroy();
+    vk.destroy();
+  }
+}
+
+// ---- inputs without a manifest ------------------------------------------------------------
+
+/**
+ * A case for any kernel: scalars named like a workload argument take its value, others come
+ * from `sizes`; buffer NAME holds `sizes[NAME]` elements of the type its first view uses
+ * (the interface record's elementTypes; i32 when it has none): f32 uniform in [-4, 4) on a
+ * 2⁻¹² grid, integers uniform in [0, 1024). Every buffer is an output, compared with the
+ * interpreter.
+ */
+export function genericCase(kernel: DeviceKernel, workload: readonly (number | bigint)[], sizes: Readonly<Record<string, number>>, seed: number): KernelCase {
+  const workloadNames = kernel.workload.map((a) => a.name);
+  const rng = random(seed);
+  let bytes = 0;
+  const args: CaseArgument[] = kernel.interface.arguments.map((slot, i) => {
+    const name = slot.name || `arg${i}`;
+    if (slot.type === "buffer") {
+      const count = sizes[name];
+      if (count === undefined) throw new CaseError(`buffer '${name}' needs --size ${name}=COUNT (element count)`);
+      const element = slot.elementTypes?.[0] === "f32" ? "f32" : "i32";
+      const data =
+        element === "f32"
+          ? Float32Array.from({ length: count }, () => Math.round((rng() * 8 - 4) * 4096) / 4096)
+          : Int32Array.from({ length: count }, () => Math.floor(rng() * 1024));
+      bytes += data.byteLength;
+      return { kind: "buffer", name, data };
+    }
+    const w = workloadNames.indexOf(name);
+    const value = w >= 0 ? workload[w] : sizes[name];
+    if (value === undefined) throw new CaseError(`scalar '${name}' is not a workload argument; give it with --size ${name}=VALUE`);
+    return { kind: "scalar", name, value };
+  });
+  return {
+    label: [...workload.map(String), ...Object.entries(sizes).map(([k, v]) => `${k}=${v}`)].join(" "),
+    workload,
+    args,
+    bytesMoved: bytes,
+    reference: () => {
+      throw new LoomError("failed-precondition", "a generic case has no JS reference; run with the interpreter as reference");
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * `loomc/harness`: the kernel-suite harness (docs/kernels.md). Suite cases and their seeded
+ * inputs, output comparison, the manifest lookup, and running a case on a Vulkan device
+ * against the reference interpreter (the CPU oracle). `loom run`, the e2e suite and
+ * bench/vulkan-suite.ts are built on it; it is built on the public entry points.
+ */
+export { random, type HostArray, type Comparison, type CaseArgument, type ExpectedOutput, type KernelCase, type CaseShape, type SuiteKernel } from "./cases.js";
+export { compareOutput, describeCheck, median, type OutputCheck } from "./compare.js";
+export { CaseError } from "./errors.js";
+export { findSuiteKernel } from "./manifest.js";
+export {
+  compileForDevice,
+  deviceProfile,
+  spirvEnvironment,
+  workloadBits,
+  runCase,
+  interpretCase,
+  genericCase,
+  type DeviceKernel,
+  type CompileOutcome,
+  type RunOptions,
+  type CaseResult,
+} from "./device.js";
