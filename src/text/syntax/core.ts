@@ -190,3 +190,47 @@ export const variadicIdentityForm: OpSyntax = {
     w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
   },
 };
+
+/**
+ * `%r = op %a, %b, ... : A, B, ...` — one annotated type per operand; the result has the type
+ * annotated at position `result` (`vector.dotf %a, %b, %acc : V, V, f32`).
+ */
+export function operandsForm(arity: number, result: number): OpSyntax {
+  return {
+    parse(p, op) {
+      op.operands = p.parseValueList();
+      checkOperandCount(p, op, arity, op.operands.length);
+      const types = parseAnnotation(p, op);
+      checkOperandCount(p, op, arity, types.length);
+      return [types[result] ?? T.index];
+    },
+    print(w, op) {
+      w.text(" ").values(op.operands);
+      w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
+    },
+  };
+}
+
+/**
+ * `%r = op %a word %b ... : R` — operands separated by fixed words (`vector.iota %base step
+ * %step : vector<16xindex>`); the annotation is the result type.
+ */
+export function wordsForm(separators: readonly string[]): OpSyntax {
+  return {
+    parse(p, op) {
+      const operands = [p.parseValueUse()];
+      for (const word of separators) {
+        p.expectWord(word);
+        operands.push(p.parseValueUse());
+      }
+      op.operands = operands;
+      return [parseSingleAnnotation(p, op)];
+    },
+    print(w, op) {
+      op.operands.forEach((v, i) => {
+        w.text(i === 0 ? " " : ` ${separators[i - 1] ?? ","} `).value(v);
+      });
+      w.annotation(annotationOf(op, () => [resultType(op)]));
+    },
+  };
+}

@@ -7,9 +7,8 @@ import type { Parser } from "../parser.js";
 import { Tok, type Token } from "../token.js";
 import type { Writer } from "../writer.js";
 import { SCHEDULES } from "../vocabulary.js";
-import { annotationOf, arithForm, parseAnnotation, register } from "./core.js";
+import { annotationOf, parseAnnotation, register } from "./core.js";
 
-register("scf.select", arithForm(3));
 
 /** `op (%v, ... : T, ...)?` — scf.yield, scf.condition, func.return, template.return. */
 const forwardForm = {
