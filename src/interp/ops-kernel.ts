@@ -8,14 +8,15 @@
  */
 import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
+import { OP_INFOS } from "../dialects/registry.js";
 import { opError } from "./errors.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
 import { invocationId, plain, synced, type Frame, type Gen, type Invocation, type Lane, type Step, type SyncRequest, type Val } from "./state.js";
 import { laneType, literalValue } from "./types.js";
 
-/** Ops that synchronise invocations. */
-export const SYNC_OPS: ReadonlySet<string> = new Set(["kernel.barrier", "kernel.subgroup.reduce", "kernel.subgroup.shuffle", "kernel.subgroup.broadcast", "kernel.workgroup.reduce"]);
+/** Ops that synchronise invocations: the barriers and collectives of the registry. */
+export const SYNC_OPS: ReadonlySet<string> = new Set(OP_INFOS.filter((i) => i.collective !== undefined).map((i) => i.name));
 
 const DIMS = { x: 0, y: 1, z: 2 } as const;
 

@@ -3,6 +3,7 @@
  * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits), and
  * drivers re-vectorize as they see fit. Dynamic lane indices become select chains.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { VectorType } from "../../../ir/types.js";
@@ -132,13 +133,13 @@ const reduce: OpRule = (cx, op) => {
   cx.set(op.results[0]!, { kind: "scalar", id: acc, type: v.type });
 };
 
-export const VECTOR_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["vector.splat", splat],
-  ["vector.from_elements", fromElements],
-  ["vector.extract", extract],
-  ["vector.insert", insert],
-  ["vector.load", load],
-  ["vector.store", store],
-  ["vector.reduce", reduce],
-]);
+export const VECTOR_RULES = {
+  "vector.splat": splat,
+  "vector.from_elements": fromElements,
+  "vector.extract": extract,
+  "vector.insert": insert,
+  "vector.load": load,
+  "vector.store": store,
+  "vector.reduce": reduce,
+} satisfies Partial<Record<OpName, OpRule>>;
 
