@@ -12,6 +12,7 @@ import type { Id } from "../instructions.js";
 import { BOOL } from "../module.js";
 import { Op as S } from "../spec.js";
 import { combine } from "./arith-rules.js";
+import { LANE_RULES } from "./lanes.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
 import { elementPointer, indexIds } from "./memory-rules.js";
 
@@ -133,7 +134,32 @@ const reduce: OpRule = (cx, op) => {
   cx.set(op.results[0]!, { kind: "scalar", id: acc, type: v.type });
 };
 
+/** `acc = fma(a[i], b[i], acc)` in lane order, starting from the accumulator operand. */
+const dotf: OpRule = (cx, op) => {
+  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
+  if (!a || !b) return cx.poison(op);
+  const t = a.type;
+  let acc = cx.scalar(op.operands[2]!);
+  a.lanes.forEach((x, i) => {
+    acc = LANE_RULES.fmaf({ cx, op, args: [x, b.lanes[i]!, acc], argTypes: [t, t, t], result: t });
+  });
+  cx.set(op.results[0]!, { kind: "scalar", id: acc, type: t });
+};
+
+/** Lane i = base + i·step (integer wrap-around; the index domain is 64-bit). */
+const iota: OpRule = (cx, op) => {
+  const result = op.results[0]!;
+  const t = cx.scalarType(result.type);
+  const base = cx.scalar(op.operands[0]!), step = cx.scalar(op.operands[1]!);
+  const n = (result.type as VectorType).shape.reduce((x, y) => x * y, 1);
+  const lanes: Id[] = [];
+  for (let i = 0; i < n; i++) lanes.push(i === 0 ? base : cx.binary(S.IAdd, t, base, cx.binary(S.IMul, t, step, cx.int(t, BigInt(i)))));
+  cx.set(result, { kind: "vector", lanes, type: t });
+};
+
 export const VECTOR_RULES = {
+  "vector.dotf": dotf,
+  "vector.iota": iota,
   "vector.splat": splat,
   "vector.from_elements": fromElements,
   "vector.extract": extract,
