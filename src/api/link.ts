@@ -16,6 +16,7 @@ import { parseModule } from "../text/parser.js";
 import { LoomError } from "../core/errors.js";
 import { Result } from "./result.js";
 import { firstInvalidUtf8, Source } from "./source.js";
+import { isOp } from "../dialects/registry.js";
 
 /** What a library offers, for inspection (`LinkIndex.libraries`). */
 export interface LinkLibraryInfo {
@@ -120,7 +121,7 @@ export class LinkIndex {
       libraries.map((l) => ({
         name: l.name,
         symbols: l.ir.ops
-          .filter((op) => op.symbol !== undefined && op.name !== "module.import")
+          .filter((op) => op.symbol !== undefined && !isOp(op, "module.import"))
           .map((op) => ({ name: op.symbol!, op: op.name, linkable: isLinkable(op.name, op.props.modifiers) })),
       })),
     );

@@ -28,8 +28,8 @@ export type OpName = keyof Registry & string;
 /** The props type declared for op `N`. */
 export type PropsOf<N extends OpName> = NonNullable<Registry[N]["props"]>;
 
-/** An op known to be `N`, with its declared props. */
-export type OpOf<N extends OpName> = Op & { readonly name: N; readonly props: PropsOf<N> & Record<string, Prop> };
+/** An op known to be `N`, with its declared props (writable: parsers and passes set them). */
+export type OpOf<N extends OpName> = Op & { readonly name: N; props: { -readonly [K in keyof PropsOf<N>]: PropsOf<N>[K] } & Record<string, Prop> };
 
 /** Ops whose names are in a union, e.g. `OpIn<"func.def" | "func.decl">`. */
 export type OpIn<N extends OpName> = { [K in N]: OpOf<K> }[N];
@@ -66,13 +66,13 @@ export function isOpName(name: string): name is OpName {
 }
 
 /** Narrows `op` to op `name` with its declared props. */
-export function isOp<N extends OpName>(op: Op, name: N): op is OpOf<N> {
-  return op.name === name;
+export function isOp<N extends OpName>(op: Op | null | undefined, name: N): op is OpOf<N> {
+  return op?.name === name;
 }
 
 /** Narrows `op` to one of `names`. */
-export function isOpIn<const N extends OpName>(op: Op, names: readonly N[]): op is OpIn<N> {
-  return (names as readonly string[]).includes(op.name);
+export function isOpIn<const N extends OpName>(op: Op | null | undefined, names: readonly N[]): op is OpIn<N> {
+  return op !== null && op !== undefined && (names as readonly string[]).includes(op.name);
 }
 
 /** The props of an op already known to be `name` (e.g. from a dispatch on `op.name`). */

@@ -10,7 +10,7 @@ import { walkRegion } from "../ir/walk.js";
 import { Undefined } from "../dialects/index/semantics.js";
 import { InterpretError, opError, type InterpretFailure } from "./errors.js";
 import { invocationId, plain, type Frame, type Gen, type PlainStep, type Step, type Val } from "./state.js";
-import { OP_INFOS, opInfo } from "../dialects/registry.js";
+import { isOp, OP_INFOS, opInfo } from "../dialects/registry.js";
 import type { Evaluate, EvalValue } from "../dialects/decl.js";
 import { compileArith } from "./ops-arith.js";
 import { compileMemory } from "./ops-memory.js";
@@ -56,7 +56,7 @@ export class CompileUnit {
   readonly configDefs: ReadonlyMap<string, Op>;
   constructor(readonly options: UnitOptions) {
     this.symbols = options.module?.symbolTable() ?? new Map();
-    this.configDefs = new Map((options.module?.ops ?? []).filter((o) => o.name === "config.def").map((o) => [o.symbol!, o]));
+    this.configDefs = new Map((options.module?.ops ?? []).filter((o) => isOp(o, "config.def")).map((o) => [o.symbol!, o]));
   }
 
   /** Compiles a function body; cached per defining op. */
@@ -81,7 +81,7 @@ export class CompileUnit {
     walkRegion(region, (op) => {
       if (found) return "skip";
       if (SYNC_OPS.has(op.name)) found = true;
-      else if (op.name === "func.call" || op.name === "template.call") {
+      else if (isOp(op, "func.call") || isOp(op, "template.call")) {
         const callee = calleeOf(this, op);
         if (callee && this.syncs(callee.regions[0]!, visiting)) found = true;
       }

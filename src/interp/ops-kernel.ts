@@ -8,7 +8,7 @@
  */
 import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
-import { OP_INFOS } from "../dialects/registry.js";
+import { isOp, OP_INFOS } from "../dialects/registry.js";
 import { opError } from "./errors.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
@@ -84,7 +84,7 @@ function reduce(c: FunctionCompiler, op: Op): Step | undefined {
   const combine = combiner(op.props.kind as string, laneType(v.type));
   if (!combine) return undefined;
   const s = c.slot(v), outs = c.results(op);
-  const scope = op.name === "kernel.workgroup.reduce" ? "workgroup" : "subgroup";
+  const scope = isOp(op, "kernel.workgroup.reduce") ? "workgroup" : "subgroup";
   const clusterSize = op.props.clusterSize as number | undefined;
   const resolve: SyncRequest["resolve"] = (reqs, parts) => {
     const values = reqs.map((r) => r.operands[0] as Lane);

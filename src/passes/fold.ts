@@ -23,7 +23,7 @@ import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { forEachUse } from "../ir/walk.js";
 import type { PrimType } from "../ir/types.js";
 import { lookupOp } from "../dialects/table.js";
-import { opInfo } from "../dialects/registry.js";
+import { isOp, opInfo } from "../dialects/registry.js";
 import type { EvalValue, Evaluate, Lane } from "../dialects/decl.js";
 import { Op as IrOp } from "../ir/core.js";
 import { isUndefined } from "../dialects/index/semantics.js";
@@ -87,12 +87,12 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
   for (const op of [...region.ops]) {
     for (const inner of op.regions) foldInto(inner, constants, aliases);
     const resolve = (v: Value) => aliases.get(v) ?? v;
-    if (op.name === "index.constant" || op.name === "scalar.constant") {
+    if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
       const c = constantOf(op);
       if (c !== undefined) constants.set(op.results[0]!, c);
       continue;
     }
-    if (op.name === "vector.constant" || op.name === "vector.splat" || op.name === "vector.from_elements") {
+    if (isOp(op, "vector.constant") || isOp(op, "vector.splat") || isOp(op, "vector.from_elements")) {
       const lanes = vectorConstantOf(op, constants, resolve);
       if (lanes) constants.set(op.results[0]!, lanes);
       continue;
@@ -102,7 +102,7 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
       foldEvaluated(region, op, evaluate, constants, aliases, resolve);
       continue;
     }
-    if (op.name === "scf.select") {
+    if (isOp(op, "scf.select")) {
       const cond = constants.get(resolve(op.operands[0]!));
       if (cond !== undefined) aliases.set(op.results[0]!, resolve(op.operands[cond !== 0n ? 1 : 2]!));
       continue;
@@ -137,7 +137,7 @@ function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => V
   const r = op.results[0]!;
   if (r.type.kind !== "vector") return undefined;
   const n = r.type.shape.reduce((a, b) => a * b, 1);
-  if (op.name === "vector.constant") {
+  if (isOp(op, "vector.constant")) {
     const lit = op.props.value as Literal | undefined;
     const t = r.type.element.name as LType;
     if (!lit) return undefined;
@@ -149,7 +149,7 @@ function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => V
   }
   const lanes = op.operands.map((v) => constants.get(resolve(v)));
   if (lanes.some((l) => l === undefined || Array.isArray(l))) return undefined;
-  return op.name === "vector.splat" ? new Array<Lane>(n).fill(lanes[0] as Lane) : (lanes as Lane[]);
+  return isOp(op, "vector.splat") ? new Array<Lane>(n).fill(lanes[0] as Lane) : (lanes as Lane[]);
 }
 
 /** Replaces an op with declared semantics by its value when every operand is known. */

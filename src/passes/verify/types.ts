@@ -20,7 +20,7 @@ import type { VerifyContext } from "./context.js";
 import { checkLiteral } from "./literals.js";
 import { ATOMIC_KINDS, COMBINING_KINDS } from "./typerules.js";
 import { INDEX_RESULT, type TypeCheck, type TypeClass, type TypeRef, type TypeRule } from "../../dialects/decl.js";
-import { opInfo, type OpInfo } from "../../dialects/registry.js";
+import { isOp, opInfo, type OpInfo } from "../../dialects/registry.js";
 
 const s = typeToString;
 
@@ -261,11 +261,11 @@ function vectorSlot(v: VectorType, k: number): Type {
 
 /** Parameter types and result types of a call's target, with callee args bound to the call operands. */
 function calleeSignature(ctx: VerifyContext, op: Op): { params: Type[]; results: Type[]; callee: Op } | undefined {
-  const name = op.name === "template.apply" ? op.props.family : op.props.symbol;
+  const name = isOp(op, "template.apply") ? op.props.family : op.props.symbol;
   if (typeof name !== "string") return undefined;
   const entry = ctx.symbols.get(name);
   if (!entry) return undefined;
-  const want = op.name === "func.call" ? ["func.def", "func.decl"] : op.name === "template.apply" ? ["template.decl"] : ["template.def"];
+  const want = isOp(op, "func.call") ? ["func.def", "func.decl"] : isOp(op, "template.apply") ? ["template.decl"] : ["template.def"];
   if (!want.includes(entry.op.name)) return undefined;
   const region = entry.op.regions[0];
   const args = region?.args ?? [];
@@ -487,7 +487,7 @@ function checkAtomic(c: OpTypes, op: Op, xi: number, vi: number, hasResult: bool
   if (!view || !x) return;
   if (!ATOMIC_TYPES.includes(s(x.type))) return void c.operand(`atomic value '%${x.name}' must be i32, i64 or f32, got ${s(x.type)}`);
   if (!typeEquals(view.element, x.type)) return void c.element(`atomic ${s(x.type)} on ${s(view)}`);
-  if (op.name !== "view.atomic.store" && !checkAtomicKind(c, op, x.type)) return;
+  if (!isOp(op, "view.atomic.store") && !checkAtomicKind(c, op, x.type)) return;
   if (hasResult) c.same(op.results[0], x.type, "result");
 }
 
@@ -517,7 +517,7 @@ const RESULT_ANNOTATED = new Set([
  */
 function annotationIndex(op: Op, info: OpInfo | undefined, i: number): number | undefined {
   if (RESULT_ANNOTATED.has(op.name) || info?.types === INDEX_RESULT || info?.syntax.form === "words") return undefined;
-  if (info?.types?.kind === "uniform" || op.name === "kernel.launch.config") return 0;
+  if (info?.types?.kind === "uniform" || isOp(op, "kernel.launch.config")) return 0;
   switch (op.name) {
     case "scf.select":
     case "vector.select":
@@ -565,7 +565,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
   const c = new OpTypes(ctx, op);
   const workload = (t: Type) => isAddress(t) || isScalar(t);
   const device = (t: Type) => workload(t) || isBuffer(t);
-  if (op.name === "kernel.def" || op.name === "kernel.decl") {
+  if (isOp(op, "kernel.def") || isOp(op, "kernel.decl")) {
     const sides: [number, (t: Type) => boolean, string][] = [[0, workload, "workload argument types are index, offset, integers and floats"], [1, device, "device argument types are index, offset, integers, floats and buffer"]];
     for (const [i, ok, what] of sides) {
       const bad = op.regions[i]?.args.find((a) => !ok(a.type));
@@ -574,18 +574,18 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     checkPredicates(c, op.props.workloadWhere);
     checkPredicates(c, op.props.launchWhere);
   }
-  if (op.name === "func.def" || op.name === "func.decl" || op.name === "template.def" || op.name === "template.decl") {
+  if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl")) {
     for (const a of op.regions[0]?.args ?? []) if (!checkTypeBindings(c, a.type)) return;
     checkPredicates(c, op.props.where);
   }
-  if (op.name === "config.decl" || op.name === "config.def") {
+  if (isOp(op, "config.decl") || isOp(op, "config.def")) {
     const t = op.props.type as Type | undefined;
     if (!t || typeof t !== "object") return;
     if (!workload(t)) return void c.operand(`config keys have index, offset, integer or float type, got ${s(t)}`);
     const arg = op.regions[0]?.args[0];
     if (arg && !typeEquals(arg.type, t)) return void c.mismatch(`'%${arg.name}' has type ${s(arg.type)}, the key has type ${s(t)}`);
     checkPredicates(c, op.props.where);
-    if (op.name === "config.def") {
+    if (isOp(op, "config.def")) {
       checkLiteral(ctx, op, op.props.value as Literal, t);
       const decl = op.symbol === undefined ? undefined : ctx.symbols.configDecl(op.symbol);
       const declType = decl?.props.type as Type | undefined;

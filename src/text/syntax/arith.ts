@@ -45,7 +45,7 @@ register("vector.extract", {
     return [p.parseType()];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).indices(op.props.indices as never);
+    w.text(" ").value(op.operands[0]!).indices(op.props.indices);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
     w.text(" -> ").type(op.results[0]?.type ?? T.index);
   },
@@ -64,7 +64,7 @@ register("vector.insert", {
     return [types[1]!];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).text(" into ").value(op.operands[1]!).indices(op.props.indices as never);
+    w.text(" ").value(op.operands[0]!).text(" into ").value(op.operands[1]!).indices(op.props.indices);
     w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
   },
 });
@@ -83,8 +83,8 @@ register("vector.reduce", {
     return [types[1]!];
   },
   print(w, op) {
-    const flags = op.props.flags as readonly string[] | undefined;
-    w.text(`<${op.props.kind as string}${flags && flags.length ? ", " + flags.join("|") : ""}>`);
+    const flags = op.props.flags;
+    w.text(`<${op.props.kind}${flags && flags.length ? ", " + flags.join("|") : ""}>`);
     w.text(" ").values(op.operands);
     w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
   },

@@ -2,7 +2,7 @@
  * All op syntaxes, by op name. Importing this module registers every dialect's syntax; the
  * parser and printer look ops up here.
  */
-import { OP_INFOS } from "../../dialects/registry.js";
+import { OP_INFOS, type OpName } from "../../dialects/registry.js";
 import type { SyntaxForm } from "../../dialects/decl.js";
 import { FLOAT_PREDICATES, INT_PREDICATES } from "../vocabulary.js";
 import { arithForm, castForm, cmpForm, constantForm, assumeForm, lookupSyntax, operandsForm, register, wordsForm, type OpSyntax } from "./core.js";
@@ -35,7 +35,7 @@ for (const info of OP_INFOS) {
   if (f.form === "custom") continue;
   let syntax = built.get(f);
   if (!syntax) built.set(f, (syntax = formSyntax(f)));
-  register(info.name, syntax);
+  register<OpName>(info.name, syntax);
 }
 export { registeredNames } from "./core.js";
 
