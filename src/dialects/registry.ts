@@ -60,24 +60,9 @@ export function opInfo(name: string): OpInfo | undefined {
   return BY_NAME.get(name);
 }
 
-/** Whether `name` is a declared op. */
-export function isOpName(name: string): name is OpName {
-  return BY_NAME.has(name);
-}
-
 /** Narrows `op` to op `name` with its declared props. */
 export function isOp<N extends OpName>(op: Op | null | undefined, name: N): op is OpOf<N> {
   return op?.name === name;
-}
-
-/** Narrows `op` to one of `names`. */
-export function isOpIn<const N extends OpName>(op: Op | null | undefined, names: readonly N[]): op is OpIn<N> {
-  return op !== null && op !== undefined && (names as readonly string[]).includes(op.name);
-}
-
-/** The props of an op already known to be `name` (e.g. from a dispatch on `op.name`). */
-export function propsOf<N extends OpName>(op: Op & { readonly name: N }): PropsOf<N> {
-  return op.props as PropsOf<N>;
 }
 
 /** All declared names of one dialect prefix, e.g. `namesWithPrefix("vector.")`. */
