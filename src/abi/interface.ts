@@ -65,7 +65,7 @@ export interface ExecutableInterface {
   /** The executable's artifact format and identifier. */
   readonly format: string;
   readonly identifier: string;
-  /** Target environment and device the kernels were specialized for, e.g. "spirv", "vulkan1.3". */
+  /** Target environment and device the kernels were specialized for (the profile's `environment` and `target`). */
   readonly environment: string;
   readonly target: string;
   readonly executable: ExecutableFingerprint;

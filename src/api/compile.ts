@@ -13,6 +13,7 @@ import { Result } from "./result.js";
 import { executableInterface } from "./interface.js";
 import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
+import { isOp } from "../dialects/registry.js";
 
 export interface TargetSpecialization {
   /** Kernel symbol, with or without '@'. */
@@ -140,9 +141,9 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     seen.add(name);
     const op = symbols.get(name);
     if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
-    const linkable = linking && op.name === "kernel.decl";
-    if (op.name !== "kernel.def" && !linkable) {
-      throw new LoomError("invalid-argument", `compileModule: '@${name}' is a ${op.name}, not a kernel.def${op.name === "kernel.decl" ? " (a kernel.decl needs a 'linkIndex' that defines it)" : ""}`);
+    const linkable = linking && isOp(op, "kernel.decl");
+    if (!isOp(op, "kernel.def") && !linkable) {
+      throw new LoomError("invalid-argument", `compileModule: '@${name}' is a ${op.name}, not a kernel.def${isOp(op, "kernel.decl") ? " (a kernel.decl needs a 'linkIndex' that defines it)" : ""}`);
     }
     const environment = compiler.context.environment(profile.environment);
     if (!environment) {

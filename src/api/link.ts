@@ -19,6 +19,7 @@ import { Result } from "./result.js";
 import { Module } from "./module.js";
 import { linkModule as linkIrModule } from "../passes/link/linker.js";
 import { firstInvalidUtf8, Source } from "./source.js";
+import { isOp } from "../dialects/registry.js";
 
 /** What a library offers, for inspection (`LinkIndex.libraries`). */
 export interface LinkLibraryInfo {
@@ -123,7 +124,7 @@ export class LinkIndex {
       libraries.map((l) => ({
         name: l.name,
         symbols: l.ir.ops
-          .filter((op) => op.symbol !== undefined && op.name !== "module.import")
+          .filter((op) => op.symbol !== undefined && !isOp(op, "module.import"))
           .map((op) => ({ name: op.symbol!, op: op.name, linkable: isLinkable(op.name, op.props.modifiers) })),
       })),
     );

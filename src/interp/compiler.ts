@@ -9,7 +9,9 @@ import type { Module, Op, Region, Value } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
 import { Undefined } from "../dialects/index/semantics.js";
 import { InterpretError, opError, type InterpretFailure } from "./errors.js";
-import { invocationId, type Frame, type Gen, type PlainStep, type Step, type Val } from "./state.js";
+import { invocationId, plain, type Frame, type Gen, type PlainStep, type Step, type Val } from "./state.js";
+import { isOp, OP_INFOS, opInfo } from "../dialects/registry.js";
+import type { Evaluate, EvalValue } from "../dialects/decl.js";
 import { compileArith } from "./ops-arith.js";
 import { compileMemory } from "./ops-memory.js";
 import { compileControl } from "./ops-control.js";
@@ -42,7 +44,8 @@ export interface CompiledFunction {
   body: CompiledRegion | undefined;
 }
 
-const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return", "func.return", "template.return"]);
+/** Region terminators of bodies the interpreter runs (the launch-config terminator never is). */
+const TERMINATORS: ReadonlySet<string> = new Set(OP_INFOS.filter((i) => i.terminator && i.placement !== "C").map((i) => i.name));
 
 /** State shared by every function compiled for one dispatch. */
 export class CompileUnit {
@@ -53,7 +56,7 @@ export class CompileUnit {
   readonly configDefs: ReadonlyMap<string, Op>;
   constructor(readonly options: UnitOptions) {
     this.symbols = options.module?.symbolTable() ?? new Map();
-    this.configDefs = new Map((options.module?.ops ?? []).filter((o) => o.name === "config.def").map((o) => [o.symbol!, o]));
+    this.configDefs = new Map((options.module?.ops ?? []).filter((o) => isOp(o, "config.def")).map((o) => [o.symbol!, o]));
   }
 
   /** Compiles a function body; cached per defining op. */
@@ -78,7 +81,7 @@ export class CompileUnit {
     walkRegion(region, (op) => {
       if (found) return "skip";
       if (SYNC_OPS.has(op.name)) found = true;
-      else if (op.name === "func.call" || op.name === "template.call") {
+      else if (isOp(op, "func.call") || isOp(op, "template.call")) {
         const callee = calleeOf(this, op);
         if (callee && this.syncs(callee.regions[0]!, visiting)) found = true;
       }
@@ -158,9 +161,22 @@ export class FunctionCompiler {
   }
 
   op(op: Op): Step {
+    const evaluate = opInfo(op.name)?.evaluate;
+    if (evaluate) return this.evaluated(op, evaluate);
     const step = compileArith(this, op) ?? compileMemory(this, op) ?? compileControl(this, op) ?? compileKernelOp(this, op) ?? compileCall(this, op);
     if (!step) throw opError("unsupported", op, `the interpreter does not execute '${op.name}'`);
     return step;
+  }
+
+  /** An op with declared value semantics: evaluated on its operands, UB an error at the op. */
+  private evaluated(op: Op, evaluate: Evaluate): Step {
+    const ins = op.operands.map((v) => this.slot(v));
+    const [r] = this.results(op);
+    const types = { operands: op.operands.map((v) => v.type), result: op.results[0]!.type };
+    return plain((f) => {
+      const out = evaluate(ins.map((i) => f.slots[i] as EvalValue), types);
+      f.slots[r!] = Array.isArray(out) ? Object.freeze(out) : defined(f, op, out);
+    });
   }
 }
 

@@ -13,6 +13,7 @@ import { checkLaunchWhere, convertArgs, type ArgValue } from "./args.js";
 import { CompileUnit, FunctionCompiler, type CompiledRegion, type ConfigBinding } from "./compiler.js";
 import { runWorkgroup } from "./scheduler.js";
 import type { DispatchState } from "./state.js";
+import { isOp } from "../dialects/registry.js";
 
 export type KernelInput = Op | PreparedKernel;
 
@@ -122,7 +123,7 @@ function limit(x: number | undefined, what: string, fallback: number): number {
 /** Prepares a kernel: a parsed `kernel.def` op, or a `PreparedKernel`. */
 export function prepareInterpreter(kernel: KernelInput, options: PrepareOptions = {}): InterpretedKernel {
   if (kernel instanceof Op) {
-    if (kernel.name !== "kernel.def" || kernel.regions.length !== 2) throw new LoomError("invalid-argument", `prepareInterpreter: expected a kernel.def op, got ${kernel.name}`);
+    if (!isOp(kernel, "kernel.def") || kernel.regions.length !== 2) throw new LoomError("invalid-argument", `prepareInterpreter: expected a kernel.def op, got ${kernel.name}`);
     return new InterpretedKernel(kernel.symbol ?? "", kernel.regions[1]!, launchWhere(kernel), options);
   }
   if (!kernel || typeof kernel !== "object" || !(kernel.op instanceof Op) || !kernel.body) {

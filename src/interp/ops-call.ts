@@ -8,18 +8,19 @@ import type { Op } from "../ir/core.js";
 import { opError } from "./errors.js";
 import { raise, type CompileUnit, type CompiledFunction, type FunctionCompiler } from "./compiler.js";
 import { plain, synced, type Frame, type Gen, type Step, type Val } from "./state.js";
+import { isOp } from "../dialects/registry.js";
 
 export const MAX_CALL_DEPTH = 64;
 
 /** The defining op a call names, when the module defines it. */
 export function calleeOf(unit: CompileUnit, call: Op): Op | undefined {
   const def = unit.symbols.get(call.props.symbol as string);
-  return def && (def.name === "func.def" || def.name === "template.def") && def.regions[0] ? def : undefined;
+  return def && (isOp(def, "func.def") || isOp(def, "template.def")) && def.regions[0] ? def : undefined;
 }
 
 export function compileCall(c: FunctionCompiler, op: Op): Step | undefined {
-  if (op.name === "template.apply") throw opError("unsupported", op, "template.apply needs provider selection: interpret the compiled (prepared) kernel instead");
-  if (op.name !== "func.call" && op.name !== "template.call") return undefined;
+  if (isOp(op, "template.apply")) throw opError("unsupported", op, "template.apply needs provider selection: interpret the compiled (prepared) kernel instead");
+  if (!isOp(op, "func.call") && !isOp(op, "template.call")) return undefined;
   const def = calleeOf(c.unit, op);
   if (!def) {
     const hint = c.unit.options.module ? "is not defined in this module" : "cannot be resolved: pass options.module";

@@ -8,14 +8,15 @@
  */
 import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
+import { isOp, OP_INFOS } from "../dialects/registry.js";
 import { opError } from "./errors.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
 import { invocationId, plain, synced, type Frame, type Gen, type Invocation, type Lane, type Step, type SyncRequest, type Val } from "./state.js";
 import { laneType, literalValue } from "./types.js";
 
-/** Ops that synchronise invocations. */
-export const SYNC_OPS: ReadonlySet<string> = new Set(["kernel.barrier", "kernel.subgroup.reduce", "kernel.subgroup.shuffle", "kernel.subgroup.broadcast", "kernel.workgroup.reduce"]);
+/** Ops that synchronise invocations: the barriers and collectives of the registry. */
+export const SYNC_OPS: ReadonlySet<string> = new Set(OP_INFOS.filter((i) => i.collective !== undefined).map((i) => i.name));
 
 const DIMS = { x: 0, y: 1, z: 2 } as const;
 
@@ -83,7 +84,7 @@ function reduce(c: FunctionCompiler, op: Op): Step | undefined {
   const combine = combiner(op.props.kind as string, laneType(v.type));
   if (!combine) return undefined;
   const s = c.slot(v), outs = c.results(op);
-  const scope = op.name === "kernel.workgroup.reduce" ? "workgroup" : "subgroup";
+  const scope = isOp(op, "kernel.workgroup.reduce") ? "workgroup" : "subgroup";
   const clusterSize = op.props.clusterSize as number | undefined;
   const resolve: SyncRequest["resolve"] = (reqs, parts) => {
     const values = reqs.map((r) => r.operands[0] as Lane);

@@ -262,7 +262,7 @@ function noalias(c: FunctionCompiler, op: Op): Step {
 }
 
 function memorySpace(c: FunctionCompiler, op: Op): Step {
-  const b = c.slot(op.operands[0]!), space = op.props.space as string;
+  const b = c.slot(op.operands[0]!), space = op.props.space;
   const [r] = c.results(op);
   return plain((f) => {
     const root = f.slots[b] as BufferRoot;

@@ -7,6 +7,10 @@
  * undefined behaviour is never folded: in a launch-config region it must stay and fail at
  * invocation (language.md §6), in a body it is the backend's to keep.
  *
+ * An op whose declaration has value semantics (`evaluate`, src/dialects/ops) is its own fold
+ * hook: with every operand constant (scalars, or vectors built from constants) it is replaced
+ * by its value — a constant, or for a vector result `vector.from_elements` of lane constants.
+ *
  * `scf.select` with a constant condition forwards the chosen operand. Dead pure ops are
  * removed (`removeDeadOps`, once per kernel, by the pipeline) from device bodies only: a
  * launch-config region keeps every op because an unused op can still fail the launch (a
@@ -19,13 +23,17 @@ import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { forEachUse } from "../ir/walk.js";
 import type { PrimType } from "../ir/types.js";
 import { lookupOp } from "../dialects/table.js";
+import { isOp, opInfo } from "../dialects/registry.js";
+import type { EvalValue, Evaluate, Lane } from "../dialects/decl.js";
+import { Op as IrOp } from "../ir/core.js";
 import { isUndefined } from "../dialects/index/semantics.js";
 import { isFloatName, isIntName, roundToFormat } from "../dialects/scalar/semantics.js";
 import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 
-type Constants = Map<Value, ExactValue>;
+/** Known values: scalars, and vectors (their lanes, row-major) built from constants. */
+type Constants = Map<Value, ExactValue | readonly Lane[]>;
 
 /** Ops never folded: constants themselves, assumes (their facts are checks), effects, math. */
 const NOT_FOLDED = new Set(["index.constant", "scalar.constant", "index.assume", "scalar.assume"]);
@@ -79,12 +87,22 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
   for (const op of [...region.ops]) {
     for (const inner of op.regions) foldInto(inner, constants, aliases);
     const resolve = (v: Value) => aliases.get(v) ?? v;
-    if (op.name === "index.constant" || op.name === "scalar.constant") {
+    if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
       const c = constantOf(op);
       if (c !== undefined) constants.set(op.results[0]!, c);
       continue;
     }
-    if (op.name === "scf.select") {
+    if (isOp(op, "vector.constant") || isOp(op, "vector.splat") || isOp(op, "vector.from_elements")) {
+      const lanes = vectorConstantOf(op, constants, resolve);
+      if (lanes) constants.set(op.results[0]!, lanes);
+      continue;
+    }
+    const evaluate = opInfo(op.name)?.evaluate;
+    if (evaluate) {
+      foldEvaluated(region, op, evaluate, constants, aliases, resolve);
+      continue;
+    }
+    if (isOp(op, "scf.select")) {
       const cond = constants.get(resolve(op.operands[0]!));
       if (cond !== undefined) aliases.set(op.results[0]!, resolve(op.operands[cond !== 0n ? 1 : 2]!));
       continue;
@@ -92,7 +110,7 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     if (NOT_FOLDED.has(op.name) || MATH.test(op.name) || op.results.length !== 1) continue;
     if (op.dialect !== "index" && op.dialect !== "scalar") continue;
     const operands = op.operands.map((v) => constants.get(resolve(v)));
-    if (operands.some((c) => c === undefined)) continue;
+    if (operands.some((c) => c === undefined || Array.isArray(c))) continue;
     const result = op.results[0]!;
     const t = primName(result);
     const operandTypes = op.operands.map(primName);
@@ -112,6 +130,55 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     aliases.set(result, replacement.results[0]!);
     constants.set(replacement.results[0]!, value as ExactValue);
   }
+}
+
+/** The lanes of a vector built from constants, or undefined. */
+function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => Value): readonly Lane[] | undefined {
+  const r = op.results[0]!;
+  if (r.type.kind !== "vector") return undefined;
+  const n = r.type.shape.reduce((a, b) => a * b, 1);
+  if (isOp(op, "vector.constant")) {
+    const lit = op.props.value as Literal | undefined;
+    const t = r.type.element.name as LType;
+    if (!lit) return undefined;
+    let lane: ExactValue | undefined;
+    if (lit.kind === "bool") lane = lit.value ? 1n : 0n;
+    else if (lit.kind === "int") lane = t === "index" || t === "offset" ? lit.value : isIntName(t) ? BigInt.asUintN(widthOf(t), lit.value) : undefined;
+    else if (lit.kind === "float" && isFloatName(t)) lane = roundToFormat(lit.value, t);
+    return lane === undefined ? undefined : new Array<Lane>(n).fill(lane);
+  }
+  const lanes = op.operands.map((v) => constants.get(resolve(v)));
+  if (lanes.some((l) => l === undefined || Array.isArray(l))) return undefined;
+  return isOp(op, "vector.splat") ? new Array<Lane>(n).fill(lanes[0] as Lane) : (lanes as Lane[]);
+}
+
+/** Replaces an op with declared semantics by its value when every operand is known. */
+function foldEvaluated(region: Region, op: Op, evaluate: Evaluate, constants: Constants, aliases: ValueMap, resolve: (v: Value) => Value): void {
+  const result = op.results[0];
+  if (!result || op.results.length !== 1) return;
+  const args = op.operands.map((v) => constants.get(resolve(v)));
+  if (args.some((a) => a === undefined)) return;
+  const value = evaluate(args as EvalValue[], { operands: op.operands.map((v) => v.type), result: result.type });
+  if (isUndefined(value)) return; // UB stays for the backend (or the launch) to meet
+  const lanes = Array.isArray(value) ? value : undefined;
+  let replacement: Op[];
+  if (lanes && result.type.kind === "vector") {
+    const element = result.type.element;
+    const t = element.name as LType;
+    const parts = lanes.map((l, i) => makeConstant(element, literalValue(t, l as ExactValue), `${result.name}_${i}`, op.span));
+    const build = new IrOp("vector.from_elements", op.span);
+    build.operands = parts.map((c) => c.results[0]!);
+    build.addResult(result.name, result.type, result.span);
+    replacement = [...parts, build];
+  } else if (!lanes && result.type.kind === "prim") {
+    replacement = [makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span)];
+  } else return;
+  replacement[0]!.comments = op.comments;
+  replacement[0]!.blankBefore = op.blankBefore;
+  replaceOp(region, op, ...replacement);
+  const last = replacement[replacement.length - 1]!;
+  aliases.set(result, last.results[0]!);
+  constants.set(last.results[0]!, value as ExactValue | readonly Lane[]);
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Op, Region } from "../ir/core.js";
 import type { ModuleAnalyses } from "../core/prepared.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
+import { isOp } from "../dialects/registry.js";
 
 const MAX_ROUNDS = 64;
 
@@ -43,10 +44,10 @@ export function inlineCalls(region: Region, analyses: ModuleAnalyses, sink: Diag
 
 /** The body to inline for `op`, or undefined when `op` is not an inlinable call. */
 function calleeOf(op: Op, analyses: ModuleAnalyses, chosen: ChosenProviders, sink: DiagnosticSink, state: RoundState): Op | undefined {
-  if (op.name === "template.apply") return chosen.get(op);
-  if (op.name !== "func.call" && op.name !== "template.call") return undefined;
+  if (isOp(op, "template.apply")) return chosen.get(op);
+  if (!isOp(op, "func.call") && !isOp(op, "template.call")) return undefined;
   const callee = analyses.symbol(op.symbol!);
-  const wanted = op.name === "func.call" ? "func.def" : "template.def";
+  const wanted = isOp(op, "func.call") ? "func.def" : "template.def";
   if (callee?.name === wanted) return callee;
   // A declaration left unbound: linking (compileModule 'linkIndex') did not provide it.
   sink.report(D.unresolvedSymbol, op.span, [op.symbol], { help: "a declared function needs a definition: pass a LinkIndex holding it as compileModule's 'linkIndex'" });
@@ -68,7 +69,7 @@ function inlineOnce(region: Region, calleeFor: (op: Op) => Op | undefined, state
     const map: ValueMap = new Map();
     body.args.forEach((a, i) => map.set(a, op.operands[i]!));
     for (const inner of body.ops) {
-      if (inner.name === "func.return" || inner.name === "template.return") {
+      if (isOp(inner, "func.return") || isOp(inner, "template.return")) {
         inner.operands.forEach((v, i) => {
           const target = map.get(v) ?? v; // may be an earlier call's result, itself replaced
           results.set(op.results[i]!, results.get(target) ?? target);

@@ -29,6 +29,7 @@ import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
+import { isOp } from "../dialects/registry.js";
 
 export interface Specialization {
   /** The kernel to compile (symbol without '@'): a kernel.def, or a kernel.decl that linking binds. */
@@ -93,7 +94,7 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   const selections: TemplateSelection[] = [];
   for (const spec of request.specializations) {
     const op = verified.symbol(spec.symbol);
-    if (op?.name !== "kernel.def") {
+    if (!isOp(op, "kernel.def")) {
       // A kernel.decl root that linking could not bind (already reported) or no library offered.
       if (!sink.hasErrors) sink.report(D.unresolvedSymbol, op?.span, [spec.symbol], { help: "a declared kernel needs a definition from compileModule's 'linkIndex'" });
       continue;
@@ -134,7 +135,7 @@ function specializeRegion(
     // Folding first lets provider `where` predicates see constants.
     foldRegion(region, sink);
     const applies: Op[] = [];
-    walkRegion(region, (op) => void (op.name === "template.apply" && applies.push(op)));
+    walkRegion(region, (op) => void (isOp(op, "template.apply") && applies.push(op)));
     if (applies.length === 0) return true;
     const chosen = new Map<Op, Op>();
     for (const apply of applies) {

@@ -11,6 +11,7 @@ import { isFloat, isInt, type PrimType, type Type } from "../ir/types.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { TargetProfile } from "../core/target.js";
 import { checkConfigValue, type SymbolTable } from "./verify/index.js";
+import { isOp } from "../dialects/registry.js";
 
 export type ConfigValue = bigint | number | boolean;
 
@@ -18,7 +19,7 @@ export type ConfigValue = bigint | number | boolean;
 export function configBindings(module: Module, explicit: ReadonlyMap<string, ConfigValue>): Map<string, ConfigValue> {
   const out = new Map<string, ConfigValue>();
   for (const op of module.ops) {
-    if (op.name !== "config.def") continue;
+    if (!isOp(op, "config.def")) continue;
     const lit = op.props.value as Literal | undefined;
     if (lit && (lit.kind === "int" || lit.kind === "float" || lit.kind === "bool")) out.set(op.symbol!, lit.value);
   }
@@ -59,7 +60,7 @@ export function checkConfigBindings(symbols: SymbolTable, explicit: ReadonlyMap<
       sink.report(typeof value === "bigint" && isBigintType(type) ? D.valueOutOfRange : D.literalKind, decl.span, [`config '@${key}': ${why}`], { help });
       continue;
     }
-    if (decl.name !== "config.decl") continue;
+    if (!isOp(decl, "config.decl")) continue;
     for (const d of checkConfigValue(decl, value, decl.span)) sink.add({ ...d, help });
   }
 }
@@ -91,14 +92,14 @@ export function bindQueries(region: Region, profile: TargetProfile, config: Read
 /** The constant op replacing a query, undefined when `op` is no query, null after an error. */
 function queryReplacement(op: Op, profile: TargetProfile, config: ReadonlyMap<string, ConfigValue>, sink: DiagnosticSink): Op | undefined | null {
   const result = op.results[0];
-  if (op.name === "target.subgroup.size") {
+  if (isOp(op, "target.subgroup.size")) {
     if (profile.facts.subgroupSize === 0) {
       sink.report(D.unresolvedTargetQuery, op.span, [`target.subgroup.size (profile '${profile.identifier}' has no fixed subgroup size)`]);
       return null;
     }
     return makeConstant(result!.type as PrimType, BigInt(profile.facts.subgroupSize), result!.name, op.span);
   }
-  if (op.name === "config.get") {
+  if (isOp(op, "config.get")) {
     const key = op.symbol!;
     const value = config.get(key);
     if (value === undefined) {

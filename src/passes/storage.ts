@@ -9,6 +9,7 @@ import { bitWidth } from "../ir/types.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { Allocation } from "../core/prepared.js";
 import { ConstantFolder } from "./verify/fold.js";
+import { isOp } from "../dialects/registry.js";
 
 export interface StorageLayout {
   /** Workgroup-local bytes: the final cursor. */
@@ -24,7 +25,7 @@ export interface StorageLayout {
  * this scratch, so the launch's `workgroupStorageBytes` covers it (language.md §6 rule 7).
  */
 export function collectiveScratch(op: Op, flatInvocations: number): { bytes: bigint; align: bigint } | undefined {
-  if (op.name !== "kernel.workgroup.reduce") return undefined;
+  if (!isOp(op, "kernel.workgroup.reduce")) return undefined;
   const t = op.results[0]?.type;
   const slot = t?.kind === "prim" && t.name !== "i1" ? BigInt(Math.max(1, bitWidth(t) / 8)) : 4n;
   return { bytes: BigInt(flatInvocations) * slot, align: slot };
@@ -49,7 +50,7 @@ export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvoca
   walkRegion(body, (op) => {
     const scratch = collectiveScratch(op, flatInvocations);
     if (scratch) return place(op, scratch.bytes, scratch.align);
-    if (op.name !== "buffer.alloca") return;
+    if (!isOp(op, "buffer.alloca")) return;
     const size = op.operands[0];
     const max = size ? bounds.upperBound(size) : undefined;
     const proven = max !== undefined && max >= 0n;

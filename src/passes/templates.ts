@@ -25,6 +25,7 @@ import { predicateText } from "./verify/config.js";
 import { evaluatePredicate } from "./verify/config.js";
 import { constantValue } from "../ir/build.js";
 import type { Region, Value } from "../ir/core.js";
+import { isOp } from "../dialects/registry.js";
 
 /**
  * Whether a `target(@T)` record admits code for `profile` (true for `target.decl`, bound by
@@ -32,7 +33,7 @@ import type { Region, Value } from "../ir/core.js";
  * covers the profile's device.
  */
 export function targetRecordAdmits(record: Op | undefined, profile: TargetProfile): boolean {
-  if (!record || record.name === "target.decl") return true;
+  if (!record || isOp(record, "target.decl")) return true;
   const spec = targetRecordSpec(record.name);
   if (!spec || spec.environment !== profile.environment) return false;
   return spec.admits(String(record.props[spec.param.key] ?? ""), profile);
@@ -93,7 +94,7 @@ function priorityOf(provider: Op): number {
  */
 export function selectProvider(module: Module, apply: Op, profile: TargetProfile, sink: DiagnosticSink): Op | undefined {
   const family = String(apply.props.family ?? "?");
-  const providers = module.ops.filter((op) => op.name === "template.def" && op.props.family === family);
+  const providers = module.ops.filter((op) => isOp(op, "template.def") && op.props.family === family);
   const fits: Op[] = [];
   const reasons: string[] = [];
   for (const p of providers) {
@@ -149,10 +150,10 @@ const NEGATED: Readonly<Record<string, string>> = { eq: "ne", ne: "eq", lt: "ge"
 function conditionFacts(cond: Value, holds: boolean, out: Fact[]): void {
   const op = cond.owner as Op | Region;
   if (!("results" in op)) return;
-  if ((op.name === "index.cmp" || op.name === "scalar.cmpi") && op.operands.length === 2) {
+  if ((isOp(op, "index.cmp") || isOp(op, "scalar.cmpi")) && op.operands.length === 2) {
     const kind = SIGNED[String(op.props.predicate)];
     if (kind) out.push({ kind: holds ? kind : NEGATED[kind]!, args: op.operands });
-  } else if (op.name === "scalar.andi" && holds) {
+  } else if (isOp(op, "scalar.andi") && holds) {
     for (const v of op.operands) conditionFacts(v, true, out);
   }
 }
@@ -163,7 +164,7 @@ function factsAt(site: Op, mentioned: readonly Arg[]): Fact[] {
   for (const a of mentioned) {
     if (typeof a === "bigint") continue;
     const owner = a.owner as Op | Region;
-    if (!("results" in owner) || (owner.name !== "index.assume" && owner.name !== "scalar.assume")) continue;
+    if (!("results" in owner) || (!isOp(owner, "index.assume") && !isOp(owner, "scalar.assume"))) continue;
     const i = owner.results.indexOf(a);
     const operand = owner.operands[i];
     for (const p of (owner.props.predicates as Predicate[] | undefined) ?? []) {
@@ -174,8 +175,8 @@ function factsAt(site: Op, mentioned: readonly Arg[]): Fact[] {
   let region = site.parent;
   while (region?.parent) {
     const holder = region.parent;
-    if (holder.name === "scf.if" && holder.operands[0]) conditionFacts(holder.operands[0], holder.regions[0] === region, out);
-    if (holder.name === "kernel.def" && holder.regions[1] === region) out.push(...((holder.props.launchWhere as Predicate[] | undefined) ?? []));
+    if (isOp(holder, "scf.if") && holder.operands[0]) conditionFacts(holder.operands[0], holder.regions[0] === region, out);
+    if (isOp(holder, "kernel.def") && holder.regions[1] === region) out.push(...((holder.props.launchWhere as Predicate[] | undefined) ?? []));
     region = holder.parent;
   }
   return out;

@@ -38,6 +38,7 @@ import { Scope } from "./scope.js";
 import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } from "./token.js";
 import { syntaxOf } from "./syntax/registry.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
+import { isOp } from "../dialects/registry.js";
 
 /** Parses one `.loom` file. Never throws; problems go to `sink`. */
 export function parseModule(sourceName: string, text: string, sink: DiagnosticSink): Module {
@@ -489,16 +490,16 @@ export class Parser {
   }
 
   /** One identifier from `allowed` (PARSE/017 otherwise). */
-  parseEnum(what: string, allowed: readonly string[]): string {
+  parseEnum<const W extends string>(what: string, allowed: readonly W[]): W {
     const t = this.peek();
     if (t.kind !== Tok.Ident) this.unexpected(t, what);
     this.next();
-    if (!allowed.includes(t.text)) this.fail(D.unknownEnum, t, [what, t.text, allowed.join(", ")]);
-    return t.text;
+    if (!(allowed as readonly string[]).includes(t.text)) this.fail(D.unknownEnum, t, [what, t.text, allowed.join(", ")]);
+    return t.text as W; // one of `allowed`, checked above
   }
 
   /** `<e>` with an enum inside. */
-  parseAngleEnum(what: string, allowed: readonly string[]): string {
+  parseAngleEnum<const W extends string>(what: string, allowed: readonly W[]): W {
     this.expect(Tok.Less, "'<'");
     const v = this.parseEnum(what, allowed);
     this.expect(Tok.Greater, "'>'");
@@ -793,7 +794,7 @@ function normalizeTopLevelBlanks(module: Module): void {
   const order = [...module.ops.filter((o) => o.name === "alias"), ...module.ops.filter((o) => o.name !== "alias")];
   order.forEach((op, i) => {
     if (op.name === "alias") op.blankBefore = false;
-    else if (op.name !== "module.import") op.blankBefore = i > 0;
+    else if (!isOp(op, "module.import")) op.blankBefore = i > 0;
     else if (i === 0) op.blankBefore = false;
   });
   module.ops = order;

@@ -8,12 +8,13 @@
 import type { Module, Op } from "../ir/core.js";
 import { typeToString, type Type } from "../ir/types.js";
 import { Writer } from "./writer.js";
+import { isOp } from "../dialects/registry.js";
 
 export function printModule(m: Module): string {
   const w = new Writer();
   const ordered = [...m.ops.filter((o) => o.name === "alias"), ...m.ops.filter((o) => o.name !== "alias")];
   ordered.forEach((op, i) => {
-    const blank = op.name === "alias" ? false : op.name === "module.import" ? op.blankBefore : true;
+    const blank = op.name === "alias" ? false : isOp(op, "module.import") ? op.blankBefore : true;
     w.op(op, i === 0, blank);
   });
   w.trailing(m.trailingComments, m.trailingBlank && ordered.length > 0);

@@ -6,6 +6,7 @@ import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
 import { typeToString, type Type } from "../ir/types.js";
 import { formatLiteral } from "./literals.js";
 import { syntaxOf } from "./syntax/registry.js";
+import { isOp } from "../dialects/registry.js";
 
 const INDENT = "  ";
 
@@ -87,7 +88,7 @@ export class Writer {
     this.depth++;
     let ops = r.ops;
     const last = ops[ops.length - 1];
-    if (options.omitEmptyYield && last && last.name === "scf.yield" && last.operands.length === 0 && last.comments.length === 0) {
+    if (options.omitEmptyYield && last && isOp(last, "scf.yield") && last.operands.length === 0 && last.comments.length === 0) {
       ops = ops.slice(0, -1);
     }
     ops.forEach((op, i) => this.op(op, i === 0));

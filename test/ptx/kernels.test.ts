@@ -34,6 +34,7 @@ const SUITE: readonly Expectation[] = [
 
 const LOCAL: readonly Expectation[] = [
   { file: "bounded_scratch.loom", kernel: "bounded_scratch", reqntid: "64, 1, 1" },
+  { file: "dot_iota.loom", kernel: "dot_iota", reqntid: "32, 1, 1" },
   { file: "subgroup_sum.loom", kernel: "subgroup_sum", reqntid: "64, 1, 1" },
   { file: "ops.loom", kernel: "integer_ops", reqntid: "64, 1, 1" },
   { file: "ops.loom", kernel: "float_ops", reqntid: "64, 1, 1" },

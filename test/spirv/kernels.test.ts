@@ -43,6 +43,7 @@ const LOCAL: readonly Expectation[] = [
   { file: "ops.loom", kernel: "float_ops", localSize: "64 1 1", bindings: 1, capabilities: ["Float64"] },
   { file: "ops.loom", kernel: "vectors_and_views", localSize: "32 1 1", bindings: 2 },
   { file: "ops.loom", kernel: "collectives", localSize: "64 1 1", bindings: 2, capabilities: ["GroupNonUniformShuffle", "GroupNonUniformBallot", "AtomicFloat32AddEXT"] },
+  { file: "dot_iota.loom", kernel: "dot_iota", localSize: "32 1 1", bindings: 5 },
   { file: "ops.loom", kernel: "narrow_types", localSize: "32 1 1", bindings: 3, capabilities: ["Int8", "Float16", "StorageBuffer8BitAccess", "StoragePushConstant16"] },
 ];
 

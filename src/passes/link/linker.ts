@@ -26,6 +26,7 @@ import { D, note, type Diagnostic, type DiagnosticSink } from "../../core/diag/d
 import { isDefinition, isPublic, type LinkLibrary } from "./library.js";
 import { targetRecordSpec } from "../../core/target-records.js";
 import { signatureText } from "./signature.js";
+import { isOp } from "../../dialects/registry.js";
 
 /** Where a symbol reference lives inside an op's props. */
 const REFERENCE_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -63,11 +64,11 @@ function copyOp(op: Op): Op {
 function definitionKindFor(decl: Op): ((op: Op) => boolean) | undefined {
   switch (decl.name) {
     case "func.decl":
-      return (op) => op.name === "func.def" && isPublic(op);
+      return (op) => isOp(op, "func.def") && isPublic(op);
     case "kernel.decl":
-      return (op) => op.name === "kernel.def";
+      return (op) => isOp(op, "kernel.def");
     case "config.decl":
-      return (op) => op.name === "config.def";
+      return (op) => isOp(op, "config.def");
     default:
       return undefined;
   }
@@ -118,12 +119,12 @@ class Linker {
   #enqueueRootRef(op: Op): void {
     if (this.#visited.has(op)) return;
     this.#visited.add(op);
-    if (op.name === "template.decl") this.#pullFamily(op.symbol!);
-    if (op.name === "template.def" && typeof op.props.family === "string") {
+    if (isOp(op, "template.decl")) this.#pullFamily(op.symbol!);
+    if (isOp(op, "template.def") && typeof op.props.family === "string") {
       const fam = this.#symbols.get(op.props.family);
       if (fam) this.#enqueueRootRef(fam);
     }
-    if (isDefinition(op.name) || op.name === "template.decl") {
+    if (isDefinition(op.name) || isOp(op, "template.decl")) {
       this.#work.push(op);
       return;
     }
@@ -138,9 +139,9 @@ class Linker {
     const name = decl.symbol!;
     const accepts = definitionKindFor(decl);
     if (!accepts) return undefined; // target.decl: bound by the embedding
-    if (decl.name === "config.decl") {
+    if (isOp(decl, "config.decl")) {
       // The module's own config.def binds its key; the verifier checks it.
-      const own = this.root.ops.find((o) => o.name === "config.def" && o.symbol === name);
+      const own = this.root.ops.find((o) => isOp(o, "config.def") && o.symbol === name);
       if (own) return own;
     }
     const candidates: Candidate[] = [];
@@ -150,7 +151,7 @@ class Linker {
       if (op) candidates.push({ library, op });
     }
     if (candidates.length === 0) {
-      if (decl.name !== "config.decl") this.#reportMissing(decl);
+      if (!isOp(decl, "config.decl")) this.#reportMissing(decl);
       return undefined;
     }
     if (candidates.length > 1) {
@@ -168,7 +169,7 @@ class Linker {
       });
       return undefined;
     }
-    if (decl.name === "config.decl") {
+    if (isOp(decl, "config.decl")) {
       // The decl stays (it carries the predicates); the library's value joins it.
       return this.#import(library, op, name, undefined);
     }
@@ -181,7 +182,7 @@ class Linker {
     for (const library of this.libraries) {
       const op = library.symbols.get(name);
       if (!op) continue;
-      const why = op.name === "func.def" && decl.name === "func.decl" ? "is private (mark it 'public' to link it)" : `is a ${op.name}, not a definition for ${decl.name}`;
+      const why = isOp(op, "func.def") && isOp(decl, "func.decl") ? "is private (mark it 'public' to link it)" : `is a ${op.name}, not a definition for ${decl.name}`;
       related.push(note(`'@${name}' in library '${library.name}' ${why}`, op.span));
     }
     const searched = this.libraries.length === 0 ? "the link index has no libraries" : `searched: ${this.libraries.map((l) => `'${l.name}'`).join(", ")}`;
@@ -193,10 +194,10 @@ class Linker {
     if (this.#families.has(family)) return;
     this.#families.add(family);
     // The root's own providers are reachable too (their callees may need binding).
-    for (const op of [...this.root.ops]) if (op.name === "template.def" && op.props.family === family) this.#enqueueRootRef(op);
+    for (const op of [...this.root.ops]) if (isOp(op, "template.def") && op.props.family === family) this.#enqueueRootRef(op);
     for (const library of this.libraries) {
       for (const op of library.ir.ops) {
-        if (op.name === "template.def" && op.props.family === family) {
+        if (isOp(op, "template.def") && op.props.family === family) {
           const provider = this.#importPrivate(library, op);
           const imported = this.#symbols.get(provider);
           if (imported) this.#enqueueRootRef(imported);
@@ -234,7 +235,7 @@ class Linker {
       copy.blankBefore = true;
       this.root.ops.push(copy);
     }
-    if (op.name !== "config.def") this.#symbols.set(name, copy);
+    if (!isOp(op, "config.def")) this.#symbols.set(name, copy);
     this.#importAliases(library);
     walkOp(copy, (inner) => {
       for (const ref of referencesOf(inner)) inner.props[ref.key] = this.#resolveLibraryRef(library, ref.name);
@@ -293,10 +294,10 @@ class Linker {
       this.#enqueueRootRef(existing);
       return name;
     }
-    if (op.name === "config.decl" || op.name === "config.def") {
+    if (isOp(op, "config.decl") || isOp(op, "config.def")) {
       // Copy the declaration and the library's own value for the key, if any.
-      const decl = library.ir.ops.find((o) => o.name === "config.decl" && o.symbol === name);
-      const def = library.ir.ops.find((o) => o.name === "config.def" && o.symbol === name);
+      const decl = library.ir.ops.find((o) => isOp(o, "config.decl") && o.symbol === name);
+      const def = library.ir.ops.find((o) => isOp(o, "config.def") && o.symbol === name);
       if (decl) this.#import(library, decl, name, undefined);
       if (def) {
         const copy = this.#import(library, def, name, undefined);

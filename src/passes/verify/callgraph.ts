@@ -7,6 +7,7 @@
 import type { Module, Op } from "../../ir/core.js";
 import { isCallOp } from "./ops.js";
 import type { SymbolTable } from "./symbols.js";
+import { isOp } from "../../dialects/registry.js";
 
 export interface CallEdge {
   readonly call: Op;
@@ -15,15 +16,15 @@ export interface CallEdge {
 
 /** The bodies a call may run. */
 export function calleeBodies(symbols: SymbolTable, call: Op): Op[] {
-  if (call.name === "template.apply") {
+  if (isOp(call, "template.apply")) {
     const family = call.props.family;
     return typeof family === "string" ? [...symbols.providers(family)] : [];
   }
   const s = call.symbol;
   const entry = s === undefined ? undefined : symbols.get(s);
   if (!entry) return [];
-  if (call.name === "func.call" && entry.op.name === "func.def") return [entry.op];
-  if (call.name === "template.call" && entry.op.name === "template.def") return [entry.op];
+  if (isOp(call, "func.call") && isOp(entry.op, "func.def")) return [entry.op];
+  if (isOp(call, "template.call") && isOp(entry.op, "template.def")) return [entry.op];
   return [];
 }
 
@@ -48,7 +49,7 @@ export class CallGraph {
   readonly backEdges: CallEdge[] = [];
 
   constructor(module: Module, symbols: SymbolTable) {
-    const fns = module.ops.filter((op) => op.name === "func.def" || op.name === "template.def" || op.name === "kernel.def");
+    const fns = module.ops.filter((op) => isOp(op, "func.def") || isOp(op, "template.def") || isOp(op, "kernel.def"));
     for (const fn of fns) this.#edges.set(fn, callsIn(fn).flatMap((call) => calleeBodies(symbols, call).map((callee) => ({ call, callee }))));
     const state = new Map<Op, "active" | "done">();
     for (const root of fns) {

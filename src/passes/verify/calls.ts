@@ -14,10 +14,11 @@ import { evaluatePredicate, predicateText } from "./config.js";
 import { D } from "../../core/diag/catalog.js";
 import { hasModifier, type VerifyContext } from "./context.js";
 import { isCallOp, opFacts } from "./ops.js";
+import { isOp } from "../../dialects/registry.js";
 
 /** The top-level op a call names (for purity): the callee symbol, or the applied family. */
 function declaredCallee(ctx: VerifyContext, call: Op): Op | undefined {
-  const name = call.name === "template.apply" ? call.props.family : call.props.symbol;
+  const name = isOp(call, "template.apply") ? call.props.family : call.props.symbol;
   return typeof name === "string" ? ctx.symbols.get(name)?.op : undefined;
 }
 
@@ -55,7 +56,7 @@ function firstEffect(ctx: VerifyContext, fn: Op): Op | undefined {
 
 function checkPurity(ctx: VerifyContext): void {
   for (const fn of ctx.module.ops) {
-    if ((fn.name === "func.def" || fn.name === "template.def") && hasModifier(fn, "pure")) {
+    if ((isOp(fn, "func.def") || isOp(fn, "template.def")) && hasModifier(fn, "pure")) {
       const bad = firstEffect(ctx, fn);
       if (bad) ctx.report(D.pureHasEffects, bad.span, [isCallOp(bad.name) ? `call to impure '@${String(bad.props.symbol ?? bad.props.family)}'` : `'${bad.name}'`]);
     }
@@ -79,7 +80,7 @@ function checkPurity(ctx: VerifyContext): void {
  * part in provider selection instead.
  */
 function checkCallContracts(ctx: VerifyContext, call: Op): void {
-  if (call.name !== "func.call" && call.name !== "template.call") return;
+  if (!isOp(call, "func.call") && !isOp(call, "template.call")) return;
   const callee = declaredCallee(ctx, call);
   const preds = callee?.props.where;
   if (!callee || !Array.isArray(preds) || preds.length === 0) return;

@@ -9,6 +9,7 @@ import { D } from "../../core/diag/catalog.js";
 import type { Diagnostic } from "../../core/diag/diagnostic.js";
 import { makeDiagnostic } from "../../core/diag/diagnostic.js";
 import type { VerifyContext } from "./context.js";
+import { isOp } from "../../dialects/registry.js";
 
 export type ConfigScalar = bigint | number | boolean;
 
@@ -77,7 +78,7 @@ export function checkConfigValue(decl: Op, value: ConfigScalar, span: Span | und
 /** Each module `config.def` against the module's `config.decl` of the same key. */
 export function checkConfigDefs(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
-    if (op.name !== "config.def" || op.symbol === undefined) continue;
+    if (!isOp(op, "config.def") || op.symbol === undefined) continue;
     const decl = ctx.symbols.configDecl(op.symbol);
     const lit = op.props.value as Literal | undefined;
     if (!decl || !lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) continue;

@@ -12,6 +12,7 @@ import type { Type } from "../../ir/types.js";
 import { forEachUse } from "../../ir/walk.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
+import { isOp } from "../../dialects/registry.js";
 
 function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (!t || t.kind !== "view") return;
@@ -65,8 +66,8 @@ class DominanceChecker {
     switch (op.name) {
       case "kernel.def":
       case "kernel.decl":
-        this.#signature(op, r0, "workloadWhere", op.name === "kernel.def");
-        this.#signature(op, r1, "launchWhere", op.name === "kernel.def");
+        this.#signature(op, r0, "workloadWhere", isOp(op, "kernel.def"));
+        this.#signature(op, r1, "launchWhere", isOp(op, "kernel.def"));
         break;
       case "func.def":
       case "template.def":

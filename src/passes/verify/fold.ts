@@ -8,6 +8,7 @@
 import type { Literal, Op, Value } from "../../ir/core.js";
 import { bitWidth, isInt } from "../../ir/types.js";
 import * as X from "../../dialects/index/semantics.js";
+import { isOp } from "../../dialects/registry.js";
 
 /** A defined outcome of the shared semantics, or undefined for undefined behaviour. */
 function defined(x: X.Outcome<bigint>): bigint | undefined {
@@ -60,7 +61,7 @@ export class ConstantFolder {
       case "index.constant":
       case "scalar.constant": {
         const lit = op.props.value as Literal | undefined;
-        if (lit?.kind === "int" && (op.name === "index.constant" || isInt(v.type))) return lit.value;
+        if (lit?.kind === "int" && (isOp(op, "index.constant") || isInt(v.type))) return lit.value;
         if (lit?.kind === "bool" && isInt(v.type)) return lit.value ? 1n : 0n;
         return undefined;
       }

@@ -4,8 +4,8 @@
  * whether the op has effects (reads/writes memory or communicates across invocations),
  * whether it is a region terminator, and whether it belongs at top level.
  *
- * Placement, purity, terminators and top-level-ness come from the dialect table
- * (`src/dialects/table.ts`, shared with the parser); barriers/collectives are added here.
+ * Placement, purity, terminators, top-level-ness and collectives come from the op
+ * declarations (src/dialects/ops, shared with the parser).
  */
 import { lookupOp } from "../../dialects/table.js";
 
@@ -19,27 +19,6 @@ export interface OpFacts {
   /** A barrier or collective: must be reached under control uniform at `scope` (STRUCTURE/038). */
   readonly collective?: "subgroup" | "workgroup";
 }
-
-// Name lists the type rules (typerules.ts) group ops by.
-export const SCALAR_MATH = "expf exp2f logf log2f sqrtf rsqrtf sinf cosf tanhf erff powf".split(" ");
-export const SCALAR_INT_BINARY = "addi subi muli divsi divui remsi remui ceildivsi ceildivui floordivsi minsi maxsi minui maxui andi ori xori shli shrsi shrui".split(" ");
-export const SCALAR_INT_UNARY = ["negi", "absi"];
-export const SCALAR_FLOAT_BINARY = "addf subf mulf divf remf copysignf minimumf maximumf minnumf maxnumf".split(" ");
-export const SCALAR_FLOAT_UNARY = "negf absf ceilf floorf roundf roundevenf truncf".split(" ");
-export const CONVERSIONS = "sitofp uitofp fptosi fptoui extf fptrunc extsi extui trunci bitcast".split(" ");
-export const VECTOR_FLOAT_BINARY = "addf subf mulf divf minimumf maximumf minnumf maxnumf".split(" ");
-export const VECTOR_INT_BINARY = "addi subi muli divsi divui remsi remui minsi maxsi minui maxui andi ori xori shrsi shrui shli".split(" ");
-export const VECTOR_FLOAT_UNARY = "negf absf expf exp2f logf log2f sqrtf rsqrtf sinf cosf tanhf erff ceilf floorf roundf roundevenf truncf".split(" ");
-export const VECTOR_INT_UNARY = ["negi", "absi"];
-
-/** Barriers and collectives, by the scope whose invocations must all reach them. */
-const COLLECTIVES: Readonly<Record<string, "subgroup" | "workgroup">> = {
-  "kernel.barrier": "workgroup", // refined by the op's scope(...) in uniformity.ts
-  "kernel.subgroup.reduce": "subgroup",
-  "kernel.subgroup.shuffle": "subgroup",
-  "kernel.subgroup.broadcast": "subgroup",
-  "kernel.workgroup.reduce": "workgroup",
-};
 
 const cache = new Map<string, OpFacts | null>();
 
@@ -55,7 +34,8 @@ function derive(name: string): OpFacts | null {
     effects: !info.pure && !call && !info.topLevel,
     terminator: info.terminator,
     topLevel: info.topLevel,
-    collective: COLLECTIVES[name],
+    // kernel.barrier's scope is refined by its scope(...) in uniformity.ts.
+    collective: info.collective,
   };
 }
 

@@ -13,6 +13,7 @@ import { note } from "../../core/diag/diagnostic.js";
 import { hasModifier, REGION_KIND_NAME, type VerifyContext } from "./context.js";
 import { calleeBodies } from "./callgraph.js";
 import { isCallOp, opFacts } from "./ops.js";
+import { isOp } from "../../dialects/registry.js";
 
 /**
  * For each function, the first op its body runs (directly or through calls) that is not
@@ -69,7 +70,7 @@ function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | u
     ctx.report(D.wrongRegion, op.span, [op.name, where]);
     return;
   }
-  if (op.name === "buffer.alloca" && op.props.space === "workgroup") {
+  if (isOp(op, "buffer.alloca") && op.props.space === "workgroup") {
     const body = ctx.bodies.find((b) => b.region === op.parent);
     if (!body) ctx.report(D.workgroupAllocaPlacement, op.span);
   }

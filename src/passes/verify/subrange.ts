@@ -11,6 +11,7 @@ import type { Op, Value } from "../../ir/core.js";
 import { typeToString, type Type, type ViewType } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
+import { isOp } from "../../dialects/registry.js";
 
 /** Which operand is the indexed value, per op. */
 const INDEXED_OPERAND: Readonly<Record<string, number>> = {
@@ -42,7 +43,7 @@ function checkIndexCount(ctx: VerifyContext, op: Op): void {
   const rank = rankOf(target?.type);
   if (rank === undefined) return; // not a view/vector: TYPE/003
   const n = indices.length;
-  const partial = op.name === "vector.extract" || op.name === "vector.insert";
+  const partial = isOp(op, "vector.extract") || isOp(op, "vector.insert");
   if (partial ? n < 1 || n > rank : n !== rank) ctx.report(D.indexCount, op.span, [n, rank]);
 }
 
@@ -81,9 +82,9 @@ export function checkSubranges(ctx: VerifyContext): void {
   for (const body of ctx.bodies) {
     const walk = (ops: readonly Op[]) => {
       for (const op of ops) {
-        if (op.name === "encoding.layout.strided" && op.results[0]) layouts.set(op.results[0], op);
+        if (isOp(op, "encoding.layout.strided") && op.results[0]) layouts.set(op.results[0], op);
         checkIndexCount(ctx, op);
-        if (op.name === "view.subview") checkSubviewBounds(ctx, op);
+        if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
         checkStrides(ctx, op, layouts);
         for (const r of op.regions) walk(r.ops);
       }

@@ -14,6 +14,7 @@ import { D } from "../../core/diag/catalog.js";
 import { note } from "../../core/diag/diagnostic.js";
 import { targetRecordSpec } from "../../core/target-records.js";
 import type { VerifyContext } from "./context.js";
+import { isOp } from "../../dialects/registry.js";
 
 export type SymbolKind = "kernel" | "function" | "template family" | "template provider" | "config key" | "target";
 
@@ -55,7 +56,7 @@ export class SymbolTable {
     const kind = KIND_OF_OP[op.name] ?? (targetRecordSpec(op.name) ? "target" : undefined);
     const name = op.symbol;
     if (!kind || name === undefined) return;
-    if (op.name === "template.def") {
+    if (isOp(op, "template.def")) {
       const family = op.props.family;
       if (typeof family === "string") {
         const list = this.#providers.get(family) ?? [];
@@ -66,15 +67,15 @@ export class SymbolTable {
     const prior = this.#entries.get(name);
     if (!prior) {
       this.#entries.set(name, { name, kind, op });
-      if (op.name === "config.def") this.#configDefs.set(name, op);
+      if (isOp(op, "config.def")) this.#configDefs.set(name, op);
       return;
     }
     // A config.def binding the key of a config.decl (either order), once.
-    if (prior.op.name === "config.decl" && op.name === "config.def" && !this.#configDefs.has(name)) {
+    if (isOp(prior.op, "config.decl") && isOp(op, "config.def") && !this.#configDefs.has(name)) {
       this.#configDefs.set(name, op);
       return;
     }
-    if (prior.op.name === "config.def" && op.name === "config.decl") {
+    if (isOp(prior.op, "config.def") && isOp(op, "config.decl")) {
       this.#entries.set(name, { name, kind, op });
       return;
     }
@@ -88,7 +89,7 @@ export class SymbolTable {
   /** The `config.decl` of a key, if the module declares it. */
   configDecl(name: string): Op | undefined {
     const e = this.#entries.get(name);
-    return e?.op.name === "config.decl" ? e.op : undefined;
+    return isOp(e?.op, "config.decl") ? e.op : undefined;
   }
 
   /** The `config.def` binding a key in this module, if any. */
@@ -126,11 +127,11 @@ function resolveTopLevel(ctx: VerifyContext, op: Op): void {
   // `target(@T)` clauses; an alias's `target` prop is the aliased attribute, not a symbol.
   const target = op.name === "alias" ? undefined : refOf(op, "target");
   if (target !== undefined) expectKind(ctx, op, target, "target");
-  if (op.name === "template.def") {
+  if (isOp(op, "template.def")) {
     const family = refOf(op, "family");
     if (family !== undefined) expectKind(ctx, op, family, "template family");
   }
-  if (op.name === "module.import") {
+  if (isOp(op, "module.import")) {
     const list = op.props.symbols;
     for (const name of Array.isArray(list) ? list : []) {
       if (typeof name !== "string") continue;
@@ -173,7 +174,7 @@ const EXPORT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function checkExportNames(ctx: VerifyContext): void {
   const seen = new Map<string, Op>();
   for (const op of ctx.module.ops) {
-    if (op.name !== "kernel.def" && op.name !== "kernel.decl") continue;
+    if (!isOp(op, "kernel.def") && !isOp(op, "kernel.decl")) continue;
     const explicit = op.props.exportName;
     const name = typeof explicit === "string" ? explicit : op.symbol;
     if (name === undefined) continue;
@@ -182,7 +183,7 @@ function checkExportNames(ctx: VerifyContext): void {
       ctx.report(D.badStringValue, op.span, [`${why} must match [A-Za-z_][A-Za-z0-9_]*`], { help: typeof explicit === "string" ? undefined : 'add export("name")' });
       continue;
     }
-    if (op.name !== "kernel.def") continue;
+    if (!isOp(op, "kernel.def")) continue;
     const prior = seen.get(name);
     if (prior) ctx.report(D.badStringValue, op.span, [`export name "${name}" is already used by '@${prior.symbol ?? "?"}'`], { related: [note("first used here", prior.span)] });
     else seen.set(name, op);

@@ -5,7 +5,8 @@
  *  TYPE/003 operand constraint (an operand outside the op's type class),
  *  TYPE/004 result constraint (result type / width / shape the op cannot produce),
  *  TYPE/005 literal kinds (via literals.ts), TYPE/013 signature argument types.
- * Uniform ops are checked from the rule table (typerules.ts); the rest have checkers below.
+ * Ops whose declaration carries a type rule (src/dialects/ops: uniform, conversion or a
+ * signature of per-operand checks) are checked from it; the rest have checkers below.
  * Each check reports at most one problem per op, at the op, so one mistake gives one error.
  */
 import type { Literal, Op, Predicate, Value } from "../../ir/core.js";
@@ -17,7 +18,9 @@ import {
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { checkLiteral } from "./literals.js";
-import { ATOMIC_KINDS, COMBINING_KINDS, CONVERSION_RULES, INDEX_QUERIES, UNIFORM_RULES, type TypeClass } from "./typerules.js";
+import { ATOMIC_KINDS, COMBINING_KINDS } from "./typerules.js";
+import { INDEX_RESULT, type TypeCheck, type TypeClass, type TypeRef, type TypeRule } from "../../dialects/decl.js";
+import { isOp, opInfo, type OpInfo } from "../../dialects/registry.js";
 
 const s = typeToString;
 
@@ -44,6 +47,8 @@ function inClass(t: Type, c: TypeClass): boolean {
       return isVector(t) && (isInt(t.element) || t.element.name === "index");
     case "vF":
       return isVector(t) && isFloat(t.element);
+    case "vN":
+      return isVector(t) && ((isInt(t.element) && t.element.name !== "i1") || t.element.name === "index");
   }
 }
 
@@ -55,6 +60,7 @@ const CLASS_NAME: Record<TypeClass, string> = {
   index: "index",
   vI: "a vector of integers",
   vF: "a vector of floats",
+  vN: "a vector of index or of integers wider than i1",
 };
 
 /** Reporting helpers bound to one op. */
@@ -109,8 +115,9 @@ function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
   return Array.isArray(a) ? (a as (Type | undefined)[]) : undefined;
 }
 
-function checkUniform(c: OpTypes, op: Op): void {
-  const rule = UNIFORM_RULES.get(op.name)!;
+type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
+
+function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
   const result = op.results[0];
   const t = rule.result === "same" && result ? result.type : (annotatedTypes(op)?.[0] ?? op.operands[0]?.type);
@@ -129,8 +136,8 @@ function checkUniform(c: OpTypes, op: Op): void {
   }
 }
 
-function checkConversion(c: OpTypes, op: Op, name: string, vector: boolean): void {
-  const rule = CONVERSION_RULES[name]!;
+function checkConversion(c: OpTypes, op: Op, rule: Rule<"conversion">, vector: boolean): void {
+  const name = op.name.slice(op.name.indexOf(".") + 1);
   const x = op.operands[0], r = op.results[0];
   if (!x || !r) return;
   let from = x.type, to = r.type;
@@ -153,6 +160,30 @@ function checkConversion(c: OpTypes, op: Op, name: string, vector: boolean): voi
   const wf = bitWidth(from), wt = bitWidth(to);
   const ok = rule.width === "any" || (rule.width === "wider" ? wt > wf : rule.width === "narrower" ? wt < wf : wt === wf && !typeEquals(from, to));
   if (!ok) c.result(`${op.name} from ${s(from)} to ${s(to)}: the result must be ${rule.width === "equal" ? "a different type of equal width" : `strictly ${rule.width}`}`);
+}
+
+function refValue(op: Op, r: TypeRef): Value | undefined {
+  return "operand" in r ? op.operands[r.operand] : op.results[r.result];
+}
+
+/** The checks of a `signature` rule, in order; the first failure is the op's one report. */
+function checkSignature(c: OpTypes, op: Op, rule: Rule<"signature">): void {
+  for (const check of rule.checks) if (!checkOne(c, op, check)) return;
+}
+
+function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
+  const v = refValue(op, check);
+  if (!v) return true;
+  const operand = "operand" in check;
+  if ("is" in check) {
+    const what = CLASS_NAME[check.is];
+    return operand ? c.operandIs(check.operand, (t) => inClass(t, check.is), what) : c.resultIs(check.result, (t) => inClass(t, check.is), what);
+  }
+  const role = operand ? "operand" : "result";
+  if ("sameAs" in check) return c.same(v, refValue(op, check.sameAs)?.type, role);
+  const of = refValue(op, check.elementOf);
+  if (!of || !isVector(of.type) || typeEquals(v.type, of.type.element)) return true;
+  return c.element(`${role} '%${v.name}' of ${op.name} has type ${s(v.type)}, the lanes of '%${of.name}' are ${s(of.type.element)}`);
 }
 
 function checkIndexCast(c: OpTypes, op: Op): void {
@@ -230,11 +261,11 @@ function vectorSlot(v: VectorType, k: number): Type {
 
 /** Parameter types and result types of a call's target, with callee args bound to the call operands. */
 function calleeSignature(ctx: VerifyContext, op: Op): { params: Type[]; results: Type[]; callee: Op } | undefined {
-  const name = op.name === "template.apply" ? op.props.family : op.props.symbol;
+  const name = isOp(op, "template.apply") ? op.props.family : op.props.symbol;
   if (typeof name !== "string") return undefined;
   const entry = ctx.symbols.get(name);
   if (!entry) return undefined;
-  const want = op.name === "func.call" ? ["func.def", "func.decl"] : op.name === "template.apply" ? ["template.decl"] : ["template.def"];
+  const want = isOp(op, "func.call") ? ["func.def", "func.decl"] : isOp(op, "template.apply") ? ["template.decl"] : ["template.def"];
   if (!want.includes(entry.op.name)) return undefined;
   const region = entry.op.regions[0];
   const args = region?.args ?? [];
@@ -456,7 +487,7 @@ function checkAtomic(c: OpTypes, op: Op, xi: number, vi: number, hasResult: bool
   if (!view || !x) return;
   if (!ATOMIC_TYPES.includes(s(x.type))) return void c.operand(`atomic value '%${x.name}' must be i32, i64 or f32, got ${s(x.type)}`);
   if (!typeEquals(view.element, x.type)) return void c.element(`atomic ${s(x.type)} on ${s(view)}`);
-  if (op.name !== "view.atomic.store" && !checkAtomicKind(c, op, x.type)) return;
+  if (!isOp(op, "view.atomic.store") && !checkAtomicKind(c, op, x.type)) return;
   if (hasResult) c.same(op.results[0], x.type, "result");
 }
 
@@ -476,7 +507,7 @@ function checkTypeBindings(c: OpTypes, t: Type): boolean {
 /** Ops whose `: T` annotation states the result type only (already the result's type). */
 const RESULT_ANNOTATED = new Set([
   "index.constant", "scalar.constant", "vector.constant", "vector.splat", "vector.from_elements", "buffer.alloca",
-  "encoding.layout.dense", "encoding.layout.strided", "config.get", ...INDEX_QUERIES,
+  "encoding.layout.dense", "encoding.layout.strided", "config.get",
 ]);
 
 /**
@@ -484,9 +515,9 @@ const RESULT_ANNOTATED = new Set([
  * for all operands (`index.add %a, %b : index`), one per operand (the default), or
  * op-specific layouts; undefined where the operand is not annotated.
  */
-function annotationIndex(op: Op, i: number): number | undefined {
-  if (RESULT_ANNOTATED.has(op.name)) return undefined;
-  if (UNIFORM_RULES.has(op.name) || op.name === "kernel.launch.config") return 0;
+function annotationIndex(op: Op, info: OpInfo | undefined, i: number): number | undefined {
+  if (RESULT_ANNOTATED.has(op.name) || info?.types === INDEX_RESULT || info?.syntax.form === "words") return undefined;
+  if (info?.types?.kind === "uniform" || isOp(op, "kernel.launch.config")) return 0;
   switch (op.name) {
     case "scf.select":
     case "vector.select":
@@ -502,11 +533,11 @@ function annotationIndex(op: Op, i: number): number | undefined {
  * Operand types stated by annotations (`props.annotatedTypes`, the types written after
  * `:`) must equal the operands' actual types (TYPE/001).
  */
-function checkAnnotations(c: OpTypes, op: Op): boolean {
+function checkAnnotations(c: OpTypes, op: Op, info: OpInfo | undefined): boolean {
   const ann = annotatedTypes(op);
   if (!ann) return true;
   for (let i = 0; i < op.operands.length; i++) {
-    const k = annotationIndex(op, i);
+    const k = annotationIndex(op, info, i);
     const t = k === undefined ? undefined : ann[k];
     if (t && typeof t === "object" && !c.same(op.operands[i], t, "operand")) return false;
   }
@@ -517,14 +548,16 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   const c = new OpTypes(ctx, op);
   for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
   for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
-  if (!checkAnnotations(c, op)) return;
+  const info = opInfo(op.name);
+  if (!checkAnnotations(c, op, info)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
-  if (UNIFORM_RULES.has(op.name)) return checkUniform(c, op);
-  const dot = op.name.indexOf(".");
-  const dialect = op.name.slice(0, dot), base = op.name.slice(dot + 1);
-  if ((dialect === "scalar" || dialect === "vector") && Object.hasOwn(CONVERSION_RULES, base)) return checkConversion(c, op, base, dialect === "vector");
-  if (INDEX_QUERIES.has(op.name)) return void c.resultIs(0, isIndex, "index");
-  CHECKERS[op.name]?.(c, op);
+  const rule = info?.types;
+  switch (rule?.kind) {
+    case "uniform": return checkUniform(c, op, rule);
+    case "conversion": return checkConversion(c, op, rule, op.dialect === "vector");
+    case "signature": return checkSignature(c, op, rule);
+    case undefined: return CHECKERS[op.name]?.(c, op);
+  }
 }
 
 /** Signature argument types of kernels and config declarations/definitions (TYPE/013, TYPE/003). */
@@ -532,7 +565,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
   const c = new OpTypes(ctx, op);
   const workload = (t: Type) => isAddress(t) || isScalar(t);
   const device = (t: Type) => workload(t) || isBuffer(t);
-  if (op.name === "kernel.def" || op.name === "kernel.decl") {
+  if (isOp(op, "kernel.def") || isOp(op, "kernel.decl")) {
     const sides: [number, (t: Type) => boolean, string][] = [[0, workload, "workload argument types are index, offset, integers and floats"], [1, device, "device argument types are index, offset, integers, floats and buffer"]];
     for (const [i, ok, what] of sides) {
       const bad = op.regions[i]?.args.find((a) => !ok(a.type));
@@ -541,18 +574,18 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     checkPredicates(c, op.props.workloadWhere);
     checkPredicates(c, op.props.launchWhere);
   }
-  if (op.name === "func.def" || op.name === "func.decl" || op.name === "template.def" || op.name === "template.decl") {
+  if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl")) {
     for (const a of op.regions[0]?.args ?? []) if (!checkTypeBindings(c, a.type)) return;
     checkPredicates(c, op.props.where);
   }
-  if (op.name === "config.decl" || op.name === "config.def") {
+  if (isOp(op, "config.decl") || isOp(op, "config.def")) {
     const t = op.props.type as Type | undefined;
     if (!t || typeof t !== "object") return;
     if (!workload(t)) return void c.operand(`config keys have index, offset, integer or float type, got ${s(t)}`);
     const arg = op.regions[0]?.args[0];
     if (arg && !typeEquals(arg.type, t)) return void c.mismatch(`'%${arg.name}' has type ${s(arg.type)}, the key has type ${s(t)}`);
     checkPredicates(c, op.props.where);
-    if (op.name === "config.def") {
+    if (isOp(op, "config.def")) {
       checkLiteral(ctx, op, op.props.value as Literal, t);
       const decl = op.symbol === undefined ? undefined : ctx.symbols.configDecl(op.symbol);
       const declType = decl?.props.type as Type | undefined;

@@ -25,6 +25,7 @@ import type { VerifyContext } from "./context.js";
 import type { Uniformity } from "../../core/prepared.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { calleeBodies } from "./callgraph.js";
+import { isOp } from "../../dialects/registry.js";
 
 const LEVELS: readonly Uniformity[] = ["uniform", "subgroup", "varying"];
 type Level = 0 | 1 | 2;
@@ -105,7 +106,7 @@ class Analysis {
         const [before, after] = op.regions;
         if (!before || !after) return;
         const cond = before.ops[before.ops.length - 1];
-        const condOp = cond?.name === "scf.condition" ? cond : undefined;
+        const condOp = isOp(cond, "scf.condition") ? cond : undefined;
         const loopCtl = condOp ? this.joinAll([condOp.operands[0]]) : 2;
         const y = yieldOf(after);
         before.args.forEach((a, i) => this.set(a, max(loopCtl, this.joinAll([op.operands[i], y?.operands[i]]))));
@@ -140,14 +141,14 @@ class Analysis {
 
 function yieldOf(region: Region | undefined): Op | undefined {
   const last = region?.ops[region.ops.length - 1];
-  return last?.name === "scf.yield" ? last : undefined;
+  return isOp(last, "scf.yield") ? last : undefined;
 }
 
 /** The scope an op needs uniform control at: 0 workgroup, 1 subgroup, undefined none. */
 function requiredLevel(op: Op): Level | undefined {
   const facts = opFacts(op.name);
   if (!facts?.collective) return undefined;
-  if (op.name === "kernel.barrier") return op.props.scope === "subgroup" ? 1 : 0;
+  if (isOp(op, "kernel.barrier")) return op.props.scope === "subgroup" ? 1 : 0;
   return facts.collective === "subgroup" ? 1 : 0;
 }
 

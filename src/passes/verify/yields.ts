@@ -90,7 +90,7 @@ function checkWhile(ctx: VerifyContext, op: Op): void {
 function checkReturn(ctx: VerifyContext, op: Op): void {
   const fn = topLevelOf(op);
   if (fn === op || !Array.isArray(fn.props.resultTypes)) return;
-  checkForwarded(ctx, op, op.operands, fn.props.resultTypes as Type[], `'@${fn.symbol ?? "?"}'`);
+  checkForwarded(ctx, op, op.operands, fn.props.resultTypes, `'@${fn.symbol ?? "?"}'`);
 }
 
 const IDENTITY_OPS = new Set(["index.assume", "scalar.assume", "buffer.assume.noalias", "buffer.assume.alignment"]);

@@ -61,7 +61,7 @@ function directCallForm(groups: Parameters<typeof parseModifiers>[1], what: stri
     },
     print(w: Writer, op: Op) {
       printModifiers(w, op);
-      w.text(` @${op.props.symbol as string}(`).values(op.operands).text(")");
+      w.text(` @${op.props.symbol}(`).values(op.operands).text(")");
       printCallTypes(w, op);
     },
   };
@@ -82,7 +82,7 @@ register("template.apply", {
     return parseCallTypes(p, op);
   },
   print(w, op) {
-    w.text(`<@${op.props.family as string}>(`).values(op.operands).text(")");
+    w.text(`<@${op.props.family}>(`).values(op.operands).text(")");
     printModifiers(w, op);
     printCallTypes(w, op);
   },
@@ -95,7 +95,7 @@ register("config.get", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(` @${op.props.symbol as string}`);
+    w.text(` @${op.props.symbol}`);
     w.annotation(annotationOf(op, () => [op.results[0]?.type ?? T.index]));
   },
 });

@@ -6,6 +6,8 @@
  * everything after the op name in canonical form. Dialect files register their ops here.
  */
 import type { Op, Value } from "../../ir/core.js";
+import type { OpIn, OpName } from "../../dialects/registry.js";
+import type { Words } from "../../dialects/decl.js";
 import { T, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser, ResultNames } from "../parser.js";
@@ -13,17 +15,28 @@ import type { Writer } from "../writer.js";
 import { Tok } from "../token.js";
 import type { FlagSetName } from "../vocabulary.js";
 
-export interface OpSyntax {
-  parse(p: Parser, op: Op, results: ResultNames): Type[];
-  print(w: Writer, op: Op): void;
+/**
+ * The parser and printer of the ops in `N`; each sees its op with the props the registry
+ * declares for it (the generic forms take `OpName`: any op).
+ */
+export interface OpSyntax<N extends OpName = OpName> {
+  parse(p: Parser, op: SyntaxOp<N>, results: ResultNames): Type[];
+  print(w: Writer, op: SyntaxOp<N>): void;
 }
+
+/** A form for any op sees a plain `Op`; one for named ops sees them with their props. */
+type SyntaxOp<N extends OpName> = OpName extends N ? Op : OpIn<N>;
 
 const registry = new Map<string, OpSyntax>();
 
-export function register(names: string | readonly string[], syntax: OpSyntax): void {
-  for (const n of typeof names === "string" ? names.split(" ") : names) {
+/** Registers the syntax of the space-separated op names in `names` (or a generic form). */
+export function register<const S extends string>(names: S, syntax: OpSyntax<Words<S> & OpName>): void;
+export function register(names: string, syntax: OpSyntax): void;
+export function register(names: string, syntax: object): void {
+  for (const n of names.split(" ")) {
     if (registry.has(n)) throw new Error(`syntax for ${n} registered twice`);
-    registry.set(n, syntax);
+    // The parser and printer look the syntax up by the op's own name.
+    registry.set(n, syntax as unknown as OpSyntax);
   }
 }
 
@@ -91,7 +104,7 @@ export function dimForm(): OpSyntax {
       return [parseSingleAnnotation(p, op)];
     },
     print(w, op) {
-      w.text(`<${op.props.dim as string}>`);
+      w.text(`<${op.props.dim}>`);
       w.annotation(annotationOf(op, () => [resultType(op)]));
     },
   };
@@ -131,7 +144,7 @@ export function cmpForm(predicates: readonly string[], flags: FlagSetName | unde
     },
     print(w, op) {
       w.flags(op);
-      w.text(` ${op.props.predicate as string}, `).values(op.operands);
+      w.text(` ${op.props.predicate}, `).values(op.operands);
       w.annotation(annotationOf(op, () => [typeOf(op.operands[0])]));
       if (vector) w.text(" -> ").type(resultType(op));
     },
@@ -190,3 +203,47 @@ export const variadicIdentityForm: OpSyntax = {
     w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
   },
 };
+
+/**
+ * `%r = op %a, %b, ... : A, B, ...` — one annotated type per operand; the result has the type
+ * annotated at position `result` (`vector.dotf %a, %b, %acc : V, V, f32`).
+ */
+export function operandsForm(arity: number, result: number): OpSyntax {
+  return {
+    parse(p, op) {
+      op.operands = p.parseValueList();
+      checkOperandCount(p, op, arity, op.operands.length);
+      const types = parseAnnotation(p, op);
+      checkOperandCount(p, op, arity, types.length);
+      return [types[result] ?? T.index];
+    },
+    print(w, op) {
+      w.text(" ").values(op.operands);
+      w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
+    },
+  };
+}
+
+/**
+ * `%r = op %a word %b ... : R` — operands separated by fixed words (`vector.iota %base step
+ * %step : vector<16xindex>`); the annotation is the result type.
+ */
+export function wordsForm(separators: readonly string[]): OpSyntax {
+  return {
+    parse(p, op) {
+      const operands = [p.parseValueUse()];
+      for (const word of separators) {
+        p.expectWord(word);
+        operands.push(p.parseValueUse());
+      }
+      op.operands = operands;
+      return [parseSingleAnnotation(p, op)];
+    },
+    print(w, op) {
+      op.operands.forEach((v, i) => {
+        w.text(i === 0 ? " " : ` ${separators[i - 1] ?? ","} `).value(v);
+      });
+      w.annotation(annotationOf(op, () => [resultType(op)]));
+    },
+  };
+}

@@ -76,7 +76,7 @@ register("kernel.barrier", {
     return [];
   },
   print(w, op) {
-    w.text(`<${op.props.memory as string}> scope(${op.props.scope as string}) ordering(${op.props.ordering as string})`);
+    w.text(`<${op.props.memory}> scope(${op.props.scope}) ordering(${op.props.ordering})`);
   },
 });
 
@@ -95,8 +95,8 @@ register("kernel.subgroup.reduce", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.kind as string}> `).value(op.operands[0]!);
-    if (op.props.clusterSize !== undefined) w.text(` {cluster_size = ${op.props.clusterSize as number}}`);
+    w.text(`<${op.props.kind}> `).value(op.operands[0]!);
+    if (op.props.clusterSize !== undefined) w.text(` {cluster_size = ${op.props.clusterSize}}`);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });
@@ -109,7 +109,7 @@ register("kernel.workgroup.reduce", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.kind as string}> `).value(op.operands[0]!);
+    w.text(`<${op.props.kind}> `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });
@@ -124,7 +124,7 @@ register("kernel.subgroup.shuffle", {
     return [types[0]!, T.i1];
   },
   print(w, op) {
-    w.text(`<${op.props.mode as string}> `).values(op.operands);
+    w.text(`<${op.props.mode}> `).values(op.operands);
     w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
   },
 });
@@ -155,7 +155,7 @@ register("kernel.assert", {
   },
   print(w, op) {
     w.text(" ").value(op.operands[0]!);
-    if (op.props.message !== undefined) w.text(" " + quoteString(op.props.message as string));
+    if (op.props.message !== undefined) w.text(" " + quoteString(op.props.message));
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });

@@ -30,9 +30,9 @@ register("buffer.view", {
 });
 
 /** Reads an enum-valued attribute (PARSE/017 when the value is not one of `allowed`). */
-function enumAttr(p: Parser, a: { key: string; value: Literal; valueTok: Token }, allowed: readonly string[]): string {
-  if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
-  return a.value.value;
+function enumAttr<const W extends string>(p: Parser, a: { key: string; value: Literal; valueTok: Token }, allowed: readonly W[]): W {
+  if (a.value.kind !== "ident" || !(allowed as readonly string[]).includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
+  return a.value.value as W;
 }
 
 /** Fails unless every key of `required` was given. */
@@ -69,7 +69,7 @@ register("buffer.alloca", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.space as string}> align(${op.props.align as number}) `).value(op.operands[0]!);
+    w.text(`<${op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [T.buffer]));
   },
 });
@@ -88,7 +88,7 @@ register("buffer.assume.alignment", {
     return parseAnnotation(p, op);
   },
   print(w, op) {
-    w.text(" ").values(op.operands).text(` {minimum_alignment = ${op.props.minimumAlignment as number}}`);
+    w.text(" ").values(op.operands).text(` {minimum_alignment = ${op.props.minimumAlignment}}`);
     w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
   },
 });
@@ -111,7 +111,7 @@ register("buffer.assume.memory_space", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.space as string}> `).value(op.operands[0]!);
+    w.text(`<${op.props.space}> `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });
@@ -138,7 +138,7 @@ register("encoding.layout.strided", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" ").indices(op.props.strides as never);
+    w.text(" ").indices(op.props.strides);
     w.annotation(annotationOf(op, () => [T.layout]));
   },
 });
@@ -181,8 +181,8 @@ function parseAtomicAttrs(p: Parser, op: Op, keys: readonly string[], orderings:
 }
 
 function printAtomicAttrs(w: Writer, op: Op, cmpxchg: boolean): void {
-  if (cmpxchg) w.text(` {success_ordering = ${op.props.successOrdering as string}, failure_ordering = ${op.props.failureOrdering as string}, scope = ${op.props.scope as string}}`);
-  else w.text(` {ordering = ${op.props.ordering as string}, scope = ${op.props.scope as string}}`);
+  if (cmpxchg) w.text(` {success_ordering = ${op.props.successOrdering}, failure_ordering = ${op.props.failureOrdering}, scope = ${op.props.scope}}`);
+  else w.text(` {ordering = ${op.props.ordering}, scope = ${op.props.scope}}`);
 }
 
 /** Access op shapes: leading operands, atomic attrs, whether `-> R` gives a result. */
@@ -206,7 +206,7 @@ function accessForm(shape: AccessShape) {
       return [p.parseType()];
     },
     print(w: Writer, op: Op) {
-      if (shape.kind) w.text(`<${op.props.kind as string}>`);
+      if (shape.kind) w.text(`<${op.props.kind}>`);
       printAccess(w, op);
       if (shape.atomic) printAtomicAttrs(w, op, shape.atomic === "cmpxchg");
       w.annotation(annotationOf(op, () => (shape.leading > 0 ? op.operands.slice(shape.leading - 1).map((v) => v.type) : [op.operands[0]!.type])));

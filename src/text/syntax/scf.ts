@@ -7,9 +7,9 @@ import type { Parser } from "../parser.js";
 import { Tok, type Token } from "../token.js";
 import type { Writer } from "../writer.js";
 import { SCHEDULES } from "../vocabulary.js";
-import { annotationOf, arithForm, parseAnnotation, register } from "./core.js";
+import { annotationOf, parseAnnotation, register } from "./core.js";
+import { isOp } from "../../dialects/registry.js";
 
-register("scf.select", arithForm(3));
 
 /** `op (%v, ... : T, ...)?` — scf.yield, scf.condition, func.return, template.return. */
 const forwardForm = {
@@ -33,7 +33,7 @@ register("scf.yield scf.condition func.return template.return", forwardForm);
 /** Re-creates the empty `scf.yield` an `scf.if`/`scf.for` region may omit (§4.4). */
 function ensureYield(p: Parser, region: Region): void {
   const last = region.ops[region.ops.length - 1];
-  if (last && last.name === "scf.yield" && last.operands.length === 0 && last.comments.length === 0) {
+  if (last && isOp(last, "scf.yield") && last.operands.length === 0 && last.comments.length === 0) {
     // The printer omits it: record the layout facts the re-parse will see.
     last.blankBefore = false;
     if (region.ops.length === 1) region.trailingBlank = false;
@@ -155,10 +155,10 @@ register("scf.for", {
     w.text(" ").value(iv!).text(" = [").value(lo!).text(" to ").value(hi!).text(" step ").value(step!).text("]");
     if (accs.length > 0) printCarried(w, accs, inits);
     printResultTypes(w, op);
-    const unroll = op.props.unroll as Value | "full" | undefined;
+    const unroll = op.props.unroll;
     if (unroll === "full") w.text(" unroll");
     else if (unroll !== undefined) w.text(" unroll(").value(unroll).text(")");
-    if (op.props.schedule !== undefined) w.text(` schedule(${op.props.schedule as string})`);
+    if (op.props.schedule !== undefined) w.text(` schedule(${op.props.schedule})`);
     w.region(body, { omitEmptyYield: true });
   },
 });

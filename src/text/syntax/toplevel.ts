@@ -17,6 +17,7 @@ import { FUNC_MODIFIER_GROUPS } from "../vocabulary.js";
 import { targetRecordSpec } from "../../core/target-records.js";
 import type { TargetRecordSpec } from "../../core/target.js";
 import { register, type OpSyntax } from "./core.js";
+import { isOp } from "../../dialects/registry.js";
 
 // ---------------------------------------------------------------- header clauses
 
@@ -65,7 +66,7 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
     }
   }
   const modifiers = [...chosen.keys()].sort((a, b) => a - b).map((g) => chosen.get(g)!);
-  if (op.name === "kernel.def" || op.name === "kernel.decl") op.props.retain = modifiers.includes("retain");
+  if (isOp(op, "kernel.def") || isOp(op, "kernel.decl")) op.props.retain = modifiers.includes("retain");
   else op.props.modifiers = modifiers;
 }
 
@@ -145,10 +146,10 @@ register("kernel.def", {
     const [config, body] = op.regions;
     printHeader(w, op);
     w.signature(config!.args);
-    printWhere(w, op.props.workloadWhere as never);
+    printWhere(w, op.props.workloadWhere);
     w.region(config!);
     w.text(" launch").signature(body!.args);
-    printWhere(w, op.props.launchWhere as never);
+    printWhere(w, op.props.launchWhere);
     w.region(body!);
   },
 });
@@ -169,9 +170,9 @@ register("kernel.decl", {
     const [workload, launch] = op.regions;
     printHeader(w, op);
     w.signature(workload!.args);
-    printWhere(w, op.props.workloadWhere as never);
+    printWhere(w, op.props.workloadWhere);
     w.text(" launch").signature(launch!.args);
-    printWhere(w, op.props.launchWhere as never);
+    printWhere(w, op.props.launchWhere);
   },
 });
 
@@ -196,7 +197,7 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
       return [];
     },
     print(w: Writer, op: Op): void {
-      if (family) w.text(`<@${op.props.family as string}>`);
+      if (family) w.text(`<@${op.props.family}>`);
       printHeader(w, op);
       const region = op.regions[0]!;
       w.signature(region.args);
@@ -235,11 +236,11 @@ register("config.decl", {
     return [];
   },
   print(w, op) {
-    w.text(` @${op.props.symbol as string} : `);
+    w.text(` @${op.props.symbol} : `);
     const region = op.regions[0];
     if (region && region.args[0]) w.text(`%${region.args[0].name}: `);
-    w.type(op.props.type as Type);
-    printWhere(w, op.props.where as never);
+    w.type(op.props.type);
+    printWhere(w, op.props.where);
   },
 });
 
@@ -254,7 +255,7 @@ register("config.def", {
     return [];
   },
   print(w, op) {
-    w.text(` @${op.props.symbol as string} = `).literal(op.props.value as Literal).text(" : ").type(op.props.type as Type);
+    w.text(` @${op.props.symbol} = `).literal(op.props.value).text(" : ").type(op.props.type);
   },
 });
 
@@ -326,7 +327,7 @@ register("target.decl", {
     return [];
   },
   print(w, op) {
-    w.text(` @${op.props.symbol as string}`);
+    w.text(` @${op.props.symbol}`);
   },
 });
 
@@ -345,6 +346,6 @@ register("module.import", {
     return [];
   },
   print(w, op) {
-    w.text(` ${quoteString(op.props.key as string)} [` + (op.props.symbols as readonly string[]).map((s) => "@" + s).join(", ") + "]");
+    w.text(` ${quoteString(op.props.key)} [` + (op.props.symbols).map((s) => "@" + s).join(", ") + "]");
   },
 });

@@ -9,7 +9,7 @@ import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
-import { combine, select } from "./lanes.js";
+import { combine, LANE_RULES, select } from "./lanes.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;
@@ -144,7 +144,34 @@ const reduce: Rule = (cx, op) => {
   cx.set(op.results[0]!, acc);
 };
 
+/** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane), from the accumulator operand. */
+const dotf: Rule = (cx, op) => {
+  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
+  if (!a || !b) return cx.poison(op);
+  let acc = cx.scalar(op.operands[2]!);
+  a.lanes.forEach((x, i) => {
+    acc = LANE_RULES.fmaf!({ cx, op, args: [x, b.lanes[i]!, acc], from: a.t, to: a.t });
+  });
+  cx.set(op.results[0]!, acc);
+};
+
+/** Lane i = base + i·step, wrapping like `index.madd` (64-bit index domain). */
+const iota: Rule = (cx, op) => {
+  const result = op.results[0]!;
+  const t = cx.typeOf(result);
+  const base = cx.scalar(op.operands[0]!), step = cx.scalar(op.operands[1]!);
+  const n = (result.type as VectorType).shape.reduce((x, y) => x * y, 1);
+  const mul = LANE_RULES.muli!, add = LANE_RULES.addi!;
+  const lanes: Scalar[] = [];
+  for (let i = 0; i < n; i++) {
+    lanes.push(i === 0 ? base : add({ cx, op, args: [base, mul({ cx, op, args: [step, cx.int(t, BigInt(i))], from: t, to: t })], from: t, to: t }));
+  }
+  cx.set(result, { kind: "vector", lanes, t });
+};
+
 export const VECTOR_RULES = {
+  "vector.dotf": dotf,
+  "vector.iota": iota,
   "vector.splat": splat,
   "vector.from_elements": fromElements,
   "vector.extract": extract,

@@ -6,7 +6,8 @@
 import type { Literal, Op } from "../../../ir/core.js";
 import { Op as S } from "../spec.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
-import { INDEX_RULE_NAMES, LANE_RULES, type LaneRule } from "./lanes.js";
+import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } from "./lanes.js";
+import { namesWithPrefix, type OpName } from "../../../dialects/registry.js";
 
 function laneCount(op: Op): number | undefined {
   for (const v of [...op.results, ...op.operands]) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
@@ -77,34 +78,42 @@ export function sameLowered(a: Lowered, b: Lowered): boolean {
   return false;
 }
 
-function rulesFor(prefix: string, names: readonly string[]): [string, OpRule][] {
-  return names.map((n) => [`${prefix}.${n}`, lanewise(LANE_RULES[n]!)]);
+/** Ops of a dialect whose suffix names a lane rule (`scalar.addi`, `vector.fmaf`, ...). */
+type LanewiseOf<D extends string> = Extract<OpName, `${D}.${LaneName}`>;
+
+/** Every declared `prefix.X` with a lane rule `X`, lowered lanewise. */
+function lanewiseFamily<D extends "scalar" | "vector">(dialect: D): Record<LanewiseOf<D>, OpRule> {
+  const out: Record<string, OpRule> = {};
+  for (const name of namesWithPrefix(`${dialect}.`)) {
+    const rule = laneRule(name.slice(dialect.length + 1));
+    if (rule) out[name] = lanewise(rule);
+  }
+  // Built from the same name filter the type states.
+  return out as Record<LanewiseOf<D>, OpRule>;
 }
 
-const SCALAR_NAMES = Object.keys(LANE_RULES).filter((n) => !["madd", "rotli", "rotri", "ctlzi", "cttzi", "ctpopi", "cast"].includes(n));
-const VECTOR_LANEWISE = [
-  "addf", "subf", "mulf", "divf", "minimumf", "maximumf", "minnumf", "maxnumf", "addi", "subi", "muli", "divsi", "divui", "remsi", "remui",
-  "minsi", "maxsi", "minui", "maxui", "andi", "ori", "xori", "shrsi", "shrui", "shli", "negf", "absf", "expf", "exp2f", "logf", "log2f",
-  "sqrtf", "rsqrtf", "sinf", "cosf", "tanhf", "erff", "ceilf", "floorf", "roundf", "roundevenf", "truncf", "negi", "absi", "fmaf", "cmpi",
-  "cmpf", "extf", "fptrunc", "extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast",
-];
+function indexRules(): Record<keyof typeof INDEX_RULE_NAMES extends infer S extends string ? `index.${S}` : never, OpRule> {
+  const out: Record<string, OpRule> = {};
+  for (const [n, rule] of Object.entries(INDEX_RULE_NAMES)) out[`index.${n}`] = lanewise(LANE_RULES[rule]);
+  return out as ReturnType<typeof indexRules>;
+}
 
-export const ARITH_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["index.constant", constantRule],
-  ["scalar.constant", constantRule],
-  ["vector.constant", constantRule],
-  ...rulesFor("scalar", SCALAR_NAMES),
-  ...Object.entries(INDEX_RULE_NAMES).map(([n, rule]): [string, OpRule] => [`index.${n}`, lanewise(LANE_RULES[rule]!)]),
-  ...rulesFor("vector", VECTOR_LANEWISE),
-  ["vector.select", lanewise(selectLane)],
-  ["scf.select", scfSelect],
-  ["index.assume", identityRule],
-  ["scalar.assume", identityRule],
-]);
+export const ARITH_RULES = {
+  "index.constant": constantRule,
+  "scalar.constant": constantRule,
+  "vector.constant": constantRule,
+  ...lanewiseFamily("scalar"),
+  ...indexRules(),
+  ...lanewiseFamily("vector"),
+  "vector.select": lanewise(selectLane),
+  "scf.select": scfSelect,
+  "index.assume": identityRule,
+  "scalar.assume": identityRule,
+} satisfies Partial<Record<OpName, OpRule>>;
 
 /** Used by reductions: combine two scalars of type `t` with a combining kind. */
 export function combine(cx: KernelLowering, op: Op, kind: string, t: Parameters<LaneRule>[0]["result"], a: number, b: number): number {
-  const rule = LANE_RULES[kind];
+  const rule = laneRule(kind);
   if (!rule) throw new Error(`SPIR-V lowering: unknown combining kind '${kind}'`);
   return rule({ cx, op, args: [a, b], argTypes: [t, t], result: t });
 }

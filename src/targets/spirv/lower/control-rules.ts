@@ -7,6 +7,7 @@
  * Values leaving a region travel through `OpPhi`s (one per scalar lane); loop-carried views
  * and buffers are not representable in logical addressing and are reported.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
@@ -205,8 +206,8 @@ export function countedLoop(cx: KernelLowering, count: Id, init: readonly { id: 
   return phis;
 }
 
-export const CONTROL_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["scf.if", ifRule],
-  ["scf.for", forRule],
-  ["scf.while", whileRule],
-]);
+export const CONTROL_RULES = {
+  "scf.if": ifRule,
+  "scf.for": forRule,
+  "scf.while": whileRule,
+} satisfies Partial<Record<OpName, OpRule>>;

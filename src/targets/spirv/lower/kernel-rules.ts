@@ -4,6 +4,7 @@
  * (`GroupNonUniform*`, full subgroups assumed — docs/abi.md). Each collective checks the
  * profile's subgroup operations before it emits anything.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
@@ -199,20 +200,20 @@ const assertRule: OpRule = (cx, op) => {
   cx.unsupported(op, "'kernel.assert'", "Vulkan compute shaders cannot trap; check the condition on the host or write a flag to a buffer");
 };
 
-export const KERNEL_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["kernel.workitem.id", builtinRule(BuiltIn.LocalInvocationId)],
-  ["kernel.workgroup.id", builtinRule(BuiltIn.WorkgroupId)],
-  ["kernel.workgroup.count", builtinRule(BuiltIn.NumWorkgroups)],
-  ["kernel.workitem.dispatch.id", builtinRule(BuiltIn.GlobalInvocationId)],
-  ["kernel.workgroup.size", workgroupSize],
-  ["kernel.subgroup.id", subgroupBuiltinRule(BuiltIn.SubgroupId)],
-  ["kernel.subgroup.size", subgroupBuiltinRule(BuiltIn.SubgroupSize)],
-  ["kernel.subgroup.lane.id", subgroupBuiltinRule(BuiltIn.SubgroupLocalInvocationId)],
-  ["kernel.subgroup.count", subgroupBuiltinRule(BuiltIn.NumSubgroups)],
-  ["kernel.barrier", barrier],
-  ["kernel.subgroup.reduce", subgroupReduce],
-  ["kernel.subgroup.shuffle", subgroupShuffle],
-  ["kernel.subgroup.broadcast", subgroupBroadcast],
-  ["kernel.workgroup.reduce", workgroupReduce],
-  ["kernel.assert", assertRule],
-]);
+export const KERNEL_RULES = {
+  "kernel.workitem.id": builtinRule(BuiltIn.LocalInvocationId),
+  "kernel.workgroup.id": builtinRule(BuiltIn.WorkgroupId),
+  "kernel.workgroup.count": builtinRule(BuiltIn.NumWorkgroups),
+  "kernel.workitem.dispatch.id": builtinRule(BuiltIn.GlobalInvocationId),
+  "kernel.workgroup.size": workgroupSize,
+  "kernel.subgroup.id": subgroupBuiltinRule(BuiltIn.SubgroupId),
+  "kernel.subgroup.size": subgroupBuiltinRule(BuiltIn.SubgroupSize),
+  "kernel.subgroup.lane.id": subgroupBuiltinRule(BuiltIn.SubgroupLocalInvocationId),
+  "kernel.subgroup.count": subgroupBuiltinRule(BuiltIn.NumSubgroups),
+  "kernel.barrier": barrier,
+  "kernel.subgroup.reduce": subgroupReduce,
+  "kernel.subgroup.shuffle": subgroupShuffle,
+  "kernel.subgroup.broadcast": subgroupBroadcast,
+  "kernel.workgroup.reduce": workgroupReduce,
+  "kernel.assert": assertRule,
+} satisfies Partial<Record<OpName, OpRule>>;

@@ -5,7 +5,7 @@
  *   buffer arg) → the device body through the rule table → OpReturn → OpEntryPoint with its
  *   interface and LocalSize.
  *
- * The rule table is data: one map per op family, merged here. An op without a rule, or whose
+ * The rule table is data (rules.ts: one entry per declared op). An op without a rule, or whose
  * types the profile cannot express, is TARGET/001 at that op.
  */
 import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
@@ -17,19 +17,13 @@ import * as I from "../instructions.js";
 import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js";
 import type { BooleanFeature, SpirvTargetInfo } from "../profile.js";
 import { Op as S, StorageClass } from "../spec.js";
-import { ARITH_RULES } from "./arith-rules.js";
-import { KernelLowering, scalarTypeOf, type Lowered, type OpRule, type SharedGlobals } from "./context.js";
-import { CONTROL_RULES } from "./control-rules.js";
-import { KERNEL_RULES } from "./kernel-rules.js";
-import { MEMORY_RULES } from "./memory-rules.js";
-import { VECTOR_RULES } from "./vector-rules.js";
-
-export const RULES: ReadonlyMap<string, OpRule> = new Map([...ARITH_RULES, ...CONTROL_RULES, ...MEMORY_RULES, ...KERNEL_RULES, ...VECTOR_RULES]);
+import { KernelLowering, scalarTypeOf, type Lowered, type SharedGlobals } from "./context.js";
+import { ruleFor } from "./rules.js";
 
 const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
 
 function lowerOp(cx: KernelLowering, op: Op): void {
-  const rule = RULES.get(op.name);
+  const rule = ruleFor(op.name);
   if (!rule) {
     cx.unsupported(op, `'${op.name}'`, "the SPIR-V backend has no lowering for this op");
     return cx.poison(op);

@@ -5,6 +5,7 @@
  * from the Loom meaning (IEEE minimum/maximum, ties-away rounding, i1 arithmetic, 64-bit bit
  * counts), the rule spells the Loom meaning out with exact instruction sequences.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import type { Id } from "../instructions.js";
 import { BOOL, U32, U64, type ScalarType } from "../module.js";
@@ -294,7 +295,7 @@ const indexCast: LaneRule = (l) => {
 // ---- the table ----------------------------------------------------------------------------
 
 /** Lane rules by op suffix (`scalar.addi`, `vector.addi` → "addi"). */
-export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
+export const LANE_RULES = {
   addi: intBinary(S.IAdd, "ne"),
   subi: intBinary(S.ISub, "ne"),
   muli: intBinary(S.IMul, "and"),
@@ -365,10 +366,21 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   trunci: convert(S.UConvert, false),
   bitcast,
   cast: indexCast,
-};
+} as const satisfies Readonly<Record<string, LaneRule>>;
+
+export type LaneName = keyof typeof LANE_RULES;
+
+/** The lane rule of a name that may not be one (combining kinds), or undefined. */
+export function laneRule(name: string): LaneRule | undefined {
+  return Object.hasOwn(LANE_RULES, name) ? LANE_RULES[name as LaneName] : undefined;
+}
+
+/** `index.*` ops lowered lanewise. */
+type IndexLanewise = Exclude<Extract<OpName, `index.${string}`>, "index.constant" | "index.assume">;
+type SuffixOf<N extends string> = N extends `${string}.${infer S}` ? S : never;
 
 /** `index.*` op suffix → lane rule name (index ops are signed 64-bit; offset only adds/compares). */
-export const INDEX_RULE_NAMES: Readonly<Record<string, string>> = {
+export const INDEX_RULE_NAMES: Readonly<Record<SuffixOf<IndexLanewise>, LaneName>> = {
   add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd",
   andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
   ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",

@@ -9,6 +9,7 @@
  *    PhysicalStorageBuffer pointer;
  *  - scratch: a Workgroup (or Function) array of T sized by the allocation.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
@@ -325,21 +326,21 @@ const atomicStoreRule: OpRule = (cx, op) => {
   cx.emit(I.atomicStore(t.p.ptr, scopeId(cx, op.props.scope), semantics(cx, op.props.ordering, t.p.space), cx.scalar(op.operands[0]!)));
 };
 
-export const MEMORY_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["buffer.alloca", allocaRule],
-  ["buffer.view", viewRule],
-  ["buffer.length", lengthRule],
-  ["buffer.assume.noalias", identityRule],
-  ["buffer.assume.alignment", identityRule],
-  ["buffer.assume.memory_space", identityRule],
-  ["encoding.layout.dense", denseLayout],
-  ["encoding.layout.strided", stridedLayout],
-  ["view.subview", subviewRule],
-  ["view.load", loadRule],
-  ["view.store", storeRule],
-  ["view.atomic.rmw", rmwRule],
-  ["view.atomic.reduce", rmwRule],
-  ["view.atomic.cmpxchg", cmpxchgRule],
-  ["view.atomic.load", atomicLoadRule],
-  ["view.atomic.store", atomicStoreRule],
-]);
+export const MEMORY_RULES = {
+  "buffer.alloca": allocaRule,
+  "buffer.view": viewRule,
+  "buffer.length": lengthRule,
+  "buffer.assume.noalias": identityRule,
+  "buffer.assume.alignment": identityRule,
+  "buffer.assume.memory_space": identityRule,
+  "encoding.layout.dense": denseLayout,
+  "encoding.layout.strided": stridedLayout,
+  "view.subview": subviewRule,
+  "view.load": loadRule,
+  "view.store": storeRule,
+  "view.atomic.rmw": rmwRule,
+  "view.atomic.reduce": rmwRule,
+  "view.atomic.cmpxchg": cmpxchgRule,
+  "view.atomic.load": atomicLoadRule,
+  "view.atomic.store": atomicStoreRule,
+} satisfies Partial<Record<OpName, OpRule>>;

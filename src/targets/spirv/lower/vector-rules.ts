@@ -3,6 +3,7 @@
  * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits), and
  * drivers re-vectorize as they see fit. Dynamic lane indices become select chains.
  */
+import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { VectorType } from "../../../ir/types.js";
@@ -11,6 +12,7 @@ import type { Id } from "../instructions.js";
 import { BOOL } from "../module.js";
 import { Op as S } from "../spec.js";
 import { combine } from "./arith-rules.js";
+import { LANE_RULES } from "./lanes.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
 import { elementPointer, indexIds } from "./memory-rules.js";
 
@@ -132,13 +134,38 @@ const reduce: OpRule = (cx, op) => {
   cx.set(op.results[0]!, { kind: "scalar", id: acc, type: v.type });
 };
 
-export const VECTOR_RULES: ReadonlyMap<string, OpRule> = new Map<string, OpRule>([
-  ["vector.splat", splat],
-  ["vector.from_elements", fromElements],
-  ["vector.extract", extract],
-  ["vector.insert", insert],
-  ["vector.load", load],
-  ["vector.store", store],
-  ["vector.reduce", reduce],
-]);
+/** `acc = fma(a[i], b[i], acc)` in lane order, starting from the accumulator operand. */
+const dotf: OpRule = (cx, op) => {
+  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
+  if (!a || !b) return cx.poison(op);
+  const t = a.type;
+  let acc = cx.scalar(op.operands[2]!);
+  a.lanes.forEach((x, i) => {
+    acc = LANE_RULES.fmaf({ cx, op, args: [x, b.lanes[i]!, acc], argTypes: [t, t, t], result: t });
+  });
+  cx.set(op.results[0]!, { kind: "scalar", id: acc, type: t });
+};
+
+/** Lane i = base + i·step (integer wrap-around; the index domain is 64-bit). */
+const iota: OpRule = (cx, op) => {
+  const result = op.results[0]!;
+  const t = cx.scalarType(result.type);
+  const base = cx.scalar(op.operands[0]!), step = cx.scalar(op.operands[1]!);
+  const n = (result.type as VectorType).shape.reduce((x, y) => x * y, 1);
+  const lanes: Id[] = [];
+  for (let i = 0; i < n; i++) lanes.push(i === 0 ? base : cx.binary(S.IAdd, t, base, cx.binary(S.IMul, t, step, cx.int(t, BigInt(i)))));
+  cx.set(result, { kind: "vector", lanes, type: t });
+};
+
+export const VECTOR_RULES = {
+  "vector.dotf": dotf,
+  "vector.iota": iota,
+  "vector.splat": splat,
+  "vector.from_elements": fromElements,
+  "vector.extract": extract,
+  "vector.insert": insert,
+  "vector.load": load,
+  "vector.store": store,
+  "vector.reduce": reduce,
+} satisfies Partial<Record<OpName, OpRule>>;
 

@@ -1,0 +1,22 @@
+/** The `func` dialect (language.md §4.8): functions, inlined into kernels in v1. */
+import { op, type Annotated, type CallProps, type Type, type WhereProps } from "../decl.js";
+
+const custom = { form: "custom" } as const;
+
+/** Props of `func.*` / `template.*` definitions and declarations. */
+export interface CallableProps extends CallProps, WhereProps {
+  /** Grammar order: public retain host|device pure hot|cold inline|noinline. */
+  readonly modifiers: readonly string[];
+  readonly target?: string;
+  readonly resultTypes: readonly Type[];
+}
+
+export const FUNC_OPS = {
+  /** regions [body (args = params)] */
+  "func.def": op<CallableProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "function definition (inlined into kernels in v1)" }),
+  /** regions [signature region] */
+  "func.decl": op<CallableProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a function defined elsewhere" }),
+  /** operands = args */
+  "func.call": op<CallProps & Annotated>({ placement: "CDF", pure: false, syntax: custom, doc: "direct call (C only when `pure`)" }),
+  "func.return": op({ placement: "F", pure: true, terminator: true, syntax: custom, doc: "returns from a func.def" }),
+} as const;

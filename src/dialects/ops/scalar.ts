@@ -1,0 +1,58 @@
+/** The `scalar` dialect (language.md §4.3): integer and float values. */
+import { family, op, type ArithProps, type AssumeProps, type CompareProps, type ConstantProps, type TypeClass, type TypeRule } from "../decl.js";
+
+const CDF = "CDF";
+const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
+const arith = (arity: number, flags?: "ovf" | "fm") => ({ form: "arith", arity, ...(flags ? { flags } : {}) }) as const;
+const conversion = (from: "I" | "F" | "S", to: "I" | "F" | "S", width: "wider" | "narrower" | "equal" | "any"): TypeRule => ({ kind: "conversion", from, to, width });
+const cast = { form: "cast" } as const;
+
+/** Conversion type rules, shared with the lanewise `vector.*` conversions. */
+export const CONVERSIONS = {
+  sitofp: conversion("I", "F", "any"),
+  uitofp: conversion("I", "F", "any"),
+  fptosi: conversion("F", "I", "any"),
+  fptoui: conversion("F", "I", "any"),
+  extf: conversion("F", "F", "wider"),
+  fptrunc: conversion("F", "F", "narrower"),
+  extsi: conversion("I", "I", "wider"),
+  extui: conversion("I", "I", "wider"),
+  trunci: conversion("I", "I", "narrower"),
+  bitcast: conversion("S", "S", "equal"),
+} as const;
+
+const convert = (name: keyof typeof CONVERSIONS, placement: string) => op({ placement, pure: true, syntax: cast, types: CONVERSIONS[name], doc: "scalar conversion" });
+
+export const SCALAR_OPS = {
+  "scalar.constant": op<ConstantProps>({ placement: CDF, pure: true, syntax: { form: "constant" }, doc: "integer or float constant" }),
+  ...family("scalar", "addi subi muli shli", op<ArithProps>({ placement: CDF, pure: true, syntax: arith(2, "ovf"), types: uniform(2, "I"), doc: "integer arithmetic" })),
+  ...family("scalar", "divsi divui remsi remui ceildivsi ceildivui floordivsi minsi maxsi minui maxui andi ori xori shrsi shrui", op<ArithProps>({
+    placement: CDF, pure: true, syntax: arith(2), types: uniform(2, "I"), doc: "integer arithmetic",
+  })),
+  ...family("scalar", "negi absi", op<ArithProps>({ placement: CDF, pure: true, syntax: arith(1), types: uniform(1, "I"), doc: "integer arithmetic" })),
+  ...family("scalar", "addf subf mulf divf remf copysignf minimumf maximumf minnumf maxnumf", op<ArithProps>({
+    placement: CDF, pure: true, syntax: arith(2, "fm"), types: uniform(2, "F"), doc: "float arithmetic",
+  })),
+  ...family("scalar", "negf absf", op<ArithProps>({ placement: CDF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "F"), doc: "float arithmetic" })),
+  "scalar.fmaf": op<ArithProps>({ placement: CDF, pure: true, syntax: arith(3, "fm"), types: uniform(3, "F"), doc: "float arithmetic" }),
+  ...family("scalar", "expf exp2f logf log2f sqrtf rsqrtf sinf cosf tanhf erff", op<ArithProps>({
+    placement: "DF", pure: true, syntax: arith(1, "fm"), types: uniform(1, "F"), doc: "float math function",
+  })),
+  "scalar.powf": op<ArithProps>({ placement: "DF", pure: true, syntax: arith(2, "fm"), types: uniform(2, "F"), doc: "float math function" }),
+  ...family("scalar", "ceilf floorf roundf roundevenf truncf", op<ArithProps>({ placement: CDF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "F"), doc: "float rounding" })),
+  "scalar.cmpi": op<CompareProps>({ placement: CDF, pure: true, syntax: { form: "cmp", predicates: "int", vector: false }, types: uniform(2, "I", "i1"), doc: "comparison producing i1" }),
+  "scalar.cmpf": op<CompareProps>({
+    placement: CDF, pure: true, syntax: { form: "cmp", predicates: "float", flags: "fm", vector: false }, types: uniform(2, "F", "i1"), doc: "comparison producing i1",
+  }),
+  "scalar.sitofp": convert("sitofp", CDF),
+  "scalar.uitofp": convert("uitofp", CDF),
+  "scalar.fptosi": convert("fptosi", CDF),
+  "scalar.fptoui": convert("fptoui", CDF),
+  "scalar.extf": convert("extf", CDF),
+  "scalar.fptrunc": convert("fptrunc", CDF),
+  "scalar.extsi": convert("extsi", CDF),
+  "scalar.extui": convert("extui", CDF),
+  "scalar.trunci": convert("trunci", CDF),
+  "scalar.bitcast": convert("bitcast", CDF),
+  "scalar.assume": op<AssumeProps>({ placement: CDF, pure: true, syntax: { form: "assume" }, doc: "identity carrying predicate facts" }),
+} as const;

@@ -1,0 +1,22 @@
+/**
+ * Module-level ops that belong to no value dialect (language.md §2, §4.11): provider imports,
+ * attribute aliases and `target.decl`. Target-record ops (`<environment>.target`) are declared by
+ * their target packages (core/target.ts `TargetRecordSpec`), not here.
+ */
+import { op, type SymbolProps } from "../decl.js";
+import type { Literal } from "../../ir/core.js";
+
+const custom = { form: "custom" } as const;
+
+export interface TargetRecordProps extends SymbolProps {
+  readonly attrs: readonly { readonly key: string; readonly value: Literal }[];
+}
+
+export const TOP_OPS = {
+  "target.decl": op<SymbolProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "target record bound by the embedding at compile time" }),
+  "module.import": op<{ readonly key: string; readonly symbols: readonly string[] }>({
+    placement: "", pure: false, topLevel: true, syntax: custom, doc: "restricts which provider module may define the listed declarations",
+  }),
+  /** `#name = #encoding.layout.dense`; printed by the module printer, not an op syntax. */
+  alias: op<{ readonly alias: string; readonly target: string }>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "`#name = #encoding.layout.dense` attribute alias" }),
+} as const;

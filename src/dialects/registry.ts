@@ -1,0 +1,71 @@
+/**
+ * The op registry: every v1 op's declaration (decl.ts), assembled from the dialect files in
+ * src/dialects/ops. `OpName` and `PropsOf` are derived from it, so an op name that is not
+ * declared is a type error and props are read with their declared types. `isOp` narrows an
+ * `Op` to one declared op.
+ */
+import type { Op, Prop } from "../ir/core.js";
+import type { OpDecl } from "./decl.js";
+import { BUFFER_OPS } from "./ops/buffer.js";
+import { CONFIG_OPS } from "./ops/config.js";
+import { FUNC_OPS } from "./ops/func.js";
+import { INDEX_OPS } from "./ops/index.js";
+import { KERNEL_OPS } from "./ops/kernel.js";
+import { SCALAR_OPS } from "./ops/scalar.js";
+import { SCF_OPS } from "./ops/scf.js";
+import { TEMPLATE_OPS } from "./ops/template.js";
+import { TOP_OPS } from "./ops/top.js";
+import { VECTOR_OPS } from "./ops/vector.js";
+import { VIEW_OPS } from "./ops/view.js";
+
+const OPS = { ...KERNEL_OPS, ...INDEX_OPS, ...SCALAR_OPS, ...SCF_OPS, ...BUFFER_OPS, ...VIEW_OPS, ...VECTOR_OPS, ...FUNC_OPS, ...TEMPLATE_OPS, ...CONFIG_OPS, ...TOP_OPS } as const;
+
+type Registry = typeof OPS;
+
+/** Every declared op name. */
+export type OpName = keyof Registry & string;
+
+/** The props type declared for op `N`. */
+export type PropsOf<N extends OpName> = NonNullable<Registry[N]["props"]>;
+
+/** An op known to be `N`, with its declared props (writable: parsers and passes set them). */
+export type OpOf<N extends OpName> = Op & { readonly name: N; props: { -readonly [K in keyof PropsOf<N>]: PropsOf<N>[K] } & Record<string, Prop> };
+
+/** Ops whose names are in a union, e.g. `OpIn<"func.def" | "func.decl">`. */
+export type OpIn<N extends OpName> = { [K in N]: OpOf<K> }[N];
+
+/** A declaration together with its name. */
+export interface OpInfo extends OpDecl {
+  readonly name: OpName;
+  readonly terminator: boolean;
+  readonly topLevel: boolean;
+}
+
+function infoOf(name: OpName): OpInfo {
+  const d = OPS[name] as OpDecl;
+  return { name, ...d, terminator: d.terminator ?? false, topLevel: d.topLevel ?? false };
+}
+
+/** All declarations, top-level ops first (then in language.md §4 order). */
+export const OP_INFOS: readonly OpInfo[] = [
+  // Top-level ops lead, as in language.md §2.
+  ...(Object.keys(OPS) as OpName[]).filter((n) => (OPS[n] as OpDecl).topLevel),
+  ...(Object.keys(OPS) as OpName[]).filter((n) => !(OPS[n] as OpDecl).topLevel),
+].map(infoOf);
+
+const BY_NAME: ReadonlyMap<string, OpInfo> = new Map(OP_INFOS.map((i) => [i.name, i]));
+
+/** The declaration of a name, or undefined for an undeclared one. */
+export function opInfo(name: string): OpInfo | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Narrows `op` to op `name` with its declared props. */
+export function isOp<N extends OpName>(op: Op | null | undefined, name: N): op is OpOf<N> {
+  return op?.name === name;
+}
+
+/** All declared names of one dialect prefix, e.g. `namesWithPrefix("vector.")`. */
+export function namesWithPrefix(prefix: string): OpName[] {
+  return OP_INFOS.filter((i) => i.name.startsWith(prefix)).map((i) => i.name);
+}
