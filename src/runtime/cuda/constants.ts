@@ -77,7 +77,6 @@ export const STREAM_NON_BLOCKING = 1;
 
 /** CUevent_flags. */
 export const EVENT_DEFAULT = 0;
-export const EVENT_DISABLE_TIMING = 2;
 
 /** CUstreamCaptureMode. */
 export const STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;

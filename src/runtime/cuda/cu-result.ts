@@ -5,8 +5,6 @@
  */
 import { LoomError, type LoomStatus } from "../../core/errors.js";
 
-export const CUDA_SUCCESS = 0;
-
 const RESULT_NAMES: ReadonlyMap<number, string> = new Map([
   [0, "CUDA_SUCCESS"],
   [1, "CUDA_ERROR_INVALID_VALUE"],

@@ -9,7 +9,8 @@ import { LoomError } from "../../core/errors.js";
 import { EVENT_DEFAULT, STREAM_CAPTURE_MODE_THREAD_LOCAL, STREAM_DEFAULT, STREAM_NON_BLOCKING } from "./constants.js";
 import { check, enter, makeCurrent, type CudaContext } from "./context.js";
 
-abstract class Owned {
+/** A driver object owned by a runtime. */
+export abstract class Owned {
   protected released = false;
   constructor(
     /** @internal */ readonly ctx: CudaContext,
@@ -141,5 +142,3 @@ export class CudaGraph extends Owned {
     this.ctx.lib.cu.cuGraphExecDestroy(this.exec);
   }
 }
-
-export type { Owned };
