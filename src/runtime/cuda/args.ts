@@ -15,8 +15,11 @@ export interface BufferArgument {
 
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
-/** Called for each buffer value before it is written (the runtime checks it names its memory). */
-export type BufferCheck = (address: bigint, byteLength: bigint, what: string) => void;
+/**
+ * Called for each buffer value before it is written (the runtime checks it names its memory);
+ * `what` builds the argument's label for a message.
+ */
+export type BufferCheck = (address: bigint, byteLength: bigint | number, what: () => string) => void;
 
 const TWO_63 = 1n << 63n;
 const TWO_64 = 1n << 64n;
@@ -28,8 +31,9 @@ export function writeArguments(record: CudaKernelInterface, values: readonly Arg
   if (values.length !== slots.length) {
     throw new LoomError("invalid-argument", `kernel '${record.entryName}' takes ${slots.length} arguments (${slots.map((s) => s.name).join(", ")}), got ${values.length}`);
   }
-  for (let i = 0; i < record.argumentBlockBytes; i += 8) view.setBigUint64(i, 0n);
-  for (const [i, slot] of slots.entries()) writeValue(view, slot, values[i], `kernel '${record.entryName}' argument ${i} ('${slot.name}')`, checkBuffer);
+  for (let i = 0; i < record.argumentBlockBytes; i += 8) view.setFloat64(i, 0);
+  // Indexed loop, messages built only on failure: this runs on every launch.
+  for (let i = 0; i < slots.length; i++) writeValue(view, slots[i] as CudaInterfaceArgument, values[i], record, i, checkBuffer);
 }
 
 /** The block as a fresh Uint8Array of `record.argumentBlockBytes` bytes. */
@@ -39,32 +43,44 @@ export function packArguments(record: CudaKernelInterface, values: readonly ArgV
   return block;
 }
 
+const label = (record: CudaKernelInterface, i: number): string => `kernel '${record.entryName}' argument ${i} ('${record.arguments[i]?.name ?? "?"}')`;
+
 function describe(value: unknown): string {
   return typeof value === "object" ? (JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v)) ?? "null") : `${typeof value} ${String(value)}`;
 }
 
-function integer(value: unknown, what: string): bigint {
+/** An integer value as a BigInt, or a LoomError naming the argument. */
+function integer(value: unknown, what: () => string): bigint {
   if (typeof value === "bigint") return value;
   if (typeof value === "number" && Number.isInteger(value)) {
-    if (!Number.isSafeInteger(value)) throw new LoomError("invalid-argument", `${what}: ${value} is not exactly representable; pass a bigint`);
+    if (!Number.isSafeInteger(value)) throw new LoomError("invalid-argument", `${what()}: ${value} is not exactly representable; pass a bigint`);
     return BigInt(value);
   }
-  throw new LoomError("invalid-argument", `${what}: expected an integer (number or bigint), got ${describe(value)}`);
+  throw new LoomError("invalid-argument", `${what()}: expected an integer (number or bigint), got ${describe(value)}`);
 }
 
-function inRange(v: bigint, lo: bigint, hi: bigint, what: string, type: string): bigint {
-  if (v < lo || v > hi) throw new LoomError("out-of-range", `${what}: ${v} does not fit ${type} (${lo} to ${hi})`);
+function inRange(v: bigint, lo: bigint, hi: bigint, what: () => string, type: string): bigint {
+  if (v < lo || v > hi) throw new LoomError("out-of-range", `${what()}: ${v} does not fit ${type} (${lo} to ${hi})`);
   return v;
 }
 
-function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown, what: string, checkBuffer: BufferCheck | undefined): void {
+/** A safe-integer number as 64 bits, without a BigInt: low word mod 2^32, high word by floor division. */
+function setInt64(view: DataView, at: number, v: number): void {
+  view.setUint32(at, v >>> 0, true);
+  view.setUint32(at + 4, Math.floor(v / 4294967296) >>> 0, true);
+}
+
+function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown, record: CudaKernelInterface, i: number, checkBuffer: BufferCheck | undefined): void {
   const at = slot.offset;
+  const what = () => label(record, i);
   switch (slot.type) {
     case "index":
-      view.setBigInt64(at, inRange(integer(value, what), -TWO_63, TWO_63 - 1n, what, "index"), true);
+      if (typeof value === "number" && Number.isSafeInteger(value)) setInt64(view, at, value);
+      else view.setBigInt64(at, inRange(integer(value, what), -TWO_63, TWO_63 - 1n, what, "index"), true);
       return;
     case "offset":
-      view.setBigUint64(at, inRange(integer(value, what), 0n, TWO_63 - 1n, what, "offset"), true);
+      if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) setInt64(view, at, value);
+      else view.setBigUint64(at, inRange(integer(value, what), 0n, TWO_63 - 1n, what, "offset"), true);
       return;
     case "i1":
       view.setUint32(at, Number(inRange(typeof value === "boolean" ? (value ? 1n : 0n) : integer(value, what), 0n, 1n, what, "i1")), true);
@@ -74,6 +90,10 @@ function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown,
     case "i32":
     case "i64": {
       // Signedness belongs to the ops: both the signed and the unsigned reading are accepted.
+      if (slot.type === "i32" && typeof value === "number" && Number.isInteger(value) && value >= -2147483648 && value <= 4294967295) {
+        view.setUint32(at, value >>> 0, true);
+        return;
+      }
       const bits = Number(slot.type.slice(1));
       const v = inRange(integer(value, what), -(1n << BigInt(bits - 1)), (1n << BigInt(bits)) - 1n, what, slot.type);
       const pattern = BigInt.asUintN(bits, v);
@@ -87,21 +107,22 @@ function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown,
     case "bf16":
     case "f32":
     case "f64":
-      if (typeof value !== "number") throw new LoomError("invalid-argument", `${what}: expected a number for ${slot.type}, got ${describe(value)}`);
-      if (slot.type === "f64") view.setFloat64(at, value, true);
-      else if (slot.type === "f32") view.setFloat32(at, value, true);
+      if (typeof value !== "number") throw new LoomError("invalid-argument", `${what()}: expected a number for ${slot.type}, got ${describe(value)}`);
+      if (slot.type === "f32") view.setFloat32(at, value, true);
+      else if (slot.type === "f64") view.setFloat64(at, value, true);
       else view.setUint16(at, slot.type === "f16" ? halfBits(value, 5, 10) : halfBits(value, 8, 7), true);
       return;
     case "buffer": {
       if (value === null || typeof value !== "object" || !("address" in value) || !("byteLength" in value)) {
-        throw new LoomError("invalid-argument", `${what}: expected a CudaBuffer or { address, byteLength }, got ${describe(value)}`);
+        throw new LoomError("invalid-argument", `${what()}: expected a CudaBuffer or { address, byteLength }, got ${describe(value)}`);
       }
       const b = value as BufferArgument;
-      const address = inRange(integer(b.address, `${what}.address`), 0n, TWO_64 - 1n, what, "a 64-bit address");
-      const length = inRange(integer(b.byteLength, `${what}.byteLength`), 0n, TWO_63 - 1n, what, "a byte length");
+      const address = typeof b.address === "bigint" && b.address >= 0n && b.address < TWO_64 ? b.address : inRange(integer(b.address, () => `${what()}.address`), 0n, TWO_64 - 1n, what, "a 64-bit address");
+      const length = typeof b.byteLength === "number" && Number.isSafeInteger(b.byteLength) && b.byteLength >= 0 ? b.byteLength : inRange(integer(b.byteLength, () => `${what()}.byteLength`), 0n, TWO_63 - 1n, what, "a byte length");
       checkBuffer?.(address, length, what);
       view.setBigUint64(at, address, true);
-      view.setBigUint64(at + 8, length, true);
+      if (typeof length === "number") setInt64(view, at + 8, length);
+      else view.setBigUint64(at + 8, length, true);
       return;
     }
   }

@@ -9,6 +9,7 @@ import { check, enter, makeCurrent, type CudaContext } from "./context.js";
 export class CudaBuffer {
   /** Device address of the first byte (0n for an empty buffer). */
   readonly address: bigint;
+  private readonly end: bigint;
   private destroyed = false;
 
   /** @internal */
@@ -20,12 +21,13 @@ export class CudaBuffer {
     if (!Number.isSafeInteger(byteLength) || byteLength < 0) throw new LoomError("invalid-argument", `createBuffer: byteLength must be a non-negative integer, got ${byteLength}`);
     enter(ctx, "createBuffer");
     if (byteLength === 0) {
-      this.address = 0n;
+      this.address = this.end = 0n;
       return;
     }
     const out = new BigUint64Array(1);
     check(ctx, ctx.lib.cu.cuMemAlloc_v2(out, byteLength), `cuMemAlloc (${byteLength} bytes)`);
     this.address = out[0] ?? 0n;
+    this.end = this.address + BigInt(byteLength);
     // New buffers read as zero, like the Vulkan runtime's.
     check(ctx, ctx.lib.cu.cuMemsetD8_v2(this.address, 0, byteLength), "cuMemsetD8");
   }
@@ -84,7 +86,7 @@ export class CudaBuffer {
 
   /** Whether [address, address + byteLength) lies inside this buffer. */
   contains(address: bigint, byteLength: bigint): boolean {
-    return !this.destroyed && address >= this.address && address + byteLength <= this.address + BigInt(this.byteLength);
+    return !this.destroyed && address >= this.address && address + byteLength <= this.end;
   }
 
   /** Frees the memory (after the device finished with it). Idempotent. */

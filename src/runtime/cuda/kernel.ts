@@ -174,7 +174,7 @@ export class CudaKernel {
       }
       const view = new DataView(args.buffer, args.byteOffset, args.byteLength);
       for (const slot of record.arguments) {
-        if (slot.type === "buffer") this.checkBuffer(view.getBigUint64(slot.offset, true), view.getBigUint64(slot.offset + 8, true), `kernel '${record.entryName}' argument '${slot.name}'`);
+        if (slot.type === "buffer") this.checkBuffer(view.getBigUint64(slot.offset, true), view.getBigUint64(slot.offset + 8, true), () => `kernel '${record.entryName}' argument '${slot.name}'`);
       }
       this.blockBytes.set(args);
       return;
@@ -189,46 +189,47 @@ export class CudaKernel {
    */
   enqueue(options: LaunchOptions, defaultStream: bigint): boolean {
     const record = this.record;
-    const what = `launch of '${record.entryName}'`;
-    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", `${what}: options must be an object`);
-    this.requireUsable(what);
+    // Messages are built only on failure: this runs on every launch.
+    const what = () => `launch of '${record.entryName}'`;
+    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", `${what()}: options must be an object`);
+    this.requireUsable("launch");
     const limits = this.ctx.info.limits;
     const count = options.workgroupCount;
-    if (!Array.isArray(count) || count.length !== 3) throw new LoomError("invalid-argument", `${what}: workgroupCount must be [x, y, z]`);
+    if (!Array.isArray(count) || count.length !== 3) throw new LoomError("invalid-argument", `${what()}: workgroupCount must be [x, y, z]`);
     const [cx, cy, cz] = count;
     let empty = false;
     for (let d = 0; d < 3; d++) {
       const c = count[d] as number;
-      if (!Number.isSafeInteger(c) || c < 0) throw new LoomError("invalid-argument", `${what}: workgroupCount[${d}] must be a non-negative integer, got ${String(c)}`);
-      if (c > (limits.maxGridDim[d] as number)) throw new LoomError("out-of-range", `${what}: workgroupCount[${d}] = ${c} exceeds the device's grid limit ${limits.maxGridDim[d]}`);
+      if (!Number.isSafeInteger(c) || c < 0) throw new LoomError("invalid-argument", `${what()}: workgroupCount[${d}] must be a non-negative integer, got ${String(c)}`);
+      if (c > (limits.maxGridDim[d] as number)) throw new LoomError("out-of-range", `${what()}: workgroupCount[${d}] = ${c} exceeds the device's grid limit ${limits.maxGridDim[d]}`);
       if (c === 0) empty = true;
     }
     const size = options.workgroupSize ?? (record.workgroupSize === "launch-config" ? undefined : record.workgroupSize);
-    if (size === undefined) throw new LoomError("invalid-argument", `${what}: the record's workgroup size comes from the launch configuration; pass workgroupSize`);
-    if (!Array.isArray(size) || size.length !== 3) throw new LoomError("invalid-argument", `${what}: workgroupSize must be [x, y, z]`);
+    if (size === undefined) throw new LoomError("invalid-argument", `${what()}: the record's workgroup size comes from the launch configuration; pass workgroupSize`);
+    if (!Array.isArray(size) || size.length !== 3) throw new LoomError("invalid-argument", `${what()}: workgroupSize must be [x, y, z]`);
     const [bx, by, bz] = size;
     const fixed = record.workgroupSize;
     if (fixed !== "launch-config" && (bx !== fixed[0] || by !== fixed[1] || bz !== fixed[2])) {
-      throw new LoomError("invalid-argument", `${what}: workgroupSize [${size.join(", ")}] differs from the kernel's [${fixed.join(", ")}]`);
+      throw new LoomError("invalid-argument", `${what()}: workgroupSize [${size.join(", ")}] differs from the kernel's [${fixed.join(", ")}]`);
     }
     for (let d = 0; d < 3; d++) {
       const s = size[d] as number;
-      if (!Number.isSafeInteger(s) || s < 1) throw new LoomError("invalid-argument", `${what}: workgroupSize[${d}] must be a positive integer, got ${String(s)}`);
-      if (s > (limits.maxBlockDim[d] as number)) throw new LoomError("out-of-range", `${what}: workgroupSize[${d}] = ${s} exceeds the device's block limit ${limits.maxBlockDim[d]}`);
+      if (!Number.isSafeInteger(s) || s < 1) throw new LoomError("invalid-argument", `${what()}: workgroupSize[${d}] must be a positive integer, got ${String(s)}`);
+      if (s > (limits.maxBlockDim[d] as number)) throw new LoomError("out-of-range", `${what()}: workgroupSize[${d}] = ${s} exceeds the device's block limit ${limits.maxBlockDim[d]}`);
     }
     const threads = bx * by * bz;
     const maxThreads = Math.min(limits.maxThreadsPerBlock, this.attributes.maxThreadsPerBlock);
     if (threads > maxThreads) {
-      throw new LoomError("out-of-range", `${what}: ${threads} threads per workgroup exceed ${maxThreads} (device and compiled-function limit, ${this.attributes.registers} registers per thread)`);
+      throw new LoomError("out-of-range", `${what()}: ${threads} threads per workgroup exceed ${maxThreads} (device and compiled-function limit, ${this.attributes.registers} registers per thread)`);
     }
     const shared = this.dynamicShared ? (options.workgroupStorageBytes ?? record.workgroupStorageBytes) : 0;
-    if (!Number.isSafeInteger(shared) || shared < 0) throw new LoomError("invalid-argument", `${what}: workgroupStorageBytes must be a non-negative integer, got ${String(shared)}`);
+    if (!Number.isSafeInteger(shared) || shared < 0) throw new LoomError("invalid-argument", `${what()}: workgroupStorageBytes must be a non-negative integer, got ${String(shared)}`);
     const sharedMax = Math.max(limits.maxSharedMemoryPerBlockOptin, limits.maxSharedMemoryPerBlock) - this.attributes.staticSharedBytes;
     if (shared > sharedMax) {
-      throw new LoomError("out-of-range", `${what}: ${shared} bytes of workgroup storage exceed the ${sharedMax} bytes of shared memory a block may use next to its ${this.attributes.staticSharedBytes} static bytes`);
+      throw new LoomError("out-of-range", `${what()}: ${shared} bytes of workgroup storage exceed the ${sharedMax} bytes of shared memory a block may use next to its ${this.attributes.staticSharedBytes} static bytes`);
     }
     if (options.args !== undefined) this.writeBlock(options.args);
-    else if (record.argumentBlockBytes > 0 && !this.bound) throw new LoomError("invalid-argument", `${what}: no arguments (pass args, or call setArguments first)`);
+    else if (record.argumentBlockBytes > 0 && !this.bound) throw new LoomError("invalid-argument", `${what()}: no arguments (pass args, or call setArguments first)`);
     if (empty) return false;
     const { cu } = this.ctx.lib;
     if (shared > this.dynamicLimit) {
@@ -237,7 +238,8 @@ export class CudaKernel {
     }
     const stream = options.stream?.handle ?? defaultStream;
     const params = record.argumentBlockBytes > 0 ? this.params : null;
-    check(this.ctx, cu.cuLaunchKernel(this.handle, cx, cy, cz, bx, by, bz, shared, stream, params, null), `cuLaunchKernel('${record.entryName}', grid [${count.join(", ")}], block [${size.join(", ")}], ${shared} B shared)`);
+    const code = cu.cuLaunchKernel(this.handle, cx, cy, cz, bx, by, bz, shared, stream, params, null);
+    if (code !== 0) check(this.ctx, code, `cuLaunchKernel('${record.entryName}', grid [${count.join(", ")}], block [${size.join(", ")}], ${shared} B shared)`);
     return true;
   }
 

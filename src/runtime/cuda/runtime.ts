@@ -230,11 +230,12 @@ export class CudaRuntime {
 
   /** Buffer fields must name memory of a live buffer of this runtime (or be null: address 0, length 0). */
   private readonly bufferCheck: BufferCheck = (address, byteLength, what) => {
-    if (address === 0n && byteLength === 0n) return;
-    for (const b of this.buffers) if (b.contains(address, byteLength)) return;
+    const length = typeof byteLength === "bigint" ? byteLength : BigInt(byteLength);
+    if (address === 0n && length === 0n) return;
+    for (const b of this.buffers) if (b.contains(address, length)) return;
     throw new LoomError(
       "out-of-range",
-      `${what}: [0x${address.toString(16)}, +${byteLength}) is not inside a live buffer of this runtime (a kernel reading it would fault)`,
+      `${what()}: [0x${address.toString(16)}, +${length}) is not inside a live buffer of this runtime (a kernel reading it would fault)`,
     );
   };
 }

@@ -79,7 +79,7 @@ test("values the type cannot hold are out-of-range; wrong kinds and counts are i
 test("the buffer check sees every buffer value before it is written", () => {
   const r = kernelInterface("k", [["x", "buffer"], ["y", "buffer"]]);
   const seen: string[] = [];
-  packArguments(r, [{ address: 1n, byteLength: 2n }, { address: 3, byteLength: 4 }], (address, length, what) => seen.push(`${address}+${length} ${what}`));
+  packArguments(r, [{ address: 1n, byteLength: 2n }, { address: 3, byteLength: 4 }], (address, length, what) => seen.push(`${address}+${length} ${what()}`));
   assert.deepEqual(seen, ["1+2 kernel 'k' argument 0 ('x')", "3+4 kernel 'k' argument 1 ('y')"]);
   throwsStatus(
     () =>

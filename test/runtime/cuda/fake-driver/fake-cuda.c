@@ -107,7 +107,7 @@ static void jit_logs(unsigned n, const int *opts, void **vals, const char *info,
 static CUresult load(struct module **out, const void *image, unsigned n, const int *opts, void **vals) {
   const char *text = image;
   if (memcmp(text, "\x7f" "ELF", 4) == 0) text += 4; /* our fake cubin: ELF magic + the PTX */
-  if (strstr(text, "FAKE_SYNTAX_ERROR")) {
+  if (strstr(text, "FAKE_SYNTAX_ERROR") || strstr(text, "%undefined_register")) {
     jit_logs(n, opts, vals, "", "ptxas application ptx input, line 7; error   : Unknown symbol 'FAKE_SYNTAX_ERROR'");
     return INVALID_PTX;
   }
@@ -161,14 +161,31 @@ static void run_saxpy(const unsigned char *p, unsigned long long threads) {
   }
 }
 
+/* saxpy4: four elements per thread. */
+static void run_saxpy4(const unsigned char *p, unsigned long long threads) {
+  long long n; memcpy(&n, p + 40, 8);
+  unsigned char q[48]; memcpy(q, p, 48);
+  long long limit = (long long)(threads * 4) < n ? (long long)(threads * 4) : n;
+  memcpy(q + 40, &limit, 8);
+  run_saxpy(q, (unsigned long long)limit);
+}
+/* reduce_u32(x @0, out @16, n @32): out[0] += sum x (mod 2^32). */
+static void run_reduce(const unsigned char *p) {
+  CUdeviceptr x, out; long long n; memcpy(&x, p, 8); memcpy(&out, p + 16, 8); memcpy(&n, p + 32, 8);
+  unsigned s = 0; for (long long i = 0; i < n; i++) s += ((const unsigned *)(uintptr_t)x)[i];
+  *(unsigned *)(uintptr_t)out += s;
+}
+
 struct captured { struct function *f; unsigned g[3], b[3], shared; unsigned char params[256]; int has_params; };
-struct graph { struct captured items[64]; int n; };
+struct graph { struct captured items[512]; int n; };
 static struct graph *capturing;
 static void *capture_stream;
 
 static CUresult launch_now(struct function *f, const unsigned *g, const unsigned *b, unsigned shared, const unsigned char *params) {
   fake_launch_count++;
   if (strcmp(f->name, "saxpy") == 0 && params) run_saxpy(params, (unsigned long long)g[0] * b[0]);
+  if (strcmp(f->name, "saxpy4") == 0 && params) run_saxpy4(params, (unsigned long long)g[0] * b[0]);
+  if (strcmp(f->name, "reduce_u32") == 0 && params) run_reduce(params);
   if (strcmp(f->name, "fault") == 0) sticky = ILLEGAL_ADDRESS; /* reported by the next call, like an async fault */
   (void)shared;
   return OK;
@@ -189,6 +206,7 @@ CUresult cuLaunchKernel(struct function *f, unsigned gx, unsigned gy, unsigned g
   if (kernelParams) memcpy(last.block_bytes, kernelParams[0], 48); /* the block is the one parameter */
   unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
   if (capturing && stream == capture_stream) {
+    if (capturing->n == 512) return INVALID_VALUE; /* the fake keeps 512 nodes */
     struct captured *c = &capturing->items[capturing->n++];
     c->f = f; memcpy(c->g, g, sizeof g); memcpy(c->b, b, sizeof b); c->shared = shared; c->has_params = kernelParams != NULL;
     if (kernelParams) memcpy(c->params, kernelParams[0], sizeof c->params); /* params are copied at launch */
