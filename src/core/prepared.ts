@@ -11,6 +11,44 @@ import type { Op, Region, Value } from "../ir/core.js";
 import type { Type } from "../ir/types.js";
 import type { TargetProfile } from "./target.js";
 
+/** Uniformity of a value or of an op's control (language.md §4.1). */
+export type Uniformity = "uniform" | "subgroup" | "varying";
+
+/**
+ * What the verifier proved about a module, handed on so later stages read it instead of
+ * recomputing it (passes/verify implements it). It describes the module as verified: the
+ * prepared kernels' own facts (sizes, uses after specialization) are on `PreparedKernel`.
+ */
+export interface ModuleAnalyses {
+  /** The top-level op defining or declaring `name` (a config key: its `config.decl`). */
+  symbol(name: string): Op | undefined;
+  /** Value uniformity and the control uniformity of each op in kernel/function bodies. */
+  readonly uniformity: {
+    of(v: Value): Uniformity;
+    controlOf(op: Op): Uniformity;
+  };
+  /** Constant values and proven upper bounds of integer SSA values: the one bound algorithm. */
+  readonly bounds: IntegerBounds;
+  /** How many times each value is used (operands and values inside props) in the bodies. */
+  readonly uses: ReadonlyMap<Value, number>;
+}
+
+/** Compile-time integer facts of SSA values (passes/verify/fold.ts). */
+export interface IntegerBounds {
+  constant(v: Value): bigint | undefined;
+  /** A proven finite upper bound (constants, assume ranges, index.min, bounded sums and products). */
+  upperBound(v: Value): bigint | undefined;
+}
+
+/** One `buffer.alloca` of a prepared body, or the scratch of a workgroup collective. */
+export interface Allocation {
+  readonly space: "workgroup" | "private";
+  /** Bytes reserved: the size operand's proven maximum (collectives: the scratch size). */
+  readonly bytes: number;
+  /** Byte offset in workgroup-local storage (workgroup allocations only). */
+  readonly offset?: number;
+}
+
 /** One field of the explicit device-argument block (language.md §7). */
 export interface ArgSlot {
   readonly name: string;
@@ -42,11 +80,18 @@ export interface PreparedKernel {
   readonly staticWorkgroupSize?: readonly [number, number, number];
   /** The version's fixed subgroup width (0 when none). */
   readonly subgroupSize: number;
-  /** Offsets assigned to each static `buffer.alloca<workgroup>` op. */
-  readonly workgroupAllocations: ReadonlyMap<Op, number>;
+  /** Size (and workgroup offset) of every `buffer.alloca` and collective scratch of the body. */
+  readonly allocations: ReadonlyMap<Op, Allocation>;
+  /**
+   * Use counts of the body's values after dead-op removal (the liveness backends need:
+   * a value absent here is unused; no dead effect-free op is left in the body).
+   */
+  readonly uses: ReadonlyMap<Value, number>;
 }
 
 export interface PreparedModule {
   readonly moduleName: string;
   readonly kernels: readonly PreparedKernel[];
+  /** The verifier's analyses of the module the kernels were specialized from (absent for hand-built modules). */
+  readonly analyses?: ModuleAnalyses;
 }

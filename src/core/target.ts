@@ -49,8 +49,11 @@ export interface TargetEnvironment {
   /** Artifact formats this environment emits (ARTIFACT_FORMAT values). */
   readonly formats: readonly string[];
   /**
-   * Compile-time checks of one prepared kernel against its profile (unsupported ops or
-   * types, limits). Runs during compileModule so that failures are compile diagnostics.
+   * Compile-time checks of the prepared kernels against their profiles (unsupported ops or
+   * types, target-specific limits), reading the facts the pipeline recorded; the generic
+   * limits of `TargetFacts` are already checked. Runs during compileModule so that failures
+   * are compile diagnostics. A target that can only tell by lowering lowers each kernel here,
+   * once, and keeps the result for `emit`.
    */
   check(module: PreparedModule): Diagnostic[];
   /** Emit executable bytes for every kernel of the prepared module specialized for this environment. */

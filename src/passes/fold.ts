@@ -8,8 +8,9 @@
  * invocation (language.md §6), in a body it is the backend's to keep.
  *
  * `scf.select` with a constant condition forwards the chosen operand. Dead pure ops are
- * removed from device bodies only: a launch-config region keeps every op because an unused
- * op can still fail the launch (a violated assume, a division precondition).
+ * removed (`removeDeadOps`, once per kernel, by the pipeline) from device bodies only: a
+ * launch-config region keeps every op because an unused op can still fail the launch (a
+ * violated assume, a division precondition).
  */
 import { makeConstant, replaceOp } from "../ir/build.js";
 import type { Literal, Op, Region, Value } from "../ir/core.js";
@@ -30,12 +31,11 @@ type Constants = Map<Value, ExactValue>;
 const NOT_FOLDED = new Set(["index.constant", "scalar.constant", "index.assume", "scalar.assume"]);
 const MATH = /^scalar\.(expf|exp2f|logf|log2f|sqrtf|rsqrtf|sinf|cosf|tanhf|erff|powf)$/;
 
-export function foldRegion(region: Region, _sink: DiagnosticSink, options: { removeDeadOps: boolean } = { removeDeadOps: false }): void {
+export function foldRegion(region: Region, _sink: DiagnosticSink): void {
   const constants: Constants = new Map();
   const aliases: ValueMap = new Map();
   foldInto(region, constants, aliases);
   replaceUsesInRegion(region, aliases);
-  if (options.removeDeadOps) removeDeadOps(region);
 }
 
 function primName(v: Value): LType | undefined {
@@ -114,13 +114,17 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
   }
 }
 
-/** Removes pure ops whose results are unused, repeatedly, in a device body. */
-export function removeDeadOps(region: Region): void {
+/**
+ * Removes pure ops whose results are unused, repeatedly, in a device body (the pipeline's
+ * one dead-op pass), and returns the use count of every value still used.
+ */
+export function removeDeadOps(region: Region): Map<Value, number> {
   for (;;) {
-    const used = new Set<Value>();
+    const uses = new Map<Value, number>();
+    const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
     const collect = (r: Region) => {
       for (const op of r.ops) {
-        forEachUse(op, (v) => used.add(v));
+        forEachUse(op, count);
         op.regions.forEach(collect);
       }
     };
@@ -130,12 +134,12 @@ export function removeDeadOps(region: Region): void {
       r.ops = r.ops.filter((op) => {
         op.regions.forEach(sweep);
         const info = lookupOp(op.name);
-        const dead = info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !used.has(v));
+        const dead = info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !uses.has(v));
         if (dead) removed = true;
         return !dead;
       });
     };
     sweep(region);
-    if (!removed) return;
+    if (!removed) return uses;
   }
 }

@@ -7,9 +7,12 @@
  * modified, so one function can be inlined into kernels specialized for different
  * profiles. Calls that arrive with a copied body are inlined by the next round; the
  * verifier rejects recursion (STRUCTURE/903) and a round limit keeps unverified input finite.
+ * Callees are looked up in the verifier's symbol table (the module's top level does not
+ * change while kernels are specialized).
  */
 import { cloneOp, type ValueMap } from "../ir/clone.js";
-import type { Module, Op, Region } from "../ir/core.js";
+import type { Op, Region } from "../ir/core.js";
+import type { ModuleAnalyses } from "../core/prepared.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 
@@ -27,11 +30,10 @@ interface RoundState {
  * Inlines until no inlinable call is left. `template.apply` ops without an entry in
  * `chosen` stay (the pipeline selects their providers, then calls this again).
  */
-export function inlineCalls(region: Region, module: Module, sink: DiagnosticSink, chosen: ChosenProviders = new Map()): boolean {
-  const symbols = module.symbolTable();
+export function inlineCalls(region: Region, analyses: ModuleAnalyses, sink: DiagnosticSink, chosen: ChosenProviders = new Map()): boolean {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const state: RoundState = { inlined: 0, ok: true };
-    inlineOnce(region, (op) => calleeOf(op, symbols, chosen, sink, state), state);
+    inlineOnce(region, (op) => calleeOf(op, analyses, chosen, sink, state), state);
     if (!state.ok) return false;
     if (state.inlined === 0) return true;
   }
@@ -40,10 +42,10 @@ export function inlineCalls(region: Region, module: Module, sink: DiagnosticSink
 }
 
 /** The body to inline for `op`, or undefined when `op` is not an inlinable call. */
-function calleeOf(op: Op, symbols: Map<string, Op>, chosen: ChosenProviders, sink: DiagnosticSink, state: RoundState): Op | undefined {
+function calleeOf(op: Op, analyses: ModuleAnalyses, chosen: ChosenProviders, sink: DiagnosticSink, state: RoundState): Op | undefined {
   if (op.name === "template.apply") return chosen.get(op);
   if (op.name !== "func.call" && op.name !== "template.call") return undefined;
-  const callee = symbols.get(op.symbol!);
+  const callee = analyses.symbol(op.symbol!);
   const wanted = op.name === "func.call" ? "func.def" : "template.def";
   if (callee?.name === wanted) return callee;
   // A declaration left unbound: linking (compileModule 'linkIndex') did not provide it.

@@ -19,13 +19,13 @@ import { D, DiagnosticSink, note, type Diagnostic } from "../core/diag/diagnosti
 import type { LaunchFunctionSource } from "../launch/source.js";
 import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { layoutArgs } from "./abi.js";
-import { foldRegion } from "./fold.js";
+import { foldRegion, removeDeadOps } from "./fold.js";
 import { inlineCalls } from "./inline.js";
-import type { PreparedKernel, PreparedModule } from "../core/prepared.js";
+import type { ModuleAnalyses, PreparedKernel, PreparedModule } from "../core/prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
-import { layoutWorkgroupStorage } from "./storage.js";
+import { layoutAllocations } from "./storage.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
-import { verifyModule, type VerifyInfo } from "./verify/index.js";
+import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
@@ -47,7 +47,7 @@ export interface PipelineRequest {
 }
 
 /** Verifies the linked module, forwarding only what the first verification did not report (warnings). */
-function verifyLinked(module: Module, sink: DiagnosticSink): VerifyInfo {
+function verifyLinked(module: Module, sink: DiagnosticSink): VerifiedModule {
   const scratch = new DiagnosticSink(sink.maxErrors);
   const info = verifyModule(module, scratch);
   const key = (d: Diagnostic) => `${d.code}|${d.location?.source}:${d.location?.line}:${d.location?.column}|${d.message}`;
@@ -88,18 +88,17 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   checkConfigBindings(verified.symbols, request.config, sink);
   if (sink.hasErrors) return undefined;
   const config = configBindings(module, request.config);
-  const symbols = module.symbolTable();
   const kernels: PreparedKernel[] = [];
   const launchFunctions: LaunchFunctionSource[] = [];
   const selections: TemplateSelection[] = [];
   for (const spec of request.specializations) {
-    const op = symbols.get(spec.symbol);
+    const op = verified.symbol(spec.symbol);
     if (op?.name !== "kernel.def") {
       // A kernel.decl root that linking could not bind (already reported) or no library offered.
       if (!sink.hasErrors) sink.report(D.unresolvedSymbol, op?.span, [spec.symbol], { help: "a declared kernel needs a definition from compileModule's 'linkIndex'" });
       continue;
     }
-    const prepared = prepareKernel(module, op, spec, config, sink, selections);
+    const prepared = prepareKernel(module, verified, op, spec, config, sink, selections);
     if (!prepared) continue;
     kernels.push(prepared.kernel);
     launchFunctions.push(prepared.launch);
@@ -109,7 +108,7 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
     verifyModule(module, sink);
     if (sink.hasErrors) return undefined;
   }
-  const preparedModule: PreparedModule = { moduleName: request.moduleName, kernels };
+  const preparedModule: PreparedModule = { moduleName: request.moduleName, kernels, analyses: verified };
   const environments = new Set(request.specializations.map((s) => s.environment));
   for (const env of environments) for (const d of env.check(preparedModule)) sink.add(d);
   if (sink.hasErrors) return undefined;
@@ -122,24 +121,21 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
  */
 function specializeRegion(
   module: Module,
+  analyses: ModuleAnalyses,
   region: Region,
   profile: TargetProfile,
   config: ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
-  removeDeadOps: boolean,
   chose: (apply: Op, provider: Op) => void,
 ): boolean {
   for (let round = 0; round < MAX_TEMPLATE_ROUNDS; round++) {
-    if (!inlineCalls(region, module, sink)) return false;
+    if (!inlineCalls(region, analyses, sink)) return false;
     if (!bindQueries(region, profile, config, sink)) return false;
     // Folding first lets provider `where` predicates see constants.
-    foldRegion(region, sink, { removeDeadOps: false });
+    foldRegion(region, sink);
     const applies: Op[] = [];
     walkRegion(region, (op) => void (op.name === "template.apply" && applies.push(op)));
-    if (applies.length === 0) {
-      foldRegion(region, sink, { removeDeadOps });
-      return true;
-    }
+    if (applies.length === 0) return true;
     const chosen = new Map<Op, Op>();
     for (const apply of applies) {
       const provider = selectProvider(module, apply, profile, sink);
@@ -148,7 +144,7 @@ function specializeRegion(
       chose(apply, provider);
     }
     if (chosen.size < applies.length) return false;
-    if (!inlineCalls(region, module, sink, chosen)) return false;
+    if (!inlineCalls(region, analyses, sink, chosen)) return false;
   }
   sink.report(D.recursion, region.parent?.span, [region.parent?.symbol ?? "?"]);
   return false;
@@ -156,6 +152,7 @@ function specializeRegion(
 
 function prepareKernel(
   module: Module,
+  analyses: ModuleAnalyses,
   op: Op,
   spec: Specialization,
   config: ReadonlyMap<string, ConfigValue>,
@@ -168,7 +165,7 @@ function prepareKernel(
   const errorsBefore = sink.errorCount;
   const pinned = typeof op.props.target === "string" ? op.props.target : undefined;
   if (pinned !== undefined) {
-    const record = module.symbolTable().get(pinned);
+    const record = analyses.symbol(pinned);
     if (!targetRecordAdmits(record, profile)) {
       sink.report(D.targetIncompatible, op.span, [op.symbol, `${record?.name ?? "?"} @${pinned}`, profile.identifier], { related: record ? [note("the target record", record.span)] : [] });
       return undefined;
@@ -178,8 +175,9 @@ function prepareKernel(
     const at = apply.span ? `${apply.span.source}:${apply.span.line}:${apply.span.column}` : "?";
     selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
   };
-  for (const region of [configRegion, body]) specializeRegion(module, region, profile, config, sink, region === body, chose);
+  for (const region of [configRegion, body]) specializeRegion(module, analyses, region, profile, config, sink, chose);
   if (sink.errorCount > errorsBefore) return undefined;
+  const uses = removeDeadOps(body);
 
   const launchOp = configRegion.ops[configRegion.ops.length - 1]!;
   const sizeOperands = launchOp.operands.slice(3, 6);
@@ -195,7 +193,7 @@ function prepareKernel(
   }
 
   const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
-  const storage = layoutWorkgroupStorage(body, sink, flatInvocations);
+  const storage = layoutAllocations(body, sink, flatInvocations);
   if (storage && storage.totalBytes > facts.maxWorkgroupStorageBytes) {
     sink.report(D.storageTooLarge, op.span, [storage.totalBytes, facts.maxWorkgroupStorageBytes]);
   }
@@ -220,7 +218,8 @@ function prepareKernel(
     workgroupStorageBytes: storage.totalBytes,
     ...(staticWorkgroupSize ? { staticWorkgroupSize } : {}),
     subgroupSize: facts.subgroupSize,
-    workgroupAllocations: storage.offsets,
+    allocations: storage.allocations,
+    uses,
   };
   const launch: LaunchFunctionSource = {
     exportName,

@@ -1,37 +1,20 @@
 /**
  * Workgroup-local storage (language.md §6 rule 7): every static `buffer.alloca<workgroup>`
  * in program order gets `offset = alignUp(cursor, align)`; the final cursor is the total.
- * No lifetime reuse in v1.
+ * No lifetime reuse in v1. Sizes are proven maxima from the verifier's bound algorithm.
  */
-import { constantValue } from "../ir/build.js";
-import type { Op, Region, Value } from "../ir/core.js";
+import type { Op, Region } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
 import { bitWidth } from "../ir/types.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
+import type { Allocation } from "../core/prepared.js";
+import { ConstantFolder } from "./verify/fold.js";
 
 export interface StorageLayout {
+  /** Workgroup-local bytes: the final cursor. */
   readonly totalBytes: number;
-  readonly offsets: Map<Op, number>;
-}
-
-/** The largest value `v` can take, when it is proven (a constant, or an assume with range/max). */
-export function provenMax(v: Value): bigint | undefined {
-  const def = v.owner as Op;
-  if (!def || !("operands" in def)) return undefined;
-  const c = constantValue(def);
-  if (typeof c === "bigint") return c;
-  if (def.name === "index.assume") {
-    let best: bigint | undefined;
-    for (const p of (def.props.predicates as { kind: string; args: (Value | bigint)[] }[]) ?? []) {
-      const idx = def.results.indexOf(v);
-      const subject = def.operands[idx];
-      if (p.args[0] !== subject) continue;
-      const hi = p.kind === "range" ? p.args[2] : p.kind === "max" ? p.args[1] : undefined;
-      if (typeof hi === "bigint" && (best === undefined || hi < best)) best = hi;
-    }
-    return best;
-  }
-  return undefined;
+  /** Every alloca whose size is proven, and every collective's scratch. */
+  readonly allocations: Map<Op, Allocation>;
 }
 
 /**
@@ -47,34 +30,44 @@ export function collectiveScratch(op: Op, flatInvocations: number): { bytes: big
   return { bytes: BigInt(flatInvocations) * slot, align: slot };
 }
 
-export function layoutWorkgroupStorage(body: Region, sink: DiagnosticSink, flatInvocations: number): StorageLayout | undefined {
+/**
+ * Sizes every `buffer.alloca` of a prepared body by the verifier's bound algorithm (so a
+ * size that verifies also lays out) and places the workgroup ones and collective scratch.
+ * An unbounded workgroup alloca is STRUCTURE/902; an unbounded private one is left out
+ * (the backend reports what it cannot declare).
+ */
+export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvocations: number): StorageLayout | undefined {
+  const bounds = new ConstantFolder();
   let cursor = 0n;
   let ok = true;
-  const offsets = new Map<Op, number>();
+  const allocations = new Map<Op, Allocation>();
+  const place = (op: Op, bytes: bigint, align: bigint) => {
+    const offset = ((cursor + align - 1n) / align) * align;
+    cursor = offset + bytes;
+    allocations.set(op, { space: "workgroup", bytes: Number(bytes), offset: Number(offset) });
+  };
   walkRegion(body, (op) => {
     const scratch = collectiveScratch(op, flatInvocations);
-    if (scratch) {
-      const offset = ((cursor + scratch.align - 1n) / scratch.align) * scratch.align;
-      offsets.set(op, Number(offset));
-      cursor = offset + scratch.bytes;
+    if (scratch) return place(op, scratch.bytes, scratch.align);
+    if (op.name !== "buffer.alloca") return;
+    const size = op.operands[0];
+    const max = size ? bounds.upperBound(size) : undefined;
+    const proven = max !== undefined && max >= 0n;
+    if (op.props.space !== "workgroup") {
+      if (proven && max <= BigInt(Number.MAX_SAFE_INTEGER)) allocations.set(op, { space: "private", bytes: Number(max) });
       return;
     }
-    if (op.name !== "buffer.alloca" || op.props.space !== "workgroup") return;
-    const max = provenMax(op.operands[0]!);
-    if (max === undefined || max < 0n) {
+    if (!proven) {
       sink.report(D.unboundedAlloca, op.span);
       ok = false;
       return;
     }
-    const align = BigInt(Number(op.props.align ?? 1));
-    const offset = ((cursor + align - 1n) / align) * align;
-    offsets.set(op, Number(offset));
-    cursor = offset + max;
+    place(op, max, BigInt(Number(op.props.align ?? 1)));
   });
   if (!ok) return undefined;
   if (cursor > BigInt(Number.MAX_SAFE_INTEGER)) {
     sink.report(D.storageTooLarge, body.parent?.span, [cursor, "2^53"]);
     return undefined;
   }
-  return { totalBytes: Number(cursor), offsets };
+  return { totalBytes: Number(cursor), allocations };
 }

@@ -1,5 +1,6 @@
 /** Hand-built prepared modules (what compileModule would leave) for AMDGPU tests. */
-import { Op, Region } from "../../src/ir/core.js";
+import { Op, Region, type Value } from "../../src/ir/core.js";
+import { forEachUse, walkRegion } from "../../src/ir/walk.js";
 import { T, type Type } from "../../src/ir/types.js";
 import type { ArgSlot, PreparedKernel, PreparedModule } from "../../src/core/prepared.js";
 import type { TargetProfile } from "../../src/core/target.js";
@@ -39,6 +40,13 @@ function slots(body: Region, args: readonly (readonly [string, Type])[]): { slot
   return { slots: out, size: alignUp(end, 8) };
 }
 
+/** Use counts of the body's values, as the pipeline records them. */
+function useCounts(body: Region): Map<Value, number> {
+  const uses = new Map<Value, number>();
+  walkRegion(body, (op) => forEachUse(op, (v) => void uses.set(v, (uses.get(v) ?? 0) + 1)));
+  return uses;
+}
+
 export function kernel(p: TargetProfile, spec: KernelSpec, line = 1): PreparedKernel {
   const op = new Op("kernel.def", span(line));
   op.props.symbol = spec.name;
@@ -59,7 +67,8 @@ export function kernel(p: TargetProfile, spec: KernelSpec, line = 1): PreparedKe
     argBlockSize: size,
     workgroupStorageBytes: spec.workgroupStorageBytes ?? 0,
     subgroupSize: spec.subgroupSize ?? 0,
-    workgroupAllocations: new Map(),
+    allocations: new Map(),
+    uses: useCounts(body),
     ...(spec.staticWorkgroupSize ? { staticWorkgroupSize: spec.staticWorkgroupSize } : {}),
   };
   return k;

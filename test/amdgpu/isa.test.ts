@@ -2,8 +2,14 @@
  * Encoder unit tests (verification.md HSACO step 7): for every instruction form and
  * processor, our bytes equal `llvm-mc-19 -show-encoding`, and `llvm-mc-19 -disassemble`
  * of our bytes prints the same instruction.
+ *
+ * The rows llvm-mc-19 printed (processor, form, operands, encoding, assembly) are checked
+ * in (data/llvm-mc-encodings.tsv), so the encoder is tested without LLVM; where llvm-mc-19
+ * exists (always in CI) the live comparison runs too and checks the rows are current.
+ * `UPDATE=1` with llvm-mc-19 installed recaptures them.
  */
 import { test } from "node:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { LoomError } from "../../src/core/errors.js";
 import { encodeInstruction, encodeProgram, formatInstruction, instruction, isAvailable, type Instruction } from "../../src/targets/amdgpu/isa/encoder.js";
@@ -11,6 +17,8 @@ import { AMDGPU_PROCESSORS } from "../../src/targets/amdgpu/profiles.js";
 import { codeEndPadding } from "../../src/targets/amdgpu/isa/code-end.js";
 import { INSTRUCTIONS } from "../../src/targets/amdgpu/isa/opcodes.js";
 import { runTool } from "../util/tools.js";
+import { fromRoot } from "../util/paths.js";
+import { UPDATING } from "../util/golden.js";
 import { requireLlvm } from "./llvm.js";
 
 const PROCESSORS = ["gfx90a", "gfx942", "gfx1100", "gfx1151", "gfx11-generic", "gfx1200", "gfx12-generic"];
@@ -36,7 +44,78 @@ function hex(words: number[]): string {
   return words.map((w) => [0, 8, 16, 24].map((s) => `0x${((w >>> s) & 0xff).toString(16).padStart(2, "0")}`).join(",")).join(",");
 }
 
-for (const mcpu of [...PROCESSORS, ...Object.keys(EXTRA_MCPUS)]) {
+const ALL_MCPUS = [...PROCESSORS, ...Object.keys(EXTRA_MCPUS)];
+const ROWS_FILE = fromRoot("test", "amdgpu", "data", "llvm-mc-encodings.tsv");
+const ROWS_HEADER = [
+  "# AMDGPU encodings as llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=PROCESSOR -show-encoding prints them,",
+  "# captured by test/amdgpu/isa.test.ts (UPDATE=1 with llvm-mc-19 installed). Tab-separated:",
+  "# processor\tmnemonic\toperands (comma list)\tencoding bytes\tassembly",
+];
+
+interface Row {
+  readonly processor: string;
+  readonly mnemonic: string;
+  readonly operands: readonly number[];
+  readonly encoding: string;
+  readonly assembly: string;
+}
+
+const rowKey = (r: Pick<Row, "processor" | "mnemonic" | "operands">) => `${r.processor} ${r.mnemonic} ${r.operands.join(",")}`;
+
+function formatRows(rows: readonly Row[]): string {
+  return [...ROWS_HEADER, ...rows.map((r) => [r.processor, r.mnemonic, r.operands.join(","), r.encoding, r.assembly].join("\t"))].join("\n") + "\n";
+}
+
+function readRows(): Row[] {
+  return readFileSync(ROWS_FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#")).map((line) => {
+    const [processor = "", mnemonic = "", operands = "", encoding = "", assembly = ""] = line.split("\t");
+    return { processor, mnemonic, operands: operands ? operands.split(",").map(Number) : [], encoding, assembly };
+  });
+}
+
+/** The forms tested on `mcpu`, in row order. */
+function formsOn(mcpu: string): Instruction[] {
+  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)));
+}
+
+/** What llvm-mc-19 prints today for every form on every processor. */
+function liveRows(): Row[] {
+  return ALL_MCPUS.flatMap((mcpu) => {
+    const available = formsOn(mcpu);
+    const enc = runTool("llvm-mc-19", ["-triple=amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-show-encoding"], available.map(formatInstruction).join("\n") + "\n");
+    assert.equal(enc.status, 0, enc.stderr);
+    const printed = [...enc.stdout.matchAll(/^[ \t]*(\S[^;\n]*?)[ \t]*; encoding: \[([^\]]+)\]/gm)];
+    assert.equal(printed.length, available.length, `llvm-mc-19 printed ${printed.length} encodings for ${available.length} forms on ${mcpu}`);
+    return available.map((i, k) => ({ processor: mcpu, mnemonic: i.mnemonic, operands: i.operands, assembly: printed[k]?.[1] ?? "", encoding: printed[k]?.[2] ?? "" }));
+  });
+}
+
+test("the checked-in llvm-mc-19 rows are what llvm-mc-19 prints today", (t) => {
+  if (!requireLlvm(t, "llvm-mc-19")) return;
+  const live = formatRows(liveRows());
+  if (UPDATING) writeFileSync(ROWS_FILE, live);
+  else assert.equal(readFileSync(ROWS_FILE, "utf8"), live, "test/amdgpu/data/llvm-mc-encodings.tsv is stale; recapture with UPDATE=1 and review the diff");
+});
+
+test("encoder reproduces the checked-in llvm-mc-19 rows (no LLVM needed)", () => {
+  const rows = readRows();
+  const byKey = new Map(rows.map((r) => [rowKey(r), r]));
+  assert.equal(byKey.size, rows.length, "a row appears twice");
+  const tested = new Set<string>();
+  for (const mcpu of ALL_MCPUS) {
+    for (const i of formsOn(mcpu)) {
+      const key = rowKey({ processor: mcpu, mnemonic: i.mnemonic, operands: i.operands });
+      const row = byKey.get(key);
+      assert.ok(row, `no llvm-mc-19 row for '${key}': capture it with UPDATE=1 (needs llvm-mc-19)`);
+      tested.add(key);
+      assert.equal(hex(encodeInstruction(i, familyOf(mcpu))), row.encoding, key);
+      assert.equal(formatInstruction(i), row.assembly, `${key}: our assembly text differs from llvm-mc-19's`);
+    }
+  }
+  assert.deepEqual(rows.map(rowKey).filter((k) => !tested.has(k)), [], "rows for forms the encoder no longer has");
+});
+
+for (const mcpu of ALL_MCPUS) {
   test(`encoder agrees with llvm-mc-19 on ${mcpu}`, (t) => {
     if (!requireLlvm(t, "llvm-mc-19")) return;
     const family = familyOf(mcpu);

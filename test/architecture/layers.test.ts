@@ -69,7 +69,6 @@ const KNOWN: readonly string[] = [
   'entry points use the public API: src/cli/targets.ts → src/core/target.ts',
   'examples use the public API: examples/kernels/suite.ts → src/cli/run-engine.ts',
   'layer src/runtime/[^/]+: src/runtime/vulkan/profile.ts → src/targets/spirv/profile.ts',
-  'layer src/targets/[^/]+: src/targets/spirv/lower/memory-rules.ts → src/passes/storage.ts',
 ];
 
 test("src/ and examples/ keep the layer order", () => {

@@ -38,6 +38,7 @@ const SUITE: readonly Expectation[] = [
 /** The kernels of test/spirv/kernels/ (see the first line of each file for why it is kept). */
 const LOCAL: readonly Expectation[] = [
   { file: "subgroup_sum.loom", kernel: "subgroup_sum", localSize: "64 1 1", bindings: 2, capabilities: ["GroupNonUniformArithmetic"] },
+  { file: "bounded_scratch.loom", kernel: "bounded_scratch", localSize: "64 1 1", bindings: 1 },
   { file: "ops.loom", kernel: "integer_ops", localSize: "64 1 1", bindings: 1 },
   { file: "ops.loom", kernel: "float_ops", localSize: "64 1 1", bindings: 1, capabilities: ["Float64"] },
   { file: "ops.loom", kernel: "vectors_and_views", localSize: "32 1 1", bindings: 2 },

@@ -1,13 +1,13 @@
 /** Helpers for verifier unit tests: verify `.loom` text and look at the codes reported. */
 import assert from "node:assert/strict";
 import { parseModule } from "../../src/text/parser.js";
-import { verifyModule, type VerifyInfo } from "../../src/passes/verify/index.js";
+import { verifyModule, type VerifiedModule } from "../../src/passes/verify/index.js";
 import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import type { Module } from "../../src/ir/core.js";
 
 export interface Verified {
   readonly module: Module;
-  readonly info: VerifyInfo;
+  readonly info: VerifiedModule;
   readonly diagnostics: readonly Diagnostic[];
   /** `CODE` of each diagnostic, in order. */
   readonly codes: readonly string[];

@@ -70,5 +70,5 @@ test("static: the folder exposes constants to later passes", () => {
   const v = verifyText(kernel("  %a = index.constant 6 : index\n  %b = index.constant 7 : index\n  %p = index.mul %a, %b : index"));
   const body = v.module.ops[0]!.regions[1]!;
   const p = body.ops[3]!.results[0]!;
-  assert.equal(v.info.constants.constant(p), 42n);
+  assert.equal(v.info.bounds.constant(p), 42n);
 });

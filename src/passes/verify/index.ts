@@ -22,8 +22,13 @@
  *
  * The verifier never throws on ill-formed IR (the parser builds IR for broken input too);
  * diagnostics are handed to the sink sorted by source position, so output is deterministic.
+ *
+ * The analyses it computes on the way (symbols, uniformity, constants and proven bounds,
+ * use counts) are returned as a `VerifiedModule` (core's `ModuleAnalyses`) for later stages.
  */
-import type { Module, Op } from "../../ir/core.js";
+import type { Module, Op, Value } from "../../ir/core.js";
+import type { ModuleAnalyses } from "../../core/prepared.js";
+import { forEachUse } from "../../ir/walk.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
 import { checkConfigDefs } from "./config.js";
@@ -41,25 +46,25 @@ import { analyzeUniformity, checkUniformControl, UniformityInfo } from "./unifor
 import { checkYields } from "./yields.js";
 
 export { SymbolTable, type SymbolEntry, type SymbolKind } from "./symbols.js";
-export { UniformityInfo, type Uniformity } from "./uniformity.js";
+export { UniformityInfo } from "./uniformity.js";
 export { ConstantFolder } from "./fold.js";
 export { checkConfigValue, evaluatePredicate } from "./config.js";
 
-/** Analyses computed while verifying, for later passes. */
-export interface VerifyInfo {
+/** The analyses a verifier run hands on (core's `ModuleAnalyses`, with the verifier's own classes), and its outcome. */
+export interface VerifiedModule extends ModuleAnalyses {
   /** Top-level symbols by name (a config key maps to its `config.decl` when it has one). */
   readonly symbols: SymbolTable;
-  /** Value uniformity and the control uniformity of each op in kernel/function bodies. */
   readonly uniformity: UniformityInfo;
-  /** Constant values and proven upper bounds of SSA values. */
-  readonly constants: ConstantFolder;
+  readonly bounds: ConstantFolder;
   /** The diagnostics this run produced (also added to the sink). */
   readonly diagnostics: readonly Diagnostic[];
   /** True when the verifier found no error. */
   readonly ok: boolean;
 }
 
-function perOpChecks(ctx: VerifyContext): void {
+/** Runs the per-op checks over every body, counting value uses on the same walk. */
+function perOpChecks(ctx: VerifyContext, uses: Map<Value, number>): void {
+  const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
   for (const op of ctx.module.ops) checkTopLevelTypes(ctx, op);
   for (const body of ctx.bodies) {
     const walk = (ops: readonly Op[]) => {
@@ -68,6 +73,7 @@ function perOpChecks(ctx: VerifyContext): void {
         checkOpTypes(ctx, op);
         checkAttributes(ctx, op);
         checkStaticValues(ctx, op);
+        forEachUse(op, count);
         for (const r of op.regions) walk(r.ops);
       }
     };
@@ -99,7 +105,7 @@ function ordered(ds: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** Verifies `m`, reporting into `sink` (up to its error limit, then one PARSE/012). */
-export function verifyModule(m: Module, sink: DiagnosticSink): VerifyInfo {
+export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
   const early: Diagnostic[] = [];
   const symbols = SymbolTable.build(m, (entry, span, args, extra) => void early.push(makeDiagnostic(entry, span, args, extra)));
   const folder = new ConstantFolder();
@@ -111,7 +117,8 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifyInfo {
   checkStructure(ctx);
   checkYields(ctx);
   checkDominance(ctx);
-  perOpChecks(ctx);
+  const uses = new Map<Value, number>();
+  perOpChecks(ctx, uses);
   checkSubranges(ctx);
   checkCalls(ctx);
   checkConfigDefs(ctx);
@@ -131,5 +138,5 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifyInfo {
     sink.add(d);
     if (d.severity === "error") errors++;
   }
-  return { symbols, uniformity, constants: folder, diagnostics, ok: errors === 0 };
+  return { symbols, symbol: (name) => symbols.get(name)?.op, uniformity, bounds: folder, uses, diagnostics, ok: errors === 0 };
 }

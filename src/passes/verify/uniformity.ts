@@ -22,10 +22,10 @@ import type { Op, Region, Value } from "../../ir/core.js";
 import { forEachUse } from "../../ir/walk.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
+import type { Uniformity } from "../../core/prepared.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { calleeBodies } from "./callgraph.js";
 
-export type Uniformity = "uniform" | "subgroup" | "varying";
 const LEVELS: readonly Uniformity[] = ["uniform", "subgroup", "varying"];
 type Level = 0 | 1 | 2;
 

@@ -1,6 +1,7 @@
 /**
  * Compile-time checks of prepared kernels against their AMDGPU profile: ops the backend
- * cannot lower yet, argument types, subgroup (wave) size and the profile's limits.
+ * cannot lower yet, argument types and subgroup (wave) size, read from the prepared
+ * kernel's recorded facts (nothing is lowered here: emit lowers each kernel once).
  * Everything here is a diagnostic at the offending op; nothing throws.
  */
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
@@ -51,15 +52,22 @@ export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo): Diagnost
   return out;
 }
 
+/** Prepared kernels `check` passed (they never change after compile): emit does not check them again. */
+const passedCheck = new WeakSet<PreparedKernel>();
+
+/** Checks every AMDGPU kernel of `module` from its recorded facts; nothing is lowered here. */
 export function checkModule(module: PreparedModule): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const k of amdgpuKernels(module)) {
+    if (passedCheck.has(k)) continue;
     const info = amdgpuInfoOf(k.profile);
     if (!info) {
       out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createAmdgpuProfile`]));
       continue;
     }
-    out.push(...checkKernel(k, info));
+    const found = checkKernel(k, info);
+    if (found.length === 0) passedCheck.add(k);
+    out.push(...found);
   }
   return out;
 }

@@ -1,13 +1,12 @@
 /**
  * Lowering a prepared device body to AMDGPU instructions. Today the body the backend
- * accepts is effect-free ops (dropped) and `kernel.return`, which becomes `s_endpgm`;
+ * accepts is `kernel.return`, which becomes `s_endpgm` (the pipeline removed dead ops);
  * `check.ts` reports every other op before emission, so meeting one here is a bug.
  */
 import { LoomError } from "../../core/errors.js";
 import type { Region } from "../../ir/core.js";
 import { NO_RESOURCES, type KernelResources } from "./descriptor.js";
 import { instruction, type Instruction } from "./isa/encoder.js";
-import { liveOps } from "./support.js";
 
 export interface LoweredKernel {
   readonly program: readonly Instruction[];
@@ -16,7 +15,7 @@ export interface LoweredKernel {
 
 export function lowerKernelBody(body: Region): LoweredKernel {
   const program: Instruction[] = [];
-  for (const op of liveOps(body)) {
+  for (const op of body.ops) {
     switch (op.name) {
       case "kernel.return":
         program.push(instruction("s_endpgm"));
@@ -28,7 +27,7 @@ export function lowerKernelBody(body: Region): LoweredKernel {
   return { program, resources: NO_RESOURCES };
 }
 
-/** True when the body's last live op returns (the program then ends in s_endpgm). */
+/** True when the body's last op returns (the program then ends in s_endpgm). */
 export function endsInReturn(body: Region): boolean {
-  return liveOps(body).at(-1)?.name === "kernel.return";
+  return body.ops.at(-1)?.name === "kernel.return";
 }

@@ -1,9 +1,9 @@
 /**
- * The SPIR-V `TargetEnvironment`: `check` lowers each kernel into a scratch module and
- * returns the TARGET diagnostics (so limits and unsupported ops fail `compileModule`);
- * `emit` checks the kernels `check` has not already passed (prepared kernels are immutable),
- * then lowers every kernel into one module (one entry point per kernel) and serializes it.
- * Lowering is deterministic, so check and emit see the same thing.
+ * The SPIR-V `TargetEnvironment`. Each kernel is lowered once: at compile time (`check`),
+ * all SPIR-V kernels of the prepared module go into one SPIR-V module (one entry point per
+ * kernel), whose TARGET diagnostics fail `compileModule` and whose bytes are kept; `emit`
+ * hands those bytes out (prepared kernels are immutable). A prepared module `check` never
+ * saw (built by hand) is lowered by `emit` itself, the same way.
  */
 import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
@@ -38,26 +38,62 @@ function guarded(k: PreparedKernel, fn: () => Diagnostic[]): Diagnostic[] {
   }
 }
 
-/** Prepared kernels whose lowering produced no diagnostic (they never change after compile). */
-const passedCheck = new WeakSet<PreparedKernel>();
+/** SPIR-V words lowered at compile time, keyed by the first kernel, for the emit of exactly those kernels. */
+interface LoweredModule {
+  readonly kernels: readonly PreparedKernel[];
+  readonly bytes: Uint8Array;
+}
+const loweredAtCompile = new WeakMap<PreparedKernel, LoweredModule>();
 
-export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const k of spirvKernels(module)) {
-    if (passedCheck.has(k)) continue;
+function sameKernels(a: readonly PreparedKernel[], b: readonly PreparedKernel[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+function serialize(m: SpirvModule): Uint8Array {
+  const words = m.finish(ExecutionModel.GLCompute, ExecutionMode.LocalSize);
+  const bytes = new Uint8Array(words.length * 4);
+  const view = new DataView(bytes.buffer);
+  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  return bytes;
+}
+
+/**
+ * Lowers every SPIR-V kernel of `module` once, into one module (one entry point per
+ * kernel), returning the TARGET diagnostics and, when there are none, the module's bytes.
+ * Kernels whose profiles differ in ABI cannot share a module: each is then lowered into
+ * its own, for its diagnostics only (emit refuses the mix).
+ */
+function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: Diagnostic[]; bytes?: Uint8Array } {
+  const diagnostics: Diagnostic[] = [];
+  const lowerable: [PreparedKernel, SpirvTargetInfo][] = [];
+  for (const k of kernels) {
     const info = spirvInfoOf(k.profile);
-    if (!info) {
-      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createSpirvProfile`]));
-      continue;
-    }
-    const found = guarded(k, () => {
-      const m = newModule(info);
-      return lowerKernel(m, new SharedGlobals(m), k, info, { ownModule: true }).diagnostics;
-    });
-    if (found.length === 0) passedCheck.add(k);
-    out.push(...found);
+    if (info) lowerable.push([k, info]);
+    else diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createSpirvProfile`]));
   }
-  return out;
+  const first = lowerable[0]?.[1];
+  const shareable = first !== undefined && lowerable.every(([, i]) => i.abi === first.abi);
+  let shared: SharedGlobals | undefined;
+  for (const [k, info] of lowerable) {
+    if (!shared || !shareable) shared = new SharedGlobals(newModule(info));
+    const globals = shared;
+    diagnostics.push(...guarded(k, () => lowerKernel(globals.module, globals, k, info).diagnostics));
+  }
+  if (diagnostics.length > 0 || !shareable || !shared) return { diagnostics };
+  return { diagnostics, bytes: serialize(shared.module) };
+}
+
+/**
+ * Compile-time `check`: lowers the module's SPIR-V kernels (the only lowering they get) and
+ * keeps the bytes for `emit`, so the TARGET diagnostics fail `compileModule`.
+ */
+export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
+  const kernels = spirvKernels(module);
+  const [head] = kernels;
+  if (!head) return [];
+  const { diagnostics, bytes } = lowerSpirvKernels(kernels);
+  if (bytes) loweredAtCompile.set(head, { kernels, bytes });
+  return diagnostics;
 }
 
 /** Bytes of one SPIR-V module holding an entry point for every SPIR-V kernel of `module`. */
@@ -69,24 +105,18 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   const unknown = Object.keys(options);
   if (unknown.length > 0) throw new LoomError("invalid-argument", `emit target options: '${unknown[0]}' is not a SPIR-V emit option (there are none)`);
   const kernels = spirvKernels(module);
-  const diagnostics = checkSpirvModule(module);
-  if (diagnostics.length > 0) return { diagnostics };
-  if (kernels.length === 0) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
-  const infos = kernels.map((k) => spirvInfoOf(k.profile)!);
-  if (infos.some((i) => i.abi !== infos[0]!.abi)) {
-    return { diagnostics: [makeDiagnostic(D.backendInternal, kernels[0]!.op.span, ["SPIR-V kernels with different profile ABIs cannot share one module; emit them from separate modules"])] };
+  const [head] = kernels;
+  if (!head) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
+  const kept = loweredAtCompile.get(head);
+  // A copy: the caller owns the artifact's bytes; emitting again must not see its edits.
+  if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice() };
+  const infos = kernels.map((k) => spirvInfoOf(k.profile));
+  const abis = new Set(infos.map((i) => i?.abi));
+  if (!abis.has(undefined) && abis.size > 1) {
+    return { diagnostics: [makeDiagnostic(D.backendInternal, head.op.span, ["SPIR-V kernels with different profile ABIs cannot share one module; emit them from separate modules"])] };
   }
-  const m = newModule(infos[0]!);
-  const shared = new SharedGlobals(m);
-  for (const [i, k] of kernels.entries()) {
-    diagnostics.push(...guarded(k, () => lowerKernel(m, shared, k, infos[i]!, { ownModule: false }).diagnostics));
-  }
-  if (diagnostics.length > 0) return { diagnostics };
-  const words = m.finish(ExecutionModel.GLCompute, ExecutionMode.LocalSize);
-  const bytes = new Uint8Array(words.length * 4);
-  const view = new DataView(bytes.buffer);
-  words.forEach((w, i) => view.setUint32(i * 4, w, true));
-  return { diagnostics, contents: bytes };
+  const { diagnostics, bytes } = lowerSpirvKernels(kernels);
+  return bytes ? { diagnostics, contents: bytes } : { diagnostics };
 }
 
 export function createSpirvTargetEnvironment(): TargetEnvironment {

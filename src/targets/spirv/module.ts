@@ -108,16 +108,26 @@ export class SpirvModule {
     return this.bound++;
   }
 
+  /** Capabilities required since the last `startKernel` (one module holds several kernels). */
+  private kernelCapabilities = new Set<number>();
+
   require(cap: CapabilityName): void {
     this.capabilities.add(Capability[cap]);
+    this.kernelCapabilities.add(Capability[cap]);
+  }
+
+  /** Starts counting the capabilities the next kernel's lowering requires. */
+  startKernel(): void {
+    this.kernelCapabilities = new Set();
+  }
+
+  /** True when the kernel being lowered required `cap` (since `startKernel`). */
+  kernelRequires(cap: CapabilityName): boolean {
+    return this.kernelCapabilities.has(Capability[cap]);
   }
 
   requireExtension(name: string): void {
     this.extensions.add(name);
-  }
-
-  hasCapability(cap: CapabilityName): boolean {
-    return this.capabilities.has(Capability[cap]);
   }
 
   /** The `GLSL.std.450` import, declared on first use. */

@@ -11,7 +11,6 @@
 import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
 import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
-import { forEachUse, walkRegion } from "../../../ir/walk.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
@@ -68,7 +67,7 @@ function pushRequirements(t: ScalarType): [BooleanFeature, string, ("StoragePush
 }
 
 /** Declares the push-constant block for the args the body uses, then binds every arg. */
-function bindArguments(cx: KernelLowering, used: ReadonlySet<Value>): Lowered[] {
+function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lowered[] {
   const k = cx.kernel;
   const members: PushMember[] = [];
   let ok = true;
@@ -113,14 +112,8 @@ function bindArguments(cx: KernelLowering, used: ReadonlySet<Value>): Lowered[] 
   });
 }
 
-function usedValues(body: Region): Set<Value> {
-  const used = new Set<Value>();
-  walkRegion(body, (op) => forEachUse(op, (v) => used.add(v)));
-  return used;
-}
-
 /** Capabilities that follow from types, and the feature each needs (a last guard). */
-const CAPABILITY_FEATURES: readonly [Parameters<SpirvModule["hasCapability"]>[0], BooleanFeature][] = [
+const CAPABILITY_FEATURES: readonly [Parameters<SpirvModule["kernelRequires"]>[0], BooleanFeature][] = [
   ["Int64", "shaderInt64"],
   ["Float64", "shaderFloat64"],
   ["Float16", "shaderFloat16"],
@@ -132,30 +125,28 @@ const CAPABILITY_FEATURES: readonly [Parameters<SpirvModule["hasCapability"]>[0]
  * Lowers `kernel` into `module` and records its entry point. Returns the diagnostics; when
  * there are any, the module must not be serialized.
  */
-export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: PreparedKernel, info: SpirvTargetInfo, options: { readonly ownModule: boolean }): KernelLowering {
+export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: PreparedKernel, info: SpirvTargetInfo): KernelLowering {
+  module.startKernel();
   const voidType = module.typeVoid();
   const fnId = module.id();
   const fn = new FunctionBuilder(fnId, voidType, module.typeFunction(voidType, []), module.id());
   const cx = new KernelLowering(module, shared, kernel, info, fn);
   cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
   const at = kernel.op.span;
-  const limits = info.limits;
 
+  // Generic limits (argument block ≤ maxPushConstantsSize, storage ≤ maxComputeSharedMemorySize,
+  // workgroup size) are the profile's facts, checked once by the pipeline; this is Vulkan's own.
   if (!kernel.staticWorkgroupSize) cx.report(makeDiagnostic(D.dynamicWorkgroupSize, at, [cx.target]));
-  if (kernel.argBlockSize > limits.maxPushConstantsSize) cx.report(makeDiagnostic(D.argBlockTooLarge, at, [kernel.argBlockSize, limits.maxPushConstantsSize]));
 
-  const args = bindArguments(cx, usedValues(kernel.body));
+  const args = bindArguments(cx, kernel.uses);
   const term = lowerRegionOps(cx, kernel.body, args);
   if (term.name !== "kernel.return") throw new Error(`SPIR-V lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
   fn.terminate(I.returnVoid());
 
-  // Includes the scratch of workgroup collectives (passes/storage.ts sizes it as lowered here).
-  const storage = kernel.workgroupStorageBytes;
-  if (storage > limits.maxComputeSharedMemorySize) cx.report(makeDiagnostic(D.storageTooLarge, at, [storage, limits.maxComputeSharedMemorySize]));
-  // With a module of its own, every type capability came from this kernel: a last guard.
-  if (options.ownModule && cx.diagnostics.length === 0) {
+  // Every type capability this kernel's lowering required needs its feature: a last guard.
+  if (cx.diagnostics.length === 0) {
     for (const [capability, feature] of CAPABILITY_FEATURES) {
-      if (module.hasCapability(capability)) cx.requireFeature(kernel.op, feature, `'@${kernel.symbol}' (it needs the ${capability} capability)`);
+      if (module.kernelRequires(capability)) cx.requireFeature(kernel.op, feature, `'@${kernel.symbol}' (it needs the ${capability} capability)`);
     }
   }
 

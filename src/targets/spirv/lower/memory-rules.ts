@@ -12,7 +12,6 @@
 import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
-import { provenMax } from "../../../passes/storage.js";
 import * as I from "../instructions.js";
 import type { Id, Word } from "../instructions.js";
 import { scalarBytes, scalarKey, U32, U64, type ScalarType } from "../module.js";
@@ -132,12 +131,13 @@ export function indexIds(cx: KernelLowering, op: Op): Id[] {
 
 const allocaRule: OpRule = (cx, op) => {
   const space = op.props.space === "workgroup" ? "workgroup" : "private";
-  const bytes = provenMax(op.operands[0]!);
+  // The size the pipeline recorded (passes/storage.ts: the verifier's bound, the offset plan).
+  const bytes = cx.kernel.allocations.get(op)?.bytes;
   if (bytes === undefined) {
     cx.unsupported(op, "'buffer.alloca' without a constant size", "the SPIR-V backend declares scratch as fixed-size arrays");
     return cx.poison(op);
   }
-  cx.set(op.results[0]!, { kind: "buffer", root: { kind: "scratch", op, space, bytes: Number(bytes) } });
+  cx.set(op.results[0]!, { kind: "buffer", root: { kind: "scratch", op, space, bytes } });
 };
 
 const lengthRule: OpRule = (cx, op) => {
