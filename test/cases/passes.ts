@@ -9,12 +9,12 @@ import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Module, Op, Region } from "../../src/ir/core.js";
 import { walkRegion } from "../../src/ir/walk.js";
 import { printType } from "../../src/text/printer.js";
-import { verifyModule } from "../../src/passes/verify/index.js";
-import { foldRegion } from "../../src/passes/fold.js";
+import { verifyModule, type VerifiedModule } from "../../src/passes/verify/index.js";
+import { foldRegion, removeDeadOps } from "../../src/passes/fold.js";
 import { inlineCalls } from "../../src/passes/inline.js";
 import { bindQueries, configBindings } from "../../src/passes/specialize.js";
 import { layoutArgs } from "../../src/passes/abi.js";
-import { layoutWorkgroupStorage } from "../../src/passes/storage.js";
+import { layoutAllocations } from "../../src/passes/storage.js";
 import { selectProvider } from "../../src/passes/templates.js";
 import { lowerLaunchFunction } from "../../src/launch/lower.js";
 import { option, type Case, type RunLine } from "./case.js";
@@ -28,11 +28,11 @@ function kernels(module: Module): Op[] {
 }
 
 /** Parsed and verified: a pass test's input must be valid IR. */
-function verified(c: Case): { module: Module; sink: DiagnosticSink } {
+function verified(c: Case): { module: Module; sink: DiagnosticSink; analyses: VerifiedModule } {
   const parsed = parseCase(c);
-  verifyModule(parsed.module, parsed.sink);
+  const analyses = verifyModule(parsed.module, parsed.sink);
   if (parsed.sink.hasErrors) throw new Error(`${c.path} does not verify:\n${render(c, parsed.sink.diagnostics)}`);
-  return parsed;
+  return { ...parsed, analyses };
 }
 
 /** The module text, then the pass's diagnostics (a pass may report and still rewrite). */
@@ -44,14 +44,19 @@ function withDiagnostics(c: Case, text: string, sink: DiagnosticSink, before: nu
 function fold(c: Case): string {
   const { module, sink } = verified(c);
   // As the pipeline does: dead ops leave device bodies only, never config regions.
-  for (const op of module.ops) op.regions.forEach((r, i) => foldRegion(r, sink, { removeDeadOps: op.name === "kernel.def" && i === 1 }));
+  for (const op of module.ops) {
+    op.regions.forEach((r, i) => {
+      foldRegion(r, sink);
+      if (op.name === "kernel.def" && i === 1) removeDeadOps(r);
+    });
+  }
   return printPassOutput(module);
 }
 
 function inline(c: Case): string {
-  const { module, sink } = verified(c);
+  const { module, sink, analyses } = verified(c);
   const before = sink.diagnostics.length;
-  for (const k of kernels(module)) for (const r of k.regions) inlineCalls(r, module, sink);
+  for (const k of kernels(module)) for (const r of k.regions) inlineCalls(r, analyses, sink);
   return withDiagnostics(c, printPassOutput(module), sink, before);
 }
 
@@ -78,12 +83,12 @@ function layout(c: Case, run: RunLine): string {
       for (const s of args.slots) out.push(`    %${s.name}: ${printType(s.type)} offset ${s.offset} size ${s.size} align ${s.align}`);
     }
     const before = sink.diagnostics.length;
-    const storage = layoutWorkgroupStorage(body, sink, invocations);
+    const storage = layoutAllocations(body, sink, invocations);
     if (!storage) out.push(`  workgroup storage: not laid out\n${render(c, sink.diagnostics.slice(before)).replace(/^/gm, "    ")}`);
     else {
       out.push(`  workgroup storage (${invocations} invocations): ${storage.totalBytes} bytes`);
       walkRegion(body, (op) => {
-        const offset = storage.offsets.get(op);
+        const offset = storage.allocations.get(op)?.offset;
         if (offset !== undefined) out.push(`    ${op.name} at ${at(op)}${op.results[0] ? ` (%${op.results[0].name})` : ""}: offset ${offset}`);
       });
     }
@@ -93,7 +98,7 @@ function layout(c: Case, run: RunLine): string {
 
 /** Selection listing, then the module with the chosen providers inlined. */
 function templates(c: Case, run: RunLine): string {
-  const { module, sink } = verified(c);
+  const { module, sink, analyses } = verified(c);
   const { profile } = targetOf(run);
   const before = sink.diagnostics.length;
   const lines: string[] = [];
@@ -106,7 +111,7 @@ function templates(c: Case, run: RunLine): string {
         lines.push(`// @${k.symbol} ${at(op)} ${String(op.props.family)} -> ${provider ? `@${provider.symbol}` : "(none)"}`);
         if (provider) chosen.set(op, provider);
       });
-      if (chosen.size > 0) inlineCalls(r, module, sink, chosen);
+      if (chosen.size > 0) inlineCalls(r, analyses, sink, chosen);
     }
   }
   return withDiagnostics(c, `// selections for ${profile.environment}:${profile.target}\n${lines.join("\n")}\n\n${printPassOutput(module)}`, sink, before);
