@@ -84,25 +84,45 @@ export function imageBytes(image: Uint8Array | string): { bytes: Uint8Array; kin
   return { bytes, kind: "ptx" };
 }
 
-/** Native log buffers plus the option arrays, freed by `free()`. */
+/**
+ * Native log buffers and option arrays, freed by `free()`. The option arrays are native too: the
+ * linker keeps pointers to them from cuLinkCreate until cuLinkComplete writes the logs, and
+ * small typed arrays live on the JavaScript heap, where the garbage collector may move them.
+ */
 class JitScratch {
   readonly info: bigint;
   readonly error: bigint;
   readonly arrays: JitOptionArrays;
+  /** Native copies of `arrays.ids` / `arrays.values` (the values view is read back after the call). */
+  readonly idsPtr: bigint;
+  readonly valuesPtr: bigint;
+  private readonly values: BigUint64Array;
   constructor(
     private readonly ctx: CudaContext,
     options: JitOptions,
     readonly logBytes: number,
   ) {
     const { koffi } = ctx.lib;
-    this.info = koffi.alloc("uint8_t", logBytes) as bigint;
-    this.error = koffi.alloc("uint8_t", logBytes) as bigint;
-    new Uint8Array(koffi.view(this.info, logBytes)).fill(0);
-    new Uint8Array(koffi.view(this.error, logBytes)).fill(0);
+    const alloc = (n: number): bigint => {
+      const ptr = koffi.alloc("uint8_t", n) as bigint;
+      new Uint8Array(koffi.view(ptr, n)).fill(0);
+      return ptr;
+    };
+    this.info = alloc(logBytes);
+    this.error = alloc(logBytes);
     this.arrays = jitOptionArrays(options, this.info, this.error, logBytes);
+    const n = this.arrays.ids.length;
+    this.idsPtr = alloc(4 * n);
+    this.valuesPtr = alloc(8 * n);
+    new Uint32Array(koffi.view(this.idsPtr, 4 * n)).set(this.arrays.ids);
+    this.values = new BigUint64Array(koffi.view(this.valuesPtr, 8 * n));
+    this.values.set(this.arrays.values);
+  }
+  get count(): number {
+    return this.arrays.ids.length;
   }
   private text(ptr: bigint, sizeSlot: number): string {
-    const written = Number(this.arrays.values[sizeSlot] ?? 0n);
+    const written = Number(this.values[sizeSlot] ?? 0n);
     const bytes = new Uint8Array(this.ctx.lib.koffi.view(ptr, this.logBytes));
     const nul = bytes.indexOf(0);
     const n = Math.min(this.logBytes, nul < 0 ? this.logBytes : nul, written > 0 ? written : this.logBytes);
@@ -115,11 +135,10 @@ class JitScratch {
     return this.text(this.error, this.arrays.slot.errorSize);
   }
   wallMs(): number {
-    return wallTimeOf(this.arrays.values, this.arrays.slot.wall);
+    return wallTimeOf(this.values, this.arrays.slot.wall);
   }
   free(): void {
-    this.ctx.lib.koffi.free(this.info);
-    this.ctx.lib.koffi.free(this.error);
+    for (const ptr of [this.info, this.error, this.idsPtr, this.valuesPtr]) this.ctx.lib.koffi.free(ptr);
   }
 }
 
@@ -140,8 +159,7 @@ export function loadModuleImage(ctx: CudaContext, image: Uint8Array | string, op
   const scratch = scratchFor(ctx, options, what);
   try {
     const out = new BigUint64Array(1);
-    const { ids, values } = scratch.arrays;
-    const code = ctx.lib.cu.cuModuleLoadDataEx(out, bytes, ids.length, ids, values);
+    const code = ctx.lib.cu.cuModuleLoadDataEx(out, bytes, scratch.count, scratch.idsPtr, scratch.valuesPtr);
     if (code !== 0) {
       const log = scratch.errorLog();
       check(ctx, code, `${what} (cuModuleLoadDataEx of ${kind}, ${bytes.byteLength} bytes)`, log ? `\n${log}` : "", log);
@@ -166,8 +184,7 @@ export function linkPtxToCubin(ctx: CudaContext, ptx: Uint8Array | string, optio
   const { cu, koffi } = ctx.lib;
   const state = new BigUint64Array(1);
   try {
-    const { ids, values } = scratch.arrays;
-    check(ctx, cu.cuLinkCreate_v2(ids.length, ids, values, state), `${what} (cuLinkCreate)`);
+    check(ctx, cu.cuLinkCreate_v2(scratch.count, scratch.idsPtr, scratch.valuesPtr, state), `${what} (cuLinkCreate)`);
     const fail = (code: number, call: string) => {
       if (code === 0) return;
       const log = scratch.errorLog();
