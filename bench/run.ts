@@ -8,12 +8,14 @@ import { benchLaunch } from "./launch.js";
 import { benchCache } from "./cache.js";
 import { benchPool } from "./pool.js";
 import { benchSpirvCompile } from "./spirv-compile.js";
+import { benchPtxCompile } from "./ptx-compile.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
   ["launch", benchLaunch],
   ["cache", benchCache],
   ["spirv-compile", benchSpirvCompile],
+  ["ptx-compile", benchPtxCompile],
   ["pool", benchPool],
 ];
 

@@ -4,6 +4,7 @@
  */
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "./amdgpu/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment } from "./spirv/index.js";
+import { createPtxProfile, createPtxTargetEnvironment } from "./ptx/index.js";
 import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { ARTIFACT_FORMAT } from "../core/artifact.js";
 import { LoomError } from "../core/errors.js";
@@ -20,6 +21,7 @@ export interface TargetPackage {
 export const TARGET_PACKAGES: Readonly<Record<string, TargetPackage>> = Object.freeze({
   amdgpu: { createEnvironment: createAmdgpuTargetEnvironment, createProfile: createAmdgpuProfile as TargetPackage["createProfile"], format: ARTIFACT_FORMAT.AMDGPU_HSACO, extension: ".hsaco" },
   spirv: { createEnvironment: createSpirvTargetEnvironment, createProfile: createSpirvProfile as TargetPackage["createProfile"], format: ARTIFACT_FORMAT.SPIRV, extension: ".spv" },
+  ptx: { createEnvironment: createPtxTargetEnvironment, createProfile: createPtxProfile as TargetPackage["createProfile"], format: ARTIFACT_FORMAT.PTX, extension: ".ptx" },
 });
 
 export function targetPackage(environment: string): TargetPackage {

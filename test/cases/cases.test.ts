@@ -33,6 +33,7 @@ function counted(fn: () => void): () => void {
 }
 
 const spirvBinaries: { name: string; bytes: Uint8Array; text: string }[] = [];
+const ptxModules: { name: string; text: string; target: string }[] = [];
 
 function runStage(c: Case, run: RunLine): void {
   switch (run.stage) {
@@ -50,6 +51,12 @@ function runStage(c: Case, run: RunLine): void {
       const text = disassembleSpirv(bytes);
       const path = goldenPath(c, run, "spvasm");
       spirvBinaries.push({ name: path, bytes, text });
+      return expectGolden(path, text);
+    }
+    case "ptx": {
+      const text = new TextDecoder().decode(emitCase(c, run).bytes);
+      const path = goldenPath(c, run, "ptx");
+      ptxModules.push({ name: path, text, target: run.options.get("target")?.[0]?.split(":")[1] ?? "sm_90" });
       return expectGolden(path, text);
     }
     case "launch":
@@ -104,6 +111,18 @@ test("SPIR-V goldens: our disassembly prints each instruction as spirv-dis does"
     assert.equal(r.status, 0, r.stderr);
     const ours = text.split("\n").filter((l) => l && !l.startsWith(";"));
     assert.deepEqual(ours, r.stdout.split("\n").filter((l) => l), name);
+  }
+});
+
+test("PTX goldens: ptxas assembles each module for its target", (t) => {
+  if (!requireTool(t, "ptxas", "ptxas comes with the CUDA toolkit of the machine image (docs/toolchain.md §4)")) return;
+  assert.ok(ptxModules.length > 0, "no PTX case ran");
+  const dir = mkdtempSync(join(tmpdir(), "loom-golden-"));
+  for (const { name, text, target } of ptxModules) {
+    const file = join(dir, "k.ptx");
+    writeFileSync(file, text);
+    const r = runTool("ptxas", [`-arch=${target}`, file, "-o", join(dir, "k.cubin")]);
+    assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
   }
 });
 

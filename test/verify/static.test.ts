@@ -72,3 +72,19 @@ test("static: the folder exposes constants to later passes", () => {
   const p = body.ops[3]!.results[0]!;
   assert.equal(v.info.bounds.constant(p), 42n);
 });
+
+test("static: the verifier hands on symbols, proven bounds, uniformity and use counts", () => {
+  const v = verifyText(kernel("  %cap = index.constant 256 : index\n  %m = index.min %n, %cap : index\n  %t = index.add %m, %m : index\n  %lane = kernel.workitem.id<x> : index", "%n: index"));
+  assert.equal(v.codes.length, 0, v.codes.join(" "));
+  const kernelOp = v.module.ops[0]!;
+  assert.equal(v.info.symbol(kernelOp.symbol!), kernelOp);
+  assert.equal(v.info.symbol("absent"), undefined);
+  const body = kernelOp.regions[1]!;
+  const value = (name: string) => body.ops.flatMap((op) => op.results).find((r) => r.name === name)!;
+  assert.equal(v.info.bounds.upperBound(value("m")), 256n);
+  assert.equal(v.info.bounds.upperBound(value("t")), 512n);
+  assert.equal(v.info.uses.get(value("m")), 2);
+  assert.equal(v.info.uses.get(value("t")), undefined);
+  assert.equal(v.info.uniformity.of(value("m")), "uniform");
+  assert.equal(v.info.uniformity.of(value("lane")), "varying");
+});

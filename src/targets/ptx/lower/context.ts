@@ -1,0 +1,355 @@
+/**
+ * The state of lowering one prepared kernel to one PTX `.entry`: what each Loom value became
+ * (`Lowered`), the instruction lines, virtual registers by class, labels, and the TARGET
+ * diagnostics found on the way. Rules (rules-*.ts) read operands with `get`/`scalar`, emit
+ * with `ins`, and record results with `set`.
+ *
+ * PTX registers are mutable, so SSA values map to registers defined once, and values that
+ * leave a region (scf results, loop-carried values) get registers of their own that each
+ * path assigns with `mov` (see rules-control.ts). Constants are immediates where PTX takes
+ * them, so address arithmetic folds; `reg` materializes one where it does not.
+ *
+ * Errors never stop lowering: an unsupported op is reported at its span and its results
+ * become `invalid`, so one pass finds every problem; a kernel with diagnostics is not printed.
+ */
+import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
+import { D } from "../../../core/diag/catalog.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
+import type { PrimName, Type } from "../../../ir/types.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
+import type { PtxFeature, PtxTargetInfo } from "../profile.js";
+
+/** The carrier of a Loom scalar: `index`/`offset` are i64; i8 lives sign-extended in 16 bits. */
+export type PtxScalar = "pred" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64";
+export type Space = "global" | "shared" | "local";
+
+/** A scalar: a register name or an immediate (`c` holds an integer immediate's value). */
+export interface Scalar {
+  readonly kind: "scalar";
+  readonly r: string;
+  readonly t: PtxScalar;
+  readonly c?: bigint;
+}
+
+export type Lowered =
+  | Scalar
+  | { readonly kind: "vector"; readonly lanes: readonly Scalar[]; readonly t: PtxScalar }
+  | {
+      readonly kind: "buffer";
+      readonly space: Space;
+      /** Byte address (global: a global address; shared/local: the window offset). */
+      readonly addr: Scalar;
+      readonly length: Scalar;
+      /** Proven alignment of `addr` in bytes. */
+      readonly align: number;
+    }
+  | {
+      readonly kind: "view";
+      readonly space: Space;
+      /** Byte address of element (0, …, 0). */
+      readonly base: Scalar;
+      /** Element strides per dimension. */
+      readonly strides: readonly Scalar[];
+      readonly element: PtxScalar;
+      /** Proven alignment of `base` in bytes, and of each stride (in elements). */
+      readonly align: number;
+      readonly strideMultiples: readonly number[];
+    }
+  | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
+  | { readonly kind: "invalid" };
+
+export type Rule = (cx: KernelLowering, op: Op) => void;
+/** An op this backend does not lower, with the reason reported as TARGET/001. */
+export interface Unsupported {
+  readonly unsupported: string;
+}
+export const unsupported = (reason: string): Unsupported => ({ unsupported: reason });
+
+export function ptxScalarOf(name: PrimName): PtxScalar | undefined {
+  switch (name) {
+    case "i1": return "pred";
+    case "index": case "offset": return "i64";
+    case "i8": case "i16": case "i32": case "i64": case "f16": case "bf16": case "f32": case "f64": return name;
+    default: return undefined;
+  }
+}
+
+export const BITS: Readonly<Record<PtxScalar, number>> = { pred: 1, i8: 16, i16: 16, i32: 32, i64: 64, f16: 16, bf16: 16, f32: 32, f64: 64 };
+/** Bytes in memory. */
+export const BYTES: Readonly<Record<PtxScalar, number>> = { pred: 4, i8: 1, i16: 2, i32: 4, i64: 8, f16: 2, bf16: 2, f32: 4, f64: 8 };
+/** Bit-size type suffix (`b32`). */
+export const b = (t: PtxScalar): string => (t === "pred" ? "pred" : `b${BITS[t]}`);
+/** Signed / unsigned integer suffix of the carrier (`s16` for i8). */
+export const s = (t: PtxScalar): string => `s${BITS[t]}`;
+export const u = (t: PtxScalar): string => `u${BITS[t]}`;
+
+const PREFIX: Readonly<Record<string, string>> = { pred: "%p", b16: "%rs", b32: "%r", b64: "%rd" };
+
+export class KernelLowering {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly lines: string[] = [];
+  /** Module-scope-in-function declarations (`.local` arrays). */
+  readonly locals: string[] = [];
+  private readonly values = new Map<Value, Lowered>();
+  private readonly reported = new Set<Op | Value>();
+  private readonly counts: Record<string, number> = { pred: 0, b16: 0, b32: 0, b64: 0 };
+  private labels = 0;
+  /** Name of the kernel's `.shared` array (declared when the kernel has workgroup storage). */
+  readonly sharedName: string;
+  /** Name of the `.param` argument block. */
+  readonly paramName: string;
+  /** Loads that may use `ld.global.nc` (see analysis.ts). */
+  ncLoads: ReadonlySet<Op> = new Set();
+  usesShared = false;
+
+  /** Lowers a nested single-block region and returns its terminator (installed by kernel.ts). */
+  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
+    throw new Error("PTX lowering: lowerRegion is not installed");
+  };
+
+  constructor(
+    readonly kernel: PreparedKernel,
+    readonly info: PtxTargetInfo,
+  ) {
+    this.sharedName = `${kernel.exportName}_shared`;
+    this.paramName = `${kernel.exportName}_param`;
+  }
+
+  get target(): string {
+    return `PTX profile '${this.kernel.profile.identifier}' (${this.info.target})`;
+  }
+
+  // ---- diagnostics --------------------------------------------------------------------------
+  unsupported(at: Op | Value, what: string, help?: string): void {
+    if (this.reported.has(at)) return;
+    this.reported.add(at);
+    const span = at.span ?? this.kernel.op.span;
+    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
+  }
+
+  report(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  requireFeature(at: Op | Value, feature: PtxFeature, what: string): boolean {
+    if (this.info.features[feature]) return true;
+    this.unsupported(at, what, `the profile lacks the PTX feature '${feature}' (set identity.features.${feature} when the device has it)`);
+    return false;
+  }
+
+  /** Checks the types an op touches; reports the first the profile cannot carry. */
+  checkTypes(op: Op): boolean {
+    for (const v of [...op.operands, ...op.results]) {
+      const t = v.type;
+      const name = t.kind === "prim" ? t.name : t.element.name;
+      if (name === "f64" && !this.requireFeature(op, "f64", `'${op.name}' on type 'f64'`)) return false;
+    }
+    return true;
+  }
+
+  // ---- values -------------------------------------------------------------------------------
+  set(v: Value, l: Lowered): void {
+    this.values.set(v, l);
+  }
+
+  get(v: Value): Lowered {
+    const l = this.values.get(v);
+    if (!l) throw new Error(`PTX lowering: '%${v.name}' used before it was lowered`);
+    return l;
+  }
+
+  /** The scalar a value became (a placeholder register for an invalid one). */
+  scalar(v: Value): Scalar {
+    const l = this.get(v);
+    if (l.kind === "scalar") return l;
+    if (l.kind === "invalid") return { kind: "scalar", r: "%invalid", t: this.scalarType(v.type) ?? "i64" };
+    throw new Error(`PTX lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
+  }
+
+  poison(op: Op): void {
+    for (const r of op.results) this.set(r, { kind: "invalid" });
+  }
+
+  scalarType(t: Type): PtxScalar | undefined {
+    return ptxScalarOf(t.kind === "prim" ? t.name : t.element.name);
+  }
+
+  /** The carrier of a value's type (callers have checked it is a scalar or vector). */
+  typeOf(v: Value): PtxScalar {
+    const t = this.scalarType(v.type);
+    if (!t) throw new Error(`PTX lowering: no carrier for '%${v.name}'`);
+    return t;
+  }
+
+  // ---- emission -----------------------------------------------------------------------------
+  reg(t: PtxScalar): Scalar {
+    const cls = b(t);
+    const n = this.counts[cls]!;
+    this.counts[cls] = n + 1;
+    return { kind: "scalar", r: `${PREFIX[cls]}${n}`, t };
+  }
+
+  registerDeclarations(): string[] {
+    const out: string[] = [];
+    for (const cls of ["pred", "b16", "b32", "b64"]) {
+      const n = this.counts[cls]!;
+      if (n > 0) out.push(`\t.reg .${cls} \t${PREFIX[cls]}<${n}>;`);
+    }
+    return out;
+  }
+
+  label(): string {
+    return `$L__${this.labels++}`;
+  }
+
+  ins(opcode: string, ...operands: string[]): void {
+    this.lines.push(operands.length ? `\t${opcode} \t${operands.join(", ")};` : `\t${opcode};`);
+  }
+
+  /** `@p opcode …` (or `@!p` when `negate`). */
+  guarded(p: Scalar, negate: boolean, opcode: string, ...operands: string[]): void {
+    this.lines.push(`\t@${negate ? "!" : ""}${p.r} ${opcode}${operands.length ? ` \t${operands.join(", ")}` : ""};`);
+  }
+
+  place(label: string): void {
+    this.lines.push(`${label}:`);
+  }
+
+  comment(text: string): void {
+    this.lines.push(`\t// ${text}`);
+  }
+
+  /** A fresh register of type `t` holding `opcode(operands)`. */
+  op(opcode: string, t: PtxScalar, ...operands: (Scalar | string)[]): Scalar {
+    const d = this.reg(t);
+    this.ins(opcode, d.r, ...operands.map((x) => (typeof x === "string" ? x : x.r)));
+    return d;
+  }
+
+  /** `x` in a register (immediates are moved). */
+  inReg(x: Scalar): Scalar {
+    if (!isImmediate(x)) return x;
+    if (x.t === "pred") return this.op("mov.pred", "pred", x.r);
+    return this.op(`mov.${b(x.t)}`, x.t, x.r);
+  }
+
+  /** An integer immediate of carrier `t`. */
+  int(t: PtxScalar, value: bigint | number): Scalar {
+    const v = BigInt(value);
+    const w = t === "i8" ? 8 : BITS[t];
+    const c = BigInt.asIntN(w, v);
+    return { kind: "scalar", r: c.toString(), t, c };
+  }
+
+  i64(value: bigint | number): Scalar {
+    return this.int("i64", value);
+  }
+
+  /** A float constant: an immediate for f32/f64, a register for 16-bit floats. */
+  float(t: PtxScalar, value: number): Scalar {
+    const bits = floatBits(t, value);
+    if (t === "f32") return { kind: "scalar", r: `0f${bits}`, t };
+    if (t === "f64") return { kind: "scalar", r: `0d${bits}`, t };
+    return this.op("mov.b16", t, `0x${bits}`);
+  }
+
+  bool(value: boolean): Scalar {
+    return this.op("mov.pred", "pred", value ? "-1" : "0");
+  }
+
+  /** i64 a + b, folding constants. */
+  add64(a: Scalar, b2: Scalar): Scalar {
+    if (a.c === 0n) return b2;
+    if (b2.c === 0n) return a;
+    if (a.c !== undefined && b2.c !== undefined) return this.i64(a.c + b2.c);
+    return isImmediate(a) ? this.op("add.s64", "i64", b2, a) : this.op("add.s64", "i64", a, b2);
+  }
+
+  /** i64 a · b, folding constants and powers of two. */
+  mul64(a: Scalar, b2: Scalar): Scalar {
+    if (a.c !== undefined && b2.c !== undefined) return this.i64(a.c * b2.c);
+    if (a.c === 1n) return b2;
+    if (b2.c === 1n) return a;
+    if (a.c === 0n || b2.c === 0n) return this.i64(0);
+    const [x, k] = isImmediate(a) ? [b2, a.c!] : [a, b2.c];
+    if (k !== undefined && k > 0n && (k & (k - 1n)) === 0n) return this.op("shl.b64", "i64", x, String(k.toString(2).length - 1));
+    return this.op("mul.lo.s64", "i64", x, k !== undefined ? k.toString() : b2);
+  }
+
+  /** i64 a · b + c (`mad.lo.s64`), folding constants. */
+  mad64(a: Scalar, b2: Scalar, c: Scalar): Scalar {
+    if (a.c !== undefined || b2.c !== undefined || c.c === 0n) return this.add64(this.mul64(a, b2), c);
+    return this.op("mad.lo.s64", "i64", a, b2, c);
+  }
+
+  /** acc + a · b: `mad.lo.s64` when both factors are registers. */
+  mad64OrAdd(a: Scalar, b2: Scalar, acc: Scalar): Scalar {
+    return this.mad64(a, b2, acc);
+  }
+
+  /** A special register (`%tid.x`) as a u32 register. */
+  special(name: string): Scalar {
+    return this.op("mov.u32", "i32", name);
+  }
+
+  /** A u32 register widened to i64. */
+  widen(x: Scalar): Scalar {
+    return this.op("cvt.u64.u32", "i64", x);
+  }
+}
+
+export function isImmediate(x: Scalar): boolean {
+  return !x.r.startsWith("%");
+}
+
+/** Upper-case hex of the IEEE bits of `value` rounded to `t` (RNE). */
+export function floatBits(t: PtxScalar, value: number): string {
+  const buf = new DataView(new ArrayBuffer(8));
+  if (t === "f64") {
+    buf.setFloat64(0, value);
+    return buf.getBigUint64(0).toString(16).toUpperCase().padStart(16, "0");
+  }
+  buf.setFloat32(0, value);
+  const f32 = buf.getUint32(0);
+  if (t === "f32") return f32.toString(16).toUpperCase().padStart(8, "0");
+  if (t === "bf16") {
+    // Round the f32 bits to the upper 16 (RNE; NaN stays a quiet NaN).
+    if (Number.isNaN(value)) return "7FC0";
+    const rounded = (f32 + 0x7fff + ((f32 >>> 16) & 1)) >>> 16;
+    return (rounded & 0xffff).toString(16).toUpperCase().padStart(4, "0");
+  }
+  return f16Bits(value).toString(16).toUpperCase().padStart(4, "0");
+}
+
+/** IEEE binary16 bits of `value` (round to nearest even). */
+function f16Bits(value: number): number {
+  if (Number.isNaN(value)) return 0x7e00;
+  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0;
+  const a = Math.abs(value);
+  if (a === Infinity) return sign | 0x7c00;
+  if (a >= 65520) return sign | 0x7c00;
+  if (a < 2 ** -24 / 2) return sign;
+  let exp = Math.floor(Math.log2(a));
+  if (2 ** exp > a) exp--;
+  if (exp < -14) {
+    // Subnormal: units of 2^-24.
+    const m = roundEven(a / 2 ** -24);
+    return sign | m;
+  }
+  let m = roundEven((a / 2 ** exp - 1) * 1024);
+  if (m === 1024) {
+    m = 0;
+    exp++;
+  }
+  if (exp > 15) return sign | 0x7c00;
+  return sign | ((exp + 15) << 10) | m;
+}
+
+function roundEven(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d > 0.5) return f + 1;
+  if (d < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
+

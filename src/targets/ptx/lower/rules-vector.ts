@@ -1,0 +1,155 @@
+/**
+ * `vector.*` ops that are not lanewise. Loom vectors are scalarized: a vector value is its
+ * lanes in row-major order (any rank-1/2 shape). Dynamic lane indices become select chains.
+ * A rank-1 `vector.load`/`vector.store` of 2 or 4 lanes along a unit-stride axis whose
+ * address is proven aligned to the whole vector uses one `ld/st.<space>.v2|v4` (e.g.
+ * `ld.global.nc.v4.f32`, the 128-bit load); otherwise each lane is its own access.
+ */
+import type { Op } from "../../../ir/core.js";
+import { indicesOf } from "../../../ir/props.js";
+import type { VectorType } from "../../../ir/types.js";
+import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
+import { combine, select } from "./lanes.js";
+import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
+
+type VectorValue = Extract<Lowered, { kind: "vector" }>;
+
+function shapeOf(op: Op, operand: number): readonly number[] {
+  return (op.operands[operand]!.type as VectorType).shape;
+}
+
+function vectorOperand(cx: KernelLowering, op: Op, i: number): VectorValue | undefined {
+  const l = cx.get(op.operands[i]!);
+  return l.kind === "vector" ? l : undefined;
+}
+
+/** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
+function leadingOffset(cx: KernelLowering, op: Op, shape: readonly number[]): { offset: Scalar; tail: number } {
+  const idx = indicesOf(op);
+  const tail = shape.slice(idx.length).reduce((a, x) => a * x, 1);
+  let offset = cx.i64(0);
+  idx.forEach((i, d) => {
+    const stride = shape.slice(d + 1, idx.length).reduce((a, x) => a * x, 1);
+    offset = cx.add64(offset, cx.mul64(typeof i === "bigint" ? cx.i64(i) : cx.scalar(i), cx.i64(stride)));
+  });
+  return { offset, tail };
+}
+
+const splat: Rule = (cx, op) => {
+  const n = (op.results[0]!.type as VectorType).shape.reduce((a, x) => a * x, 1);
+  const v = cx.scalar(op.operands[0]!);
+  cx.set(op.results[0]!, { kind: "vector", lanes: new Array<Scalar>(n).fill(v), t: v.t });
+};
+
+const fromElements: Rule = (cx, op) => {
+  cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => cx.scalar(v)), t: cx.typeOf(op.results[0]!) });
+};
+
+const extract: Rule = (cx, op) => {
+  const v = vectorOperand(cx, op, 0);
+  if (!v) return cx.poison(op);
+  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 0));
+  const count = v.lanes.length / tail;
+  const lanes: Scalar[] = [];
+  for (let r = 0; r < tail; r++) {
+    if (offset.c !== undefined) {
+      lanes.push(v.lanes[Number(offset.c) * tail + r]!);
+      continue;
+    }
+    let acc = v.lanes[r]!;
+    for (let k = 1; k < count; k++) acc = select(cx, cx.op("setp.eq.s64", "pred", offset, String(k)), v.lanes[k * tail + r]!, acc);
+    lanes.push(acc);
+  }
+  const result = op.results[0]!;
+  cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
+};
+
+const insert: Rule = (cx, op) => {
+  const v = vectorOperand(cx, op, 1);
+  const x = cx.get(op.operands[0]!);
+  if (!v || x.kind === "invalid") return cx.poison(op);
+  const parts = x.kind === "vector" ? x.lanes : [cx.scalar(op.operands[0]!)];
+  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 1));
+  const lanes = v.lanes.map((old, j) => {
+    const slot = Math.floor(j / tail);
+    if (offset.c !== undefined) return Number(offset.c) === slot ? parts[j % tail]! : old;
+    return select(cx, cx.op("setp.eq.s64", "pred", offset, String(slot)), parts[j % tail]!, old);
+  });
+  cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+};
+
+/** View indices of each lane: vector axes walk the trailing view axes from the origin. */
+function laneIndices(cx: KernelLowering, origin: readonly Scalar[], shape: readonly number[]): Scalar[][] {
+  const out: Scalar[][] = [];
+  const n = shape.reduce((a, x) => a * x, 1);
+  for (let lane = 0; lane < n; lane++) {
+    const idx = [...origin];
+    let rest = lane;
+    for (let a = shape.length - 1; a >= 0; a--) {
+      const axis = idx.length - shape.length + a;
+      const step = rest % shape[a]!;
+      rest = Math.floor(rest / shape[a]!);
+      if (step !== 0) idx[axis] = cx.add64(idx[axis]!, cx.i64(step));
+    }
+    out.push(idx);
+  }
+  return out;
+}
+
+/** Whether `view[origin … origin + n)` along the last axis can be one vector access. */
+function vectorizable(cx: KernelLowering, op: Op, view: ViewValue, shape: readonly number[]): boolean {
+  const n = shape.reduce((a, x) => a * x, 1);
+  if (shape.length !== 1 || (n !== 2 && n !== 4) || n * BYTES[view.element] > 16 || BYTES[view.element] < 4) return false;
+  const last = view.strides[view.strides.length - 1];
+  if (last?.c !== 1n) return false;
+  return elementAlignment(view, indexMultiples(cx, op)) >= n * BYTES[view.element];
+}
+
+const load: Rule = (cx, op) => {
+  const view = cx.get(op.operands[0]!);
+  if (view.kind !== "view") return cx.poison(op);
+  const shape = (op.results[0]!.type as VectorType).shape;
+  const origin = indexScalars(cx, op);
+  if (vectorizable(cx, op, view, shape)) {
+    const lanes = Array.from({ length: shape[0]! }, () => cx.reg(view.element));
+    const nc = view.space === "global" && cx.ncLoads.has(op) ? ".nc" : "";
+    cx.ins(`ld.${view.space}${nc}.v${lanes.length}.${memoryType(view.element, true)}`, `{${lanes.map((l) => l.r).join(", ")}}`, `[${elementAddress(cx, view, origin).r}]`);
+    return cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
+  }
+  const lanes = laneIndices(cx, origin, shape).map((idx) => loadElement(cx, op, view, elementAddress(cx, view, idx)));
+  cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
+};
+
+const store: Rule = (cx, op) => {
+  const view = cx.get(op.operands[1]!);
+  const v = vectorOperand(cx, op, 0);
+  if (view.kind !== "view" || !v) return;
+  const shape = shapeOf(op, 0);
+  const origin = indexScalars(cx, op);
+  if (vectorizable(cx, op, view, shape)) {
+    const lanes = v.lanes.map((l) => cx.inReg(l).r);
+    cx.ins(`st.${view.space}.v${lanes.length}.${memoryType(view.element, false)}`, `[${elementAddress(cx, view, origin).r}]`, `{${lanes.join(", ")}}`);
+    return;
+  }
+  laneIndices(cx, origin, shape).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
+};
+
+/** Strict left fold `((init ⊕ l₀) ⊕ l₁) …` in lane order. */
+const reduce: Rule = (cx, op) => {
+  const v = vectorOperand(cx, op, 0);
+  if (!v) return cx.poison(op);
+  const kind = String(op.props.kind);
+  let acc = cx.scalar(op.operands[1]!);
+  for (const lane of v.lanes) acc = combine(cx, op, kind, v.t, acc, lane);
+  cx.set(op.results[0]!, acc);
+};
+
+export const VECTOR_RULES = {
+  "vector.splat": splat,
+  "vector.from_elements": fromElements,
+  "vector.extract": extract,
+  "vector.insert": insert,
+  "vector.load": load,
+  "vector.store": store,
+  "vector.reduce": reduce,
+} as const satisfies Record<string, Rule>;

@@ -1,0 +1,198 @@
+/**
+ * `createPtxProfile`: validates the caller's identity options (an `sm_XX` name plus optional
+ * feature and limit overrides, docs/ptx.md) and builds a deeply frozen `TargetProfile` whose
+ * `ptx` field carries the facts the backend reads. Defaults are the CUDA facts of the named
+ * architecture, so a profile made from a name alone promises only what every such GPU has.
+ */
+import { LoomError } from "../../core/errors.js";
+import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
+
+export const PTX_ENVIRONMENT_NAME = "ptx";
+
+/** Architectures this package emits for: `.target` name, PTX ISA version, SM number. */
+export const PTX_TARGETS = {
+  sm_80: { sm: 80, isa: "8.0" },
+  sm_90: { sm: 90, isa: "8.0" },
+  sm_90a: { sm: 90, isa: "8.0" },
+} as const;
+export type PtxTargetName = keyof typeof PTX_TARGETS;
+export const KNOWN_TARGETS = Object.keys(PTX_TARGETS) as readonly PtxTargetName[];
+
+/** Boolean device features; defaults follow the architecture (all true on sm_80+ except bf16 arithmetic on sm_80). */
+export const PTX_FEATURES = [
+  /** f16 add/sub/mul/fma in hardware (sm_53+). */
+  "f16Arithmetic",
+  /** bf16 add/sub/mul in hardware (sm_90+); without it bf16 math runs in f32 (exact for these ops). */
+  "bf16Arithmetic",
+  /** bf16 conversions from and to integers and f64 (sm_90+). */
+  "bf16Conversions",
+  /** f64 arithmetic. */
+  "f64",
+  /** 64-bit integer atomics on global and shared memory. */
+  "int64Atomics",
+  /** f32 atomic add on global and shared memory. */
+  "float32AtomicAdd",
+] as const;
+export type PtxFeature = (typeof PTX_FEATURES)[number];
+export type PtxFeatures = { readonly [K in PtxFeature]: boolean };
+
+export interface PtxLimits {
+  readonly maxThreadsPerBlock: number;
+  readonly maxBlockDim: readonly [number, number, number];
+  readonly maxGridDim: readonly [number, number, number];
+  /** Static shared memory per block (48 KiB; more needs dynamic shared memory and an opt-in). */
+  readonly maxSharedMemoryPerBlock: number;
+  /** Kernel parameter space (4096 bytes before CUDA 12.1's 32 KiB opt-in on sm_70+). */
+  readonly maxParameterBytes: number;
+}
+
+export interface PtxIdentity {
+  readonly target: PtxTargetName;
+  readonly features?: Partial<PtxFeatures>;
+  readonly limits?: Partial<PtxLimits>;
+}
+
+export interface PtxProfileOptions {
+  readonly identifier: string;
+  readonly identity: PtxIdentity;
+}
+
+/** What the PTX backend knows about one profile. */
+export interface PtxTargetInfo {
+  readonly target: PtxTargetName;
+  /** SM number (80, 90). */
+  readonly sm: number;
+  /** `.version` of the emitted module. */
+  readonly isa: string;
+  readonly features: PtxFeatures;
+  readonly limits: PtxLimits;
+}
+
+export interface PtxProfile extends TargetProfile {
+  readonly ptx: PtxTargetInfo;
+}
+
+/** The warp width of every NVIDIA GPU. */
+export const WARP_SIZE = 32;
+
+export const DEFAULT_LIMITS: PtxLimits = {
+  maxThreadsPerBlock: 1024,
+  maxBlockDim: [1024, 1024, 64],
+  maxGridDim: [2147483647, 65535, 65535],
+  maxSharedMemoryPerBlock: 48 * 1024,
+  maxParameterBytes: 4096,
+};
+
+function defaultFeatures(sm: number): Record<PtxFeature, boolean> {
+  return { f16Arithmetic: true, bf16Arithmetic: sm >= 90, bf16Conversions: sm >= 90, f64: true, int64Atomics: true, float32AtomicAdd: true };
+}
+
+const ptxEnvironments = new WeakSet<TargetEnvironment>();
+
+export function registerPtxEnvironment(env: TargetEnvironment): void {
+  ptxEnvironments.add(env);
+}
+
+const infos = new WeakSet<PtxTargetInfo>();
+
+/** The backend facts of a profile made by `createPtxProfile`, else undefined. */
+export function ptxInfoOf(profile: TargetProfile): PtxTargetInfo | undefined {
+  if (profile.environment !== PTX_ENVIRONMENT_NAME) return undefined;
+  const info = (profile as Partial<PtxProfile>).ptx;
+  return info && infos.has(info) ? info : undefined;
+}
+
+function invalid(message: string): LoomError {
+  return new LoomError("invalid-argument", message);
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function describe(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+}
+
+function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw invalid(`${where}.${key} is not a PTX profile option (known: ${allowed.join(", ")})`);
+  }
+}
+
+function positiveInteger(v: unknown, where: string): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw invalid(`${where} must be a positive integer, got ${describe(v)}`);
+  return v;
+}
+
+function triple(v: unknown, where: string): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) throw invalid(`${where} must be an array of three positive integers, got ${describe(v)}`);
+  return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
+}
+
+function readFeatures(raw: unknown, sm: number): PtxFeatures {
+  const f = defaultFeatures(sm);
+  if (raw === undefined) return f;
+  if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
+  rejectUnknownKeys(raw, PTX_FEATURES, "options.identity.features");
+  for (const key of PTX_FEATURES) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== "boolean") throw invalid(`options.identity.features.${key} must be a boolean, got ${describe(v)}`);
+    f[key] = v;
+  }
+  if (sm < 90 && (f.bf16Arithmetic || f.bf16Conversions)) throw invalid(`options.identity.features: bf16 arithmetic and conversions need sm_90 or newer`);
+  return f;
+}
+
+function readLimits(raw: unknown): PtxLimits {
+  if (raw === undefined) return DEFAULT_LIMITS;
+  if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
+  rejectUnknownKeys(raw, Object.keys(DEFAULT_LIMITS), "options.identity.limits");
+  const w = "options.identity.limits";
+  const pick = <K extends keyof PtxLimits>(key: K, read: (v: unknown, where: string) => PtxLimits[K]): PtxLimits[K] =>
+    raw[key] === undefined ? DEFAULT_LIMITS[key] : read(raw[key], `${w}.${key}`);
+  return {
+    maxThreadsPerBlock: pick("maxThreadsPerBlock", positiveInteger),
+    maxBlockDim: pick("maxBlockDim", triple),
+    maxGridDim: pick("maxGridDim", triple),
+    maxSharedMemoryPerBlock: pick("maxSharedMemoryPerBlock", positiveInteger),
+    maxParameterBytes: pick("maxParameterBytes", positiveInteger),
+  };
+}
+
+function deepFreeze<T>(x: T): T {
+  if (typeof x === "object" && x !== null && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
+  if (!isRecord(env) || !ptxEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createPtxTargetEnvironment()");
+  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
+  rejectUnknownKeys(options, ["identifier", "identity"], "options");
+  const { identifier, identity } = options as { identifier: unknown; identity: unknown };
+  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
+  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
+  rejectUnknownKeys(identity, ["target", "features", "limits"], "options.identity");
+  const target = identity.target;
+  if (typeof target !== "string" || !Object.hasOwn(PTX_TARGETS, target)) {
+    throw invalid(`options.identity.target: unknown PTX target ${describe(target)} (known: ${KNOWN_TARGETS.join(", ")})`);
+  }
+  const { sm, isa } = PTX_TARGETS[target as PtxTargetName];
+  const features = readFeatures(identity.features, sm);
+  const limits = readLimits(identity.limits);
+  const facts: TargetFacts = {
+    subgroupSize: WARP_SIZE,
+    maxWorkgroupSize: limits.maxBlockDim,
+    maxFlatWorkgroupSize: limits.maxThreadsPerBlock,
+    maxWorkgroupCount: limits.maxGridDim,
+    maxWorkgroupStorageBytes: limits.maxSharedMemoryPerBlock,
+    maxArgumentBlockBytes: limits.maxParameterBytes,
+  };
+  const ptx: PtxTargetInfo = { target: target as PtxTargetName, sm, isa, features, limits };
+  infos.add(ptx);
+  return deepFreeze({ identifier, environment: PTX_ENVIRONMENT_NAME, target, facts, ptx });
+}
