@@ -1,0 +1,89 @@
+/** Enum values from cuda.h (CUDA 13.0) that the runtime passes to the driver. */
+
+/** CUdevice_attribute. */
+export const DEVICE_ATTRIBUTE = {
+  MAX_THREADS_PER_BLOCK: 1,
+  MAX_BLOCK_DIM_X: 2,
+  MAX_BLOCK_DIM_Y: 3,
+  MAX_BLOCK_DIM_Z: 4,
+  MAX_GRID_DIM_X: 5,
+  MAX_GRID_DIM_Y: 6,
+  MAX_GRID_DIM_Z: 7,
+  MAX_SHARED_MEMORY_PER_BLOCK: 8,
+  TOTAL_CONSTANT_MEMORY: 9,
+  WARP_SIZE: 10,
+  MAX_REGISTERS_PER_BLOCK: 12,
+  CLOCK_RATE: 13,
+  MULTIPROCESSOR_COUNT: 16,
+  INTEGRATED: 18,
+  CONCURRENT_KERNELS: 31,
+  ECC_ENABLED: 32,
+  PCI_BUS_ID: 33,
+  PCI_DEVICE_ID: 34,
+  MEMORY_CLOCK_RATE: 36,
+  GLOBAL_MEMORY_BUS_WIDTH: 37,
+  L2_CACHE_SIZE: 38,
+  MAX_THREADS_PER_MULTIPROCESSOR: 39,
+  UNIFIED_ADDRESSING: 41,
+  PCI_DOMAIN_ID: 50,
+  COMPUTE_CAPABILITY_MAJOR: 75,
+  COMPUTE_CAPABILITY_MINOR: 76,
+  MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: 81,
+  MAX_REGISTERS_PER_MULTIPROCESSOR: 82,
+  COOPERATIVE_LAUNCH: 95,
+  MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 97,
+  MAX_BLOCKS_PER_MULTIPROCESSOR: 106,
+  RESERVED_SHARED_MEMORY_PER_BLOCK: 111,
+  CLUSTER_LAUNCH: 120,
+} as const;
+
+/** CUfunction_attribute. */
+export const FUNCTION_ATTRIBUTE = {
+  MAX_THREADS_PER_BLOCK: 0,
+  SHARED_SIZE_BYTES: 1,
+  CONST_SIZE_BYTES: 2,
+  LOCAL_SIZE_BYTES: 3,
+  NUM_REGS: 4,
+  PTX_VERSION: 5,
+  BINARY_VERSION: 6,
+  MAX_DYNAMIC_SHARED_SIZE_BYTES: 8,
+} as const;
+
+/** CUjit_option. Option values travel in a `void *` slot each: integers by value, buffers by address. */
+export const JIT_OPTION = {
+  MAX_REGISTERS: 0,
+  THREADS_PER_BLOCK: 1,
+  WALL_TIME: 2,
+  INFO_LOG_BUFFER: 3,
+  INFO_LOG_BUFFER_SIZE_BYTES: 4,
+  ERROR_LOG_BUFFER: 5,
+  ERROR_LOG_BUFFER_SIZE_BYTES: 6,
+  OPTIMIZATION_LEVEL: 7,
+  TARGET_FROM_CUCONTEXT: 8,
+  TARGET: 9,
+  FALLBACK_STRATEGY: 10,
+  GENERATE_DEBUG_INFO: 11,
+  LOG_VERBOSE: 12,
+  GENERATE_LINE_INFO: 13,
+  CACHE_MODE: 14,
+} as const;
+
+/** CUjitInputType. */
+export const JIT_INPUT_PTX = 1;
+
+/** CUstream_flags: CU_STREAM_DEFAULT synchronizes with the legacy default stream (see stream.ts). */
+export const STREAM_DEFAULT = 0;
+export const STREAM_NON_BLOCKING = 1;
+
+/** CUevent_flags. */
+export const EVENT_DEFAULT = 0;
+
+/** CUstreamCaptureMode. */
+export const STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+
+/** The kernel-parameter limit on Volta and newer with a 12.1+ driver; 4 KiB before. */
+export const MAX_PARAMETER_BYTES_VOLTA = 32764;
+export const MAX_PARAMETER_BYTES_LEGACY = 4096;
+
+/** Dynamic shared memory above this needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES. */
+export const DEFAULT_DYNAMIC_SHARED_LIMIT = 48 * 1024;
