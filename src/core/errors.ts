@@ -21,6 +21,3 @@ export class LoomError extends Error {
   }
 }
 
-export function loomError(status: LoomStatus, message: string): LoomError {
-  return new LoomError(status, message);
-}

@@ -40,7 +40,3 @@ export function literalValue(lit: Literal, t: LType): Lane {
   return BigInt.asUintN(INT_WIDTHS[t as IntName], v);
 }
 
-/** A name for messages: `%x`. */
-export function valueName(v: Value): string {
-  return `%${v.name}`;
-}

@@ -92,9 +92,6 @@ import type { Op, Predicate, Value } from "./core.js";
 /** A predicate argument or index-list entry: a value or an integer literal. */
 export type ValueOrInt = Value | bigint;
 
-export function predicatesOf(op: Op, key: string): readonly Predicate[] {
-  return (op.props[key] as readonly Predicate[] | undefined) ?? [];
-}
 
 export function indicesOf(op: Op): readonly ValueOrInt[] {
   return (op.props.indices as readonly ValueOrInt[] | undefined) ?? [];

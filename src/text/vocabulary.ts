@@ -26,7 +26,6 @@ export const PREDICATE_ARITY: Readonly<Record<string, number>> = {
   finite: 1,
 };
 
-export const DIMS = ["x", "y", "z"] as const;
 export const INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"] as const;
 export const FLOAT_PREDICATES = ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno"] as const;
 export const INT_COMBINING = ["addi", "muli", "minsi", "maxsi", "minui", "maxui", "andi", "ori", "xori"] as const;

@@ -103,7 +103,6 @@ export const D = {
   backendInternal: entry("BACKEND/001", "{0}"),
 } as const satisfies Record<string, CatalogEntry>;
 
-export type CatalogKey = keyof typeof D;
 
 export function formatTemplate(template: string, args: readonly unknown[]): string {
   return template.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));

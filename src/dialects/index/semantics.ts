@@ -28,7 +28,8 @@ export function isUndefined(x: unknown): x is Undefined {
 
 export const I64_MIN = -(1n << 63n);
 export const I64_MAX = (1n << 63n) - 1n;
-export const OFFSET_MAX = I64_MAX;
+/** The largest `offset` (offsets are non-negative and fit in a signed 64-bit value). */
+export const OFFSET_MAX = 2n ** 63n - 1n;
 const U64_MASK = (1n << 64n) - 1n;
 
 export type AddressType = "index" | "offset";

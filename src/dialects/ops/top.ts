@@ -4,13 +4,8 @@
  * their target packages (core/target.ts `TargetRecordSpec`), not here.
  */
 import { op, type SymbolProps } from "../decl.js";
-import type { Literal } from "../../ir/core.js";
 
 const custom = { form: "custom" } as const;
-
-export interface TargetRecordProps extends SymbolProps {
-  readonly attrs: readonly { readonly key: string; readonly value: Literal }[];
-}
 
 export const TOP_OPS = {
   "target.decl": op<SymbolProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "target record bound by the embedding at compile time" }),

@@ -45,10 +45,10 @@ import { checkOpTypes, checkTopLevelTypes } from "./types.js";
 import { analyzeUniformity, checkUniformControl, UniformityInfo } from "./uniformity.js";
 import { checkYields } from "./yields.js";
 
-export { SymbolTable, type SymbolEntry, type SymbolKind } from "./symbols.js";
+export { SymbolTable } from "./symbols.js";
 export { UniformityInfo } from "./uniformity.js";
 export { ConstantFolder } from "./fold.js";
-export { checkConfigValue, evaluatePredicate } from "./config.js";
+export { checkConfigValue } from "./config.js";
 
 /** The analyses a verifier run hands on (core's `ModuleAnalyses`, with the verifier's own classes), and its outcome. */
 export interface VerifiedModule extends ModuleAnalyses {

@@ -10,8 +10,6 @@ import { requireLive, type DeviceContext } from "./context.js";
 import { allocateBuffer, freeBuffer, type RawBuffer } from "./memory.js";
 import { deviceZeroFill, stagedDownload, stagedUpload } from "./staging.js";
 
-export { chooseMemoryType, type MemoryChoice, type MemoryPurpose } from "./memory.js";
-
 /** Where a buffer's memory lives: "device" (default) or "host-visible" (mapped, ReBAR on dGPUs). */
 export type BufferMemory = "device" | "host-visible";
 

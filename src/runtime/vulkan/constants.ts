@@ -65,7 +65,6 @@ export const SUBGROUP_OPERATION_BITS: readonly (readonly [string, number])[] = [
   ["quad", 0x80],
 ];
 
-export const QUEUE_COMPUTE_BIT = 0x2;
 export const MEMORY_PROPERTY_DEVICE_LOCAL = 0x1;
 export const MEMORY_PROPERTY_HOST_VISIBLE = 0x2;
 export const MEMORY_PROPERTY_HOST_COHERENT = 0x4;
@@ -93,7 +92,6 @@ export const ACCESS_SHADER_WRITE = 0x40;
 export const ACCESS_TRANSFER_READ = 0x800;
 export const ACCESS_TRANSFER_WRITE = 0x1000;
 export const ACCESS_HOST_READ = 0x2000;
-export const ACCESS_HOST_WRITE = 0x4000;
 export const QUERY_TYPE_TIMESTAMP = 2;
 export const QUERY_RESULT_64 = 0x1;
 export const QUERY_RESULT_WAIT = 0x2;

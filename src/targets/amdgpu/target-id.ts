@@ -11,7 +11,6 @@ import type { AmdgpuProcessor } from "./profiles.js";
  */
 export type FeatureSetting = "any" | "on" | "off" | "unsupported";
 
-export const EF_AMDGPU_MACH = 0x0ff;
 export const EF_AMDGPU_FEATURE_XNACK_ANY_V4 = 0x100;
 export const EF_AMDGPU_FEATURE_XNACK_OFF_V4 = 0x200;
 export const EF_AMDGPU_FEATURE_XNACK_ON_V4 = 0x300;

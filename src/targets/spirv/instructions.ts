@@ -33,9 +33,6 @@ export function encodeInstruction(i: Instruction, out: Word[]): void {
   for (const w of i.operands) out.push(w >>> 0);
 }
 
-// ---- Miscellaneous ------------------------------------------------------------------------
-export const undef = (type: Id, id: Id) => inst(Op.Undef, [type, id]);
-
 // ---- Debug --------------------------------------------------------------------------------
 export const name = (target: Id, text: string) => inst(Op.Name, [target, ...stringWords(text)]);
 export const memberName = (struct: Id, member: number, text: string) => inst(Op.MemberName, [struct, member, ...stringWords(text)]);
@@ -74,7 +71,6 @@ export const constantTrue = (type: Id, id: Id) => inst(Op.ConstantTrue, [type, i
 export const constantFalse = (type: Id, id: Id) => inst(Op.ConstantFalse, [type, id]);
 /** `value` words are low-order first (64-bit constants take two words). */
 export const constant = (type: Id, id: Id, value: readonly Word[]) => inst(Op.Constant, [type, id, ...value]);
-export const constantComposite = (type: Id, id: Id, parts: readonly Id[]) => inst(Op.ConstantComposite, [type, id, ...parts]);
 
 // ---- Memory -------------------------------------------------------------------------------
 export const variable = (pointerType: Id, id: Id, storage: number) => inst(Op.Variable, [pointerType, id, storage]);
@@ -88,7 +84,6 @@ export const functionBegin = (result: Id, id: Id, control: number, fnType: Id) =
 export const functionEnd = () => inst(Op.FunctionEnd, []);
 
 // ---- Composite ----------------------------------------------------------------------------
-export const compositeConstruct = (type: Id, id: Id, parts: readonly Id[]) => inst(Op.CompositeConstruct, [type, id, ...parts]);
 export const compositeExtract = (type: Id, id: Id, composite: Id, indices: readonly number[]) => inst(Op.CompositeExtract, [type, id, composite, ...indices]);
 
 // ---- Conversion, Arithmetic, Bit, Relational and Logical ------------------------------------

@@ -19,7 +19,6 @@ export type ScalarType = { readonly kind: "bool" } | { readonly kind: "int" | "f
 export const BOOL: ScalarType = { kind: "bool" };
 export const U32: ScalarType = { kind: "int", width: 32 };
 export const U64: ScalarType = { kind: "int", width: 64 };
-export const F32: ScalarType = { kind: "float", width: 32 };
 
 export function scalarKey(t: ScalarType): string {
   return t.kind === "bool" ? "bool" : `${t.kind}${t.width}`;

@@ -205,7 +205,6 @@ export const StorageClass = {
   StorageBuffer: 12,
   PhysicalStorageBuffer: 5349,
 } as const;
-export type StorageClassValue = (typeof StorageClass)[keyof typeof StorageClass];
 
 export const Decoration = {
   Block: 2,

@@ -1,4 +1,2 @@
 /** Instruction-set families: the unit at which AMDGPU encodings change. */
 export type IsaFamily = "gfx9" | "gfx10" | "gfx11" | "gfx12";
-
-export const ISA_FAMILIES: readonly IsaFamily[] = ["gfx9", "gfx10", "gfx11", "gfx12"];

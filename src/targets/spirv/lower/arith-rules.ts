@@ -118,4 +118,3 @@ export function combine(cx: KernelLowering, op: Op, kind: string, t: Parameters<
   return rule({ cx, op, args: [a, b], argTypes: [t, t], result: t });
 }
 
-export { S as SpvOp };

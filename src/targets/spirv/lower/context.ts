@@ -312,4 +312,3 @@ export class KernelLowering {
 export type OpRule = (cx: KernelLowering, op: Op) => void;
 
 export const DIM_COMPONENT: Readonly<Record<string, number>> = { x: 0, y: 1, z: 2 };
-export { BuiltIn };

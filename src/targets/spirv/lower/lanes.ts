@@ -385,8 +385,3 @@ export const INDEX_RULE_NAMES: Readonly<Record<SuffixOf<IndexLanewise>, LaneName
   andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
   ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",
 };
-
-/** Combining kinds of reductions (language.md §4.1) as lane rules. */
-export const COMBINING_RULE_NAMES: ReadonlySet<string> = new Set([
-  "addi", "muli", "minsi", "maxsi", "minui", "maxui", "andi", "ori", "xori", "addf", "mulf", "minimumf", "maximumf", "minnumf", "maxnumf",
-]);
