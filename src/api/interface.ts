@@ -17,6 +17,7 @@ import type { PreparedKernel } from "../core/prepared.js";
 import type { EmitOutput } from "../core/target.js";
 import type { Value } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
+import { isOp } from "../dialects/registry.js";
 
 /** Element types of the views over each buffer argument (through assume ops), in first-use order. */
 function viewedElementTypes(kernel: PreparedKernel): Map<number, string[]> {
@@ -32,7 +33,7 @@ function viewedElementTypes(kernel: PreparedKernel): Map<number, string[]> {
       }
       return;
     }
-    if (op.name !== "buffer.view") return;
+    if (!isOp(op, "buffer.view")) return;
     const source = op.operands[0];
     const i = source && origin.get(source);
     const t = op.results[0]?.type;

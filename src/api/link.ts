@@ -185,7 +185,7 @@ export function linkModule(module: Module, index: LinkIndex, options: LinkModule
   if (!(index instanceof LinkIndex)) throw new LoomError("invalid-argument", "linkModule: 'index' must be a LinkIndex");
   if (module.state.phase !== "parsed") throw new LoomError("failed-precondition", `linkModule: the module was already ${module.state.phase}; link before compiling`);
   const roots =
-    options.roots?.map((k) => k.replace(/^@/, "")) ?? module.ir.ops.filter((op) => op.name === "kernel.def" || op.name === "kernel.decl").map((op) => op.symbol ?? "");
+    options.roots?.map((k) => k.replace(/^@/, "")) ?? module.ir.ops.filter((op) => isOp(op, "kernel.def") || isOp(op, "kernel.decl")).map((op) => op.symbol ?? "");
   const sink = new DiagnosticSink();
   if (linkIrModule(module.ir, linkLibraries(index), roots, sink)) verifyModule(module.ir, sink);
   return new Result({ diagnostics: sink.diagnostics, lookup: (n) => module.sourceTexts.get(n) ?? index.sourceText(n) });

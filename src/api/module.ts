@@ -6,6 +6,7 @@ import { printModule, printType } from "../text/printer.js";
 import { writeModuleBytecode } from "../bytecode/module/writer.js";
 import type { Context } from "./context.js";
 import { LoomError } from "../core/errors.js";
+import { isOp } from "../dialects/registry.js";
 
 /** A kernel as its module declares it: what a host needs to launch it before compiling. */
 export interface KernelSignature {
@@ -48,14 +49,14 @@ export class Module {
   /** The module's kernels (kernel.def and kernel.decl), in source order. */
   kernels(): KernelSignature[] {
     return this.ir.ops
-      .filter((op) => op.name === "kernel.def" || op.name === "kernel.decl")
+      .filter((op) => isOp(op, "kernel.def") || isOp(op, "kernel.decl"))
       .map((op) => {
         const symbol = op.symbol ?? "";
         const exportName = op.props.exportName;
         return {
           symbol,
           exportName: typeof exportName === "string" ? exportName : symbol,
-          defined: op.name === "kernel.def",
+          defined: isOp(op, "kernel.def"),
           workload: (op.regions[0]?.args ?? []).map((a) => ({ name: a.name, type: printType(a.type) })),
         };
       });

@@ -11,6 +11,7 @@ import * as S from "../dialects/scalar/semantics.js";
 import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
 import type { LaunchConfig } from "./program.js";
 import type { LaunchFunctionSource } from "./source.js";
+import { isOp } from "../dialects/registry.js";
 
 type V = bigint | number;
 
@@ -72,8 +73,8 @@ class Interpreter {
   /** Runs a region; returns the yielded values, or the launch for the config region. */
   block(region: Region): V[] | LaunchConfig {
     for (const op of region.ops) {
-      if (op.name === "scf.yield") return op.operands.map((v) => this.get(v));
-      if (op.name === "kernel.launch.config") return this.launch(op);
+      if (isOp(op, "scf.yield")) return op.operands.map((v) => this.get(v));
+      if (isOp(op, "kernel.launch.config")) return this.launch(op);
       this.op(op);
     }
     return []; // an omitted empty scf.yield

@@ -791,9 +791,9 @@ export class Parser {
 /** Module-level blank lines are decided by the printer's rules; record them the same way. */
 function normalizeTopLevelBlanks(module: Module): void {
   // Aliases print first, then the other ops in source order (language.md §9.7).
-  const order = [...module.ops.filter((o) => o.name === "alias"), ...module.ops.filter((o) => o.name !== "alias")];
+  const order = [...module.ops.filter((o) => isOp(o, "alias")), ...module.ops.filter((o) => !isOp(o, "alias"))];
   order.forEach((op, i) => {
-    if (op.name === "alias") op.blankBefore = false;
+    if (isOp(op, "alias")) op.blankBefore = false;
     else if (!isOp(op, "module.import")) op.blankBefore = i > 0;
     else if (i === 0) op.blankBefore = false;
   });

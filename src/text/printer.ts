@@ -12,9 +12,9 @@ import { isOp } from "../dialects/registry.js";
 
 export function printModule(m: Module): string {
   const w = new Writer();
-  const ordered = [...m.ops.filter((o) => o.name === "alias"), ...m.ops.filter((o) => o.name !== "alias")];
+  const ordered = [...m.ops.filter((o) => isOp(o, "alias")), ...m.ops.filter((o) => !isOp(o, "alias"))];
   ordered.forEach((op, i) => {
-    const blank = op.name === "alias" ? false : isOp(op, "module.import") ? op.blankBefore : true;
+    const blank = isOp(op, "alias") ? false : isOp(op, "module.import") ? op.blankBefore : true;
     w.op(op, i === 0, blank);
   });
   w.trailing(m.trailingComments, m.trailingBlank && ordered.length > 0);

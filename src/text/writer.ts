@@ -104,7 +104,7 @@ export class Writer {
     if (blank && !first) this.lines.push("");
     for (const c of op.comments) this.lines.push(`${pad}//${c}`);
     this.cur = pad;
-    if (op.name === "alias") {
+    if (isOp(op, "alias")) {
       this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;
       this.endLine();
       return;

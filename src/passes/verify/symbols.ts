@@ -125,7 +125,7 @@ function expectKind(ctx: VerifyContext, op: Op, name: string, expected: SymbolKi
 /** Resolves the references a top-level op makes in its own syntax. */
 function resolveTopLevel(ctx: VerifyContext, op: Op): void {
   // `target(@T)` clauses; an alias's `target` prop is the aliased attribute, not a symbol.
-  const target = op.name === "alias" ? undefined : refOf(op, "target");
+  const target = isOp(op, "alias") ? undefined : refOf(op, "target");
   if (target !== undefined) expectKind(ctx, op, target, "target");
   if (isOp(op, "template.def")) {
     const family = refOf(op, "family");

@@ -7,6 +7,7 @@ import { LoomError } from "../../core/errors.js";
 import type { Region } from "../../ir/core.js";
 import { NO_RESOURCES, type KernelResources } from "./descriptor.js";
 import { instruction, type Instruction } from "./isa/encoder.js";
+import { isOp } from "../../dialects/registry.js";
 
 export interface LoweredKernel {
   readonly program: readonly Instruction[];
@@ -29,5 +30,5 @@ export function lowerKernelBody(body: Region): LoweredKernel {
 
 /** True when the body's last op returns (the program then ends in s_endpgm). */
 export function endsInReturn(body: Region): boolean {
-  return body.ops.at(-1)?.name === "kernel.return";
+  return isOp(body.ops.at(-1), "kernel.return");
 }

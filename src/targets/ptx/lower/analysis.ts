@@ -10,6 +10,7 @@
  */
 import type { Op, Region, Value } from "../../../ir/core.js";
 import { walkRegion } from "../../../ir/walk.js";
+import { isOp } from "../../../dialects/registry.js";
 
 /** Where a buffer or view value comes from: a kernel argument and the noalias results it went through. */
 interface Origin {
@@ -31,11 +32,11 @@ function originOf(v: Value, args: ReadonlySet<Value>, memo: Map<Value, Origin | 
   if (args.has(v)) o = { root: v, tags: [] };
   else if ("operands" in v.owner) {
     const def = v.owner;
-    if (def.name === "buffer.assume.noalias") {
+    if (isOp(def, "buffer.assume.noalias")) {
       const i = def.results.indexOf(v);
       const inner = originOf(def.operands[i]!, args, memo);
       o = inner && { root: inner.root, tags: [...inner.tags, [def, i] as const] };
-    } else if (def.name === "buffer.alloca") {
+    } else if (isOp(def, "buffer.alloca")) {
       o = { root: v, tags: [] };
     } else if (PASS_THROUGH.has(def.name)) {
       o = originOf(def.operands[def.results.indexOf(v)]!, args, memo);
@@ -82,7 +83,7 @@ function gcd(a: number, b: number): number {
 
 function constantOf(op: Op): bigint | undefined {
   const lit = op.props.value as { kind?: string; value?: unknown } | undefined;
-  return (op.name === "index.constant" || op.name === "scalar.constant") && lit?.kind === "int" ? (lit.value as bigint) : undefined;
+  return (isOp(op, "index.constant") || isOp(op, "scalar.constant")) && lit?.kind === "int" ? (lit.value as bigint) : undefined;
 }
 
 /** A number every value of `v` is a multiple of (1 when nothing is known; capped). */

@@ -13,6 +13,7 @@ import type { PtxTargetInfo } from "../profile.js";
 import { nonCoherentLoads } from "./analysis.js";
 import { ptxScalarOf, KernelLowering, type Lowered } from "./context.js";
 import { PTX_RULES } from "./rules.js";
+import { isOp } from "../../../dialects/registry.js";
 
 const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
 
@@ -77,7 +78,7 @@ export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): Lowere
 
   const args = bindArguments(cx, kernel.uses);
   const term = lowerRegionOps(cx, kernel.body, args);
-  if (term.name !== "kernel.return") throw new Error(`PTX lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
+  if (!isOp(term, "kernel.return")) throw new Error(`PTX lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
   cx.ins("ret");
   if (cx.diagnostics.length > 0) return { cx };
 

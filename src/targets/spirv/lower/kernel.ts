@@ -19,6 +19,7 @@ import type { BooleanFeature, SpirvTargetInfo } from "../profile.js";
 import { Op as S, StorageClass } from "../spec.js";
 import { KernelLowering, scalarTypeOf, type Lowered, type SharedGlobals } from "./context.js";
 import { ruleFor } from "./rules.js";
+import { isOp } from "../../../dialects/registry.js";
 
 const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
 
@@ -134,7 +135,7 @@ export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: 
 
   const args = bindArguments(cx, kernel.uses);
   const term = lowerRegionOps(cx, kernel.body, args);
-  if (term.name !== "kernel.return") throw new Error(`SPIR-V lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
+  if (!isOp(term, "kernel.return")) throw new Error(`SPIR-V lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
   fn.terminate(I.returnVoid());
 
   // Every type capability this kernel's lowering required needs its feature: a last guard.
