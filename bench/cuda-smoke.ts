@@ -113,7 +113,11 @@ function randomF32(n: number, seed: number): Float32Array {
 
 function randomU32(n: number, seed: number): Uint32Array {
   const f = randomF32(n, seed);
-  return Uint32Array.from(f, (v) => Math.floor((v + 1) * 2 ** 31) >>> 0);
+  // A plain loop: `Uint32Array.from` with a map function goes through an iterator and a JS
+  // array, which at 2^28 elements exhausts the heap.
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.floor(((f[i] as number) + 1) * 2 ** 31) >>> 0;
+  return out;
 }
 
 /** Mismatches of `got` against `want` with |d| ≤ atol + rtol·|want| (exact for integers). */
