@@ -19,7 +19,6 @@ const COMMANDS = {
   cuDeviceTotalMem_v2: "(void *bytes, int32_t dev)",
   cuDevicePrimaryCtxRetain: "(void *pctx, int32_t dev)",
   cuDevicePrimaryCtxRelease_v2: "(int32_t dev)",
-  cuDevicePrimaryCtxReset_v2: "(int32_t dev)",
   cuCtxSetCurrent: "(void *ctx)",
   cuCtxSynchronize: "()",
   cuMemGetInfo_v2: "(void *free, void *total)",

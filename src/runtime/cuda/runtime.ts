@@ -8,7 +8,7 @@ import { LoomError } from "../../core/errors.js";
 import type { BufferCheck } from "./args.js";
 import { CudaBuffer } from "./buffer.js";
 import { check, enter, leave, makeCurrent, type CudaContext } from "./context.js";
-import { cudaError, losesContext } from "./cu-result.js";
+import { cuResultName, cudaError, losesContext } from "./cu-result.js";
 import { DEVICE_ENV_VAR, profileFactsOf, readDeviceInfo, selectCudaDevice, type CudaDeviceInfo, type CudaProfileFacts } from "./device.js";
 import { loadCuda, type CudaLibrary } from "./ffi.js";
 import type { CudaKernelInterface } from "./interface.js";
@@ -63,12 +63,11 @@ export class CudaRuntime {
     const index = selectCudaDevice(devices, fromOption ? options.device : process.env[DEVICE_ENV_VAR], fromOption ? "options.device" : DEVICE_ENV_VAR);
     const info = devices.find((d) => d.index === index) as CudaDeviceInfo;
     const out = new BigUint64Array(1);
-    let retained = lib.cu.cuDevicePrimaryCtxRetain(out, index);
-    // A kernel fault stays in the device's primary context after every runtime released it;
-    // the runtimes that shared it are all lost already, so reset it and start afresh.
+    const retained = lib.cu.cuDevicePrimaryCtxRetain(out, index);
+    // A kernel fault is sticky for the whole process: on the H200 (driver 580) a new primary
+    // context, even after cuDevicePrimaryCtxReset, still reports it. Say so instead of a bare code.
     if (losesContext(retained)) {
-      throwing(lib.cu.cuDevicePrimaryCtxReset_v2(index), `cuDevicePrimaryCtxReset(${index})`);
-      retained = lib.cu.cuDevicePrimaryCtxRetain(out, index);
+      throw new LoomError("failed-precondition", `cuDevicePrimaryCtxRetain(${index}) failed: ${cuResultName(retained)}: an earlier kernel fault left this process's CUDA state unusable (CUDA keeps such errors for the process); run device work that may fault in a child process`);
     }
     throwing(retained, `cuDevicePrimaryCtxRetain(${index})`);
     const ctx: CudaContext = { lib, device: index, handle: out[0] ?? 0n, info, stream: 0n, state: "live" };

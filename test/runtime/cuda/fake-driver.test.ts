@@ -315,7 +315,7 @@ test("graphs replay captured launches with the arguments they were captured with
   }
 });
 
-test("a kernel fault loses the context: the error names it, later calls are refused, a new runtime works", (t) => {
+test("a kernel fault loses the context: the error names it, later calls are refused, a new runtime says the process is spent", (t) => {
   if (!setup(t)) return;
   probe.reset();
   const rt = CudaRuntime.create({ device: 1 });
@@ -332,6 +332,9 @@ test("a kernel fault loses the context: the error names it, later calls are refu
   rt.destroy();
   assert.equal(rt.isDestroyed, true);
   assert.equal(probe.primaryRefs(1), 0);
+  throwsStatus(() => CudaRuntime.create({ device: 1 }), "failed-precondition", /CUDA_ERROR_ILLEGAL_ADDRESS: an earlier kernel fault left this process's CUDA state unusable/);
+  // A new process (the fake's reset) gets a working device again.
+  probe.reset();
   const fresh = CudaRuntime.create({ device: 1 });
   try {
     const b = fresh.createBuffer(4);

@@ -71,11 +71,10 @@ CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice d) {
   }
 }
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) { *bytes = d == 0 ? 42949672960ull : 150754820096ull; return OK; }
-/* As on the H200: a fault stays in the primary context after its last release; retaining it
-   again reports the fault until cuDevicePrimaryCtxReset_v2. */
+/* As on the H200: a kernel fault is sticky for the process; retaining a primary context
+   again reports it (fake_reset stands for a new process). */
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { if (d < 0 || d > 1) return INVALID_DEVICE; if (sticky) return sticky; primary_refs[d]++; *ctx = &ctx_token[d]; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { if (d < 0 || d > 1 || primary_refs[d] == 0) return INVALID_CONTEXT; --primary_refs[d]; return OK; }
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { if (d < 0 || d > 1) return INVALID_DEVICE; primary_refs[d] = 0; sticky = 0; return OK; }
 int fake_primary_refs(int d) { return primary_refs[d]; }
 CUresult cuCtxSetCurrent(void *ctx) { current_ctx = ctx; return OK; }
 #define NEED_CTX() do { if (!current_ctx) return INVALID_CONTEXT; if (sticky) return sticky; } while (0)
