@@ -69,3 +69,17 @@ export function isOp<N extends OpName>(op: Op | null | undefined, name: N): op i
 export function namesWithPrefix(prefix: string): OpName[] {
   return OP_INFOS.filter((i) => i.name.startsWith(prefix)).map((i) => i.name);
 }
+
+/** Every props key some op declares. */
+export type PropKey = { [N in OpName]: keyof PropsOf<N> }[OpName] & string;
+
+/** The declared type of prop `K`, across the ops that declare it. */
+export type PropType<K extends PropKey> = { [N in OpName]: K extends keyof PropsOf<N> ? PropsOf<N>[K] : never }[OpName];
+
+/**
+ * Reads prop `key` of an op that generic code knows only as one of several ops: typed by the
+ * declarations (a key no op declares is a type error), undefined when the op has none.
+ */
+export function propOf<K extends PropKey>(op: Op, key: K): PropType<K> | undefined {
+  return op.props[key] as PropType<K> | undefined;
+}

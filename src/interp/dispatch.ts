@@ -13,7 +13,7 @@ import { checkLaunchWhere, convertArgs, type ArgValue } from "./args.js";
 import { CompileUnit, FunctionCompiler, type CompiledRegion, type ConfigBinding } from "./compiler.js";
 import { runWorkgroup } from "./scheduler.js";
 import type { DispatchState } from "./state.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 export type KernelInput = Op | PreparedKernel;
 
@@ -133,7 +133,7 @@ export function prepareInterpreter(kernel: KernelInput, options: PrepareOptions 
 }
 
 function launchWhere(op: Op): readonly Predicate[] {
-  return (op.props.launchWhere as readonly Predicate[] | undefined) ?? [];
+  return propOf(op, "launchWhere") ?? [];
 }
 
 /** Prepares and runs one dispatch (see `InterpretedKernel.run`). */

@@ -13,6 +13,7 @@ import { bindMathOp, fmaF32, isMathOp } from "./math.js";
 import { plain, type Frame, type Lane, type Step, type Val } from "./state.js";
 import { flagBits, floatFlags, laneCount, laneType, literalValue } from "./types.js";
 import type { LType } from "../dialects/eval/types.js";
+import { propOf } from "../dialects/registry.js";
 
 export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
   const dot = op.name.indexOf(".");
@@ -61,7 +62,7 @@ function bindLaneOp(op: Op, name: string): ExactOp {
   }
   const bits = flagBits(op);
   if (name === "fmaf" && t === "f32" && (bits & 0x18) === 0) return (a, b, d) => fmaF32(a as number, b as number, d as number);
-  return bindExactOp(op.name, result, operands, bits, op.props.predicate as string | undefined);
+  return bindExactOp(op.name, result, operands, bits, propOf(op, "predicate"));
 }
 
 function constant(c: FunctionCompiler, op: Op): Step {
@@ -94,7 +95,7 @@ export function describePredicate(p: Predicate): string {
 /** `index.assume` / `scalar.assume`: identity; a false predicate is UB, reported here. */
 function assume(c: FunctionCompiler, op: Op): Step {
   const ins = op.operands.map((v) => c.slot(v));
-  const check = predicateChecker(c, (op.props.predicates as readonly Predicate[] | undefined) ?? []);
+  const check = predicateChecker(c, propOf(op, "predicates") ?? []);
   const outs = c.results(op);
   return plain((f) => {
     const bad = check(f);

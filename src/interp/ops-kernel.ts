@@ -8,7 +8,7 @@
  */
 import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
-import { isOp, OP_INFOS } from "../dialects/registry.js";
+import { isOp, OP_INFOS, propOf } from "../dialects/registry.js";
 import { opError } from "./errors.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
@@ -33,7 +33,7 @@ export function compileKernelOp(c: FunctionCompiler, op: Op): Step | undefined {
     case "kernel.subgroup.broadcast": return broadcast(c, op);
     case "kernel.assert": {
       const ok = c.slot(op.operands[0]!);
-      const message = op.props.message as string | undefined;
+      const message = propOf(op, "message");
       return plain((f) => {
         if (f.slots[ok] !== 1n) raise(f, op, "assert", message === undefined ? "assertion failed" : `assertion failed: ${JSON.stringify(message)}`);
       });
@@ -85,7 +85,7 @@ function reduce(c: FunctionCompiler, op: Op): Step | undefined {
   if (!combine) return undefined;
   const s = c.slot(v), outs = c.results(op);
   const scope = isOp(op, "kernel.workgroup.reduce") ? "workgroup" : "subgroup";
-  const clusterSize = op.props.clusterSize as number | undefined;
+  const clusterSize = propOf(op, "clusterSize");
   const resolve: SyncRequest["resolve"] = (reqs, parts) => {
     const values = reqs.map((r) => r.operands[0] as Lane);
     // Workgroup: one cluster of everything. Subgroup: clusters of `clusterSize` lanes (default: all).

@@ -4,6 +4,7 @@ import type { Type } from "../ir/types.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import { INT_WIDTHS, isFloatName, roundToFormat, type FloatName, type IntName } from "../dialects/scalar/semantics.js";
 import type { Lane } from "./state.js";
+import { propOf } from "../dialects/registry.js";
 
 /** The scalar type name of a prim type, or the lane type of a vector. */
 export function laneType(t: Type): LType {
@@ -17,7 +18,7 @@ export function laneCount(t: Type): number {
 }
 
 export function flagList(op: Op): readonly string[] {
-  return (op.props.flags as readonly string[] | undefined) ?? [];
+  return propOf(op, "flags") ?? [];
 }
 
 /** `props.flags` as the bit set `bindExactOp` takes; `fast` means all seven fast-math flags. */

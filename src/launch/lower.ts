@@ -12,6 +12,7 @@ import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
 import { EXPORT_NAME, FLAG_BITS, LIMITS, isAddressType, isFloatType, isIntType, type LOp, type LPredArg, type LPredicate, type LType, type LaunchFunction } from "./model.js";
 import { OP_BY_NAME } from "./ops.js";
 import type { LaunchFunctionSource } from "./source.js";
+import { propOf } from "../dialects/registry.js";
 
 export function lowerLaunchFunction(src: LaunchFunctionSource): LaunchFunction {
   return new Lowering(src).run();
@@ -132,7 +133,7 @@ class Lowering {
       case "assume": {
         if (op.operands.length === 0 || op.operands.length !== op.results.length || op.operands.length > LIMITS.assumeValues) this.fail("assume needs one result per operand", op);
         const operands = uses();
-        const predicates = ((op.props.predicates as readonly Predicate[] | undefined) ?? []).map((p) => this.predicate(p, op));
+        const predicates = (propOf(op, "predicates") ?? []).map((p) => this.predicate(p, op));
         return { kind: "assume", name: op.name as "index.assume", operands, predicates, results: op.results.map((_, i) => this.defineResult(op, i)) };
       }
       case "select": {
@@ -188,7 +189,7 @@ class Lowering {
   }
 
   constant(op: Op, type: LType): bigint | number {
-    const lit = op.props.value as Literal | undefined;
+    const lit = propOf(op, "value");
     if (!lit || typeof lit !== "object" || !("kind" in lit)) this.fail("constant without a literal", op);
     if (isAddressType(type)) {
       if (lit.kind !== "int") this.fail("index.constant needs an integer literal", op);

@@ -11,7 +11,7 @@ import * as S from "../dialects/scalar/semantics.js";
 import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
 import type { LaunchConfig } from "./program.js";
 import type { LaunchFunctionSource } from "./source.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 type V = bigint | number;
 
@@ -90,7 +90,7 @@ class Interpreter {
     const set = (x: X.Outcome<V>) => this.env.set(op.results[0]!, this.ok(x, op));
     const rt = op.results[0] ? typeName(op.results[0]) : "";
     const t0 = op.operands[0] ? typeName(op.operands[0]) : "";
-    const flags = S.flagsFromList(op.props.flags as string[] | undefined);
+    const flags = S.flagsFromList(propOf(op, "flags"));
     const [a, b, c] = vals as [V, V, V];
     const name = op.name;
     if (name === "index.constant" || name === "scalar.constant") return void set(this.constant(op.props.value as Literal, rt));
@@ -102,7 +102,7 @@ class Interpreter {
       case "index.cmp": return void set(X.indexCmp(op.props.predicate as X.ComparePredicate, a as bigint, b as bigint));
       case "index.cast": return void set(X.indexCast(t0 as X.AddressType, rt as X.AddressType, a as bigint));
       case "index.assume": case "scalar.assume":
-        for (const p of (op.props.predicates as Predicate[] | undefined) ?? []) this.require(p, name);
+        for (const p of propOf(op, "predicates") ?? []) this.require(p, name);
         op.results.forEach((r, i) => this.env.set(r, vals[i]!));
         return;
       case "scf.select": return void set(a === 1n ? b : c);

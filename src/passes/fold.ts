@@ -23,7 +23,7 @@ import { replaceUsesInRegion } from "../ir/rewrite.js";
 import { forEachUse } from "../ir/walk.js";
 import type { PrimType } from "../ir/types.js";
 import { lookupOp } from "../dialects/table.js";
-import { isOp, opInfo } from "../dialects/registry.js";
+import { isOp, opInfo, propOf } from "../dialects/registry.js";
 import type { EvalValue, Evaluate, Lane } from "../dialects/decl.js";
 import { Op as IrOp } from "../ir/core.js";
 import { isUndefined } from "../dialects/index/semantics.js";
@@ -52,7 +52,7 @@ function primName(v: Value): LType | undefined {
 
 /** The exact-domain value of a constant op (ints as bit patterns, floats rounded to type). */
 function constantOf(op: Op): ExactValue | undefined {
-  const lit = op.props.value as Literal | undefined;
+  const lit = propOf(op, "value");
   const t = primName(op.results[0]!);
   if (!lit || !t) return undefined;
   if (lit.kind === "bool") return lit.value ? 1n : 0n;
@@ -79,7 +79,7 @@ function literalValue(t: LType, v: ExactValue): bigint | number | boolean {
 
 function flagBits(op: Op): number {
   let bits = 0;
-  for (const f of (op.props.flags as string[] | undefined) ?? []) bits |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
+  for (const f of propOf(op, "flags") ?? []) bits |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
   return bits;
 }
 
@@ -117,7 +117,7 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     if (!t || operandTypes.some((x) => x === undefined)) continue;
     let value: ExactValue | ReturnType<ReturnType<typeof bindExactOp>>;
     try {
-      const fn = bindExactOp(op.name, t, operandTypes as LType[], flagBits(op), op.props.predicate as string | undefined);
+      const fn = bindExactOp(op.name, t, operandTypes as LType[], flagBits(op), propOf(op, "predicate"));
       value = fn(...(operands as ExactValue[]));
     } catch {
       continue; // an op the evaluator does not know is simply not folded
@@ -138,7 +138,7 @@ function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => V
   if (r.type.kind !== "vector") return undefined;
   const n = r.type.shape.reduce((a, b) => a * b, 1);
   if (isOp(op, "vector.constant")) {
-    const lit = op.props.value as Literal | undefined;
+    const lit = propOf(op, "value");
     const t = r.type.element.name as LType;
     if (!lit) return undefined;
     let lane: ExactValue | undefined;

@@ -29,7 +29,7 @@ import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 export interface Specialization {
   /** The kernel to compile (symbol without '@'): a kernel.def, or a kernel.decl that linking binds. */
@@ -207,7 +207,7 @@ function prepareKernel(
   if (args.size > facts.maxArgumentBlockBytes) sink.report(D.argBlockTooLarge, op.span, [args.size, facts.maxArgumentBlockBytes]);
   if (sink.errorCount > errorsBefore || !storage) return undefined;
 
-  const exportName = (op.props.exportName as string | undefined) ?? op.symbol!;
+  const exportName = propOf(op, "exportName") ?? op.symbol!;
   const kernel: PreparedKernel = {
     symbol: op.symbol!,
     exportName,
@@ -225,7 +225,7 @@ function prepareKernel(
   const launch: LaunchFunctionSource = {
     exportName,
     region: configRegion,
-    workloadWhere: (op.props.workloadWhere as LaunchFunctionSource["workloadWhere"] | undefined) ?? [],
+    workloadWhere: propOf(op, "workloadWhere") ?? [],
     subgroupSize: facts.subgroupSize,
     workgroupStorageBytes: storage.totalBytes,
     limits: { maxWorkgroupCount: facts.maxWorkgroupCount, maxWorkgroupSize: facts.maxWorkgroupSize, maxFlatWorkgroupSize: facts.maxFlatWorkgroupSize },

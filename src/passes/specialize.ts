@@ -11,7 +11,7 @@ import { isFloat, isInt, type PrimType, type Type } from "../ir/types.js";
 import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { TargetProfile } from "../core/target.js";
 import { checkConfigValue, type SymbolTable } from "./verify/index.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 export type ConfigValue = bigint | number | boolean;
 
@@ -20,7 +20,7 @@ export function configBindings(module: Module, explicit: ReadonlyMap<string, Con
   const out = new Map<string, ConfigValue>();
   for (const op of module.ops) {
     if (!isOp(op, "config.def")) continue;
-    const lit = op.props.value as Literal | undefined;
+    const lit = propOf(op, "value");
     if (lit && (lit.kind === "int" || lit.kind === "float" || lit.kind === "bool")) out.set(op.symbol!, lit.value);
   }
   for (const [k, v] of explicit) out.set(k, v);

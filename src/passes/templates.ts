@@ -25,7 +25,7 @@ import { predicateText } from "./verify/config.js";
 import { evaluatePredicate } from "./verify/config.js";
 import { constantValue } from "../ir/build.js";
 import type { Region, Value } from "../ir/core.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 /**
  * Whether a `target(@T)` record admits code for `profile` (true for `target.decl`, bound by
@@ -167,7 +167,7 @@ function factsAt(site: Op, mentioned: readonly Arg[]): Fact[] {
     if (!("results" in owner) || (!isOp(owner, "index.assume") && !isOp(owner, "scalar.assume"))) continue;
     const i = owner.results.indexOf(a);
     const operand = owner.operands[i];
-    for (const p of (owner.props.predicates as Predicate[] | undefined) ?? []) {
+    for (const p of propOf(owner, "predicates") ?? []) {
       // The author's promise is about the operand; it holds for the result.
       out.push({ kind: p.kind, args: p.args.map((x) => (x === operand ? a : x)) });
     }
@@ -176,7 +176,7 @@ function factsAt(site: Op, mentioned: readonly Arg[]): Fact[] {
   while (region?.parent) {
     const holder = region.parent;
     if (isOp(holder, "scf.if") && holder.operands[0]) conditionFacts(holder.operands[0], holder.regions[0] === region, out);
-    if (isOp(holder, "kernel.def") && holder.regions[1] === region) out.push(...((holder.props.launchWhere as Predicate[] | undefined) ?? []));
+    if (isOp(holder, "kernel.def") && holder.regions[1] === region) out.push(...(propOf(holder, "launchWhere") ?? []));
     region = holder.parent;
   }
   return out;

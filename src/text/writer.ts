@@ -6,7 +6,7 @@ import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
 import { typeToString, type Type } from "../ir/types.js";
 import { formatLiteral } from "./literals.js";
 import { syntaxOf } from "./syntax/registry.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, propOf } from "../dialects/registry.js";
 
 const INDENT = "  ";
 
@@ -56,7 +56,7 @@ export class Writer {
 
   /** `<a|b>` from `props.flags` (glued to the op name), when present. */
   flags(op: Op): this {
-    const f = op.props.flags as readonly string[] | undefined;
+    const f = propOf(op, "flags");
     if (f && f.length > 0) this.cur += `<${f.join("|")}>`;
     return this;
   }

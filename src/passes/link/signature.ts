@@ -7,6 +7,7 @@
  */
 import type { Op, Predicate, Region, Value } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
+import { propOf } from "../../dialects/registry.js";
 
 type Positions = ReadonlyMap<Value, string>;
 
@@ -67,7 +68,7 @@ export function signatureText(op: Op): string {
     }
     case "config.decl":
     case "config.def": {
-      const t = op.props.type as Type | undefined;
+      const t = propOf(op, "type");
       return t ? typeText(t, new Map()) : "?";
     }
     default:

@@ -9,7 +9,7 @@ import { D } from "../../core/diag/catalog.js";
 import type { Diagnostic } from "../../core/diag/diagnostic.js";
 import { makeDiagnostic } from "../../core/diag/diagnostic.js";
 import type { VerifyContext } from "./context.js";
-import { isOp } from "../../dialects/registry.js";
+import { isOp, propOf } from "../../dialects/registry.js";
 
 export type ConfigScalar = bigint | number | boolean;
 
@@ -80,7 +80,7 @@ export function checkConfigDefs(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
     if (!isOp(op, "config.def") || op.symbol === undefined) continue;
     const decl = ctx.symbols.configDecl(op.symbol);
-    const lit = op.props.value as Literal | undefined;
+    const lit = propOf(op, "value");
     if (!decl || !lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) continue;
     ctx.diagnostics.push(...checkConfigValue(decl, lit.value, op.span));
   }

@@ -8,7 +8,7 @@
 import type { Literal, Op, Value } from "../../ir/core.js";
 import { bitWidth, isInt } from "../../ir/types.js";
 import * as X from "../../dialects/index/semantics.js";
-import { isOp } from "../../dialects/registry.js";
+import { isOp, propOf } from "../../dialects/registry.js";
 
 /** A defined outcome of the shared semantics, or undefined for undefined behaviour. */
 function defined(x: X.Outcome<bigint>): bigint | undefined {
@@ -60,7 +60,7 @@ export class ConstantFolder {
     switch (op.name) {
       case "index.constant":
       case "scalar.constant": {
-        const lit = op.props.value as Literal | undefined;
+        const lit = propOf(op, "value");
         if (lit?.kind === "int" && (isOp(op, "index.constant") || isInt(v.type))) return lit.value;
         if (lit?.kind === "bool" && isInt(v.type)) return lit.value ? 1n : 0n;
         return undefined;

@@ -20,7 +20,7 @@ import type { VerifyContext } from "./context.js";
 import { checkLiteral } from "./literals.js";
 import { ATOMIC_KINDS, COMBINING_KINDS } from "./typerules.js";
 import { INDEX_RESULT, type TypeCheck, type TypeClass, type TypeRef, type TypeRule } from "../../dialects/decl.js";
-import { isOp, opInfo, type OpInfo } from "../../dialects/registry.js";
+import { isOp, opInfo, type OpInfo, propOf } from "../../dialects/registry.js";
 
 const s = typeToString;
 
@@ -579,7 +579,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     checkPredicates(c, op.props.where);
   }
   if (isOp(op, "config.decl") || isOp(op, "config.def")) {
-    const t = op.props.type as Type | undefined;
+    const t = propOf(op, "type");
     if (!t || typeof t !== "object") return;
     if (!workload(t)) return void c.operand(`config keys have index, offset, integer or float type, got ${s(t)}`);
     const arg = op.regions[0]?.args[0];

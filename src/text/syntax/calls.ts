@@ -7,6 +7,7 @@ import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { CALL_MODIFIER_GROUPS } from "../vocabulary.js";
 import { annotationOf, nullaryForm, parseSingleAnnotation, register } from "./core.js";
+import { propOf } from "../../dialects/registry.js";
 
 /**
  * Modifier words (any input order) from `groups` while the next token is a bare identifier
@@ -27,7 +28,7 @@ export function parseModifiers(p: Parser, groups: readonly (readonly string[])[]
 }
 
 function printModifiers(w: Writer, op: Op): void {
-  for (const m of (op.props.modifiers as readonly string[] | undefined) ?? []) w.text(" " + m);
+  for (const m of propOf(op, "modifiers") ?? []) w.text(" " + m);
 }
 
 /** `(%x, ...)` — possibly empty. */

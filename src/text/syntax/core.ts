@@ -14,6 +14,7 @@ import type { Parser, ResultNames } from "../parser.js";
 import type { Writer } from "../writer.js";
 import { Tok } from "../token.js";
 import type { FlagSetName } from "../vocabulary.js";
+import { propOf } from "../../dialects/registry.js";
 
 /**
  * The parser and printer of the ops in `N`; each sees its op with the props the registry
@@ -60,7 +61,7 @@ export function parseAnnotation(p: Parser, op: Op): Type[] {
 
 /** The written annotation, or the one derived from the IR for ops built by passes. */
 export function annotationOf(op: Op, derive: () => Type[]): readonly Type[] {
-  return (op.props.annotatedTypes as readonly Type[] | undefined) ?? derive();
+  return propOf(op, "annotatedTypes") ?? derive();
 }
 
 /** Fails with PARSE/010 unless exactly `n` operands were given. */

@@ -17,7 +17,7 @@ import { FUNC_MODIFIER_GROUPS } from "../vocabulary.js";
 import { targetRecordSpec } from "../../core/target-records.js";
 import type { TargetRecordSpec } from "../../core/target.js";
 import { register, type OpSyntax } from "./core.js";
-import { isOp } from "../../dialects/registry.js";
+import { isOp, propOf } from "../../dialects/registry.js";
 
 // ---------------------------------------------------------------- header clauses
 
@@ -91,10 +91,10 @@ function parseRequires(p: Parser): Literal[] {
 
 function printHeader(w: Writer, op: Op): void {
   if (op.props.retain === true) w.text(" retain");
-  for (const m of (op.props.modifiers as readonly string[] | undefined) ?? []) w.text(" " + m);
+  for (const m of propOf(op, "modifiers") ?? []) w.text(" " + m);
   if (op.props.target !== undefined) w.text(` target(@${op.props.target as string})`);
   if (op.props.exportName !== undefined) w.text(` export(${quoteString(op.props.exportName as string)})`);
-  const req = op.props.requires as readonly Literal[] | undefined;
+  const req = propOf(op, "requires");
   if (req) w.text(" requires [" + req.map((r) => `#${r.value as string}`).join(", ") + "]");
   if (op.props.priority !== undefined) w.text(` priority(${op.props.priority as number})`);
   w.text(` @${op.props.symbol as string}`);
@@ -105,7 +105,7 @@ function printWhere(w: Writer, preds: readonly Predicate[] | undefined): void {
 }
 
 function printResults(w: Writer, op: Op): void {
-  const rs = op.props.resultTypes as readonly Type[] | undefined;
+  const rs = propOf(op, "resultTypes");
   if (rs && rs.length > 0) w.text(" -> (").types(rs).text(")");
 }
 

@@ -11,6 +11,7 @@ import { CONTROL_RULES } from "./rules-control.js";
 import { KERNEL_RULES } from "./rules-kernel.js";
 import { MEMORY_RULES } from "./rules-memory.js";
 import { VECTOR_RULES } from "./rules-vector.js";
+import { propOf } from "../../../dialects/registry.js";
 
 function laneCount(op: Op): number | undefined {
   for (const v of [...op.results, ...op.operands]) if (v.type.kind === "vector") return v.type.shape.reduce((a, x) => a * x, 1);
@@ -36,7 +37,7 @@ function lanewise(rule: LaneRule): Rule {
 }
 
 function literalValue(op: Op): bigint | number | boolean {
-  const lit = op.props.value as Literal | undefined;
+  const lit = propOf(op, "value");
   if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`PTX lowering: '${op.name}' has no numeric literal`);
   return lit.value;
 }

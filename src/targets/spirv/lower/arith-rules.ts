@@ -7,7 +7,7 @@ import type { Literal, Op } from "../../../ir/core.js";
 import { Op as S } from "../spec.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
 import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } from "./lanes.js";
-import { namesWithPrefix, type OpName } from "../../../dialects/registry.js";
+import { namesWithPrefix, type OpName, propOf } from "../../../dialects/registry.js";
 
 function laneCount(op: Op): number | undefined {
   for (const v of [...op.results, ...op.operands]) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
@@ -37,7 +37,7 @@ export function lanewise(rule: LaneRule): OpRule {
 const selectLane: LaneRule = ({ cx, args: [c, a, b], result }) => cx.select(result, c!, a!, b!);
 
 function literalValue(op: Op): bigint | number | boolean {
-  const lit = op.props.value as Literal | undefined;
+  const lit = propOf(op, "value");
   if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`SPIR-V lowering: '${op.name}' has no numeric literal`);
   return lit.value;
 }

@@ -13,6 +13,7 @@ import { BuiltIn, GroupOperation, MemorySemantics, Op as S, Scope, StorageClass 
 import { combine } from "./arith-rules.js";
 import { DIM_COMPONENT, type KernelLowering, type OpRule } from "./context.js";
 import { countedLoop } from "./control-rules.js";
+import { propOf } from "../../../dialects/registry.js";
 
 function dim(op: Op): number {
   return DIM_COMPONENT[String(op.props.dim)] ?? 0;
@@ -104,7 +105,7 @@ function exactMinMax(cx: KernelLowering, isMin: boolean, t: ScalarType, v: Id, g
 const subgroupReduce: OpRule = (cx, op) => {
   const kind = String(op.props.kind);
   const t = cx.scalarType(op.results[0]!.type);
-  const clusterSize = op.props.clusterSize as number | undefined;
+  const clusterSize = propOf(op, "clusterSize");
   if (!cx.requireSubgroup(op, "arithmetic", `'${op.name}'`) || !extendedTypesOk(cx, op, t)) return cx.poison(op);
   if (clusterSize !== undefined && !cx.requireSubgroup(op, "clustered", `'${op.name}' with a cluster size`)) return cx.poison(op);
   cx.module.require("GroupNonUniform");
