@@ -14,6 +14,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { percentiles } from "./stats.js";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
@@ -82,7 +83,6 @@ const like = (a: HostArray, bytes: Uint8Array): HostArray => {
   const buf = bytes.slice().buffer;
   return a instanceof Float32Array ? new Float32Array(buf) : a instanceof Int32Array ? new Int32Array(buf) : new Uint32Array(buf);
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const message = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 function runCase(rt: CudaRuntime, kernel: CudaKernel, compiled: Compiled, k: SuiteKernel, c: KernelCase, kind: "test" | "bench"): CaseReport {
@@ -117,7 +117,7 @@ function runCase(rt: CudaRuntime, kernel: CudaKernel, compiled: Compiled, k: Sui
     }
     const times: number[] = [];
     for (let i = 0; i < REPEAT; i++) times.push(rt.dispatch(kernel, { ...shape, timing: true }).gpuMs ?? NaN);
-    const ms = median(times);
+    const ms = percentiles(times).p50;
     return { ...report, gpuMs: { median: ms, min: Math.min(...times), max: Math.max(...times) }, gbPerS: c.bytesMoved / (ms * 1e6) };
   } catch (e) {
     return { kernel: k.symbol, label: c.label, kind, passed: false, error: message(e) };

@@ -5,28 +5,11 @@
  * bench/glsl/*.comp) and, for a like-for-like view, `loom compile` as a whole process.
  */
 import { readFileSync, mkdtempSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../src/index.js";
 import { createSpirvProfile, createSpirvTargetEnvironment } from "../src/targets/spirv/index.js";
-import { percentiles, timeSamples } from "./stats.js";
-
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-
-function wholeProcessMs(cmd: string, args: string[], runs: number): number | undefined {
-  const probe = spawnSync(cmd, args);
-  if (probe.error || probe.status !== 0) return undefined;
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    spawnSync(cmd, args);
-    times.push(performance.now() - t0);
-  }
-  return percentiles(times).p50;
-}
+import { percentiles, repoPath as root, timeSamples, wholeProcessMs } from "./stats.js";
 
 export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   const env = createSpirvTargetEnvironment();

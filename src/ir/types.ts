@@ -137,3 +137,23 @@ export function typeToString(t: Type): string {
     }
   }
 }
+
+/**
+ * For each lane of a row-major vector of `shape` (lane 0 first), its step along each axis:
+ * how far the lane sits from the vector's origin when its axes walk a view's trailing axes.
+ */
+export function laneSteps(shape: readonly number[]): number[][] {
+  const count = shape.reduce((a, x) => a * x, 1);
+  const out: number[][] = [];
+  for (let lane = 0; lane < count; lane++) {
+    const steps = new Array<number>(shape.length).fill(0);
+    let rest = lane;
+    for (let a = shape.length - 1; a >= 0; a--) {
+      const extent = shape[a] ?? 1;
+      steps[a] = rest % extent;
+      rest = Math.floor(rest / extent);
+    }
+    out.push(steps);
+  }
+  return out;
+}

@@ -6,11 +6,12 @@
  * computes `base + size·Σ iⱼ·sⱼ` in 64-bit integers and uses `ld/st.<space>`; loads of
  * buffers proven read-only and unaliased use `ld.global.nc`.
  */
-import type { Op, Value } from "../../../ir/core.js";
+import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
+import { propOf } from "../../../dialects/registry.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
 
@@ -152,7 +153,7 @@ const subviewRule: Rule = (cx, op) => {
 
 const denseLayout: Rule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
 const stridedLayout: Rule = (cx, op) => {
-  const strides = ((op.props.strides as readonly (bigint | Value)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? cx.i64(x) : cx.scalar(x)));
+  const strides = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? cx.i64(x) : cx.scalar(x)));
   cx.set(op.results[0]!, { kind: "layout", strides });
 };
 

@@ -7,7 +7,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
-import type { VectorType } from "../../../ir/types.js";
+import { laneSteps, type VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { combine, LANE_RULES, select } from "./lanes.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
@@ -80,20 +80,16 @@ const insert: Rule = (cx, op) => {
 
 /** View indices of each lane: vector axes walk the trailing view axes from the origin. */
 function laneIndices(cx: KernelLowering, origin: readonly Scalar[], shape: readonly number[]): Scalar[][] {
-  const out: Scalar[][] = [];
-  const n = shape.reduce((a, x) => a * x, 1);
-  for (let lane = 0; lane < n; lane++) {
+  const first = origin.length - shape.length;
+  return laneSteps(shape).map((steps) => {
     const idx = [...origin];
-    let rest = lane;
-    for (let a = shape.length - 1; a >= 0; a--) {
-      const axis = idx.length - shape.length + a;
-      const step = rest % shape[a]!;
-      rest = Math.floor(rest / shape[a]!);
-      if (step !== 0) idx[axis] = cx.add64(idx[axis]!, cx.i64(step));
+    // Last axis first, as the emitted instruction order has always been.
+    for (let a = steps.length - 1; a >= 0; a--) {
+      const step = steps[a] ?? 0;
+      if (step !== 0) idx[first + a] = cx.add64(idx[first + a]!, cx.i64(step));
     }
-    out.push(idx);
-  }
-  return out;
+    return idx;
+  });
 }
 
 /** Whether `view[origin … origin + n)` along the last axis can be one vector access. */

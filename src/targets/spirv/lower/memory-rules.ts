@@ -10,7 +10,7 @@
  *  - scratch: a Workgroup (or Function) array of T sized by the allocation.
  */
 import type { OpName } from "../../../dialects/registry.js";
-import type { Op, Value } from "../../../ir/core.js";
+import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
@@ -19,6 +19,7 @@ import { scalarBytes, scalarKey, U32, U64, type ScalarType } from "../module.js"
 import { Decoration, MemoryAccess, MemorySemantics, Op as S, Scope, StorageClass } from "../spec.js";
 import { identityRule } from "./arith-rules.js";
 import type { BufferRoot, KernelLowering, Lowered, OpRule } from "./context.js";
+import { propOf } from "../../../dialects/registry.js";
 
 type ViewDescriptor = Extract<Lowered, { kind: "view" }>;
 
@@ -214,7 +215,7 @@ const subviewRule: OpRule = (cx, op) => {
 
 const denseLayout: OpRule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
 const stridedLayout: OpRule = (cx, op) => {
-  const strides = ((op.props.strides as readonly (bigint | Value)[] | undefined) ?? []).map((s) => (typeof s === "bigint" ? cx.u64(s) : cx.scalar(s)));
+  const strides = (propOf(op, "strides") ?? []).map((s) => (typeof s === "bigint" ? cx.u64(s) : cx.scalar(s)));
   cx.set(op.results[0]!, { kind: "layout", strides });
 };
 

@@ -6,7 +6,7 @@
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
-import type { VectorType } from "../../../ir/types.js";
+import { laneSteps, type VectorType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
 import { BOOL } from "../module.js";
@@ -85,20 +85,16 @@ const insert: OpRule = (cx, op) => {
 
 /** View indices of each lane: vector axes walk the trailing view axes from the origin. */
 function laneIndices(cx: KernelLowering, origin: readonly Id[], shape: readonly number[]): Id[][] {
-  const out: Id[][] = [];
-  const n = shape.reduce((a, b) => a * b, 1);
-  for (let lane = 0; lane < n; lane++) {
+  const first = origin.length - shape.length;
+  return laneSteps(shape).map((steps) => {
     const idx = [...origin];
-    let rest = lane;
-    for (let a = shape.length - 1; a >= 0; a--) {
-      const axis = idx.length - shape.length + a;
-      const step = rest % shape[a]!;
-      rest = Math.floor(rest / shape[a]!);
-      if (step !== 0) idx[axis] = cx.add64(idx[axis]!, cx.u64(step));
+    // Last axis first, as the emitted instruction order has always been.
+    for (let a = steps.length - 1; a >= 0; a--) {
+      const step = steps[a] ?? 0;
+      if (step !== 0) idx[first + a] = cx.add64(idx[first + a]!, cx.u64(step));
     }
-    out.push(idx);
-  }
-  return out;
+    return idx;
+  });
 }
 
 const load: OpRule = (cx, op) => {
