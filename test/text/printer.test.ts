@@ -7,6 +7,7 @@ import { makeConstant } from "../../src/ir/build.js";
 import { formatFloat, quoteString } from "../../src/text/literals.js";
 import { printModule, printOp, printType } from "../../src/text/printer.js";
 import { parse } from "./helpers.js";
+import { BLANK_COMMENT_LINE } from "../../src/text/layout.js";
 
 test("floats print as %.17g with .0 appended when needed", () => {
   const cases: [number, string][] = [
@@ -95,7 +96,8 @@ func.def @f(%t: i1) {
   assert.deepEqual(fn!.comments, [" b"]);
   const body = fn!.regions[0]!;
   const [a, ifOp, ret] = body.ops;
-  assert.deepEqual([a!.comments, a!.blankBefore], [[" c"], false]);
+  // The blank line between a comment and its op is kept, as a mark in the comment lines.
+  assert.deepEqual([a!.comments, a!.blankBefore], [[" c", BLANK_COMMENT_LINE], false]);
   assert.deepEqual([ifOp!.comments, ifOp!.blankBefore], [[" d", " e"], false]);
   assert.deepEqual(ifOp!.regions[0]!.trailingComments, [" f"]);
   assert.equal(ret!.blankBefore, false);

@@ -2,11 +2,17 @@
  * Checks that need compile-time values (constant folding, fold.ts):
  *  - STRUCTURE/035: an `scf.for` step that folds to a constant ≤ 0;
  *  - STRUCTURE/901: bare `unroll` (full unroll) needs bounds and step that fold to constants;
+ *    one computed from `config.get` or a target query waits for the compile, which binds them
+ *    and checks again (`checkBoundFullUnrolls`);
  *  - TARGET/062: v1 cluster sizes must be 1×1×1, i.e. every cluster operand folds to 1;
  *  - STRUCTURE/902: `buffer.alloca` sizes need a finite proven maximum.
  */
-import type { Op } from "../../ir/core.js";
+import type { Op, Region } from "../../ir/core.js";
 import { D } from "../../core/diag/catalog.js";
+import type { DiagnosticSink } from "../../core/diag/diagnostic.js";
+import { walkRegion } from "../../ir/walk.js";
+import { isOp } from "../../dialects/registry.js";
+import { ConstantFolder } from "./fold.js";
 import type { VerifyContext } from "./context.js";
 
 function checkFor(ctx: VerifyContext, op: Op): void {
@@ -15,9 +21,24 @@ function checkFor(ctx: VerifyContext, op: Op): void {
   const f = ctx.folder;
   const st = f.constant(step);
   if (st !== undefined && st <= 0n) ctx.report(D.nonPositiveStep, op.span, [String(st)]);
-  if (op.props.unroll === "full" && (f.constant(lo) === undefined || f.constant(hi) === undefined || st === undefined)) {
+  if (op.props.unroll !== "full") return;
+  if (![lo, hi, step].every((v) => f.constantOnceBound(v))) {
     ctx.report(D.fullUnrollNotConstant, op.span, [], { help: "use unroll(%factor) for a partial unroll" });
   }
+}
+
+/**
+ * The compile's half of STRUCTURE/901: after config and target queries are bound and folded,
+ * every full unroll in `region` must have constant bounds and step.
+ */
+export function checkBoundFullUnrolls(region: Region, sink: DiagnosticSink): void {
+  walkRegion(region, (op) => {
+    if (!isOp(op, "scf.for") || op.props.unroll !== "full") return;
+    const folder = new ConstantFolder();
+    if (op.operands.slice(0, 3).some((v) => folder.constant(v) === undefined)) {
+      sink.report(D.fullUnrollNotConstant, op.span, [], { help: "the bound config values leave the trip count unknown; use unroll(%factor) for a partial unroll" });
+    }
+  });
 }
 
 function checkLaunchConfig(ctx: VerifyContext, op: Op): void {
