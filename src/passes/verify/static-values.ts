@@ -2,8 +2,8 @@
  * Checks that need compile-time values (constant folding, fold.ts):
  *  - STRUCTURE/035: an `scf.for` step that folds to a constant ≤ 0;
  *  - STRUCTURE/901: bare `unroll` (full unroll) needs bounds and step that fold to constants;
- *    one computed from `config.get` or a target query waits for the compile, which binds them
- *    and checks again (`checkBoundFullUnrolls`);
+ *    one computed from `config.get` or a target query, or one in a function or template body,
+ *    waits for the compile, which binds, inlines and folds, then checks (`checkBoundFullUnrolls`);
  *  - TARGET/062: v1 cluster sizes must be 1×1×1, i.e. every cluster operand folds to 1;
  *  - STRUCTURE/902: `buffer.alloca` sizes need a finite proven maximum.
  */
@@ -22,7 +22,10 @@ function checkFor(ctx: VerifyContext, op: Op): void {
   const st = f.constant(step);
   if (st !== undefined && st <= 0n) ctx.report(D.nonPositiveStep, op.span, [String(st)]);
   if (op.props.unroll !== "full") return;
-  if (![lo, hi, step].every((v) => f.constantOnceBound(v))) {
+  // In a function or template body the bounds may be arguments that inlining makes constant
+  // (the reference accepts such loops), so only kernel code is checked here.
+  const kind = ctx.kindOf(op);
+  if ((kind === "C" || kind === "D") && ![lo, hi, step].every((v) => f.constantOnceBound(v))) {
     ctx.report(D.fullUnrollNotConstant, op.span, [], { help: "use unroll(%factor) for a partial unroll" });
   }
 }
