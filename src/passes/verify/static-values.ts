@@ -67,3 +67,26 @@ export function checkStaticValues(ctx: VerifyContext, op: Op): void {
       return checkAlloca(ctx, op);
   }
 }
+
+/**
+ * Constant subgroup-size assumptions against a profile whose subgroup size is fixed
+ * (`subgroupSize` > 0), after config, target queries and inlining are folded: a shuffle
+ * width or a reduce cluster wider than the subgroup would read lanes that do not exist,
+ * so it is TARGET/001 rather than a silently wrong result.
+ */
+export function checkSubgroupAssumptions(region: Region, subgroupSize: number, profile: string, sink: DiagnosticSink): void {
+  if (subgroupSize <= 0) return;
+  const where = `profile '${profile}' (its subgroup has ${subgroupSize} lanes)`;
+  const folder = new ConstantFolder();
+  walkRegion(region, (op) => {
+    if (isOp(op, "kernel.subgroup.shuffle")) {
+      const width = op.operands[2] ? folder.constant(op.operands[2]) : undefined;
+      if (width !== undefined && width > BigInt(subgroupSize)) sink.report(D.unsupported, op.span, [`a shuffle width of ${width} lanes`, where]);
+      return;
+    }
+    const cluster = op.props.clusterSize;
+    if (isOp(op, "kernel.subgroup.reduce") && typeof cluster === "number" && cluster > subgroupSize) {
+      sink.report(D.unsupported, op.span, [`a cluster of ${cluster} lanes`, where]);
+    }
+  });
+}

@@ -259,7 +259,9 @@ function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
   op.operands.forEach((v, i) => {
     if (inClass(v.type, cls)) return;
     failed = true;
-    c.operand(`values[${i}] '%${v.name}' of ${op.name} must be ${cls === "A" ? "an address (index or offset)" : CLASS_NAME[cls]}, got ${s(v.type)}`);
+    // An address value given to scalar.assume is TYPE/004 in the reference ("use index.assume").
+    if (cls === "S" && isAddress(v.type)) c.result(`values[${i}] '%${v.name}' of ${op.name} is ${s(v.type)}, not an integer or floating-point scalar; use index.assume`);
+    else c.operand(`values[${i}] '%${v.name}' of ${op.name} must be ${cls === "A" ? "an address (index or offset)" : CLASS_NAME[cls]}, got ${s(v.type)}`);
   });
   if (failed) return;
   op.results.forEach((r, i) => {
@@ -371,7 +373,12 @@ const CHECKERS: Record<string, Checker> = {
     if (t) c.same(opnd(op, 1), t, "operand") && c.same(opnd(op, 2), t, "operand");
   },
   "kernel.launch.config": (c, op) => {
-    for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, isIndex, "index")) return;
+    // Every operand that is not index, by the reference's operand names.
+    op.operands.forEach((v, i) => {
+      if (isIndex(v.type)) return;
+      const role = `${i < 3 ? "workgroups" : i < 6 ? "workgroup_size" : "cluster_size"}_${"xyz"[i % 3]}`;
+      c.operand(`${role} '%${v.name}' of kernel.launch.config must be index, got ${s(v.type)}`);
+    });
   },
   "kernel.subgroup.reduce": (c, op) => checkReduce(c, op),
   "kernel.workgroup.reduce": (c, op) => checkReduce(c, op),
@@ -600,7 +607,8 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   const info = opInfo(op.name);
   // For uniform ops and assumes the annotation is the result type, which the op's own rule
   // compares with each operand (several diagnostics, as the reference reports them).
-  const annotationIsResult = (info?.types?.kind === "uniform" && info.types.result === "same") || isOp(op, "index.assume") || isOp(op, "scalar.assume");
+  const annotationIsResult =
+    (info?.types?.kind === "uniform" && info.types.result === "same") || isOp(op, "index.assume") || isOp(op, "scalar.assume") || isOp(op, "kernel.launch.config");
   if (!annotationIsResult && !checkAnnotations(c, op, info)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
   const rule = info?.types;
