@@ -124,8 +124,18 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
     case "view.atomic.store":
       if (typeof p.ordering === "string" && !STORE_ORDERINGS.includes(p.ordering)) out(`atomic store ordering must be one of ${STORE_ORDERINGS.join(", ")}, got ${p.ordering}`);
       break;
-    case "view.atomic.cmpxchg":
-      if (p.failureOrdering === "release" || p.failureOrdering === "acq_rel") out(`cmpxchg failure ordering cannot be ${p.failureOrdering}`);
+    case "view.atomic.cmpxchg": {
+      const failure = String(p.failureOrdering), success = String(p.successOrdering);
+      if (failure === "release" || failure === "acq_rel") out(`failure_ordering ${failure}: cmpxchg takes a relaxed, acquire, or seq_cst failure ordering`);
+      // The failure ordering is no stronger than the success ordering (as in the reference and LLVM).
+      else if ((failure === "acquire" && !["acquire", "acq_rel", "seq_cst"].includes(success)) || (failure === "seq_cst" && success !== "seq_cst")) {
+        out(`failure_ordering ${failure} with success_ordering ${success}: the failure ordering is no stronger than the success ordering`);
+      }
+      break;
+    }
+    case "view.atomic.reduce":
+      // An exchange returns the old value; a reduce has no result, so xchg is an rmw only.
+      if (p.kind === "xchgi" || p.kind === "xchgf") out(`view.atomic.reduce<${String(p.kind)}>: a reduce takes a non-exchange atomic reduce kind (use view.atomic.rmw)`);
       break;
     default: {
       const record = targetRecordSpec(op.name);
