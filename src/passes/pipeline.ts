@@ -26,6 +26,7 @@ import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } fr
 import { layoutAllocations } from "./storage.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
+import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
@@ -181,6 +182,10 @@ function prepareKernel(
     selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
   };
   for (const region of [configRegion, body]) specializeRegion(module, analyses, region, profile, config, sink, chose);
+  if (sink.errorCount === errorsBefore) {
+    checkBoundFullUnrolls(body, sink);
+    checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
+  }
   if (sink.errorCount > errorsBefore) return undefined;
   const uses = removeDeadOps(body);
 
