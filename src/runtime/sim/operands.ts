@@ -30,23 +30,6 @@ export function sgprIndex(code: number, family: IsaFamily): number {
   return -1;
 }
 
-export function isVgpr(code: number): boolean {
-  return code >= 256;
-}
-
-export function operandName(code: number, family: IsaFamily): string {
-  if (code >= 256) return `v${code - 256}`;
-  const s = sgprIndex(code, family);
-  if (s === NULL_CODE) return "null";
-  if (s === M0) return "m0";
-  if (s === VCC_LO) return "vcc_lo";
-  if (s === VCC_LO + 1) return "vcc_hi";
-  if (s === 126) return "exec_lo";
-  if (s === 127) return "exec_hi";
-  if (s >= 0) return `s${s}`;
-  return `operand ${code}`;
-}
-
 export type Read32 = (w: Wave) => number;
 
 function unsupportedOperand(code: number, where: string): never {
