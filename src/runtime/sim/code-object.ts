@@ -106,6 +106,7 @@ function readArgs(raw: unknown, kernel: string): KernelArgMetadata[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) bad(`kernel ${kernel}: .args is not an array`);
   return raw.map((a: Record<string, unknown>, i) => {
+    if (typeof a !== "object" || a === null) bad(`kernel ${kernel}: .args[${i}] is not a map`);
     const what = `kernel ${kernel} .args[${i}]`;
     const out: KernelArgMetadata = {
       offset: num(a[".offset"], `${what}.offset`),
@@ -142,6 +143,7 @@ export function loadCodeObject(bytes: Uint8Array): CodeObject {
   if (!Array.isArray(kernelsRaw)) bad("metadata has no amdhsa.kernels array");
 
   const kernels = kernelsRaw.map((k: Record<string, unknown>): SimKernel => {
+    if (typeof k !== "object" || k === null) bad("an amdhsa.kernels entry is not a map");
     const name = String(k[".name"] ?? bad("a kernel without .name"));
     const symbolName = String(k[".symbol"] ?? `${name}.kd`);
     const kd = elf.symbols.find((s) => s.name === symbolName);
