@@ -1,7 +1,7 @@
 /**
  * The suite's kernels compiled to WGSL run on Dawn with SwiftShader's Vulkan ICD (Node's
  * `webgpu` package) and match the suite's plain-JS references (examples/kernels/suite.ts)
- * at the quick shapes. The profile comes from the real adapter (`profileFromAdapter`). The
+ * at the quick shapes, and the WGSL coverage kernels match the reference interpreter. The profile comes from the real adapter (`profileFromAdapter`). The
  * harness here is minimal on purpose — buffers, the uniform argument block and the bind
  * group laid out as docs/abi.md "WGSL" states, from the kernel-interface record — so it
  * checks the ABI independently of the runtime package.
@@ -10,8 +10,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import type { TestContext } from "node:test";
-import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, type KernelInterface } from "../../src/index.js";
-import { compareOutput, describeCheck, type HostArray } from "../../src/harness/index.js";
+import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, prepareReferenceKernel, type KernelInterface, type Module } from "../../src/index.js";
+import { compareOutput, describeCheck, type CaseArgument, type HostArray } from "../../src/harness/index.js";
+import type { TargetProfile } from "../../src/core/target.js";
 import { createWgslProfile, createWgslTargetEnvironment, profileFromAdapter } from "../../src/targets/wgsl/index.js";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
 import { fromRoot } from "../util/paths.js";
@@ -76,81 +77,137 @@ const env = createWgslTargetEnvironment();
 const context = Context.create({ targetEnvironments: [env] });
 const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
 
+interface Built {
+  readonly module: Module;
+  readonly code: string;
+  readonly kernel: KernelInterface;
+  /** The launch config's workgroup count and size for a workload. */
+  readonly launch: (workload: readonly (number | bigint)[]) => { workgroupCount: [number, number, number]; workgroupSize: [number, number, number] };
+}
+
+function build(file: string, text: string, symbol: string, profile: TargetProfile): Built {
+  const ws = new Workspace(context);
+  const module = ws.parseModule(Source.fromText(file, text)).value!;
+  const compiled = compileModule(Compiler.create(context), ws, pipeline, module, { specializations: [{ functionSymbol: symbol, targetProfile: profile }], artifacts: { launchConfig: true } });
+  assert.ok(compiled.ok, compiled.formatDiagnostics());
+  const emitted = emitModule(env, ws, module, { artifactFormat: "wgsl" });
+  assert.ok(emitted.ok, emitted.formatDiagnostics());
+  const record = parseExecutableInterface(emitted.findArtifact("interface")!.contents);
+  const kernel = record.kernels[0]!;
+  const program = LaunchConfigProgram.load(compiled.findArtifact("launch-config")!);
+  const fn = program.lookupFunction(kernel.entryName);
+  return {
+    module,
+    code: new TextDecoder().decode(emitted.findArtifact("executable")!.contents),
+    kernel,
+    launch: (workload) => {
+      const l = program.invoke(fn, workload.map((v) => BigInt(v)));
+      return { workgroupCount: [...l.workgroupCount] as [number, number, number], workgroupSize: [...l.workgroupSize] as [number, number, number] };
+    },
+  };
+}
+
+/** One dispatch of `b` with `args` (the suite's case-argument shape); returns each named buffer's final bytes. */
+async function dispatch(dev: Gpu, b: Built, args: readonly CaseArgument[], count: readonly number[], outputs: readonly string[]): Promise<Map<string, ArrayBuffer>> {
+  const k = b.kernel;
+  const shader = dev.createShaderModule({ code: b.code });
+  const entries: unknown[] = k.bindings.map((x) => ({ binding: x.binding, visibility: 4, buffer: { type: x.readOnly ? "read-only-storage" : "storage" } }));
+  if (k.argumentBlockBytes > 0) entries.push({ binding: k.bindings.length, visibility: 4, buffer: { type: "uniform" } });
+  const layout = dev.createBindGroupLayout({ entries });
+  dev.pushErrorScope("validation");
+  const pipe = dev.createComputePipeline({ layout: dev.createPipelineLayout({ bindGroupLayouts: [layout] }), compute: { module: shader, entryPoint: k.entryName } });
+  const made = await dev.popErrorScope();
+  assert.equal(made, null, made?.message);
+  const buffers = new Map<string, { buffer: Gpu; bytes: number }>();
+  const values = args.map((a) => {
+    if (a.kind === "scalar") return a.value;
+    // A binding needs at least one element; the length field carries the true size.
+    const buffer = dev.createBuffer({ size: Math.max(16, Math.ceil(a.data.byteLength / 4) * 4), usage: STORAGE | COPY_SRC | COPY_DST });
+    if (a.data.byteLength > 0) dev.queue.writeBuffer(buffer, 0, a.data);
+    buffers.set(a.name, { buffer, bytes: a.data.byteLength });
+    return a.data;
+  });
+  const block = argumentBlock(k, values);
+  const bindEntries: unknown[] = k.bindings.map((x) => ({ binding: x.binding, resource: { buffer: buffers.get(k.arguments[x.argument]!.name)!.buffer } }));
+  let uniform: Gpu | undefined;
+  if (k.argumentBlockBytes > 0) {
+    uniform = dev.createBuffer({ size: Math.ceil(block.byteLength / 16) * 16, usage: UNIFORM | COPY_DST });
+    dev.queue.writeBuffer(uniform, 0, block);
+    bindEntries.push({ binding: k.bindings.length, resource: { buffer: uniform } });
+  }
+  const [gx = 0, gy = 0, gz = 0] = count;
+  const encoder = dev.createCommandEncoder();
+  if (gx * gy * gz > 0) {
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(pipe);
+    pass.setBindGroup(0, dev.createBindGroup({ layout, entries: bindEntries }));
+    pass.dispatchWorkgroups(gx, gy, gz);
+    pass.end();
+  }
+  const reads: [string, Gpu, number][] = [];
+  for (const name of outputs) {
+    const src = buffers.get(name)!;
+    const staging = dev.createBuffer({ size: Math.max(16, Math.ceil(src.bytes / 4) * 4), usage: MAP_READ | COPY_DST });
+    encoder.copyBufferToBuffer(src.buffer, 0, staging, 0, staging.size);
+    reads.push([name, staging, src.bytes]);
+  }
+  dev.queue.submit([encoder.finish()]);
+  const out = new Map<string, ArrayBuffer>();
+  for (const [name, staging, bytes] of reads) {
+    await staging.mapAsync(MAP_READ);
+    out.set(name, staging.getMappedRange().slice(0, bytes));
+    staging.unmap();
+    staging.destroy();
+  }
+  for (const { buffer } of buffers.values()) buffer.destroy();
+  uniform?.destroy();
+  return out;
+}
+
 for (const suite of KERNEL_SUITE) {
   test(`${suite.symbol} on Dawn + SwiftShader matches the suite's reference`, async (t) => {
     const d = await swiftShader();
     if (typeof d === "string") return skip(t, d);
-    const { device: dev } = d;
     const profile = createWgslProfile(env, profileFromAdapter(d.adapter, "swiftshader"));
-    const ws = new Workspace(context);
-    const module = ws.parseModule(Source.fromText(suite.file, readFileSync(fromRoot("examples", "kernels", suite.file), "utf8"))).value!;
-    const compiled = compileModule(Compiler.create(context), ws, pipeline, module, { specializations: [{ functionSymbol: suite.symbol, targetProfile: profile }], artifacts: { launchConfig: true } });
-    assert.ok(compiled.ok, compiled.formatDiagnostics());
-    const emitted = emitModule(env, ws, module, { artifactFormat: "wgsl" });
-    assert.ok(emitted.ok, emitted.formatDiagnostics());
-    const code = new TextDecoder().decode(emitted.findArtifact("executable")!.contents);
-    const record = parseExecutableInterface(emitted.findArtifact("interface")!.contents);
-    const k = record.kernels[0]!;
-    const program = LaunchConfigProgram.load(compiled.findArtifact("launch-config")!);
-    const fn = program.lookupFunction(k.entryName);
-
-    const shader = dev.createShaderModule({ code });
-    const entries: unknown[] = k.bindings.map((b) => ({ binding: b.binding, visibility: 4, buffer: { type: b.readOnly ? "read-only-storage" : "storage" } }));
-    if (k.argumentBlockBytes > 0) entries.push({ binding: k.bindings.length, visibility: 4, buffer: { type: "uniform" } });
-    const layout = dev.createBindGroupLayout({ entries });
-    dev.pushErrorScope("validation");
-    const pipe = dev.createComputePipeline({ layout: dev.createPipelineLayout({ bindGroupLayouts: [layout] }), compute: { module: shader, entryPoint: k.entryName } });
-    const made = await dev.popErrorScope();
-    assert.equal(made, null, made?.message);
-
+    const b = build(suite.file, readFileSync(fromRoot("examples", "kernels", suite.file), "utf8"), suite.symbol, profile);
     for (const shape of suite.shapes.quick) {
       const c = suite.build(shape, 1);
-      const launch = program.invoke(fn, c.workload.map((v) => BigInt(v)));
-      const buffers = new Map<string, { buffer: Gpu; like: HostArray }>();
-      const values = c.args.map((a) => {
-        if (a.kind === "scalar") return a.value;
-        // A binding needs at least one element; the length field carries the true size.
-        const buffer = dev.createBuffer({ size: Math.max(16, Math.ceil(a.data.byteLength / 4) * 4), usage: STORAGE | COPY_SRC | COPY_DST });
-        if (a.data.byteLength > 0) dev.queue.writeBuffer(buffer, 0, a.data);
-        buffers.set(a.name, { buffer, like: a.data });
-        return a.data;
-      });
-      const block = argumentBlock(k, values);
-      const bindEntries: unknown[] = k.bindings.map((b) => ({ binding: b.binding, resource: { buffer: buffers.get(k.arguments[b.argument]!.name)!.buffer } }));
-      let uniform: Gpu | undefined;
-      if (k.argumentBlockBytes > 0) {
-        uniform = dev.createBuffer({ size: Math.ceil(block.byteLength / 16) * 16, usage: UNIFORM | COPY_DST });
-        dev.queue.writeBuffer(uniform, 0, block);
-        bindEntries.push({ binding: k.bindings.length, resource: { buffer: uniform } });
-      }
-      const [gx, gy, gz] = launch.workgroupCount;
-      const encoder = dev.createCommandEncoder();
-      if (gx * gy * gz > 0) {
-        const pass = encoder.beginComputePass();
-        pass.setPipeline(pipe);
-        pass.setBindGroup(0, dev.createBindGroup({ layout, entries: bindEntries }));
-        pass.dispatchWorkgroups(gx, gy, gz);
-        pass.end();
-      }
       const expected = c.reference();
-      const reads: [string, Gpu, HostArray][] = [];
-      for (const name of Object.keys(expected)) {
-        const b = buffers.get(name)!;
-        const staging = dev.createBuffer({ size: Math.max(16, Math.ceil(b.like.byteLength / 4) * 4), usage: MAP_READ | COPY_DST });
-        encoder.copyBufferToBuffer(b.buffer, 0, staging, 0, staging.size);
-        reads.push([name, staging, b.like]);
-      }
-      dev.queue.submit([encoder.finish()]);
-      for (const [name, staging, like] of reads) {
-        await staging.mapAsync(MAP_READ);
-        const got = sameKind(like, staging.getMappedRange().slice(0, like.byteLength));
-        staging.unmap();
-        staging.destroy();
-        const check = compareOutput(name, got, expected[name]!);
+      const got = await dispatch(d.device, b, c.args, b.launch(c.workload).workgroupCount, Object.keys(expected));
+      for (const [name, want] of Object.entries(expected)) {
+        const like = c.args.find((a) => a.kind === "buffer" && a.name === name) as { data: HostArray };
+        const check = compareOutput(name, sameKind(like.data, got.get(name)!), want);
         assert.equal(check.mismatches, 0, `${suite.symbol} ${c.label}: ${describeCheck(check)}`);
       }
-      for (const { buffer } of buffers.values()) buffer.destroy();
-      uniform?.destroy();
     }
+  });
+}
+
+/**
+ * The coverage kernels of test/wgsl/kernels (every scalar rule: integer division variants,
+ * shifts, unsigned compares, 64-bit bit counts of index values, conversions, float math) on
+ * the device against the reference interpreter — integers exactly, floats within WGSL's
+ * accuracy (docs/wgsl.md "Math accuracy").
+ */
+const COVERAGE: readonly { kernel: string; args: CaseArgument[]; tolerance?: number }[] = [
+  { kernel: "wgsl_integer_ops", args: [{ kind: "scalar", name: "a", value: -29 }, { kind: "scalar", name: "b", value: 5 }, { kind: "scalar", name: "flag", value: 1 }, { kind: "buffer", name: "out", data: new Int32Array(64 * 32) }] },
+  { kernel: "wgsl_float_ops", args: [{ kind: "scalar", name: "x", value: 1.25 }, { kind: "scalar", name: "y", value: 0.75 }, { kind: "buffer", name: "out", data: new Float32Array(64 * 32) }], tolerance: 2 ** -11 }, // WGSL: sin/cos within 2⁻¹¹ absolute
+];
+
+for (const cov of COVERAGE) {
+  test(`${cov.kernel} on Dawn + SwiftShader matches the reference interpreter`, async (t) => {
+    const d = await swiftShader();
+    if (typeof d === "string") return skip(t, d);
+    const profile = createWgslProfile(env, profileFromAdapter(d.adapter, "swiftshader"));
+    const b = build("wgsl_ops.loom", readFileSync(fromRoot("test", "wgsl", "kernels", "wgsl_ops.loom"), "utf8"), cov.kernel, profile);
+    const launch = b.launch([]);
+    const got = await dispatch(d.device, b, cov.args, launch.workgroupCount, ["out"]);
+    const out = cov.args.find((a) => a.kind === "buffer")! as { data: HostArray };
+    const reference = out.data.slice();
+    const interpreterArgs = cov.args.map((a) => (a.kind === "buffer" ? new Uint8Array(reference.buffer) : cov.tolerance ? a.value : BigInt(a.value)));
+    prepareReferenceKernel(b.module, cov.kernel).run({ ...launch, subgroupSize: 32, args: interpreterArgs });
+    const device = sameKind(out.data, got.get("out")!);
+    const check = compareOutput("out", device, cov.tolerance ? { values: reference, compare: { kind: "float", epsilons: 64, absolute: cov.tolerance } } : { values: reference, compare: { kind: "exact" } });
+    assert.equal(check.mismatches, 0, `${cov.kernel}: ${describeCheck(check)}`);
   });
 }
