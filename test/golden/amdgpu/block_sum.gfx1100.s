@@ -34,22 +34,18 @@ block_sum:
 	s_mov_b32 s0, 0
 .LBB2:
 	s_cmp_lt_u32 s0, 8
-	s_cselect_b32 s1, 1, 0
-	s_cmp_lg_u32 s1, 0
 	s_cbranch_scc0 .LBB5
 	s_lshr_b32 s1, 0x80, s0
 	v_cmp_lt_u32_e64 s2, v0, s1
 	s_and_saveexec_b32 s3, s2
 	s_cbranch_execz .LBB3
 	v_add_nc_u32_e32 v1, s1, v0
-	v_lshlrev_b32_e32 v2, 2, v0
 	ds_load_b32 v3, v2
-	v_lshlrev_b32_e32 v2, 2, v1
-	ds_load_b32 v1, v2
+	v_lshlrev_b32_e32 v4, 2, v1
+	ds_load_b32 v1, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_f32_e32 v2, v3, v1
-	v_lshlrev_b32_e32 v1, 2, v0
-	ds_store_b32 v1, v2
+	v_add_f32_e32 v4, v3, v1
+	ds_store_b32 v2, v4
 .LBB3:
 .LBB4:
 	s_mov_b32 exec_lo, s3

@@ -34,22 +34,18 @@ block_sum:
 	s_mov_b32 s0, 0
 .LBB2:
 	s_cmp_lt_u32 s0, 8
-	s_cselect_b32 s1, 1, 0
-	s_cmp_lg_u32 s1, 0
 	s_cbranch_scc0 .LBB5
 	s_lshr_b32 s1, 0x80, s0
 	v_cmp_lt_u32_e64 s[4:5], v0, s1
 	s_and_saveexec_b64 s[6:7], s[4:5]
 	s_cbranch_execz .LBB3
-	v_add_u32_e32 v1, s1, v0
-	v_lshlrev_b32_e32 v2, 2, v0
-	ds_read_b32 v3, v2
-	v_lshlrev_b32_e32 v2, 2, v1
-	ds_read_b32 v1, v2
+	v_add_u32_e32 v2, s1, v0
+	ds_read_b32 v3, v1
+	v_lshlrev_b32_e32 v4, 2, v2
+	ds_read_b32 v2, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_f32_e32 v2, v3, v1
-	v_lshlrev_b32_e32 v1, 2, v0
-	ds_write_b32 v1, v2
+	v_add_f32_e32 v4, v3, v2
+	ds_write_b32 v1, v4
 .LBB3:
 .LBB4:
 	s_mov_b64 exec, s[6:7]

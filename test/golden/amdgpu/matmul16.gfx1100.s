@@ -20,37 +20,16 @@ matmul16:
 	v_add_co_u32 v5, vcc_lo, s14, v1
 	v_add_co_ci_u32_e32 v6, vcc_lo, s15, v0, vcc_lo
 	s_waitcnt lgkmcnt(0)
-	s_mul_i32 s0, s6, s2
-	s_mul_hi_u32 s14, s6, s2
-	s_mul_i32 s15, s7, s2
-	s_add_u32 s16, s14, s15
-	s_mul_i32 s14, s3, s6
-	s_add_u32 s15, s16, s14
-	s_mov_b32 s1, s15
-	s_mul_i32 s0, s4, s6
-	s_mul_hi_u32 s14, s4, s6
-	s_mul_i32 s15, s5, s6
-	s_add_u32 s16, s14, s15
-	s_mul_i32 s14, s7, s4
-	s_add_u32 s15, s16, s14
-	s_mov_b32 s1, s15
-	s_mul_i32 s0, s4, s2
-	s_mul_hi_u32 s14, s4, s2
-	s_mul_i32 s15, s5, s2
-	s_add_u32 s16, s14, s15
-	s_mul_i32 s14, s3, s4
-	s_add_u32 s15, s16, s14
-	s_mov_b32 s1, s15
 	v_cmp_lt_u64_e64 s0, v[3:4], s[2:3]
 	v_cmp_lt_u64_e64 s1, v[5:6], s[4:5]
 	s_mov_b32 s2, 0
 	s_mov_b32 s3, 0
 	v_mov_b32_e32 v0, 0
 .LBB0:
-	v_cmp_lt_i64_e64 s14, s[2:3], s[6:7]
-	s_cmp_lg_u32 s14, 0
-	s_cselect_b32 s14, 1, 0
-	s_cmp_lg_u32 s14, 0
+	s_xor_b32 s14, s3, 0x80000000
+	s_xor_b32 s15, s7, 0x80000000
+	s_sub_u32 s16, s2, s6
+	s_subb_u32 s16, s14, s15
 	s_cbranch_scc0 .LBB5
 	v_mov_b32_e32 v7, 0
 	v_add_co_u32 v8, vcc_lo, s2, v1
@@ -102,122 +81,103 @@ matmul16:
 	s_mov_b32 exec_lo, s14
 	v_lshlrev_b32_e32 v7, 4, v2
 	v_add_nc_u32_e32 v10, v7, v1
-	v_lshlrev_b32_e32 v7, 2, v10
-	ds_store_b32 v7, v8
-	v_lshlrev_b32_e32 v7, 4, v2
-	v_add_nc_u32_e32 v8, v7, v1
-	v_lshlrev_b32_e32 v7, 2, v8
-	ds_store_b32 v7, v9 offset:1024
+	v_lshlrev_b32_e32 v11, 2, v10
+	ds_store_b32 v11, v8
+	ds_store_b32 v11, v9 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	v_lshlrev_b32_e32 v7, 4, v2
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8
+	ds_load_b32 v9, v8
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v9, v8 offset:1024
+	ds_load_b32 v10, v8 offset:1024
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v9, v0
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v9, v10, v0
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:4
+	ds_load_b32 v10, v9 offset:4
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1088
+	ds_load_b32 v11, v9 offset:1088
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:8
+	ds_load_b32 v10, v8 offset:8
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1152
+	ds_load_b32 v11, v8 offset:1152
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:12
+	ds_load_b32 v10, v9 offset:12
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1216
+	ds_load_b32 v11, v9 offset:1216
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:16
+	ds_load_b32 v10, v8 offset:16
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1280
+	ds_load_b32 v11, v8 offset:1280
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:20
+	ds_load_b32 v10, v9 offset:20
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1344
+	ds_load_b32 v11, v9 offset:1344
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:24
+	ds_load_b32 v10, v8 offset:24
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1408
+	ds_load_b32 v11, v8 offset:1408
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:28
+	ds_load_b32 v10, v9 offset:28
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1472
+	ds_load_b32 v11, v9 offset:1472
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:32
+	ds_load_b32 v10, v8 offset:32
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1536
+	ds_load_b32 v11, v8 offset:1536
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:36
+	ds_load_b32 v10, v9 offset:36
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1600
+	ds_load_b32 v11, v9 offset:1600
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:40
+	ds_load_b32 v10, v8 offset:40
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1664
+	ds_load_b32 v11, v8 offset:1664
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:44
+	ds_load_b32 v10, v9 offset:44
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1728
+	ds_load_b32 v11, v9 offset:1728
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:48
+	ds_load_b32 v10, v8 offset:48
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1792
+	ds_load_b32 v11, v8 offset:1792
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:52
+	ds_load_b32 v10, v9 offset:52
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1856
+	ds_load_b32 v11, v9 offset:1856
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v7, v8 offset:56
+	ds_load_b32 v10, v8 offset:56
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1920
+	ds_load_b32 v11, v8 offset:1920
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v7, v10, v9
-	v_lshlrev_b32_e32 v7, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v7
 	ds_load_b32 v7, v9 offset:60
 	v_lshlrev_b32_e32 v9, 2, v1

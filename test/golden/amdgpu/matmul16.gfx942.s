@@ -22,39 +22,16 @@ matmul16:
 	v_mov_b32_e32 v3, s3
 	v_addc_co_u32_e32 v7, vcc, v3, v0, vcc
 	s_waitcnt lgkmcnt(0)
-	s_mul_i32 s0, s8, s4
-	s_mul_hi_u32 s2, s8, s4
-	s_mul_i32 s3, s9, s4
-	s_add_u32 s16, s2, s3
-	s_mul_i32 s2, s5, s8
-	s_add_u32 s3, s16, s2
-	s_mov_b32 s1, s3
-	s_mul_i32 s0, s6, s8
-	s_mul_hi_u32 s2, s6, s8
-	s_mul_i32 s3, s7, s8
-	s_add_u32 s16, s2, s3
-	s_mul_i32 s2, s9, s6
-	s_add_u32 s3, s16, s2
-	s_mov_b32 s1, s3
-	s_mul_i32 s0, s6, s4
-	s_mul_hi_u32 s2, s6, s4
-	s_mul_i32 s3, s7, s4
-	s_add_u32 s16, s2, s3
-	s_mul_i32 s2, s5, s6
-	s_add_u32 s3, s16, s2
-	s_mov_b32 s1, s3
 	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[4:5]
 	v_cmp_lt_u64_e64 s[2:3], v[6:7], s[6:7]
 	s_mov_b32 s4, 0
 	s_mov_b32 s5, 0
 	v_mov_b32_e32 v0, 0
 .LBB0:
-	v_mov_b32_e32 v8, s8
-	v_mov_b32_e32 v9, s9
-	v_cmp_lt_i64_e64 s[16:17], s[4:5], v[8:9]
-	s_cmp_lg_u64 s[16:17], 0
-	s_cselect_b32 s16, 1, 0
-	s_cmp_lg_u32 s16, 0
+	s_xor_b32 s16, s5, 0x80000000
+	s_xor_b32 s17, s9, 0x80000000
+	s_sub_u32 s18, s4, s8
+	s_subb_u32 s18, s16, s17
 	s_cbranch_scc0 .LBB5
 	v_mov_b32_e32 v3, 0
 	v_add_co_u32_e32 v8, vcc, s4, v1
@@ -110,120 +87,101 @@ matmul16:
 	s_mov_b64 exec, s[16:17]
 	v_lshlrev_b32_e32 v3, 4, v2
 	v_add_u32_e32 v10, v3, v1
-	v_lshlrev_b32_e32 v3, 2, v10
-	ds_write_b32 v3, v8
-	v_lshlrev_b32_e32 v3, 4, v2
-	v_add_u32_e32 v8, v3, v1
-	v_lshlrev_b32_e32 v3, 2, v8
-	ds_write_b32 v3, v9 offset:1024
+	v_lshlrev_b32_e32 v11, 2, v10
+	ds_write_b32 v11, v8
+	ds_write_b32 v11, v9 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_lshlrev_b32_e32 v3, 4, v2
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8
+	ds_read_b32 v9, v8
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v9, v8 offset:1024
+	ds_read_b32 v10, v8 offset:1024
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v9, v0
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v9, v10, v0
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:4
+	ds_read_b32 v10, v9 offset:4
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1088
+	ds_read_b32 v11, v9 offset:1088
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:8
+	ds_read_b32 v10, v8 offset:8
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1152
+	ds_read_b32 v11, v8 offset:1152
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:12
+	ds_read_b32 v10, v9 offset:12
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1216
+	ds_read_b32 v11, v9 offset:1216
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:16
+	ds_read_b32 v10, v8 offset:16
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1280
+	ds_read_b32 v11, v8 offset:1280
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:20
+	ds_read_b32 v10, v9 offset:20
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1344
+	ds_read_b32 v11, v9 offset:1344
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:24
+	ds_read_b32 v10, v8 offset:24
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1408
+	ds_read_b32 v11, v8 offset:1408
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:28
+	ds_read_b32 v10, v9 offset:28
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1472
+	ds_read_b32 v11, v9 offset:1472
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:32
+	ds_read_b32 v10, v8 offset:32
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1536
+	ds_read_b32 v11, v8 offset:1536
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:36
+	ds_read_b32 v10, v9 offset:36
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1600
+	ds_read_b32 v11, v9 offset:1600
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:40
+	ds_read_b32 v10, v8 offset:40
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1664
+	ds_read_b32 v11, v8 offset:1664
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:44
+	ds_read_b32 v10, v9 offset:44
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1728
+	ds_read_b32 v11, v9 offset:1728
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:48
+	ds_read_b32 v10, v8 offset:48
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1792
+	ds_read_b32 v11, v8 offset:1792
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
-	ds_read_b32 v3, v9 offset:52
+	ds_read_b32 v10, v9 offset:52
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_read_b32 v10, v9 offset:1856
+	ds_read_b32 v11, v9 offset:1856
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v3, v10, v8
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v9, v10, v11, v8
 	v_lshlrev_b32_e32 v8, 2, v3
-	ds_read_b32 v3, v8 offset:56
+	ds_read_b32 v10, v8 offset:56
 	v_lshlrev_b32_e32 v8, 2, v1
-	ds_read_b32 v10, v8 offset:1920
+	ds_read_b32 v11, v8 offset:1920
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v3, v10, v9
-	v_lshlrev_b32_e32 v3, 4, v2
+	v_fma_f32 v8, v10, v11, v9
 	v_lshlrev_b32_e32 v9, 2, v3
 	ds_read_b32 v3, v9 offset:60
 	v_lshlrev_b32_e32 v9, 2, v1

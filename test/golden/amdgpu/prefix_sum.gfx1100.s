@@ -14,10 +14,10 @@ prefix_sum:
 	s_mov_b32 s9, 0
 	s_mov_b32 s10, 0
 .LBB0:
-	v_cmp_lt_i64_e64 s11, s[8:9], s[0:1]
-	s_cmp_lg_u32 s11, 0
-	s_cselect_b32 s11, 1, 0
-	s_cmp_lg_u32 s11, 0
+	s_xor_b32 s11, s9, 0x80000000
+	s_xor_b32 s12, s1, 0x80000000
+	s_sub_u32 s13, s8, s0
+	s_subb_u32 s13, s11, s12
 	s_cbranch_scc0 .LBB9
 	s_lshl_b64 s[12:13], s[8:9], 8
 	v_mov_b32_e32 v1, 0
@@ -47,8 +47,6 @@ prefix_sum:
 	s_mov_b32 s12, 0
 .LBB3:
 	s_cmp_lt_u32 s12, 8
-	s_cselect_b32 s13, 1, 0
-	s_cmp_lg_u32 s13, 0
 	s_cbranch_scc0 .LBB6
 	s_mov_b64 s[14:15], 1
 	s_lshl_b64 s[16:17], s[14:15], s12
@@ -57,14 +55,14 @@ prefix_sum:
 	v_cmp_ge_u64_e64 s13, v[4:5], s[16:17]
 	s_and_saveexec_b32 s14, s13
 	s_cbranch_execz .LBB4
-	v_mov_b32_e32 v1, s16
-	v_mov_b32_e32 v4, s17
-	v_sub_co_u32 v5, vcc_lo, v0, v1
-	v_sub_co_ci_u32_e32 v6, vcc_lo, 0, v4, vcc_lo
-	v_lshlrev_b64 v[7:8], 2, v[5:6]
-	ds_load_b32 v1, v7
+	v_mov_b32_e32 v4, s16
+	v_mov_b32_e32 v5, s17
+	v_sub_co_u32 v6, vcc_lo, v0, v4
+	v_sub_co_ci_u32_e32 v7, vcc_lo, 0, v5, vcc_lo
+	v_lshlrev_b64 v[4:5], 2, v[6:7]
+	ds_load_b32 v6, v4
 	s_waitcnt lgkmcnt(0)
-	v_mov_b32_e32 v4, v1
+	v_mov_b32_e32 v4, v6
 .LBB4:
 	s_and_not1_b32 exec_lo, s14, s13
 	s_cbranch_execz .LBB5
@@ -75,12 +73,10 @@ prefix_sum:
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	v_lshlrev_b32_e32 v1, 2, v0
 	ds_load_b32 v5, v1
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v1, v5, v4
-	v_lshlrev_b32_e32 v4, 2, v0
-	ds_store_b32 v4, v1
+	v_add_nc_u32_e32 v6, v5, v4
+	ds_store_b32 v1, v6
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
@@ -89,7 +85,6 @@ prefix_sum:
 	s_mov_b32 s12, s13
 	s_branch .LBB3
 .LBB6:
-	v_lshlrev_b32_e32 v1, 2, v0
 	ds_load_b32 v4, v1
 	s_waitcnt lgkmcnt(0)
 	v_add_nc_u32_e32 v1, s10, v4

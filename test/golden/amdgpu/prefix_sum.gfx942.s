@@ -14,12 +14,10 @@ prefix_sum:
 	s_mov_b32 s9, 0
 	s_mov_b32 s10, 0
 .LBB0:
-	v_mov_b32_e32 v2, s0
-	v_mov_b32_e32 v3, s1
-	v_cmp_lt_i64_e64 s[12:13], s[8:9], v[2:3]
-	s_cmp_lg_u64 s[12:13], 0
-	s_cselect_b32 s11, 1, 0
-	s_cmp_lg_u32 s11, 0
+	s_xor_b32 s11, s9, 0x80000000
+	s_xor_b32 s12, s1, 0x80000000
+	s_sub_u32 s13, s8, s0
+	s_subb_u32 s13, s11, s12
 	s_cbranch_scc0 .LBB9
 	s_lshl_b64 s[12:13], s[8:9], 8
 	v_mov_b32_e32 v1, 0
@@ -49,8 +47,6 @@ prefix_sum:
 	s_mov_b32 s11, 0
 .LBB3:
 	s_cmp_lt_u32 s11, 8
-	s_cselect_b32 s14, 1, 0
-	s_cmp_lg_u32 s14, 0
 	s_cbranch_scc0 .LBB6
 	s_mov_b64 s[14:15], 1
 	s_lshl_b64 s[16:17], s[14:15], s11
@@ -59,14 +55,14 @@ prefix_sum:
 	v_cmp_ge_u64_e64 s[14:15], v[4:5], s[16:17]
 	s_and_saveexec_b64 s[18:19], s[14:15]
 	s_cbranch_execz .LBB4
-	v_mov_b32_e32 v1, s16
-	v_mov_b32_e32 v4, s17
-	v_sub_co_u32_e32 v6, vcc, v0, v1
-	v_subb_co_u32_e32 v7, vcc, 0, v4, vcc
+	v_mov_b32_e32 v4, s16
+	v_mov_b32_e32 v5, s17
+	v_sub_co_u32_e32 v6, vcc, v0, v4
+	v_subb_co_u32_e32 v7, vcc, 0, v5, vcc
 	v_lshlrev_b64 v[4:5], 2, v[6:7]
-	ds_read_b32 v1, v4
+	ds_read_b32 v6, v4
 	s_waitcnt lgkmcnt(0)
-	v_mov_b32_e32 v4, v1
+	v_mov_b32_e32 v4, v6
 .LBB4:
 	s_andn2_b64 exec, s[18:19], s[14:15]
 	s_cbranch_execz .LBB5
@@ -75,19 +71,16 @@ prefix_sum:
 	s_mov_b64 exec, s[18:19]
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_lshlrev_b32_e32 v1, 2, v0
 	ds_read_b32 v5, v1
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v1, v5, v4
-	v_lshlrev_b32_e32 v4, 2, v0
-	ds_write_b32 v4, v1
+	v_add_u32_e32 v6, v5, v4
+	ds_write_b32 v1, v6
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
 	s_add_u32 s14, s11, 1
 	s_mov_b32 s11, s14
 	s_branch .LBB3
 .LBB6:
-	v_lshlrev_b32_e32 v1, 2, v0
 	ds_read_b32 v4, v1
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v1, s10, v4

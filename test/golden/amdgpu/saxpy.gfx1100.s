@@ -14,19 +14,15 @@ saxpy:
 	s_and_saveexec_b32 s1, s0
 	s_cbranch_execz .LBB0
 	v_lshlrev_b64 v[0:1], 2, v[2:3]
-	v_add_co_u32 v4, vcc_lo, s6, v0
-	v_add_co_ci_u32_e32 v5, vcc_lo, s7, v1, vcc_lo
-	global_load_b32 v0, v[4:5], off
-	v_lshlrev_b64 v[4:5], 2, v[2:3]
-	v_add_co_u32 v6, vcc_lo, s8, v4
-	v_add_co_ci_u32_e32 v7, vcc_lo, s9, v5, vcc_lo
-	global_load_b32 v1, v[6:7], off
-	s_waitcnt vmcnt(0)
-	v_fma_f32 v4, s4, v0, v1
-	v_lshlrev_b64 v[0:1], 2, v[2:3]
+	v_add_co_u32 v2, vcc_lo, s6, v0
+	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v1, vcc_lo
+	global_load_b32 v4, v[2:3], off
 	v_add_co_u32 v2, vcc_lo, s8, v0
 	v_add_co_ci_u32_e32 v3, vcc_lo, s9, v1, vcc_lo
-	global_store_b32 v[2:3], v4, off
+	global_load_b32 v0, v[2:3], off
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v1, s4, v4, v0
+	global_store_b32 v[2:3], v1, off
 .LBB0:
 .LBB1:
 	s_mov_b32 exec_lo, s1

@@ -15,22 +15,17 @@ saxpy:
 	s_and_saveexec_b64 s[4:5], s[0:1]
 	s_cbranch_execz .LBB0
 	v_lshlrev_b64 v[0:1], 2, v[2:3]
-	v_add_co_u32_e32 v4, vcc, s6, v0
-	v_mov_b32_e32 v6, s7
-	v_addc_co_u32_e32 v5, vcc, v6, v1, vcc
-	global_load_dword v0, v[4:5], off
-	v_lshlrev_b64 v[4:5], 2, v[2:3]
-	v_add_co_u32_e32 v6, vcc, s8, v4
-	v_mov_b32_e32 v1, s9
-	v_addc_co_u32_e32 v7, vcc, v1, v5, vcc
-	global_load_dword v1, v[6:7], off
-	s_waitcnt vmcnt(0)
-	v_fma_f32 v4, s3, v0, v1
-	v_lshlrev_b64 v[0:1], 2, v[2:3]
+	v_add_co_u32_e32 v2, vcc, s6, v0
+	v_mov_b32_e32 v4, s7
+	v_addc_co_u32_e32 v3, vcc, v4, v1, vcc
+	global_load_dword v4, v[2:3], off
 	v_add_co_u32_e32 v2, vcc, s8, v0
 	v_mov_b32_e32 v5, s9
 	v_addc_co_u32_e32 v3, vcc, v5, v1, vcc
-	global_store_dword v[2:3], v4, off
+	global_load_dword v0, v[2:3], off
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v1, s3, v4, v0
+	global_store_dword v[2:3], v1, off
 .LBB0:
 .LBB1:
 	s_mov_b64 exec, s[4:5]

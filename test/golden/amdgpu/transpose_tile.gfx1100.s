@@ -5,21 +5,6 @@ transpose_tile:
 	s_load_b64 s[8:9], s[0:1], 0x20
 	v_and_b32_e32 v1, 0x3ff, v0
 	v_bfe_u32 v2, v0, 10, 10
-	s_waitcnt lgkmcnt(0)
-	s_mul_i32 s0, s4, s2
-	s_mul_hi_u32 s10, s4, s2
-	s_mul_i32 s11, s5, s2
-	s_add_u32 s12, s10, s11
-	s_mul_i32 s10, s3, s4
-	s_add_u32 s11, s12, s10
-	s_mov_b32 s1, s11
-	s_mul_i32 s0, s2, s4
-	s_mul_hi_u32 s10, s2, s4
-	s_mul_i32 s11, s3, s4
-	s_add_u32 s12, s10, s11
-	s_mul_i32 s10, s5, s2
-	s_add_u32 s11, s12, s10
-	s_mov_b32 s1, s11
 	s_mov_b32 s0, s15
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[10:11], s[0:1], 4
@@ -28,14 +13,15 @@ transpose_tile:
 	v_add_co_ci_u32_e32 v4, vcc_lo, s11, v0, vcc_lo
 	s_mov_b32 s0, s14
 	s_mov_b32 s1, 0
-	s_lshl_b64 s[10:11], s[0:1], 4
+	s_lshl_b64 s[12:13], s[0:1], 4
 	v_mov_b32_e32 v0, 0
-	v_add_co_u32 v5, vcc_lo, s10, v1
-	v_add_co_ci_u32_e32 v6, vcc_lo, s11, v0, vcc_lo
+	v_add_co_u32 v5, vcc_lo, s12, v1
+	v_add_co_ci_u32_e32 v6, vcc_lo, s13, v0, vcc_lo
+	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s0, v[3:4], s[2:3]
 	v_cmp_lt_u64_e64 s1, v[5:6], s[4:5]
-	s_and_b32 s10, s0, s1
-	s_and_saveexec_b32 s0, s10
+	s_and_b32 s14, s0, s1
+	s_and_saveexec_b32 s0, s14
 	s_cbranch_execz .LBB0
 	v_mad_u64_u32 v[7:8], null, v3, s4, 0
 	v_mul_lo_u32 v0, v4, s4
@@ -60,18 +46,12 @@ transpose_tile:
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	s_mov_b32 s0, s14
-	s_mov_b32 s1, 0
-	s_lshl_b64 s[6:7], s[0:1], 4
 	v_mov_b32_e32 v0, 0
-	v_add_co_u32 v3, vcc_lo, s6, v2
-	v_add_co_ci_u32_e32 v4, vcc_lo, s7, v0, vcc_lo
-	s_mov_b32 s0, s15
-	s_mov_b32 s1, 0
-	s_lshl_b64 s[6:7], s[0:1], 4
+	v_add_co_u32 v3, vcc_lo, s12, v2
+	v_add_co_ci_u32_e32 v4, vcc_lo, s13, v0, vcc_lo
 	v_mov_b32_e32 v0, 0
-	v_add_co_u32 v5, vcc_lo, s6, v1
-	v_add_co_ci_u32_e32 v6, vcc_lo, s7, v0, vcc_lo
+	v_add_co_u32 v5, vcc_lo, s10, v1
+	v_add_co_ci_u32_e32 v6, vcc_lo, s11, v0, vcc_lo
 	v_cmp_lt_u64_e64 s0, v[3:4], s[4:5]
 	v_cmp_lt_u64_e64 s1, v[5:6], s[2:3]
 	s_and_b32 s4, s0, s1

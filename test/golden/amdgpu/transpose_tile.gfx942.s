@@ -5,21 +5,6 @@ transpose_tile:
 	s_load_dwordx2 s[10:11], s[0:1], 0x20
 	v_and_b32_e32 v1, 0x3ff, v0
 	v_bfe_u32 v2, v0, 10, 10
-	s_waitcnt lgkmcnt(0)
-	s_mul_i32 s0, s6, s4
-	s_mul_hi_u32 s12, s6, s4
-	s_mul_i32 s13, s7, s4
-	s_add_u32 s14, s12, s13
-	s_mul_i32 s12, s5, s6
-	s_add_u32 s13, s14, s12
-	s_mov_b32 s1, s13
-	s_mul_i32 s0, s4, s6
-	s_mul_hi_u32 s12, s4, s6
-	s_mul_i32 s13, s5, s6
-	s_add_u32 s14, s12, s13
-	s_mul_i32 s12, s7, s4
-	s_add_u32 s13, s14, s12
-	s_mov_b32 s1, s13
 	s_mov_b32 s0, s3
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[12:13], s[0:1], 4
@@ -29,15 +14,16 @@ transpose_tile:
 	v_addc_co_u32_e32 v5, vcc, v3, v0, vcc
 	s_mov_b32 s0, s2
 	s_mov_b32 s1, 0
-	s_lshl_b64 s[12:13], s[0:1], 4
+	s_lshl_b64 s[2:3], s[0:1], 4
 	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v6, vcc, s12, v1
-	v_mov_b32_e32 v3, s13
+	v_add_co_u32_e32 v6, vcc, s2, v1
+	v_mov_b32_e32 v3, s3
 	v_addc_co_u32_e32 v7, vcc, v3, v0, vcc
+	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[4:5]
-	v_cmp_lt_u64_e64 s[12:13], v[6:7], s[6:7]
-	s_and_b64 s[14:15], s[0:1], s[12:13]
-	s_and_saveexec_b64 s[0:1], s[14:15]
+	v_cmp_lt_u64_e64 s[14:15], v[6:7], s[6:7]
+	s_and_b64 s[16:17], s[0:1], s[14:15]
+	s_and_saveexec_b64 s[0:1], s[16:17]
 	s_cbranch_execz .LBB0
 	v_mad_u64_u32 v[8:9], vcc, v4, s6, 0
 	v_mul_lo_u32 v0, v5, s6
@@ -61,19 +47,13 @@ transpose_tile:
 	s_mov_b64 exec, s[0:1]
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	s_mov_b32 s0, s2
-	s_mov_b32 s1, 0
-	s_lshl_b64 s[8:9], s[0:1], 4
 	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v4, vcc, s8, v2
-	v_mov_b32_e32 v3, s9
-	v_addc_co_u32_e32 v5, vcc, v3, v0, vcc
-	s_mov_b32 s0, s3
-	s_mov_b32 s1, 0
-	s_lshl_b64 s[2:3], s[0:1], 4
-	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v6, vcc, s2, v1
+	v_add_co_u32_e32 v4, vcc, s2, v2
 	v_mov_b32_e32 v3, s3
+	v_addc_co_u32_e32 v5, vcc, v3, v0, vcc
+	v_mov_b32_e32 v0, 0
+	v_add_co_u32_e32 v6, vcc, s12, v1
+	v_mov_b32_e32 v3, s13
 	v_addc_co_u32_e32 v7, vcc, v3, v0, vcc
 	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[6:7]
 	v_cmp_lt_u64_e64 s[2:3], v[6:7], s[4:5]

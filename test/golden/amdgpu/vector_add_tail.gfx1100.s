@@ -21,31 +21,29 @@ vector_add_tail:
 	v_add_co_ci_u32_e32 v7, vcc_lo, s5, v5, vcc_lo
 	global_load_b128 v[8:11], v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v4, v8
-	v_mov_b32_e32 v5, v9
-	v_mov_b32_e32 v6, v10
-	v_mov_b32_e32 v7, v11
-	v_lshlrev_b64 v[8:9], 2, v[0:1]
-	v_add_co_u32 v10, vcc_lo, s6, v8
-	v_add_co_ci_u32_e32 v11, vcc_lo, s7, v9, vcc_lo
-	global_load_b128 v[12:15], v[10:11], off
+	v_mov_b32_e32 v6, v8
+	v_mov_b32_e32 v7, v9
+	v_mov_b32_e32 v12, v10
+	v_mov_b32_e32 v13, v11
+	v_add_co_u32 v8, vcc_lo, s6, v4
+	v_add_co_ci_u32_e32 v9, vcc_lo, s7, v5, vcc_lo
+	global_load_b128 v[14:17], v[8:9], off
 	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v8, v12
-	v_mov_b32_e32 v9, v13
-	v_mov_b32_e32 v10, v14
-	v_mov_b32_e32 v11, v15
-	v_add_f32_e32 v12, v4, v8
-	v_add_f32_e32 v4, v5, v9
-	v_add_f32_e32 v5, v6, v10
-	v_add_f32_e32 v6, v7, v11
-	v_mov_b32_e32 v7, v12
-	v_mov_b32_e32 v8, v4
-	v_mov_b32_e32 v9, v5
+	v_mov_b32_e32 v8, v14
+	v_mov_b32_e32 v9, v15
+	v_mov_b32_e32 v10, v16
+	v_mov_b32_e32 v11, v17
+	v_add_f32_e32 v14, v6, v8
+	v_add_f32_e32 v6, v7, v9
+	v_add_f32_e32 v7, v12, v10
+	v_add_f32_e32 v8, v13, v11
+	v_mov_b32_e32 v9, v14
 	v_mov_b32_e32 v10, v6
-	v_lshlrev_b64 v[4:5], 2, v[0:1]
-	v_add_co_u32 v11, vcc_lo, s8, v4
-	v_add_co_ci_u32_e32 v12, vcc_lo, s9, v5, vcc_lo
-	global_store_b128 v[11:12], v[7:10], off
+	v_mov_b32_e32 v11, v7
+	v_mov_b32_e32 v12, v8
+	v_add_co_u32 v6, vcc_lo, s8, v4
+	v_add_co_ci_u32_e32 v7, vcc_lo, s9, v5, vcc_lo
+	global_store_b128 v[6:7], v[9:12], off
 .LBB0:
 	s_and_not1_b32 exec_lo, s1, s0
 	s_cbranch_execz .LBB3

@@ -23,33 +23,31 @@ vector_add_tail:
 	v_addc_co_u32_e32 v7, vcc, v8, v5, vcc
 	global_load_dwordx4 v[8:11], v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v4, v8
-	v_mov_b32_e32 v5, v9
-	v_mov_b32_e32 v6, v10
-	v_mov_b32_e32 v7, v11
-	v_lshlrev_b64 v[8:9], 2, v[0:1]
-	v_add_co_u32_e32 v10, vcc, s8, v8
-	v_mov_b32_e32 v12, s9
-	v_addc_co_u32_e32 v11, vcc, v12, v9, vcc
-	global_load_dwordx4 v[12:15], v[10:11], off
+	v_mov_b32_e32 v6, v8
+	v_mov_b32_e32 v7, v9
+	v_mov_b32_e32 v12, v10
+	v_mov_b32_e32 v13, v11
+	v_add_co_u32_e32 v8, vcc, s8, v4
+	v_mov_b32_e32 v10, s9
+	v_addc_co_u32_e32 v9, vcc, v10, v5, vcc
+	global_load_dwordx4 v[14:17], v[8:9], off
 	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v8, v12
-	v_mov_b32_e32 v9, v13
+	v_mov_b32_e32 v8, v14
+	v_mov_b32_e32 v9, v15
+	v_mov_b32_e32 v10, v16
+	v_mov_b32_e32 v11, v17
+	v_add_f32_e32 v14, v6, v8
+	v_add_f32_e32 v6, v7, v9
+	v_add_f32_e32 v7, v12, v10
+	v_add_f32_e32 v8, v13, v11
 	v_mov_b32_e32 v10, v14
-	v_mov_b32_e32 v11, v15
-	v_add_f32_e32 v12, v4, v8
-	v_add_f32_e32 v4, v5, v9
-	v_add_f32_e32 v5, v6, v10
-	v_add_f32_e32 v6, v7, v11
-	v_mov_b32_e32 v8, v12
-	v_mov_b32_e32 v9, v4
-	v_mov_b32_e32 v10, v5
 	v_mov_b32_e32 v11, v6
-	v_lshlrev_b64 v[4:5], 2, v[0:1]
+	v_mov_b32_e32 v12, v7
+	v_mov_b32_e32 v13, v8
 	v_add_co_u32_e32 v6, vcc, s10, v4
-	v_mov_b32_e32 v12, s11
-	v_addc_co_u32_e32 v7, vcc, v12, v5, vcc
-	global_store_dwordx4 v[6:7], v[8:11], off
+	v_mov_b32_e32 v8, s11
+	v_addc_co_u32_e32 v7, vcc, v8, v5, vcc
+	global_store_dwordx4 v[6:7], v[10:13], off
 .LBB0:
 	s_andn2_b64 exec, s[2:3], s[0:1]
 	s_cbranch_execz .LBB3

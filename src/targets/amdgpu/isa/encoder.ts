@@ -175,7 +175,7 @@ export function dsDefines(mnemonic: string): boolean {
 }
 
 /** Whether a GLOBAL instruction writes a VGPR (loads, atomics with glc). */
-export function globalDefines(inst: Instruction): boolean {
+export function globalDefines(inst: { readonly mnemonic: string; readonly glc?: boolean }): boolean {
   return inst.mnemonic.startsWith("global_load") || inst.glc === true;
 }
 

@@ -108,6 +108,10 @@ function pairResult(cx: Cx, reg: VReg, max?: bigint): Scalar {
 }
 
 export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("add64", [a, b], () => add64Uncached(cx, a, b));
+}
+
+function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c + b.c));
   if (a.c === 0n) return b;
   if (b.c === 0n) return a;
@@ -117,6 +121,10 @@ export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
 }
 
 export function sub64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("sub64", [a, b], () => sub64Uncached(cx, a, b));
+}
+
+function sub64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c - b.c));
   if (b.c === 0n) return a;
   return carryChain(cx, "sub", a, b, undefined);
@@ -151,6 +159,10 @@ function log2(c: bigint): number | undefined {
 }
 
 export function shl64(cx: Cx, x: Scalar, k: number): Scalar {
+  return cx.memo("shl64", [x, k], () => shl64Uncached(cx, x, k));
+}
+
+function shl64Uncached(cx: Cx, x: Scalar, k: number): Scalar {
   if (k === 0) return x;
   if (x.c !== undefined) return cx.const("i64", wrap64(x.c << BigInt(k)));
   const max = x.max !== undefined ? x.max << BigInt(k) : undefined;
@@ -189,6 +201,10 @@ export function shr64(cx: Cx, x: Scalar, amount: Scalar, arithmetic: boolean): S
 }
 
 export function mul64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("mul64", [a, b], () => mul64Uncached(cx, a, b));
+}
+
+function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c * b.c));
   if (a.c !== undefined) [a, b] = [b, a];
   if (b.c === 0n) return cx.const("i64", 0n);
@@ -267,11 +283,32 @@ function foldCmp(p: IntPredicate, a: bigint, b: bigint, bits: number): boolean {
   }
 }
 
-/** A uniform boolean (SGPR 0/1) from SCC. */
-function fromScc(cx: Cx): Scalar {
+/**
+ * A uniform boolean (SGPR 0/1) from SCC (`invert`: from its complement). A branch that
+ * immediately tests it reads SCC instead (control.ts `branchUnless`).
+ */
+function fromScc(cx: Cx, invert = false): Scalar {
   const d = cx.vreg("s", 1);
-  cx.emit("s_cselect_b32", [part(d), imm(1), imm(0)]);
+  cx.emit("s_cselect_b32", [part(d), imm(invert ? 0 : 1), imm(invert ? 1 : 0)]);
   return cx.sval("i1", d, { max: 1n });
+}
+
+/** 64-bit a < b on the scalar unit: SCC = the borrow of a − b (sign bits flipped for signed). */
+function scalarLess64(cx: Cx, a: Scalar, b: Scalar, signed: boolean): void {
+  let ahi = cx.hi(a), bhi = cx.hi(b);
+  if (signed) {
+    const flip = (o: MOperand) => {
+      if (o.k === "imm") return imm((o.v ^ 0x80000000) >>> 0);
+      const t = cx.vreg("s", 1);
+      cx.emit("s_xor_b32", [part(t), o, imm(0x80000000)]);
+      return part(t);
+    };
+    ahi = flip(ahi);
+    bhi = flip(bhi);
+  }
+  const lo = cx.vreg("s", 1), hi = cx.vreg("s", 1);
+  cx.emit("s_sub_u32", [part(lo), cx.lo(a), cx.lo(b)]);
+  cx.emit("s_subb_u32", [part(hi), ahi, bhi]);
 }
 
 /** A lane mask → uniform boolean (any active lane set; all active lanes agree). */
@@ -288,6 +325,12 @@ export function compareInt(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 
   const narrow = bits === 32 || (cx.hiZero(a) && cx.hiZero(b));
   if (bits === 64 && narrow) signed = false;
   const type = `${signed ? "i" : "u"}${narrow ? 32 : 64}`;
+  if (uniform(cx, a, b) && !narrow && suffix !== "eq" && suffix !== "lg") {
+    // lt: a < b; gt: b < a; ge: !(a < b); le: !(b < a).
+    const swap = suffix === "gt" || suffix === "le";
+    scalarLess64(cx, swap ? b : a, swap ? a : b, signed);
+    return fromScc(cx, suffix === "ge" || suffix === "le");
+  }
   if (uniform(cx, a, b) && (narrow || suffix === "eq" || suffix === "lg")) {
     if (narrow) cx.emit(`s_cmp_${suffix}_${signed ? "i" : "u"}32`, [cx.lo(a), cx.lo(b)]);
     else cx.emit(`s_cmp_${suffix}_u64`, [cx.src64(a), cx.src64(b)]);

@@ -41,6 +41,8 @@ export interface Scalar {
   readonly max?: bigint;
   /** A varying i1: one bit per lane in an SGPR (wave32) or SGPR pair (wave64). */
   readonly mask?: boolean;
+  /** A register control flow writes more than once (merges, loop-carried values): never reused by CSE. */
+  readonly mutable?: boolean;
 }
 
 export type Lowered =
@@ -202,6 +204,36 @@ export class KernelLowering {
   }
 
   private fixedRegs = new Map<string, VReg>();
+  private readonly scopes: Map<string, Scalar>[] = [new Map()];
+  private readonly ids = new WeakMap<object, number>();
+
+  /** Region scopes for common-subexpression reuse: a value computed in an enclosing region dominates. */
+  pushScope(): void {
+    this.scopes.push(new Map());
+  }
+  popScope(): void {
+    this.scopes.pop();
+  }
+
+  /** `fn()` once per scope chain for the same operation on the same operands (pure helpers only). */
+  memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
+    if (operands.some((o) => typeof o !== "number" && o.mutable)) return fn();
+    const key = `${op}(${operands.map((o) => (typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`)).join(",")})`;
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const hit = this.scopes[i]!.get(key);
+      if (hit) return hit;
+    }
+    const r = fn();
+    this.scopes.at(-1)!.set(key, r);
+    return r;
+  }
+
+  private idOf(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) this.ids.set(o, (id = this.nextId++));
+    return id;
+  }
+  private nextId = 0;
 
   /** A hardware-initialized register, as one fixed virtual register per kernel. */
   fixedReg(cls: RegClass, index: number, n: number): VReg {

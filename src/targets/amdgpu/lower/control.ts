@@ -44,11 +44,11 @@ interface Slot {
 /** A register shaped for `template`'s type, in class `cls`. */
 function slotFor(cx: Cx, template: Scalar, cls: "s" | "v", narrow: boolean, max?: bigint): Slot {
   if (template.t === "i1" && cls === "s" && template.mask) {
-    return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true }), cls };
+    return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true, mutable: true }), cls };
   }
   const n = template.t === "i64" && !narrow ? 2 : 1;
   const reg = cx.vreg(cls, n);
-  const extra: Partial<Scalar> = { ...(narrow ? { narrow: true } : {}), ...(max !== undefined ? { max } : {}), ...(template.t === "i1" && cls === "s" ? { max: 1n } : {}) };
+  const extra: Partial<Scalar> = { mutable: true, ...(narrow ? { narrow: true } : {}), ...(max !== undefined ? { max } : {}), ...(template.t === "i1" && cls === "s" ? { max: 1n } : {}) };
   return { value: cx.sval(template.t, reg, extra), cls };
 }
 
@@ -107,10 +107,28 @@ function resultSlots(cx: Cx, op: Op, yields: readonly Scalar[][], uniform: boole
     const t = ys[0]!;
     const allScalar = ys.every((y) => y.c !== undefined || (y.reg?.cls === "s" && !y.mask));
     const cls = uniform && cx.uniform(r) && allScalar && t.t !== "f32" ? "s" : "v";
-    if (t.t === "i1" && cls === "v") return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true }), cls: "s" };
+    if (t.t === "i1" && cls === "v") return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true, mutable: true }), cls: "s" };
     const narrow = t.t === "i64" && ys.every((y) => cx.hiZero(y));
     return slotFor(cx, t, cls, narrow, maxOf(ys));
   });
+}
+
+/**
+ * Branches to `target` when the uniform boolean `cond` is false. When `cond` was just made
+ * from SCC (`s_cselect_b32 d, 1, 0` or `0, 1` as the last instruction), the select is
+ * dropped and the branch tests SCC itself.
+ */
+function branchUnless(cx: Cx, cond: Scalar, target: import("../machine/program.js").Label, onlyUse: boolean): void {
+  const last = cx.program.items.at(-1);
+  if (onlyUse && last?.kind === "inst" && last.inst.mnemonic === "s_cselect_b32") {
+    const [d, t] = last.inst.operands;
+    if (d?.k === "vreg" && d.r === cond.reg && t?.k === "imm") {
+      cx.program.items.pop();
+      return cx.branch(t.v === 1 ? "s_cbranch_scc0" : "s_cbranch_scc1", target);
+    }
+  }
+  cx.emit("s_cmp_lg_u32", [cx.lo(cond), imm(0)]);
+  cx.branch("s_cbranch_scc0", target);
 }
 
 const ifRule: Rule = (cx, op) => {
@@ -133,8 +151,7 @@ const ifRule: Rule = (cx, op) => {
   const masks = slots.filter((s) => s.value.mask);
   const end = cx.label(), otherwise = cx.label();
   if (uniform) {
-    cx.emit("s_cmp_lg_u32", [cx.lo(cond), imm(0)]);
-    cx.branch("s_cbranch_scc0", otherwise);
+    branchUnless(cx, cond, otherwise, cx.kernel.uses.get(op.operands[0]!) === 1);
     append(cx, thenPart.items);
     slots.forEach((s, i) => assign(cx, s, thenPart.yielded[i] as Scalar, false));
     cx.branch("s_branch", end);
@@ -221,8 +238,8 @@ const forRule: Rule = (cx, op) => {
   if (uniformLoop) {
     if (more.mask) {
       cx.emit(cx.wave === 64 ? "s_cmp_lg_u64" : "s_cmp_lg_u32", [part(more.reg!), imm(0)]);
-    } else cx.emit("s_cmp_lg_u32", [cx.lo(more), imm(0)]);
-    cx.branch("s_cbranch_scc0", exit);
+      cx.branch("s_cbranch_scc0", exit);
+    } else branchUnless(cx, more, exit, true);
   } else {
     const m = more.mask ? part(more.reg!) : undefined;
     if (!m) {

@@ -20,6 +20,7 @@ import { layout } from "../machine/layout.js";
 import type { MOperand, VReg } from "../machine/program.js";
 import { part } from "../machine/program.js";
 import { allocateRegisters } from "../machine/regalloc.js";
+import { removeDeadInstructions } from "../machine/dce.js";
 import { insertWaits, type PItem } from "../machine/waitcnt.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { WavefrontSize } from "../profiles.js";
@@ -103,7 +104,14 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const kernargSize = inputs.blockCount ? hiddenOffset + 12 : kernel.argBlockSize;
   const layoutInfo = sgprLayout(info, wave, kernargSize, inputs.workgroupIds[1]!, inputs.workgroupIds[2]!);
   const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset);
-  cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
+  cx.lowerRegion = (region, args) => {
+    cx.pushScope();
+    try {
+      return lowerRegionOps(cx, region, args);
+    } finally {
+      cx.popScope();
+    }
+  };
   if (family !== "gfx9" && family !== "gfx11") {
     const first = kernel.body.ops.find((op) => !isOp(op, "kernel.return"));
     if (first) {
@@ -119,6 +127,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   if (cx.diagnostics.length > 0) return { cx };
 
   const sgprLimit = Math.min(family === "gfx9" ? 102 : MAX_SGPR + 1, info.processor.addressableSgprs);
+  removeDeadInstructions(cx.program.items);
   const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
   if (!allocation.ok) {
     const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";
