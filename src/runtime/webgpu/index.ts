@@ -7,7 +7,7 @@
  */
 export { WebGpuRuntime, COMPUTE_FEATURES, COMPUTE_LIMITS, type WebGpuRuntimeOptions, type WebGpuProfileFacts, type DispatchOptions, type DispatchResult } from "./runtime.js";
 export { WebGpuBuffer, type BufferOptions } from "./buffer.js";
-export { WebGpuKernel, type KernelLayout, type ArgumentBlockBinding } from "./kernel.js";
+export { WebGpuKernel, type KernelLayout } from "./kernel.js";
 export { WebGpuError, type WebGpuErrorKind } from "./errors.js";
 export { packArguments, type ArgValue, type BufferArgument } from "./args.js";
 export type { GpuEntry, GpuAdapterLike, GpuDeviceLike, GpuCompilationMessageLike } from "./gpu.js";

@@ -1,8 +1,8 @@
 /**
  * A compute pipeline for one kernel of a WGSL module, laid out from its kernel-interface record
  * (docs/abi.md, WGSL): buffer argument k at `@group(0) @binding(k)` as a storage buffer
- * (read-only where the record says so), then the explicit argument block as one uniform (or
- * read-only storage) buffer at the binding after the last buffer. The WGSL is never parsed:
+ * (read-only where the record says so), then the explicit argument block as one uniform
+ * buffer at the binding after the last buffer. The WGSL is never parsed:
  * Tint checks it against this layout when the pipeline is made.
  */
 import { LoomError } from "../../core/errors.js";
@@ -15,15 +15,13 @@ import type { WebGpuBuffer } from "./buffer.js";
 /** The executable format the record must name. */
 const WGSL_FORMAT = "wgsl";
 
-/** How the argument block reaches the kernel. */
-export type ArgumentBlockBinding = "uniform" | "read-only-storage";
 
 /** The bind-group layout a kernel was made with. */
 export interface KernelLayout {
   /** Per buffer argument k (binding k): whether the kernel only reads it. */
   readonly buffers: readonly { readonly binding: number; readonly argument: number; readonly readOnly: boolean }[];
-  /** The argument block's binding and kind; absent for an empty block. */
-  readonly argumentBlock?: { readonly binding: number; readonly kind: ArgumentBlockBinding; readonly bytes: number };
+  /** The argument block's uniform binding (the buffer count); absent for an empty block. */
+  readonly argumentBlock?: { readonly binding: number; readonly bytes: number };
 }
 
 /** What a kernel needs from its runtime. */
@@ -32,13 +30,9 @@ export interface KernelHost {
   requireLive(what: string): void;
 }
 
-/** Optional record fields a WGSL record may carry beyond version 1's common ones. */
+/** `readOnly: true` marks a buffer the kernel only reads (docs/abi.md, WGSL); absent = read-write. */
 interface WgslBindingExtras {
-  readonly access?: string;
   readonly readOnly?: boolean;
-}
-interface WgslKernelExtras {
-  readonly argumentBlock?: { readonly binding?: number; readonly kind?: string };
 }
 
 const alignUp = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -107,16 +101,13 @@ export function kernelLayout(kernel: KernelInterface, device: GpuDeviceLike): Ke
   const buffers = kernel.bindings.map((b, k) => {
     if (b.set !== 0 || b.binding !== k) throw new LoomError("invalid-argument", `createKernel: binding ${k} of '${kernel.entryName}' is set ${b.set}, binding ${b.binding}; WebGPU kernels bind buffer k at group 0, binding k`);
     const extras = b as typeof b & WgslBindingExtras;
-    return { binding: k, argument: b.argument, readOnly: extras.readOnly === true || extras.access === "read" };
+    return { binding: k, argument: b.argument, readOnly: extras.readOnly === true };
   });
   const bufferArguments = kernel.arguments.filter((a) => a.type === "buffer").length;
   if (buffers.length !== bufferArguments) throw new LoomError("invalid-argument", `createKernel: '${kernel.entryName}' has ${bufferArguments} buffer arguments but ${buffers.length} bindings`);
   const maxStorage = limitOf(device.limits, "maxStorageBuffersPerShaderStage") ?? 8;
   if (buffers.length > maxStorage) throw new LoomError("out-of-range", `createKernel: '${kernel.entryName}' binds ${buffers.length} storage buffers; the device allows ${maxStorage} per stage`);
-  const block = (kernel as KernelInterface & WgslKernelExtras).argumentBlock;
-  const kind: ArgumentBlockBinding = block?.kind === "storage" || block?.kind === "read-only-storage" ? "read-only-storage" : "uniform";
-  const binding = block?.binding ?? buffers.length;
-  const argumentBlock = kernel.argumentBlockBytes > 0 ? { binding, kind, bytes: kernel.argumentBlockBytes } : undefined;
+  const argumentBlock = kernel.argumentBlockBytes > 0 ? { binding: buffers.length, bytes: kernel.argumentBlockBytes } : undefined;
   return { buffers, ...(argumentBlock ? { argumentBlock } : {}) };
 }
 
@@ -156,7 +147,7 @@ export async function buildKernel(host: KernelHost, wgsl: Uint8Array, record: Ex
     return { module, messages };
   });
   const entries: GpuBufferBindingLayout[] = layout.buffers.map((b) => ({ binding: b.binding, visibility: SHADER_STAGE_COMPUTE, buffer: { type: b.readOnly ? "read-only-storage" : "storage" } }));
-  if (layout.argumentBlock) entries.push({ binding: layout.argumentBlock.binding, visibility: SHADER_STAGE_COMPUTE, buffer: { type: layout.argumentBlock.kind } });
+  if (layout.argumentBlock) entries.push({ binding: layout.argumentBlock.binding, visibility: SHADER_STAGE_COMPUTE, buffer: { type: "uniform" } });
   return scoped(device, what, async () => {
     const bindGroupLayout = device.createBindGroupLayout({ entries, label: kernel.entryName });
     const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout], label: kernel.entryName });
@@ -164,7 +155,7 @@ export async function buildKernel(host: KernelHost, wgsl: Uint8Array, record: Ex
     const block = layout.argumentBlock;
     // A uniform binding's size is the WGSL struct's size, which rounds up to 16 bytes.
     const blockBuffer = block
-      ? device.createBuffer({ size: alignUp(block.bytes, 16), usage: (block.kind === "uniform" ? BUFFER_USAGE.UNIFORM : BUFFER_USAGE.STORAGE) | BUFFER_USAGE.COPY_DST, label: `${kernel.entryName} arguments` })
+      ? device.createBuffer({ size: alignUp(block.bytes, 16), usage: BUFFER_USAGE.UNIFORM | BUFFER_USAGE.COPY_DST, label: `${kernel.entryName} arguments` })
       : undefined;
     return new WebGpuKernel(host, kernel, layout, workgroupSize, messages, bindGroupLayout, pipeline, blockBuffer);
   });

@@ -73,7 +73,7 @@ export function wgslRecord(wgsl: string, o: WgslRecordOptions): ExecutableInterf
     arguments: layout.slots.map((s, i) => ({ name: `arg${i}`, type: s.type, offset: s.offset, size: s.size })),
     argumentBlockBytes: layout.size,
     bufferAddressing: "bindings",
-    bindings: bufferBindings(o.types, "bindings").map((b, k) => ({ ...b, access: o.readOnly?.includes(k) ? "read" : "read_write" })),
+    bindings: bufferBindings(o.types, "bindings").map((b, k) => (o.readOnly?.includes(k) ? { ...b, readOnly: true as const } : b)),
     workgroupSize: o.workgroupSize,
     subgroup: { size: 0, fullSubgroups: false, operations: [] },
     requiredFeatures: [],
