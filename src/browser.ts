@@ -1,6 +1,6 @@
 /**
  * `loomc/browser`: the whole compiler for a web page or worker — the core API, every target
- * package (namespaces `amdgpu`, `spirv`, `ptx`), the reference interpreter and the WebGPU
+ * package (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`), the reference interpreter and the WebGPU
  * runtime (`webgpu`) — as one ESM entry with no Node import. It works under a strict
  * Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load` here builds the
  * closure evaluator unless asked for generated code, so a page never attempts `new Function`
@@ -14,6 +14,7 @@ export * from "./index.js";
 export * as amdgpu from "./targets/amdgpu/index.js";
 export * as spirv from "./targets/spirv/index.js";
 export * as ptx from "./targets/ptx/index.js";
+export * as wgsl from "./targets/wgsl/index.js";
 export * as webgpu from "./runtime/webgpu/index.js";
 // The SPIR-V target's own disassembler (spirv-dis's text), for showing modules in a page.
 export { disassembleSpirv } from "./targets/spirv/disassemble.js";

@@ -1,7 +1,7 @@
 /**
  * `loomc/browser` (src/browser.ts): bundled with esbuild for the browser, it holds no Node
  * import, stays within its size budget (core + all targets + the WebGPU runtime ≤ 200 KB
- * gzipped, minified ESM), and compiles the saxpy suite kernel to SPIR-V and PTX and evaluates
+ * gzipped, minified ESM), and compiles the saxpy suite kernel to SPIR-V, PTX and WGSL and evaluates
  * its launch inside a V8 context whose code generation from strings is off — what a page under
  * a strict Content-Security-Policy offers — with the closure launch evaluator. Prints each entry
  * point's size (one JSON line per entry).
@@ -39,6 +39,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "loomc/target/amdgpu": "src/targets/amdgpu/index.ts",
   "loomc/target/spirv": "src/targets/spirv/index.ts",
   "loomc/target/ptx": "src/targets/ptx/index.ts",
+  "loomc/target/wgsl": "src/targets/wgsl/index.ts",
   "loomc/runtime/webgpu": "src/runtime/webgpu/index.ts",
 };
 
@@ -54,10 +55,10 @@ test("loomc/browser bundles without Node imports, within 200 KB gzipped; sizes p
   const all = sizes["loomc/browser"]!;
   assert.ok(all.gzip <= BUDGET_GZIP_BYTES, `loomc/browser is ${all.gzip} bytes gzipped; the budget is ${BUDGET_GZIP_BYTES}`);
   // The browser entry holds every target: it is larger than any one of them.
-  for (const name of ["loomc/target/amdgpu", "loomc/target/spirv", "loomc/target/ptx"]) assert.ok(all.minified > sizes[name]!.minified, name);
+  for (const name of ["loomc/target/amdgpu", "loomc/target/spirv", "loomc/target/ptx", "loomc/target/wgsl"]) assert.ok(all.minified > sizes[name]!.minified, name);
 });
 
-test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V and PTX and evaluates its launch with closures", async () => {
+test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V, PTX and WGSL and evaluates its launch with closures", async () => {
   const { code } = await bundle("src/browser.ts", "iife", false);
   const page = createContext({ TextEncoder, TextDecoder }, { codeGeneration: { strings: false, wasm: false } });
   runInContext(code, page);
@@ -67,14 +68,15 @@ test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V and PTX and
       `(() => {
         const L = loomc;
         const refused = (() => { try { new Function("return 1"); return false; } catch (e) { return e instanceof EvalError; } })();
-        const spv = L.spirv.createSpirvTargetEnvironment(), ptx = L.ptx.createPtxTargetEnvironment();
-        const context = L.Context.create({ targetEnvironments: [spv, ptx] });
+        const spv = L.spirv.createSpirvTargetEnvironment(), ptx = L.ptx.createPtxTargetEnvironment(), wgsl = L.wgsl.createWgslTargetEnvironment();
+        const context = L.Context.create({ targetEnvironments: [spv, ptx, wgsl] });
         const pipeline = L.PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value;
         const compiler = L.Compiler.create(context);
         const out = { refused };
         for (const [env, profile, format] of [
           [spv, L.spirv.createSpirvProfile(spv, { identifier: "s", identity: { environment: "vulkan1.3", features: { shaderInt64: true } } }), "spirv"],
           [ptx, L.ptx.createPtxProfile(ptx, { identifier: "p", identity: { target: "sm_80" } }), "ptx"],
+          [wgsl, L.wgsl.createWgslProfile(wgsl, { identifier: "w", identity: { device: "webgpu" } }), "wgsl"],
         ]) {
           const ws = new L.Workspace(context);
           const m = ws.parseModule(L.Source.fromText("saxpy.loom", ${JSON.stringify(saxpy)})).value;
@@ -94,10 +96,10 @@ test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V and PTX and
       })()`,
       page,
     ) as string,
-  ) as { refused: boolean; webgpu: string } & Record<"spirv" | "ptx", { evaluator: string; groups: string; size: string; text: string; record: string }>;
+  ) as { refused: boolean; webgpu: string } & Record<"spirv" | "ptx" | "wgsl", { evaluator: string; groups: string; size: string; text: string; record: string }>;
   assert.equal(result.refused, true, "the context refuses code from strings");
   assert.equal(result.webgpu, "function");
-  for (const format of ["spirv", "ptx"] as const) {
+  for (const format of ["spirv", "ptx", "wgsl"] as const) {
     const r = result[format];
     assert.equal(r.evaluator, "closures");
     assert.equal(r.record, "saxpy");
@@ -107,4 +109,5 @@ test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V and PTX and
   }
   assert.match(result.spirv.text, /OpEntryPoint GLCompute %\d+ "saxpy"/);
   assert.match(result.ptx.text, /\.visible \.entry saxpy/);
+  assert.match(result.wgsl.text, /@compute @workgroup_size\(\d+, 1, 1\)\s*fn saxpy\(/);
 });
