@@ -49,7 +49,7 @@ export function highlightTokens(text: string): HighlightToken[] {
   return out;
 }
 
-/** A CSS class for a scope: its first two parts ("variable.other.value.loom" → "tm-variable-other"). */
+/** A CSS class for a scope ("variable.other.value.loom" → "tm-variable-other-value"). */
 export function scopeClass(scope: string): string {
-  return `tm-${scope.split(".").slice(0, 2).join("-")}`;
+  return `tm-${scope.replace(/\.loom$/, "").replaceAll(".", "-")}`;
 }
