@@ -3,7 +3,7 @@
  * file tests (test/cases) either compiles to WGSL that both independent WGSL front ends
  * accept — Tint through Dawn's null backend (compilation messages, then pipeline creation
  * against the layout the kernel-interface record implies, inside a validation error scope)
- * and naga — or fails with exactly the TARGET diagnostics this target documents
+ * and naga (plus test/wgsl/kernels, the same op families in WebGPU's types) — or fails with exactly the TARGET diagnostics this target documents
  * (docs/wgsl.md). Emission is deterministic; the suite's and the file tests' WGSL is golden
  * (`// RUN: wgsl` cases, goldens in test/golden/wgsl/, UPDATE=1 to refresh).
  */
@@ -45,7 +45,7 @@ function kernelsOf(dir: readonly string[]): Source[] {
   return out;
 }
 
-const SOURCES = [...kernelsOf(["examples", "kernels"]), ...kernelsOf(["test", "spirv", "kernels"]), ...kernelsOf(["test", "cases"])];
+const SOURCES = [...kernelsOf(["examples", "kernels"]), ...kernelsOf(["test", "spirv", "kernels"]), ...kernelsOf(["test", "cases"]), ...kernelsOf(["test", "wgsl", "kernels"])];
 
 test("the sources cover the whole kernel suite", () => {
   const suite = SOURCES.filter((s) => s.dir[0] === "examples").map((s) => [s.file, s.kernel]);

@@ -270,7 +270,7 @@ export class KernelLowering {
     if (!Number.isFinite(rounded)) {
       const bits = t === "f16" ? (Number.isNaN(rounded) ? 0x7e00 : rounded > 0 ? 0x7c00 : 0xfc00) : Number.isNaN(rounded) ? 0x7fc00000 : rounded > 0 ? 0x7f800000 : 0xff800000;
       const word = this.let("u32", `${bits}u`);
-      return this.let(t, t === "f16" ? `bitcast<vec2<f16>>(${word.e}).x` : `bitcast<f32>(${word.e})`);
+      return this.let(t, t === "f16" ? `f16(unpack2x16float(${word.e}).x)` : `bitcast<f32>(${word.e})`);
     }
     const text = Object.is(rounded, -0) ? "-0.0" : String(rounded);
     const literal = `${text.includes(".") || text.includes("e") ? text : `${text}.0`}${t === "f16" ? "h" : "f"}`;

@@ -24,7 +24,7 @@ const lowerRegionOps = regionLowering<KernelLowering, Lowered>("WGSL", WGSL_RULE
 const RESERVED = new Set(
   ("alias break case const const_assert continue continuing default diagnostic discard else enable false fn for if let loop override requires return " +
     "struct switch true var while array atomic bool f16 f32 i32 u32 mat2x2 mat3x3 mat4x4 ptr sampler texture_2d vec2 vec3 vec4 " +
-    "abs atomicAdd atomicAnd atomicCompareExchangeWeak atomicExchange atomicLoad atomicMax atomicMin atomicOr atomicStore atomicSub atomicXor bitcast ceil cos " +
+    "abs pack2x16float unpack2x16float atomicAdd atomicAnd atomicCompareExchangeWeak atomicExchange atomicLoad atomicMax atomicMin atomicOr atomicStore atomicSub atomicXor bitcast ceil cos " +
     "countLeadingZeros countOneBits countTrailingZeros exp exp2 floor fma inverseSqrt log log2 max min pow round select sign sin sqrt storageBarrier " +
     "subgroupAdd subgroupAnd subgroupBroadcast subgroupMax subgroupMin subgroupMul subgroupOr subgroupShuffle subgroupShuffleXor subgroupXor tanh trunc " +
     "workgroupBarrier loom_erf loom_round NULL Self abstract active as asm async attribute auto await become cast catch class co_await co_return co_yield " +

@@ -127,8 +127,9 @@ const isNan = (x: string) => `(${x} != ${x})`;
 
 const copysignf: LaneRule = ({ cx, args: [a, b], to }) => {
   if (to === "f32") return cx.let(to, `bitcast<f32>((bitcast<u32>(${a!.e}) & 0x7fffffffu) | (bitcast<u32>(${b!.e}) & 0x80000000u))`);
-  const w = cx.let("u32", `bitcast<u32>(vec2<f16>(${a!.e}, ${b!.e}))`).e;
-  return cx.let(to, `bitcast<vec2<f16>>((${w} & 0x7fffu) | ((${w} >> 16u) & 0x8000u)).x`);
+  // f16 → f32 is exact, so the packed f16 bits of b carry its sign (NaNs included).
+  const negative = cx.let("bool", `(pack2x16float(vec2<f32>(f32(${b!.e}), 0.0)) & 0x8000u) != 0u`).e;
+  return cx.let(to, `select(abs(${a!.e}), -abs(${a!.e}), ${negative})`);
 };
 
 /** NaN-propagating min/max (`a + b` is the NaN when either operand is one). */
