@@ -207,6 +207,7 @@ export class WebGpuRuntime {
       throw new LoomError("invalid-argument", `dispatch: the argument block of '${record.entryName}' is ${record.argumentBlockBytes} bytes, got ${block instanceof Uint8Array ? block.byteLength : typeof block}`);
     }
     checkBufferFields(kernel, block, buffers);
+    checkIndexDomain(kernel, block, buffers);
     if (count.some((c) => c === 0)) return { dispatched: false };
     const timed = options.timestamps === true && this.timestampsAvailable;
     const what = `dispatch '${record.entryName}'`;
@@ -279,6 +280,27 @@ function checkCount(count: unknown, max: number): [number, number, number] {
   const [x, y, z] = count as [number, number, number];
   if (x > max || y > max || z > max) throw new LoomError("out-of-range", `dispatch: workgroup count ${x}x${y}x${z} exceeds maxComputeWorkgroupsPerDimension (${max})`);
   return [x, y, z];
+}
+
+/**
+ * WGSL kernels compute in 32 bits (docs/abi.md, WGSL "Limits of the WebGPU ABI"): refuse, rather
+ * than let the kernel truncate, index values outside [-2^31, 2^31) and offsets or buffer lengths
+ * of 2^32 or more.
+ */
+function checkIndexDomain(kernel: WebGpuKernel, block: Uint8Array, buffers: readonly WebGpuBuffer[]): void {
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  for (const arg of kernel.record.arguments) {
+    if (arg.type === "index") {
+      const v = view.getBigInt64(arg.offset, true);
+      if (v < -(1n << 31n) || v >= 1n << 31n) throw new LoomError("out-of-range", `dispatch: index argument '${arg.name}' = ${v} is outside the 32-bit index domain of WGSL kernels [-2^31, 2^31)`);
+    } else if (arg.type === "offset") {
+      const v = view.getBigUint64(arg.offset, true);
+      if (v >= 1n << 32n) throw new LoomError("out-of-range", `dispatch: offset argument '${arg.name}' = ${v} is outside the 32-bit domain of WGSL kernels`);
+    }
+  }
+  buffers.forEach((b, k) => {
+    if (b.byteLength >= 2 ** 32) throw new LoomError("out-of-range", `dispatch: buffers[${k}] holds ${b.byteLength} bytes; WGSL kernels address fewer than 2^32`);
+  });
 }
 
 /** Each buffer field: address 0 (bindings) and a length the bound buffer holds. */

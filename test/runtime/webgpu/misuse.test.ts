@@ -87,6 +87,8 @@ test("dispatch misuse: statuses, and a rejected dispatch leaves the output untou
     await rejects(rt.dispatch(kernel, { ...good, workgroupCount: [1, 1] }), "invalid-argument", /three non-negative integers/);
     await rejects(rt.dispatch(kernel, { ...good, workgroupCount: [1 << 20, 1, 1] }), "out-of-range", /maxComputeWorkgroupsPerDimension/);
     await rejects(rt.dispatch(kernel, { ...good, args: [-1n << 64n, 2, kernel.bufferArgument(x), kernel.bufferArgument(y)] }), "out-of-range", /does not fit index/);
+    await rejects(rt.dispatch(kernel, { ...good, args: [2 ** 31, 2, kernel.bufferArgument(x), kernel.bufferArgument(y)] }), "out-of-range", /outside the 32-bit index domain/);
+    await rejects(rt.dispatch(kernel, { ...good, args: [-(2 ** 31) - 1, 2, kernel.bufferArgument(x), kernel.bufferArgument(y)] }), "out-of-range", /outside the 32-bit index domain/);
     await rejects(rt.dispatch(kernel, { ...good, args: [n, "2" as never, kernel.bufferArgument(x), kernel.bufferArgument(y)] }), "invalid-argument", /expected a number for f32/);
     const other = await dawnRuntime(t);
     try {
