@@ -236,7 +236,10 @@ function checkIndexCast(c: OpTypes, op: Op): void {
   if (!valid) c.result(`result '%${r.name}' of index.cast from ${s(x.type)} to ${s(r.type)} crosses no index or offset boundary (one side an integer and the other index/offset, or index↔offset)`);
 }
 
-/** Float class predicates need float arguments; assume predicates must mention an operand. */
+/**
+ * Float class predicates need float arguments, integer predicates (`mul`, `pow2`, `range`)
+ * integer or address ones; assume predicates must mention an operand.
+ */
 function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]): void {
   for (const p of Array.isArray(preds) ? (preds as Predicate[]) : []) {
     const args = Array.isArray(p?.args) ? p.args : [];
@@ -247,6 +250,11 @@ function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]
           break;
         }
       }
+    }
+    // Divisibility, powers of two and integer ranges are facts about integers and addresses.
+    if (p.kind === "mul" || p.kind === "pow2" || p.kind === "range") {
+      const bad = args.find((a) => typeof a !== "bigint" && isFloat(a.type));
+      if (bad && typeof bad !== "bigint") c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' needs an integer, index or offset value, got '%${bad.name}' of type ${s(bad.type)}`]);
     }
     if (operands && !args.some((a) => typeof a !== "bigint" && operands.includes(a))) {
       c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' of ${c.op.name} must mention one of its operands`]);
