@@ -46,6 +46,8 @@ export interface PipelineRequest {
   readonly verifyEachPass: boolean;
   /** Libraries declared symbols are linked from (none: the module must be closed). */
   readonly libraries?: readonly LinkLibrary[];
+  /** The verifier's clean result for this very IR (from parsing), so it is not verified twice. */
+  readonly verified?: VerifiedModule | undefined;
 }
 
 /** Verifies the linked module, forwarding only what the first verification did not report (warnings). */
@@ -80,7 +82,9 @@ export interface PipelineOutput {
 }
 
 export function runPreparedLowPipeline(module: Module, request: PipelineRequest, sink: DiagnosticSink): PipelineOutput | undefined {
-  let verified = verifyModule(module, sink);
+  let verified = request.verified;
+  if (verified) for (const d of verified.diagnostics) sink.add(d);
+  else verified = verifyModule(module, sink);
   if (sink.hasErrors) return undefined;
   if (request.libraries && request.libraries.length > 0) {
     if (!linkModule(module, request.libraries, request.specializations.map((s) => s.symbol), sink)) return undefined;
