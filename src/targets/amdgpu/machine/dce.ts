@@ -36,21 +36,24 @@ export function removeDeadInstructions(items: Item[]): void {
         if (o.k === "vreg" && i >= d) uses.set(o.r, (uses.get(o.r) ?? 0) + 1);
       });
     }
+    let nextInst: MInst | undefined;
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i]!;
-      if (item.kind !== "inst" || !ALU.has(formatOf(item.inst.mnemonic))) continue;
+      if (item.kind !== "inst") continue;
+      const following = nextInst;
+      nextInst = item.inst;
+      if (!ALU.has(formatOf(item.inst.mnemonic))) continue;
       const inst = item.inst;
       const defs = inst.operands.slice(0, definedCount(inst));
       if (defs.some((o) => o.k !== "vreg" && !(o.k === "special" && o.name === "vcc"))) continue;
       if (defs.some((o) => o.k === "vreg" && (uses.get(o.r) ?? 0) > 0)) continue;
-      const next = items.slice(i + 1).find((x) => x.kind === "inst");
-      const nextInst = next?.kind === "inst" ? next.inst : undefined;
       const writesScc = inst.mnemonic.startsWith("s_") && !NO_SCC.has(inst.mnemonic);
-      if (writesScc && nextInst && SCC_READERS.has(nextInst.mnemonic)) continue;
+      if (writesScc && following && SCC_READERS.has(following.mnemonic)) continue;
       const writesVcc = defs.some((o) => o.k === "special") || (inst.mnemonic === "v_mad_u64_u32" && inst.operands[1]?.k === "special" && inst.operands[1].name === "vcc");
-      const readsVcc = nextInst?.operands.slice(definedCount(nextInst)).some((o) => o.k === "special" && o.name === "vcc") ?? false;
+      const readsVcc = following?.operands.slice(definedCount(following)).some((o) => o.k === "special" && o.name === "vcc") ?? false;
       if (writesVcc && readsVcc) continue;
       items.splice(i, 1);
+      nextInst = following;
       changed = true;
     }
   }
