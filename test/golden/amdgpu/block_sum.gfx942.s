@@ -2,7 +2,6 @@ block_sum:
 	s_load_dwordx2 s[4:5], s[0:1], 0x0
 	s_load_dwordx2 s[6:7], s[0:1], 0x8
 	s_load_dwordx2 s[8:9], s[0:1], 0x18
-	s_load_dword s3, s[0:1], 0x28
 	s_mov_b32 s0, s2
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[10:11], s[0:1], 8

@@ -466,3 +466,10 @@ export const floatBits = (value: number): bigint => {
   v.setFloat32(0, value);
   return BigInt(v.getUint32(0));
 };
+
+/** IEEE minimum/maximum: NaN if either operand is NaN (v_min/v_max return the other). */
+export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar {
+  const unordered = compareFloat(cx, "uno", a, b)!;
+  return select(cx, unordered, cx.const("f32", 0x7fc00000n), r);
+}
+

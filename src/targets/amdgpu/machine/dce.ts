@@ -3,7 +3,7 @@
  * values eagerly (view strides, address parts) that no instruction reads. An ALU
  * instruction whose virtual-register results nobody reads is removed, unless it writes
  * EXEC, or writes SCC/VCC that the next instruction reads (a carry chain or a select).
- * Memory instructions and branches always stay. Repeats until nothing changes.
+ * Unused loads go too; stores, atomics and branches always stay. Repeats until nothing changes.
  */
 import { dsDefines, formatOf, globalDefines } from "../isa/encoder.js";
 import type { Item, MInst, VReg } from "./program.js";
@@ -23,7 +23,12 @@ export function definedCount(inst: MInst): number {
   }
 }
 
-const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B"]);
+const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B", "SMEM"]);
+
+/** ALU instructions and plain loads (no atomics, stores or control). */
+function removable(inst: MInst): boolean {
+  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
+}
 
 export function removeDeadInstructions(items: Item[]): void {
   for (let changed = true; changed; ) {
@@ -42,7 +47,7 @@ export function removeDeadInstructions(items: Item[]): void {
       if (item.kind !== "inst") continue;
       const following = nextInst;
       nextInst = item.inst;
-      if (!ALU.has(formatOf(item.inst.mnemonic))) continue;
+      if (!removable(item.inst)) continue;
       const inst = item.inst;
       const defs = inst.operands.slice(0, definedCount(inst));
       if (defs.some((o) => o.k !== "vreg" && !(o.k === "special" && o.name === "vcc"))) continue;
