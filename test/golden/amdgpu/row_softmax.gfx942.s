@@ -8,6 +8,7 @@ row_softmax:
 	s_mov_b64 s[0:1], exec
 .LBB0:
 	s_waitcnt lgkmcnt(0)
+	s_nop 0
 	v_cmp_lt_i64_e64 s[10:11], v[2:3], s[4:5]
 	s_and_b64 exec, exec, s[10:11]
 	s_cbranch_execz .LBB1
@@ -16,23 +17,17 @@ row_softmax:
 	s_mul_i32 s12, s5, s2
 	s_add_u32 s13, s3, s12
 	s_mov_b32 s11, s13
-	v_add_co_u32_e32 v4, vcc, s10, v2
-	v_mov_b32_e32 v6, s11
-	v_addc_co_u32_e32 v5, vcc, v6, v3, vcc
-	v_lshlrev_b64 v[6:7], 2, v[4:5]
-	v_add_co_u32_e32 v4, vcc, s6, v6
-	v_mov_b32_e32 v8, s7
-	v_addc_co_u32_e32 v5, vcc, v8, v7, vcc
-	global_load_dword v6, v[4:5], off
+	v_lshl_add_u64 v[4:5], s[10:11], 0, v[2:3]
+	v_lshl_add_u64 v[6:7], v[4:5], 2, s[6:7]
+	global_load_dword v4, v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_max_f32_e32 v4, v1, v6
-	v_cmp_u_f32_e64 s[10:11], v1, v6
+	v_max_f32_e32 v5, v1, v4
+	v_cmp_u_f32_e64 s[10:11], v1, v4
 	s_mov_b32 s3, 0x7fc00000
-	v_mov_b32_e32 v5, s3
-	v_cndmask_b32_e64 v6, v4, v5, s[10:11]
+	v_mov_b32_e32 v4, s3
+	v_cndmask_b32_e64 v6, v5, v4, s[10:11]
 	v_mov_b32_e32 v1, v6
-	v_add_co_u32_e32 v4, vcc, 64, v2
-	v_addc_co_u32_e32 v5, vcc, 0, v3, vcc
+	v_lshl_add_u64 v[4:5], v[2:3], 0, 64
 	v_mov_b32_e32 v2, v4
 	v_mov_b32_e32 v3, v5
 	s_branch .LBB0
@@ -492,6 +487,7 @@ row_softmax:
 	v_mov_b32_e32 v1, 0
 	s_mov_b64 s[0:1], exec
 .LBB2:
+	s_nop 1
 	v_cmp_lt_i64_e64 s[10:11], v[4:5], s[4:5]
 	s_and_b64 exec, exec, s[10:11]
 	s_cbranch_execz .LBB3
@@ -500,14 +496,9 @@ row_softmax:
 	s_mul_i32 s12, s5, s2
 	s_add_u32 s13, s3, s12
 	s_mov_b32 s11, s13
-	v_add_co_u32_e32 v6, vcc, s10, v4
-	v_mov_b32_e32 v2, s11
-	v_addc_co_u32_e32 v7, vcc, v2, v5, vcc
-	v_lshlrev_b64 v[8:9], 2, v[6:7]
-	v_add_co_u32_e32 v6, vcc, s6, v8
-	v_mov_b32_e32 v2, s7
-	v_addc_co_u32_e32 v7, vcc, v2, v9, vcc
-	global_load_dword v2, v[6:7], off
+	v_lshl_add_u64 v[6:7], s[10:11], 0, v[4:5]
+	v_lshl_add_u64 v[8:9], v[6:7], 2, s[6:7]
+	global_load_dword v2, v[8:9], off
 	s_waitcnt vmcnt(0)
 	v_sub_f32_e32 v6, v2, v3
 	v_mul_f32_e32 v2, 0x3fb8aa3b, v6
@@ -515,8 +506,7 @@ row_softmax:
 	s_nop 0
 	v_add_f32_e32 v2, v1, v6
 	v_mov_b32_e32 v1, v2
-	v_add_co_u32_e32 v6, vcc, 64, v4
-	v_addc_co_u32_e32 v7, vcc, 0, v5, vcc
+	v_lshl_add_u64 v[6:7], v[4:5], 0, 64
 	v_mov_b32_e32 v4, v6
 	v_mov_b32_e32 v5, v7
 	s_branch .LBB2
@@ -723,6 +713,7 @@ row_softmax:
 	v_mov_b32_e32 v5, 0
 	s_mov_b64 s[0:1], exec
 .LBB4:
+	s_nop 1
 	v_cmp_lt_i64_e64 s[10:11], v[4:5], s[4:5]
 	s_and_b64 exec, exec, s[10:11]
 	s_cbranch_execz .LBB5
@@ -731,14 +722,9 @@ row_softmax:
 	s_mul_i32 s12, s5, s2
 	s_add_u32 s13, s3, s12
 	s_mov_b32 s11, s13
-	v_add_co_u32_e32 v6, vcc, s10, v4
-	v_mov_b32_e32 v0, s11
-	v_addc_co_u32_e32 v7, vcc, v0, v5, vcc
-	v_lshlrev_b64 v[8:9], 2, v[6:7]
-	v_add_co_u32_e32 v6, vcc, s6, v8
-	v_mov_b32_e32 v0, s7
-	v_addc_co_u32_e32 v7, vcc, v0, v9, vcc
-	global_load_dword v0, v[6:7], off
+	v_lshl_add_u64 v[6:7], s[10:11], 0, v[4:5]
+	v_lshl_add_u64 v[8:9], v[6:7], 2, s[6:7]
+	global_load_dword v0, v[8:9], off
 	s_waitcnt vmcnt(0)
 	v_sub_f32_e32 v2, v0, v3
 	v_mul_f32_e32 v0, 0x3fb8aa3b, v2
@@ -747,16 +733,10 @@ row_softmax:
 	v_rcp_f32_e32 v0, v1
 	s_nop 0
 	v_mul_f32_e32 v6, v2, v0
-	v_add_co_u32_e32 v8, vcc, s10, v4
-	v_mov_b32_e32 v0, s11
-	v_addc_co_u32_e32 v9, vcc, v0, v5, vcc
-	v_lshlrev_b64 v[10:11], 2, v[8:9]
-	v_add_co_u32_e32 v8, vcc, s8, v10
-	v_mov_b32_e32 v0, s9
-	v_addc_co_u32_e32 v9, vcc, v0, v11, vcc
-	global_store_dword v[8:9], v6, off
-	v_add_co_u32_e32 v6, vcc, 64, v4
-	v_addc_co_u32_e32 v7, vcc, 0, v5, vcc
+	v_lshl_add_u64 v[8:9], s[10:11], 0, v[4:5]
+	v_lshl_add_u64 v[10:11], v[8:9], 2, s[8:9]
+	global_store_dword v[10:11], v6, off
+	v_lshl_add_u64 v[6:7], v[4:5], 0, 64
 	v_mov_b32_e32 v4, v6
 	v_mov_b32_e32 v5, v7
 	s_branch .LBB4
