@@ -14,6 +14,11 @@ import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitM
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../src/targets/amdgpu/index.js";
 import { percentiles, repoPath as root, timeSamples } from "./stats.js";
 
+/** Runs an LLVM tool (a whole process). */
+function tool(cmd: string, args: readonly string[]) {
+  return spawnSync(cmd, args, { encoding: "utf8" });
+}
+
 interface CodeFacts {
   readonly instructions: number;
   readonly vgprs: number;
@@ -22,8 +27,8 @@ interface CodeFacts {
 
 /** Static instruction count of `symbol` (code-end padding excluded) and the metadata register counts. */
 function codeFacts(path: string, mcpu: string, symbol: string): CodeFacts | undefined {
-  const dis = spawnSync("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path], { encoding: "utf8" });
-  const notes = spawnSync("llvm-readobj-19", ["--notes", path], { encoding: "utf8" });
+  const dis = tool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
+  const notes = tool("llvm-readobj-19", ["--notes", path]);
   if (dis.status !== 0 || notes.status !== 0) return undefined;
   let on = false;
   let instructions = 0;
@@ -44,8 +49,8 @@ function clangBuild(kernel: string, mcpu: string, dir: string): { path: string; 
   const runs: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    const cc = spawnSync("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", source, "-o", object]);
-    const ld = spawnSync("ld.lld-19", ["-shared", object, "-o", path]);
+    const cc = tool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", source, "-o", object]);
+    const ld = tool("ld.lld-19", ["-shared", object, "-o", path]);
     if (cc.status !== 0 || ld.status !== 0) return undefined;
     runs.push(performance.now() - t0);
   }
