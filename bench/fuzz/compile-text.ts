@@ -36,7 +36,7 @@ export function mutateText(rand: Rand, text: string): string {
       return lines.join("\n");
     case 5: { // a nest of scf.if around a line
       const depth = pick(rand, [3, 63, 65, 257]);
-      lines.splice(at, 0, `${"  scf.if %__t {\n".repeat(depth)}${"  }\n".repeat(depth)}`);
+      lines.splice(at, 0, `  %__t = scalar.constant true : i1\n${"  scf.if %__t {\n".repeat(depth)}${"  }\n".repeat(depth)}`);
       return lines.join("\n");
     }
     default: // two lines swapped

@@ -11,6 +11,9 @@
  * hook: with every operand constant (scalars, or vectors built from constants) it is replaced
  * by its value — a constant, or for a vector result `vector.from_elements` of lane constants.
  *
+ * A `scalar.bitcast` whose result is a NaN is not folded: folding holds floats as JS numbers,
+ * which cannot keep a NaN's payload, and the device keeps it bit-exact.
+ *
  * `scf.select` with a constant condition forwards the chosen operand. Dead pure ops are
  * removed (`removeDeadOps`, once per kernel, by the pipeline) from device bodies only: a
  * launch-config region keeps every op because an unused op can still fail the launch (a
@@ -134,6 +137,9 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
       continue; // an op the evaluator does not know is simply not folded
     }
     if (isUndefined(value)) continue;
+    // A NaN is a JS number here and has lost its payload; bitcasts are bit-exact on the
+    // device (docs/language.md "NaN payloads"), so a bitcast that makes a NaN is left to it.
+    if (op.name === "scalar.bitcast" && typeof value === "number" && Number.isNaN(value)) continue;
     const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
     replacement.comments = op.comments;
     replacement.blankBefore = op.blankBefore;
