@@ -117,7 +117,9 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
     // Diagnostics may point into library code that linking copied into the module.
     const lookup = (n: string) => module.sourceTexts.get(n) ?? options.linkIndex?.sourceText(n);
     try {
-      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries };
+      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries, verified: module.verified };
+      // The IR is rewritten from here on: what was verified no longer describes it.
+      module.verified = undefined;
       const out = runPreparedLowPipeline(module.ir, request, sink);
       if (!out) {
         module.setState({ phase: "failed" });

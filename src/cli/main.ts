@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loom` command: fmt, verify, compile, launch. A thin shell over the public API.
+ * The `loom` command: fmt, verify, compile, launch, link, run, test. A thin shell over the public API.
  * Exit status: 0 success, 1 program errors (diagnostics), 2 usage errors.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -10,6 +10,7 @@ import { compileCommand } from "./compile.js";
 import { launchCommand } from "./launch.js";
 import { linkCommand } from "./link.js";
 import { runCommand } from "./run.js";
+import { testCommand } from "./test.js";
 import { UsageError, type Command } from "./common.js";
 import { LoomError } from "../index.js";
 
@@ -20,6 +21,7 @@ const commands: Record<string, Command> = {
   launch: launchCommand,
   link: linkCommand,
   run: runCommand,
+  test: testCommand,
 };
 
 const MAIN_HELP = `loom — the Loom kernel compiler

@@ -27,6 +27,7 @@ import { layoutAllocations } from "./storage.js";
 import { checkLaunchLimits } from "./launch-limits.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
+import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
@@ -46,6 +47,8 @@ export interface PipelineRequest {
   readonly verifyEachPass: boolean;
   /** Libraries declared symbols are linked from (none: the module must be closed). */
   readonly libraries?: readonly LinkLibrary[];
+  /** The verifier's clean result for this very IR (from parsing), so it is not verified twice. */
+  readonly verified?: VerifiedModule | undefined;
 }
 
 /** Verifies the linked module, forwarding only what the first verification did not report (warnings). */
@@ -80,7 +83,9 @@ export interface PipelineOutput {
 }
 
 export function runPreparedLowPipeline(module: Module, request: PipelineRequest, sink: DiagnosticSink): PipelineOutput | undefined {
-  let verified = verifyModule(module, sink);
+  let verified = request.verified;
+  if (verified) for (const d of verified.diagnostics) sink.add(d);
+  else verified = verifyModule(module, sink);
   if (sink.hasErrors) return undefined;
   if (request.libraries && request.libraries.length > 0) {
     if (!linkModule(module, request.libraries, request.specializations.map((s) => s.symbol), sink)) return undefined;
@@ -178,6 +183,10 @@ function prepareKernel(
     selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
   };
   for (const region of [configRegion, body]) specializeRegion(module, analyses, region, profile, config, sink, chose);
+  if (sink.errorCount === errorsBefore) {
+    checkBoundFullUnrolls(body, sink);
+    checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
+  }
   if (sink.errorCount > errorsBefore) return undefined;
   const uses = removeDeadOps(body);
 

@@ -39,6 +39,7 @@ import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } fro
 import { syntaxOf } from "./syntax/registry.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
 import { isOp } from "../dialects/registry.js";
+import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
 
 /**
  * Deepest region nesting the parser accepts (a kernel body is level 1). Deeper input is
@@ -204,7 +205,7 @@ export class Parser {
       this.recover(startIndex);
       return null;
     }
-    op.comments = comments.map((c) => c.text);
+    op.comments = commentLines(comments, first.blankBefore);
     op.blankBefore = comments.length > 0 ? comments[0]!.blankBefore : first.blankBefore;
     op.parent = region;
     return op;
@@ -808,14 +809,26 @@ export class Parser {
   }
 }
 
+/**
+ * An op's leading comment lines, with a blank-line mark where the source separated two of them
+ * or the last of them from the op (a file-header comment stays apart from the first op).
+ */
+function commentLines(comments: readonly { text: string; blankBefore: boolean }[], opBlankBefore: boolean): string[] {
+  const out: string[] = [];
+  comments.forEach((c, i) => {
+    if (i > 0 && c.blankBefore) out.push(BLANK_COMMENT_LINE);
+    out.push(c.text);
+  });
+  if (comments.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
+  return out;
+}
+
 /** Module-level blank lines are decided by the printer's rules; record them the same way. */
 function normalizeTopLevelBlanks(module: Module): void {
   // Aliases print first, then the other ops in source order (language.md §9.7).
   const order = [...module.ops.filter((o) => isOp(o, "alias")), ...module.ops.filter((o) => !isOp(o, "alias"))];
   order.forEach((op, i) => {
-    if (isOp(op, "alias")) op.blankBefore = false;
-    else if (!isOp(op, "module.import")) op.blankBefore = i > 0;
-    else if (i === 0) op.blankBefore = false;
+    op.blankBefore = topLevelBlankBefore(op, i === 0);
   });
   module.ops = order;
 }

@@ -7,6 +7,7 @@ import { typeToString, type Type } from "../ir/types.js";
 import { formatLiteral } from "./literals.js";
 import { syntaxOf } from "./syntax/registry.js";
 import { isOp, propOf } from "../dialects/registry.js";
+import { BLANK_COMMENT_LINE } from "./layout.js";
 
 const INDENT = "  ";
 
@@ -102,7 +103,7 @@ export class Writer {
   op(op: Op, first: boolean, blank = op.blankBefore): void {
     const pad = INDENT.repeat(this.depth);
     if (blank && !first) this.lines.push("");
-    for (const c of op.comments) this.lines.push(`${pad}//${c}`);
+    for (const c of op.comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c}`);
     this.cur = pad;
     if (isOp(op, "alias")) {
       this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;

@@ -59,6 +59,9 @@ function runStage(c: Case, run: RunLine): void {
       ptxModules.push({ name: path, text, target: run.options.get("target")?.[0]?.split(":")[1] ?? "sm_90" });
       return expectGolden(path, text);
     }
+    case "wgsl":
+      // Tint and naga check these modules in test/wgsl/kernels.test.ts.
+      return expectGolden(goldenPath(c, run, "wgsl"), new TextDecoder().decode(emitCase(c, run).bytes));
     case "launch":
       return expectGolden(goldenPath(c, run, "txt"), launchText(c, run));
     case "hsaco":

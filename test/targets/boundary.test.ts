@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fromRoot } from "../util/paths.js";
 
-const TARGET_WORD = /amdgpu|spirv|ptx|gfx\d|sm_\d/i;
+const TARGET_WORD = /amdgpu|spirv|ptx|wgsl|gfx\d|sm_\d/i;
 
 /** Files outside src/targets/ that may name a target, and why. */
 const ALLOWED: Readonly<Record<string, string>> = {

@@ -7,7 +7,9 @@
  *  TYPE/005 literal kinds (via literals.ts), TYPE/013 signature argument types.
  * Ops whose declaration carries a type rule (src/dialects/ops: uniform, conversion or a
  * signature of per-operand checks) are checked from it; the rest have checkers below.
- * Each check reports at most one problem per op, at the op, so one mistake gives one error.
+ * As in the reference, every failing operand and the result are reported (several diagnostics
+ * for one op), at the op; a value that already failed is not compared again, so one mistake
+ * still gives one error.
  */
 import type { Literal, Op, Predicate, Value } from "../../ir/core.js";
 import { remapType, type ValueMap } from "../../ir/clone.js";
@@ -117,21 +119,44 @@ function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
 
 type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
+/** How the reference names the operands of a uniform op, by arity. */
+const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
+
+/**
+ * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
+ * TYPE/004 for a result outside it, TYPE/001 where operands disagree), as the reference does.
+ */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
+  const roles = ROLES[rule.arity] ?? [];
+  const role = (i: number) => roles[i] ?? `operand #${i}`;
   const result = op.results[0];
-  const t = rule.result === "same" && result ? result.type : (annotatedTypes(op)?.[0] ?? op.operands[0]?.type);
-  if (!t) {
-    if (rule.result === "same") c.resultIs(0, (x) => inClass(x, rule.cls), CLASS_NAME[rule.cls]);
+  const cls = CLASS_NAME[rule.cls];
+  let failed = false;
+  op.operands.forEach((v, i) => {
+    if (inClass(v.type, rule.cls)) return;
+    failed = true;
+    c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+  });
+  const first = op.operands[0];
+  if (!first) return;
+  op.operands.forEach((v, i) => {
+    if (i === 0 || typeEquals(v.type, first.type)) return;
+    failed = true;
+    c.mismatch(`${role(0)} '%${first.name}' (${s(first.type)}) and ${role(i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
+  });
+  if (rule.result === "same") {
+    if (!result) return;
+    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${cls}, got ${s(result.type)}`);
+    if (!failed && !typeEquals(result.type, first.type)) c.mismatch(`result '%${result.name}' has type ${s(result.type)}, the operands ${s(first.type)}`);
     return;
   }
-  if (!inClass(t, rule.cls)) {
-    c.operand(`${op.name} takes ${CLASS_NAME[rule.cls]}, got ${s(t)}`);
-    return;
-  }
-  for (const v of op.operands) if (!c.same(v, t, "operand")) return;
-  if (rule.result === "i1" && result) {
-    const want: Type = isVector(t) ? { kind: "vector", shape: t.shape, element: T.i1 } : T.i1;
+  // Comparisons: the annotation names the operand type; the result is i1 (lanewise).
+  const annotated = annotatedTypes(op)?.[0];
+  if (failed) return;
+  if (annotated && !typeEquals(annotated, first.type)) return void c.mismatch(`operands of ${op.name} have type ${s(first.type)}, the annotation says ${s(annotated)}`);
+  if (result) {
+    const want: Type = isVector(first.type) ? { kind: "vector", shape: first.type.shape, element: T.i1 } : T.i1;
     if (!typeEquals(result.type, want)) c.result(`${op.name} produces ${s(want)}, not ${s(result.type)}`);
   }
 }
@@ -166,9 +191,21 @@ function refValue(op: Op, r: TypeRef): Value | undefined {
   return "operand" in r ? op.operands[r.operand] : op.results[r.result];
 }
 
-/** The checks of a `signature` rule, in order; the first failure is the op's one report. */
+/**
+ * The checks of a `signature` rule: every failing operand and result is reported, except a
+ * `sameAs` check against a value that already failed (one mistake, one report).
+ */
 function checkSignature(c: OpTypes, op: Op, rule: Rule<"signature">): void {
-  for (const check of rule.checks) if (!checkOne(c, op, check)) return;
+  const failed = new Set<Value>();
+  for (const check of rule.checks) {
+    if ("sameAs" in check) {
+      const other = refValue(op, check.sameAs);
+      if (other && failed.has(other)) continue;
+    }
+    const v = refValue(op, check);
+    if (v && failed.has(v)) continue;
+    if (!checkOne(c, op, check) && v) failed.add(v);
+  }
 }
 
 function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
@@ -190,10 +227,13 @@ function checkIndexCast(c: OpTypes, op: Op): void {
   const x = op.operands[0], r = op.results[0];
   if (!x || !r) return;
   const ok = (t: Type) => isInt(t) || isAddress(t);
-  if (!ok(x.type)) return void c.operand(`index.cast converts between integers and index/offset, got ${s(x.type)}`);
-  if (!ok(r.type)) return void c.result(`index.cast converts between integers and index/offset, not to ${s(r.type)}`);
+  const what = "an integer, index, or offset";
+  const input = ok(x.type), output = ok(r.type);
+  if (!input) c.operand(`input '%${x.name}' of index.cast must be ${what}, got ${s(x.type)}`);
+  if (!output) c.result(`result '%${r.name}' of index.cast must be ${what}, got ${s(r.type)}`);
+  if (!input || !output) return;
   const valid = (isInt(x.type) && isAddress(r.type)) || (isAddress(x.type) && isInt(r.type)) || (isAddress(x.type) && isAddress(r.type) && !typeEquals(x.type, r.type));
-  if (!valid) c.operand(`index.cast from ${s(x.type)} to ${s(r.type)}: one side must be an integer and the other index/offset, or index↔offset`);
+  if (!valid) c.result(`result '%${r.name}' of index.cast from ${s(x.type)} to ${s(r.type)} crosses no index or offset boundary (one side an integer and the other index/offset, or index↔offset)`);
 }
 
 /** Float class predicates need float arguments; assume predicates must mention an operand. */
@@ -215,8 +255,19 @@ function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]
 }
 
 function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
-  for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, (t) => inClass(t, cls), CLASS_NAME[cls])) return;
-  op.results.forEach((r, i) => c.same(r, op.operands[i]?.type, "result"));
+  let failed = false;
+  op.operands.forEach((v, i) => {
+    if (inClass(v.type, cls)) return;
+    failed = true;
+    // An address value given to scalar.assume is TYPE/004 in the reference ("use index.assume").
+    if (cls === "S" && isAddress(v.type)) c.result(`values[${i}] '%${v.name}' of ${op.name} is ${s(v.type)}, not an integer or floating-point scalar; use index.assume`);
+    else c.operand(`values[${i}] '%${v.name}' of ${op.name} must be ${cls === "A" ? "an address (index or offset)" : CLASS_NAME[cls]}, got ${s(v.type)}`);
+  });
+  if (failed) return;
+  op.results.forEach((r, i) => {
+    const v = op.operands[i];
+    if (v && !typeEquals(r.type, v.type)) c.mismatch(`values[${i}] '%${v.name}' has type ${s(v.type)}, results[${i}] '%${r.name}' ${s(r.type)}`);
+  });
   checkPredicates(c, op.props.predicates, op.operands);
 }
 
@@ -322,7 +373,12 @@ const CHECKERS: Record<string, Checker> = {
     if (t) c.same(opnd(op, 1), t, "operand") && c.same(opnd(op, 2), t, "operand");
   },
   "kernel.launch.config": (c, op) => {
-    for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, isIndex, "index")) return;
+    // Every operand that is not index, by the reference's operand names.
+    op.operands.forEach((v, i) => {
+      if (isIndex(v.type)) return;
+      const role = `${i < 3 ? "workgroups" : i < 6 ? "workgroup_size" : "cluster_size"}_${"xyz"[i % 3]}`;
+      c.operand(`${role} '%${v.name}' of kernel.launch.config must be index, got ${s(v.type)}`);
+    });
   },
   "kernel.subgroup.reduce": (c, op) => checkReduce(c, op),
   "kernel.workgroup.reduce": (c, op) => checkReduce(c, op),
@@ -549,7 +605,11 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
   for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
   const info = opInfo(op.name);
-  if (!checkAnnotations(c, op, info)) return;
+  // For uniform ops and assumes the annotation is the result type, which the op's own rule
+  // compares with each operand (several diagnostics, as the reference reports them).
+  const annotationIsResult =
+    (info?.types?.kind === "uniform" && info.types.result === "same") || isOp(op, "index.assume") || isOp(op, "scalar.assume") || isOp(op, "kernel.launch.config");
+  if (!annotationIsResult && !checkAnnotations(c, op, info)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
   const rule = info?.types;
   switch (rule?.kind) {

@@ -11,6 +11,7 @@ import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
 import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
 import { encodeProgram, type Instruction } from "./isa/encoder.js";
 import { metadataMap, metadataNote } from "./metadata.js";
+import type { HiddenArgument } from "./lower/kernel.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";
 import { elfFlags } from "./target-id.js";
@@ -25,6 +26,7 @@ export interface CodeObjectKernel {
   readonly program: readonly Instruction[];
   readonly resources: KernelResources;
   readonly args: readonly ArgSlot[];
+  readonly hiddenArguments?: readonly HiddenArgument[];
   readonly kernargSize: number;
   readonly groupSegmentFixedSize: number;
   readonly wavefrontSize: WavefrontSize;
@@ -72,7 +74,7 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
     metadataMap(
       info,
       kernels.map((k, i) => {
-        const base = { name: k.name, args: k.args, kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
+        const base = { name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
         return k.requiredWorkgroupSize ? { ...base, requiredWorkgroupSize: k.requiredWorkgroupSize } : base;
       }),
     ),
