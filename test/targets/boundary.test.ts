@@ -20,6 +20,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/harness/device.ts": "the kernel-suite harness runs kernels on Vulkan devices, which consume SPIR-V",
   "src/harness/index.ts": "re-exports the harness's SPIR-V environment",
   "src/abi/conventions.ts": "names which kind of target uses each argument-passing convention",
+  "src/browser.ts": "the browser entry bundles every target package, one namespace each",
 };
 /** Folders whose files may: runtimes each consume one target's executables. */
 const ALLOWED_FOLDERS = ["src/targets/", "src/runtime/"];

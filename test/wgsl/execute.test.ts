@@ -1,7 +1,8 @@
 /**
  * The suite's kernels compiled to WGSL run on Dawn with SwiftShader's Vulkan ICD (Node's
  * `webgpu` package) and match the suite's plain-JS references (examples/kernels/suite.ts)
- * at the quick shapes, and the WGSL coverage kernels match the reference interpreter. The profile comes from the real adapter (`profileFromAdapter`). The
+ * at the quick shapes, and coverage kernels (every scalar rule, vector dot/iota) match the
+ * reference interpreter. The profile comes from the real adapter (`profileFromAdapter`). The
  * harness here is minimal on purpose — buffers, the uniform argument block and the bind
  * group laid out as docs/abi.md "WGSL" states, from the kernel-interface record — so it
  * checks the ABI independently of the runtime package.
@@ -11,7 +12,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import type { TestContext } from "node:test";
 import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, prepareReferenceKernel, type KernelInterface, type Module } from "../../src/index.js";
-import { compareOutput, describeCheck, type CaseArgument, type HostArray } from "../../src/harness/index.js";
+import { compareOutput, describeCheck, random, type CaseArgument, type HostArray } from "../../src/harness/index.js";
 import type { TargetProfile } from "../../src/core/target.js";
 import { createWgslProfile, createWgslTargetEnvironment, profileFromAdapter } from "../../src/targets/wgsl/index.js";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
@@ -189,9 +190,42 @@ for (const suite of KERNEL_SUITE) {
  * the device against the reference interpreter — integers exactly, floats within WGSL's
  * accuracy (docs/wgsl.md "Math accuracy").
  */
-const COVERAGE: readonly { kernel: string; args: CaseArgument[]; tolerance?: number }[] = [
-  { kernel: "wgsl_integer_ops", args: [{ kind: "scalar", name: "a", value: -29 }, { kind: "scalar", name: "b", value: 5 }, { kind: "scalar", name: "flag", value: 1 }, { kind: "buffer", name: "out", data: new Int32Array(64 * 32) }] },
-  { kernel: "wgsl_float_ops", args: [{ kind: "scalar", name: "x", value: 1.25 }, { kind: "scalar", name: "y", value: 0.75 }, { kind: "buffer", name: "out", data: new Float32Array(64 * 32) }], tolerance: 2 ** -11 }, // WGSL: sin/cos within 2⁻¹¹ absolute
+const grid = (count: number, seed: number): Float32Array => {
+  const r = random(seed);
+  return Float32Array.from({ length: count }, () => Math.round((r() * 2 - 1) * 4 * 4096) / 4096);
+};
+
+interface Coverage {
+  readonly dir: readonly string[];
+  readonly file: string;
+  readonly kernel: string;
+  readonly workload: readonly number[];
+  readonly args: readonly CaseArgument[];
+  /** Output buffers, each with its float tolerance (absolute, plus 64 ε relative) or exact. */
+  readonly outputs: Readonly<Record<string, number | "exact">>;
+}
+
+const WGSL_OPS = ["test", "wgsl", "kernels"];
+const COVERAGE: readonly Coverage[] = [
+  {
+    dir: WGSL_OPS, file: "wgsl_ops.loom", kernel: "wgsl_integer_ops", workload: [],
+    args: [{ kind: "scalar", name: "a", value: -29 }, { kind: "scalar", name: "b", value: 5 }, { kind: "scalar", name: "flag", value: 1 }, { kind: "buffer", name: "out", data: new Int32Array(64 * 32) }],
+    outputs: { out: "exact" },
+  },
+  {
+    dir: WGSL_OPS, file: "wgsl_ops.loom", kernel: "wgsl_float_ops", workload: [],
+    args: [{ kind: "scalar", name: "x", value: 1.25 }, { kind: "scalar", name: "y", value: 0.75 }, { kind: "buffer", name: "out", data: new Float32Array(64 * 32) }],
+    outputs: { out: 2 ** -11 }, // WGSL: sin/cos within 2⁻¹¹ absolute
+  },
+  {
+    dir: ["test", "spirv", "kernels"], file: "dot_iota.loom", kernel: "dot_iota", workload: [37],
+    args: [
+      { kind: "scalar", name: "n", value: 37 }, { kind: "scalar", name: "step", value: 3 },
+      { kind: "buffer", name: "a", data: grid(37 * 16, 1) }, { kind: "buffer", name: "b", data: grid(37 * 16, 2) }, { kind: "buffer", name: "acc", data: grid(37, 3) },
+      { kind: "buffer", name: "dots", data: new Float32Array(37) }, { kind: "buffer", name: "lanes", data: new Int32Array(37 * 16) },
+    ],
+    outputs: { dots: 1e-6, lanes: "exact" },
+  },
 ];
 
 for (const cov of COVERAGE) {
@@ -199,15 +233,24 @@ for (const cov of COVERAGE) {
     const d = await swiftShader();
     if (typeof d === "string") return skip(t, d);
     const profile = createWgslProfile(env, profileFromAdapter(d.adapter, "swiftshader"));
-    const b = build("wgsl_ops.loom", readFileSync(fromRoot("test", "wgsl", "kernels", "wgsl_ops.loom"), "utf8"), cov.kernel, profile);
-    const launch = b.launch([]);
-    const got = await dispatch(d.device, b, cov.args, launch.workgroupCount, ["out"]);
-    const out = cov.args.find((a) => a.kind === "buffer")! as { data: HostArray };
-    const reference = out.data.slice();
-    const interpreterArgs = cov.args.map((a) => (a.kind === "buffer" ? new Uint8Array(reference.buffer) : cov.tolerance ? a.value : BigInt(a.value)));
+    const b = build(cov.file, readFileSync(fromRoot(...cov.dir, cov.file), "utf8"), cov.kernel, profile);
+    const launch = b.launch(cov.workload);
+    const got = await dispatch(d.device, b, cov.args, launch.workgroupCount, Object.keys(cov.outputs));
+    const expected = new Map<string, HostArray>();
+    const interpreterArgs = cov.args.map((a, i) => {
+      if (a.kind === "buffer") {
+        const copy = a.data.slice();
+        expected.set(a.name, copy);
+        return new Uint8Array(copy.buffer);
+      }
+      const type = b.kernel.arguments[i]!.type;
+      return type === "f32" ? a.value : BigInt(a.value);
+    });
     prepareReferenceKernel(b.module, cov.kernel).run({ ...launch, subgroupSize: 32, args: interpreterArgs });
-    const device = sameKind(out.data, got.get("out")!);
-    const check = compareOutput("out", device, cov.tolerance ? { values: reference, compare: { kind: "float", epsilons: 64, absolute: cov.tolerance } } : { values: reference, compare: { kind: "exact" } });
-    assert.equal(check.mismatches, 0, `${cov.kernel}: ${describeCheck(check)}`);
+    for (const [name, tolerance] of Object.entries(cov.outputs)) {
+      const want = expected.get(name)!;
+      const check = compareOutput(name, sameKind(want, got.get(name)!), tolerance === "exact" ? { values: want, compare: { kind: "exact" } } : { values: want, compare: { kind: "float", epsilons: 64, absolute: tolerance } });
+      assert.equal(check.mismatches, 0, `${cov.kernel}: ${describeCheck(check)}`);
+    }
   });
 }

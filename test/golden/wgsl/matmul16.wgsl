@@ -24,66 +24,63 @@ fn matmul16(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(workgrou
   let v5: i32 = (v4 + v1);
   let v6: i32 = (v2 * 16i);
   let v7: i32 = (v6 + v0);
-  let v8: i32 = (arg_k * arg_m);
-  let v9: i32 = (arg_n * arg_k);
-  let v10: i32 = (arg_n * arg_m);
-  let v11: bool = (bitcast<u32>(v5) < bitcast<u32>(arg_m));
-  let v12: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_n));
-  var m13: f32 = 0.0f;
-  for (var i14: i32 = 0i; i14 < arg_k; i14 = i14 + 16i) {
-    let v15: i32 = i14;
-    let v16: f32 = m13;
-    let v17: i32 = (v15 + v0);
-    let v18: i32 = (v15 + v1);
-    var m19: f32;
-    if (v11) {
-      let v20: i32 = (v5 * arg_k);
-      let v21: i32 = (v20 + v17);
-      let v22: f32 = matmul16_a[v21];
-      m19 = v22;
+  let v8: bool = (bitcast<u32>(v5) < bitcast<u32>(arg_m));
+  let v9: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_n));
+  var m10: f32 = 0.0f;
+  for (var i11: i32 = 0i; i11 < arg_k; i11 = i11 + 16i) {
+    let v12: i32 = i11;
+    let v13: f32 = m10;
+    let v14: i32 = (v12 + v0);
+    let v15: i32 = (v12 + v1);
+    var m16: f32;
+    if (v8) {
+      let v17: i32 = (v5 * arg_k);
+      let v18: i32 = (v17 + v14);
+      let v19: f32 = matmul16_a[v18];
+      m16 = v19;
     } else {
-      m19 = 0.0f;
+      m16 = 0.0f;
     }
-    let v23: f32 = m19;
-    var m24: f32;
-    if (v12) {
-      let v25: i32 = (v18 * arg_n);
-      let v26: i32 = (v25 + v7);
-      let v27: f32 = matmul16_b[v26];
-      m24 = v27;
+    let v20: f32 = m16;
+    var m21: f32;
+    if (v9) {
+      let v22: i32 = (v15 * arg_n);
+      let v23: i32 = (v22 + v7);
+      let v24: f32 = matmul16_b[v23];
+      m21 = v24;
     } else {
-      m24 = 0.0f;
+      m21 = 0.0f;
     }
-    let v28: f32 = m24;
-    let v29: i32 = (v1 * 16i);
-    let v30: i32 = (v29 + v0);
-    matmul16_shared0[v30] = v23;
-    let v31: i32 = (v1 * 16i);
-    let v32: i32 = (v31 + v0);
-    matmul16_shared1[v32] = v28;
+    let v25: f32 = m21;
+    let v26: i32 = (v1 * 16i);
+    let v27: i32 = (v26 + v0);
+    matmul16_shared0[v27] = v20;
+    let v28: i32 = (v1 * 16i);
+    let v29: i32 = (v28 + v0);
+    matmul16_shared1[v29] = v25;
     workgroupBarrier();
-    var m33: f32 = v16;
-    for (var i34: i32 = 0i; i34 < 16i; i34 = i34 + 1i) {
-      let v35: i32 = i34;
-      let v36: f32 = m33;
-      let v37: i32 = (v1 * 16i);
-      let v38: i32 = (v37 + v35);
-      let v39: f32 = matmul16_shared0[v38];
-      let v40: i32 = (v35 * 16i);
-      let v41: i32 = (v40 + v0);
-      let v42: f32 = matmul16_shared1[v41];
-      let v43: f32 = fma(v39, v42, v36);
-      m33 = v43;
+    var m30: f32 = v13;
+    for (var i31: i32 = 0i; i31 < 16i; i31 = i31 + 1i) {
+      let v32: i32 = i31;
+      let v33: f32 = m30;
+      let v34: i32 = (v1 * 16i);
+      let v35: i32 = (v34 + v32);
+      let v36: f32 = matmul16_shared0[v35];
+      let v37: i32 = (v32 * 16i);
+      let v38: i32 = (v37 + v0);
+      let v39: f32 = matmul16_shared1[v38];
+      let v40: f32 = fma(v36, v39, v33);
+      m30 = v40;
     }
-    let v44: f32 = m33;
+    let v41: f32 = m30;
     workgroupBarrier();
-    m13 = v44;
+    m10 = v41;
   }
-  let v45: f32 = m13;
-  let v46: bool = (v11 & v12);
-  if (v46) {
-    let v47: i32 = (v5 * arg_n);
-    let v48: i32 = (v47 + v7);
-    matmul16_c[v48] = v45;
+  let v42: f32 = m10;
+  let v43: bool = (v8 & v9);
+  if (v43) {
+    let v44: i32 = (v5 * arg_n);
+    let v45: i32 = (v44 + v7);
+    matmul16_c[v45] = v42;
   }
 }

@@ -17,66 +17,64 @@ fn row_softmax(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(local
   let v1: f32 = bitcast<f32>(v0);
   let v2: i32 = i32(group_id.x);
   let v3: i32 = i32(local_id.x);
-  let v4: i32 = (arg_cols * arg_rows);
-  let v5: i32 = (arg_cols * arg_rows);
-  var m6: f32 = v1;
-  for (var i7: i32 = v3; i7 < arg_cols; i7 = i7 + 64i) {
-    let v8: i32 = i7;
-    let v9: f32 = m6;
-    let v10: i32 = (v2 * arg_cols);
-    let v11: i32 = (v10 + v8);
-    let v12: f32 = row_softmax_input[v11];
-    let v13: f32 = select(max(v9, v12), v9 + v12, (v9 != v9) || (v12 != v12));
-    m6 = v13;
+  var m4: f32 = v1;
+  for (var i5: i32 = v3; i5 < arg_cols; i5 = i5 + 64i) {
+    let v6: i32 = i5;
+    let v7: f32 = m4;
+    let v8: i32 = (v2 * arg_cols);
+    let v9: i32 = (v8 + v6);
+    let v10: f32 = row_softmax_input[v9];
+    let v11: f32 = select(max(v7, v10), v7 + v10, (v7 != v7) || (v10 != v10));
+    m4 = v11;
   }
-  let v14: f32 = m6;
-  row_softmax_reduce0[local_index] = v14;
+  let v12: f32 = m4;
+  row_softmax_reduce0[local_index] = v12;
   workgroupBarrier();
-  let v15: f32 = row_softmax_reduce0[0];
-  var m16: f32 = v15;
-  for (var k17: u32 = 1u; k17 < 64u; k17 = k17 + 1u) {
-    let v18: f32 = m16;
-    let v19: f32 = row_softmax_reduce0[k17];
-    let v20: f32 = select(max(v18, v19), v18 + v19, (v18 != v18) || (v19 != v19));
-    m16 = v20;
+  let v13: f32 = row_softmax_reduce0[0];
+  var m14: f32 = v13;
+  for (var k15: u32 = 1u; k15 < 64u; k15 = k15 + 1u) {
+    let v16: f32 = m14;
+    let v17: f32 = row_softmax_reduce0[k15];
+    let v18: f32 = select(max(v16, v17), v16 + v17, (v16 != v16) || (v17 != v17));
+    m14 = v18;
   }
   workgroupBarrier();
-  let v21: f32 = m16;
-  var m22: f32 = 0.0f;
-  for (var i23: i32 = v3; i23 < arg_cols; i23 = i23 + 64i) {
-    let v24: i32 = i23;
-    let v25: f32 = m22;
-    let v26: i32 = (v2 * arg_cols);
-    let v27: i32 = (v26 + v24);
-    let v28: f32 = row_softmax_input[v27];
-    let v29: f32 = (v28 - v21);
-    let v30: f32 = exp(v29);
-    let v31: f32 = (v25 + v30);
-    m22 = v31;
+  let v19: f32 = m14;
+  var m20: f32 = 0.0f;
+  for (var i21: i32 = v3; i21 < arg_cols; i21 = i21 + 64i) {
+    let v22: i32 = i21;
+    let v23: f32 = m20;
+    let v24: i32 = (v2 * arg_cols);
+    let v25: i32 = (v24 + v22);
+    let v26: f32 = row_softmax_input[v25];
+    let v27: f32 = (v26 - v19);
+    let v28: f32 = exp(v27);
+    let v29: f32 = (v23 + v28);
+    m20 = v29;
   }
-  let v32: f32 = m22;
-  row_softmax_reduce1[local_index] = v32;
+  let v30: f32 = m20;
+  row_softmax_reduce1[local_index] = v30;
   workgroupBarrier();
-  let v33: f32 = row_softmax_reduce1[0];
-  var m34: f32 = v33;
-  for (var k35: u32 = 1u; k35 < 64u; k35 = k35 + 1u) {
-    let v36: f32 = m34;
-    let v37: f32 = row_softmax_reduce1[k35];
-    let v38: f32 = (v36 + v37);
-    m34 = v38;
+  let v31: f32 = row_softmax_reduce1[0];
+  var m32: f32 = v31;
+  for (var k33: u32 = 1u; k33 < 64u; k33 = k33 + 1u) {
+    let v34: f32 = m32;
+    let v35: f32 = row_softmax_reduce1[k33];
+    let v36: f32 = (v34 + v35);
+    m32 = v36;
   }
   workgroupBarrier();
-  let v39: f32 = m34;
-  for (var i40: i32 = v3; i40 < arg_cols; i40 = i40 + 64i) {
-    let v41: i32 = i40;
-    let v42: i32 = (v2 * arg_cols);
-    let v43: i32 = (v42 + v41);
-    let v44: f32 = row_softmax_input[v43];
-    let v45: f32 = (v44 - v21);
-    let v46: f32 = exp(v45);
-    let v47: f32 = (v46 / v39);
-    let v48: i32 = (v2 * arg_cols);
-    let v49: i32 = (v48 + v41);
-    row_softmax_output[v49] = v47;
+  let v37: f32 = m32;
+  for (var i38: i32 = v3; i38 < arg_cols; i38 = i38 + 64i) {
+    let v39: i32 = i38;
+    let v40: i32 = (v2 * arg_cols);
+    let v41: i32 = (v40 + v39);
+    let v42: f32 = row_softmax_input[v41];
+    let v43: f32 = (v42 - v19);
+    let v44: f32 = exp(v43);
+    let v45: f32 = (v44 / v37);
+    let v46: i32 = (v2 * arg_cols);
+    let v47: i32 = (v46 + v39);
+    row_softmax_output[v47] = v45;
   }
 }

@@ -16,37 +16,35 @@ fn transpose_tile(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(wo
   let v1: i32 = i32(local_id.y);
   let v2: i32 = i32(group_id.x);
   let v3: i32 = i32(group_id.y);
-  let v4: i32 = (arg_cols * arg_rows);
-  let v5: i32 = (arg_rows * arg_cols);
-  let v6: i32 = (v3 * 16i);
-  let v7: i32 = (v6 + v1);
-  let v8: i32 = (v2 * 16i);
-  let v9: i32 = (v8 + v0);
-  let v10: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_rows));
-  let v11: bool = (bitcast<u32>(v9) < bitcast<u32>(arg_cols));
-  let v12: bool = (v10 & v11);
-  if (v12) {
-    let v13: i32 = (v7 * arg_cols);
-    let v14: i32 = (v13 + v9);
-    let v15: f32 = transpose_tile_input[v14];
-    let v16: i32 = (v1 * 17i);
-    let v17: i32 = (v16 + v0);
-    transpose_tile_shared0[v17] = v15;
+  let v4: i32 = (v3 * 16i);
+  let v5: i32 = (v4 + v1);
+  let v6: i32 = (v2 * 16i);
+  let v7: i32 = (v6 + v0);
+  let v8: bool = (bitcast<u32>(v5) < bitcast<u32>(arg_rows));
+  let v9: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_cols));
+  let v10: bool = (v8 & v9);
+  if (v10) {
+    let v11: i32 = (v5 * arg_cols);
+    let v12: i32 = (v11 + v7);
+    let v13: f32 = transpose_tile_input[v12];
+    let v14: i32 = (v1 * 17i);
+    let v15: i32 = (v14 + v0);
+    transpose_tile_shared0[v15] = v13;
   }
   workgroupBarrier();
-  let v18: i32 = (v2 * 16i);
-  let v19: i32 = (v18 + v1);
-  let v20: i32 = (v3 * 16i);
-  let v21: i32 = (v20 + v0);
-  let v22: bool = (bitcast<u32>(v19) < bitcast<u32>(arg_cols));
-  let v23: bool = (bitcast<u32>(v21) < bitcast<u32>(arg_rows));
-  let v24: bool = (v22 & v23);
-  if (v24) {
-    let v25: i32 = (v0 * 17i);
-    let v26: i32 = (v25 + v1);
-    let v27: f32 = transpose_tile_shared0[v26];
-    let v28: i32 = (v19 * arg_rows);
-    let v29: i32 = (v28 + v21);
-    transpose_tile_output[v29] = v27;
+  let v16: i32 = (v2 * 16i);
+  let v17: i32 = (v16 + v1);
+  let v18: i32 = (v3 * 16i);
+  let v19: i32 = (v18 + v0);
+  let v20: bool = (bitcast<u32>(v17) < bitcast<u32>(arg_cols));
+  let v21: bool = (bitcast<u32>(v19) < bitcast<u32>(arg_rows));
+  let v22: bool = (v20 & v21);
+  if (v22) {
+    let v23: i32 = (v0 * 17i);
+    let v24: i32 = (v23 + v1);
+    let v25: f32 = transpose_tile_shared0[v24];
+    let v26: i32 = (v17 * arg_rows);
+    let v27: i32 = (v26 + v19);
+    transpose_tile_output[v27] = v25;
   }
 }

@@ -125,7 +125,7 @@ const ifRule: Rule = (cx, op) => {
   cx.line(`if (${c.e}) {`);
   const thenValues = region(cx, op, 0, [], (y) => assignAll(cx, out, y));
   let elseValues: Lowered[] = [];
-  if (op.regions[1] && op.regions[1].ops.length > 1 || op.results.length > 0) {
+  if ((op.regions[1] && op.regions[1].ops.length > 1) || op.results.length > 0) {
     cx.line("} else {");
     elseValues = region(cx, op, 1, [], (y) => assignAll(cx, out, y));
   }

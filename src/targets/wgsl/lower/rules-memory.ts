@@ -91,7 +91,8 @@ function stridesOf(cx: KernelLowering, type: ViewType): Scalar[] | undefined {
   for (let d = type.dims.length - 1; d >= 0; d--) {
     strides[d] = running;
     const dim = type.dims[d]!;
-    running = cx.mul(running, dim.kind === "static" ? cx.i32(dim.size) : cx.scalar(dim.value));
+    // The outermost extent bounds the view but strides nothing.
+    if (d > 0) running = cx.mul(running, dim.kind === "static" ? cx.i32(dim.size) : cx.scalar(dim.value));
   }
   return strides;
 }
