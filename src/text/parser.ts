@@ -30,7 +30,8 @@ import { Module, Op, Region, type Literal, type Predicate, type Span, type Value
 import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/types.js";
 import { D, type CatalogEntry } from "../core/diag/catalog.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
-import { lookupOp } from "../dialects/table.js";
+import { lookupOp, opTable } from "../dialects/table.js";
+import { closestName } from "../core/suggest.js";
 import { looksLikeTargetRecord, targetRecordNames } from "../core/target-records.js";
 import { lex } from "./lexer.js";
 import { Reporter } from "./reporter.js";
@@ -222,7 +223,10 @@ export class Parser {
         this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `no registered target package declares '${nameTok.text}' (target records known: ${known})` });
         throw new ParseFailure();
       }
-      this.fail(D.unknownOp, nameTok, [nameTok.text]);
+      const near = closestName(nameTok.text, opTable.keys());
+      if (near === undefined) this.fail(D.unknownOp, nameTok, [nameTok.text]);
+      this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `did you mean '${near}'?` });
+      throw new ParseFailure();
     }
     const op = new Op(nameTok.text, this.span(nameTok));
     const types = syntax.parse(this, op, { tokens: names });

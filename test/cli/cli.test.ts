@@ -21,8 +21,8 @@ test("loom launch prints the evaluated launch", () => {
   assert.equal(r.out.trim(), "workgroups=16x1x1 workgroup_size=64x1x1 cluster_size=1x1x1 subgroup_size=32 workgroup_storage_bytes=0");
   const j = loom("launch", SEED, "--kernel", "@workload_grid", "--workload", "0", "--json", "--target", "amdgpu:gfx942");
   assert.equal(j.code, 0, j.err);
-  assert.deepEqual(JSON.parse(j.out).workgroupCount, [0, 1, 1]);
-  assert.equal(JSON.parse(j.out).subgroupSize, 64);
+  assert.deepEqual(JSON.parse(j.out).result.launch.workgroupCount, [0, 1, 1]);
+  assert.equal(JSON.parse(j.out).result.launch.subgroupSize, 64);
 });
 
 test("loom launch: a violated fact is an error, not a launch", () => {
@@ -54,8 +54,8 @@ test("loom verify / fmt: diagnostics, exit codes, --check, --json", () => {
   assert.match(v.err, /bad\.loom:2:\d+: error \[PARSE\/006\]/);
   const j = loom("verify", "--json", bad);
   assert.equal(j.code, 1);
-  const parsed = JSON.parse(j.out.trim().split("\n")[0]!);
-  assert.equal(parsed.state, "failed");
+  const parsed = JSON.parse(j.out);
+  assert.equal(parsed.ok, false);
   assert.ok(parsed.diagnostics.some((d: { code: string }) => d.code === "PARSE/006"));
 
   const ugly = join(dir, "ugly.loom");

@@ -1,0 +1,30 @@
+/** "Did you mean" for misspelled names: the closest candidate within a small edit distance. */
+
+/** Levenshtein distance between two strings (case-sensitive). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The candidate closest to `name` (a case-only difference counts as closest), or undefined when
+ * none is within a third of the name's length (at least 1, at most 3 edits).
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    if (c === name) continue;
+    const d = c.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= limit ? best : undefined;
+}
