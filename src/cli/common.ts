@@ -105,10 +105,10 @@ export function readSource(path: string): Source {
 }
 
 /** Parses and verifies one file; returns the module or undefined after reporting diagnostics. */
-export async function loadModule(path: string, json: boolean = output.json, environments: TargetEnvironment[] = []): Promise<{ module?: Module; workspace: Workspace; context: Context }> {
+export async function loadModule(path: string | Source, json: boolean = output.json, environments: TargetEnvironment[] = []): Promise<{ module?: Module; workspace: Workspace; context: Context }> {
   const context = Context.create({ targetEnvironments: environments });
   const workspace = new Workspace(context);
-  const source = readSource(path);
+  const source = typeof path === "string" ? readSource(path) : path;
   const parsed = workspace.parseModule(source);
   if (!parsed.ok || json) report(parsed, json, source.name);
   return parsed.ok ? { module: parsed.value!, workspace, context } : { workspace, context };

@@ -25,7 +25,7 @@ Prints each file in the canonical Loom format; comments stay where they are.
       if (values.write && source.kind === "bytecode") {
         throw new UsageError(`'${file}' is .loombc bytecode; --write rewrites .loom text only (print it as text with 'loom fmt ${file} > FILE.loom')`);
       }
-      const { module } = await loadModule(file);
+      const { module } = await loadModule(source);
       if (!module) {
         status = 1;
         continue;

@@ -1,13 +1,17 @@
 /** "Did you mean" for misspelled flags, targets and features (the CLI's copy of src/core/suggest.ts: the CLI reaches only public entry points). */
 
-/** Levenshtein distance between two strings (case-sensitive). */
+/** Edit distance between two strings: insertions, deletions, substitutions and swaps of neighbours. */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row[j] = d;
     }
+    before = prev;
     prev = row;
   }
   return prev[b.length]!;
