@@ -9,7 +9,7 @@ export const EXPLANATIONS: Readonly<Record<string, string>> = {
   "PARSE/003": "The parser met a token it did not expect at this point; the message says what it expected instead. Usually a missing `:`, `,`, bracket or type.",
   "PARSE/004": "A type is written in a form the language does not have, e.g. a view without a shape or a vector without an element type. See docs/language.md \"Types\".",
   "PARSE/005": "A string literal runs to the end of its line without its closing quote.",
-  "PARSE/006": "No dialect declares an op of this name. The help line suggests the nearest op name when there is one; the list of ops is docs/reference.md.",
+  "PARSE/006": "No dialect declares an op of this name. The help line suggests the nearest op name when there is one; every op is listed in docs/ops-reference.md.",
   "PARSE/007": "A type name is not one of the language's types (index, offset, i1, i8, i16, i32, i64, f16, bf16, f32, f64, buffer, view<…>, vector<…>).",
   "PARSE/009": "The op yields a different number of results than names were written on the left of `=`.",
   "PARSE/010": "The op takes a fixed number of operands and a different number was written.",

@@ -109,8 +109,9 @@ export class Parser {
       }
       const eof = this.peek();
       const trailing = this.takeComments(eof);
-      module.trailingComments = trailing.map((c) => c.text);
-      module.trailingBlank = module.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+      module.trailingComments = commentTexts(trailing);
+      const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
+      module.trailingBlank = module.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
     } finally {
       this.closeIsolated(topScope);
     }
@@ -134,8 +135,9 @@ export class Parser {
     }
     const close = this.peek();
     const trailing = this.takeComments(close);
-    region.trailingComments = trailing.map((c) => c.text);
-    region.trailingBlank = region.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+    region.trailingComments = commentTexts(trailing);
+    const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
+    region.trailingBlank = region.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
     if (region.ops.length > 0) region.ops[0]!.blankBefore = false;
   }
 
@@ -191,8 +193,9 @@ export class Parser {
       this.recover(startIndex);
       return null;
     }
-    op.comments = comments.map((c) => c.text);
-    op.blankBefore = comments.length > 0 ? comments[0]!.blankBefore : first.blankBefore;
+    op.comments = commentTexts(comments);
+    const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
+    op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
     op.parent = region;
     return op;
   }
@@ -831,4 +834,16 @@ function tokenText(t: Token): string {
     default:
       return "";
   }
+}
+
+/**
+ * Comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line comment (one
+ * written after the previous op on its line) starts with "\r" and is printed back at the end of
+ * that line; a comment after a blank line inside a group starts with "\n" and keeps the blank.
+ * Neither character can occur in a comment's own text.
+ */
+function commentTexts(comments: readonly Comment[]): string[] {
+  // The first own-line comment's blank line is the op's (or region's) blank-line flag.
+  const firstOwn = comments[0]?.endOfLine ? 1 : 0;
+  return comments.map((c, i) => (c.endOfLine ? `\r${c.text}` : i > firstOwn && c.blankBefore ? `\n${c.text}` : c.text));
 }

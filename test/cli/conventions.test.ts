@@ -297,3 +297,38 @@ test("item 12: --emit asm and ir, launch --dump, and fmt naming a companion it c
   assert.equal(f.code, 1);
   assert.match(f.err, /saxpy\.launch\.loombc/);
 });
+
+test("item 10: loom fmt keeps comments where the author put them; every file in examples/ is canonical", (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "c.loom");
+  const canonical = `// header comment
+
+// second group, after a blank line
+func.def public pure @f(%a: index) -> (index) { // on the signature line
+  %one = index.constant 1 : index // end of line
+  // own line
+
+  // after a blank line inside the group
+  %r = index.add %a, %one : index // end of line two
+  func.return %r : index // before the brace
+} // after the brace
+// at the end
+`;
+  writeFileSync(file, canonical.replace("index // end of line two", "index     // end of line two"));
+  const f = loom("fmt", file);
+  assert.equal(f.code, 0, f.err);
+  assert.equal(f.out, canonical);
+  writeFileSync(file, canonical);
+  assert.equal(loom("fmt", "--check", file).code, 0, "the canonical form is a fixpoint");
+  const examples: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith(".loom")) examples.push(join(d, e.name));
+    }
+  };
+  walk(fromRoot("examples"));
+  assert.ok(examples.length >= 10);
+  const check = loom("fmt", "--check", ...examples);
+  assert.equal(check.code, 0, check.out + check.err);
+});

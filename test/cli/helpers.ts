@@ -18,12 +18,13 @@ export interface LoomOptions {
   readonly input?: string | Uint8Array;
   readonly env?: Record<string, string | undefined>;
   readonly timeout?: number;
+  readonly cwd?: string;
 }
 
 export function loomWith(options: LoomOptions, ...args: string[]): Ran {
   const env: Record<string, string | undefined> = { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp", ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", input: options.input, env, timeout: options.timeout ?? 120_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", input: options.input, env, timeout: options.timeout ?? 120_000, ...(options.cwd ? { cwd: options.cwd } : {}) });
   if (r.error) throw r.error;
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

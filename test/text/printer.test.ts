@@ -96,7 +96,8 @@ func.def @f(%t: i1) {
   const body = fn!.regions[0]!;
   const [a, ifOp, ret] = body.ops;
   assert.deepEqual([a!.comments, a!.blankBefore], [[" c"], false]);
-  assert.deepEqual([ifOp!.comments, ifOp!.blankBefore], [[" d", " e"], false]);
+  // "// d" ends %a's line and stays there ("\r"); the blank line before "// e" is the if's.
+  assert.deepEqual([ifOp!.comments, ifOp!.blankBefore], [["\r d", " e"], true]);
   assert.deepEqual(ifOp!.regions[0]!.trailingComments, [" f"]);
   assert.equal(ret!.blankBefore, false);
   assert.deepEqual([body.trailingComments, body.trailingBlank], [[" g"], true]);
@@ -109,8 +110,8 @@ func.def @f(%t: i1) {
 // b
 func.def @f(%t: i1) {
   // c
-  %a = index.constant 1 : index
-  // d
+  %a = index.constant 1 : index // d
+
   // e
   scf.if %t {
     // f
