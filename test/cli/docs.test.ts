@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { D } from "../../src/core/diag/catalog.js";
 import { OP_INFOS } from "../../src/dialects/registry.js";
@@ -101,6 +101,8 @@ test("docs/ops-reference.md is generated from the op registry and lists every op
 test("the loom commands README.md shows run, in a copy of the repository's examples", (t) => {
   const dir = tempDir(t);
   cpSync(fromRoot("examples"), join(dir, "examples"), { recursive: true });
+  // The suite manifest beside the kernels, as in the repository (dist/examples/kernels/suite.js).
+  symlinkSync(fromRoot("dist/examples/kernels/suite.js"), join(dir, "examples/kernels/suite.js"));
   const readme = readFileSync(fromRoot("README.md"), "utf8");
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const commands = blocks.flatMap((b) => b.split("\n")).map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l.startsWith("npx loom "));
