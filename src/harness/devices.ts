@@ -125,7 +125,15 @@ const VULKAN: DeviceProvider = {
   kind: "vulkan",
   summary: "a Vulkan 1.3 device through the loader (LOOM_VULKAN_DEVICE picks one: an index or part of its name)",
   open(selector) {
-    return vulkanDevice(VulkanRuntime.create(selector === undefined ? {} : { device: /^\d+$/.test(selector) ? Number(selector) : selector }));
+    try {
+      return vulkanDevice(VulkanRuntime.create(selector === undefined ? {} : { device: /^\d+$/.test(selector) ? Number(selector) : selector }));
+    } catch (e) {
+      // The loader is there but no driver is: say how to get one.
+      if (e instanceof LoomError && /INCOMPATIBLE_DRIVER|no (Vulkan )?(physical )?devices?|INITIALIZATION_FAILED/i.test(e.message)) {
+        throw new LoomError(e.status, `${e.message}: no Vulkan driver is installed (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers; VK_ICD_FILENAMES, if set, must name a driver's ICD JSON)`);
+      }
+      throw e;
+    }
   },
 };
 

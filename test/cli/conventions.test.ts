@@ -332,3 +332,24 @@ func.def public pure @f(%a: index) -> (index) { // on the signature line
   const check = loom("fmt", "--check", ...examples);
   assert.equal(check.code, 0, check.out + check.err);
 });
+
+test("item 16: the README names every tool the tests use; a loader without a driver says how to install one", () => {
+  const readme = readFileSync(fromRoot("README.md"), "utf8");
+  for (const tool of ["ld.lld-19", "lld-19", "libvulkan-dev", "mesa-vulkan-drivers", "spirv-val", "ptxas", "clang-19"]) assert.ok(readme.includes(tool), tool);
+  const r = loomWith({ env: { VK_ICD_FILENAMES: "/nonexistent.json", VK_DRIVER_FILES: "/nonexistent.json" } }, "run", SAXPY, "--workload", "10");
+  assert.equal(r.code, 4, r.out + r.err);
+  assert.match(r.err, /no Vulkan driver is installed .*mesa-vulkan-drivers/);
+});
+
+test("item 17: the package has its LICENSE, repository, homepage and a top-level types field", () => {
+  const pkg = JSON.parse(readFileSync(fromRoot("package.json"), "utf8")) as Record<string, unknown> & { files: string[]; scripts: Record<string, string> };
+  assert.equal(pkg.license, "Apache-2.0");
+  assert.match(readFileSync(fromRoot("LICENSE"), "utf8"), /Apache License\s+Version 2\.0, January 2004/);
+  assert.ok(pkg.files.includes("LICENSE"));
+  assert.equal(typeof pkg.repository, "object");
+  assert.equal(typeof pkg.homepage, "string");
+  assert.equal(pkg.types, "./dist/src/index.d.ts");
+  assert.ok(existsSync(fromRoot(pkg.types as string)), "types points at the built declarations");
+  assert.match(pkg.scripts.docs!, /typedoc/);
+  assert.match(pkg.scripts.test!, /TMPDIR=/, "npm test runs with a temp dir of its own and removes it");
+});

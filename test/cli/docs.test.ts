@@ -124,3 +124,30 @@ test("the loom commands README.md shows run, in a copy of the repository's examp
     assert.equal(r.code, 0, `${command}\n${r.out}${r.err}`);
   }
 });
+
+test("every name the docs import from loomc is exported by the package", async () => {
+  const missing: string[] = [];
+  for (const page of PAGES) {
+    const text = readFileSync(page, "utf8");
+    for (const block of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
+      for (const m of block[1]!.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"(loomc[^"]*)"/g)) {
+        let mod: Record<string, unknown>;
+        try {
+          mod = (await import(m[2]!)) as Record<string, unknown>;
+        } catch (e) {
+          missing.push(`${page}: "${m[2]}" does not resolve (${(e as Error).message})`);
+          continue;
+        }
+        for (const raw of m[1]!.split(",")) {
+          const name = raw.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!;
+          if (name === "" || raw.trim().startsWith("type ")) continue;
+          if (!(name in mod)) missing.push(`${page}: "${m[2]}" has no export '${name}'`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+  const root = (await import("loomc")) as Record<string, unknown>;
+  assert.equal(typeof root.createLaunchConfig, "function", "docs/launch-config.md's createLaunchConfig");
+  assert.equal(typeof root.prepareReferenceKernel, "function", "docs/interpreter.md's prepareReferenceKernel");
+});
