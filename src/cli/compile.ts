@@ -35,7 +35,7 @@ export function deviceFacts(values: Values): DeviceFacts {
 export const compileCommand: Command = {
   summary: "compile kernels to an executable (PTX, SPIR-V, AMDGPU), a listing, IR or bytecode",
   help: `usage: loom compile FILE --target ENV:DEVICE [--kernel NAME]... [--library LIB]... -o OUT
-                    [--launch-config OUT] [--interface OUT] [--emit KIND]
+                    [--launch-config OUT] [--interface OUT] [--emit KIND] [-g]
        loom compile FILE --target ptx:sm_90 --kernel saxpy -o saxpy.ptx
        loom compile FILE --emit loombc -o OUT.loombc
 
@@ -50,6 +50,8 @@ ${TARGET_HELP}
   -o, --output OUT       the artifact (required)
   --launch-config OUT    also write the launch-config companion (.loombc)
   --interface OUT        also write the kernel-interface record (JSON, docs/abi.md)
+  -g                     source line info: SPIR-V gets OpString/OpSource and an OpLine before
+                         each op's instructions (other targets: no effect yet)
 No output is written unless every output can be: an output that is an input, or two outputs
 naming one file, is refused.`,
   options: {
@@ -60,6 +62,7 @@ naming one file, is refused.`,
     output: { type: "string", short: "o" },
     "launch-config": { type: "string" },
     interface: { type: "string" },
+    g: { type: "boolean", short: "g" },
   },
   async run(values, positionals) {
     const file = requireOne(positionals);
@@ -97,6 +100,7 @@ naming one file, is refused.`,
         const emitted = emitModule(target.environment, workspace, module, {
           artifactFormat: target.format,
           identifier: values.output.replace(/^.*\//, ""),
+          ...(values.g === true && target.format === "spirv" ? { target: { debugInfo: true } } : {}),
         });
         report(emitted, output.json, file);
         if (!emitted.ok) return 1;

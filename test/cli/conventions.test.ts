@@ -353,3 +353,33 @@ test("item 17: the package has its LICENSE, repository, homepage and a top-level
   assert.match(pkg.scripts.docs!, /typedoc/);
   assert.match(pkg.scripts.test!, /TMPDIR=/, "npm test runs with a temp dir of its own and removes it");
 });
+
+test("item 13: loom compile -g puts OpString/OpSource/OpLine into SPIR-V that spirv-val accepts", (t) => {
+  const dir = tempDir(t);
+  const plain = join(dir, "plain.spv");
+  const debug = join(dir, "debug.spv");
+  assert.equal(loom("compile", SAXPY, "--target", "spirv:lavapipe", "-o", plain).code, 0);
+  const r = loom("compile", SAXPY, "--target", "spirv:lavapipe", "-g", "-o", debug);
+  assert.equal(r.code, 0, r.err);
+  const asm = loom("compile", SAXPY, "--target", "spirv:lavapipe", "-g", "--emit", "asm", "-o", "-").out;
+  const file = /^%(\d+) = OpString "(.*)"$/m.exec(asm);
+  assert.ok(file, asm.slice(0, 400));
+  assert.equal(file[2], SAXPY);
+  assert.match(asm, new RegExp(`^OpSource 0 0 %${file[1]}$`, "m"));
+  // Each OpLine names the line and column of a device-body op of the source.
+  const source = readFileSync(SAXPY, "utf8").split("\n");
+  const lines = [...asm.matchAll(/^OpLine %\d+ (\d+) (\d+)$/gm)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  assert.ok(lines.length >= 8);
+  for (const [line, column] of lines) assert.match(source[line - 1]!.slice(column - 1), /^[a-z]+\.[a-z.]+/, `line ${line}:${column}`);
+  assert.ok(lines.some(([line]) => source[line - 1]!.includes("view.store")));
+  const without = loom("compile", SAXPY, "--target", "spirv:lavapipe", "--emit", "asm", "-o", "-").out;
+  assert.doesNotMatch(without, /OpLine|OpString/);
+  assert.ok(readFileSync(debug).length > readFileSync(plain).length);
+  if (!requireTool(t, "spirv-val", "apt-get install spirv-tools")) return;
+  for (const k of ["saxpy", "reduce_sum", "matmul16", "row_softmax", "prefix_sum"]) {
+    const out = join(dir, `${k}.spv`);
+    assert.equal(loom("compile", fromRoot(`examples/kernels/${k}.loom`), "--target", "spirv:lavapipe", "-g", "-o", out).code, 0, k);
+    const v = runTool("spirv-val", ["--target-env", "vulkan1.3", out]);
+    assert.equal(v.status, 0, `${k}: ${v.stderr}${v.stdout}`);
+  }
+});

@@ -30,6 +30,7 @@ function lowerOp(cx: KernelLowering, op: Op): void {
     return cx.poison(op);
   }
   if (!cx.checkTypes(op)) return cx.poison(op);
+  if (cx.module.lineInfo && op.span) cx.fn.emit(I.line(cx.module.sourceFile(op.span.source), op.span.line, op.span.column));
   rule(cx, op);
 }
 
