@@ -31,6 +31,7 @@ import { random } from "./cases.js";
 import { compareOutput, type OutputCheck } from "./compare.js";
 import { CaseError } from "./errors.js";
 
+/** One kernel compiled for a device target: its executable, records and launch evaluation. */
 export interface DeviceKernel {
   readonly symbol: string;
   readonly exportName: string;
@@ -47,10 +48,13 @@ export interface DeviceKernel {
   readonly workload: readonly { readonly name: string; readonly type: string }[];
   /** Argument-block slots with the runtime's type names. */
   readonly slots: readonly ArgSlotDescriptor[];
+  /** Evaluates the launch-config function for workload values (numbers or bigints, one per workload argument). */
   launch(workload: readonly (number | bigint)[]): LaunchConfig;
+  /** The reference interpreter for this kernel (made on first use). */
   interpreter(): InterpretedKernel;
 }
 
+/** A compiled kernel, or the rendered diagnostics of a failed compile. */
 export type CompileOutcome = { readonly ok: true; readonly kernel: DeviceKernel } | { readonly ok: false; readonly diagnostics: string };
 
 
@@ -139,6 +143,7 @@ export function workloadBits(v: number | bigint, type: string): bigint {
 
 // ---- running a case -----------------------------------------------------------------------
 
+/** What `runCase` checks and times besides the device run. */
 export interface RunOptions {
   /** Also run the reference interpreter and check it (against the JS reference, or as the reference). */
   readonly interpret?: boolean;
@@ -152,6 +157,7 @@ export interface RunOptions {
   readonly progress?: (stage: string) => void;
 }
 
+/** The outcome of one case: the launch, every check, and device timings. */
 export interface CaseResult {
   readonly label: string;
   readonly launch: LaunchConfig;

@@ -14,8 +14,11 @@ import type { DeviceKernel, DeviceTarget } from "./device.js";
 /** Device memory the harness fills and reads back. */
 export interface HarnessBuffer {
   readonly byteLength: number;
+  /** Writes `bytes` at the start of the buffer. */
   upload(bytes: Uint8Array): void;
+  /** The buffer's contents (waits for work that writes it). */
   download(): Uint8Array;
+  /** Frees the memory. */
   destroy(): void;
 }
 
@@ -27,6 +30,7 @@ export interface LoadedKernel {
    * the kernel in nanoseconds where the device can measure it.
    */
   dispatch(launch: LaunchConfig, args: readonly (HarnessBuffer | number | bigint)[], timed: boolean): { readonly dispatched: boolean; readonly gpuNs?: number };
+  /** Frees the kernel (its module or pipeline). */
   destroy(): void;
 }
 
@@ -44,12 +48,15 @@ export interface HarnessDevice {
   readonly defaultSubgroupSize: number;
   /** Plain facts about the device for JSON output. */
   readonly info: unknown;
+  /** Zero-filled device memory of `byteLength` bytes. */
   createBuffer(byteLength: number): HarnessBuffer;
+  /** Loads a kernel compiled for `target` (its executable, interface record and slots). */
   load(kernel: DeviceKernel): LoadedKernel;
   /** Frees everything made through the device (a no-op for a wrapped runtime the caller owns). */
   destroy(): void;
 }
 
+/** Opens devices of one kind (docs/harness.md "Adding a device"). */
 export interface DeviceProvider {
   readonly kind: string;
   /** One line for `loom run --help`. */
