@@ -11,6 +11,7 @@ import { packArguments, VulkanRuntime, type ArgValue as VulkanArg, type VulkanBu
 import { CudaRuntime, type ArgValue as CudaArg, type CudaBuffer } from "../runtime/cuda/index.js";
 import type { DeviceKernel, DeviceTarget } from "./device.js";
 import { SIM_PROVIDER } from "./device-sim.js";
+import { WEBGPU_PROVIDER } from "./device-webgpu.js";
 
 /** Device memory the harness fills and reads back. */
 export interface HarnessBuffer {
@@ -238,6 +239,7 @@ const PROVIDERS: Record<string, DeviceProvider> = {
   vulkan: VULKAN,
   cuda: CUDA,
   sim: SIM_PROVIDER,
+  webgpu: WEBGPU_PROVIDER,
 };
 
 /** The provider of `kind`, or undefined. */
