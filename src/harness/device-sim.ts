@@ -39,7 +39,7 @@ class SimHarnessBuffer implements HarnessBuffer {
 }
 
 /** A HarnessDevice over a simulator, compiling for `processor` (gfx1100: wave32, gfx942: wave64). */
-export function simDevice(processor: SimProcessor = "gfx1100", rt: SimRuntime = new SimRuntime()): HarnessDevice {
+function simDevice(processor: SimProcessor = "gfx1100", rt: SimRuntime = new SimRuntime()): HarnessDevice {
   const env = amdgpuEnvironment();
   const wave = SIM_PROCESSORS[processor];
   const profile = createAmdgpuProfile(env, { identifier: `sim-${processor}`, identity: { target: processor } });
