@@ -10,6 +10,7 @@ import { benchPool } from "./pool.js";
 import { benchSpirvCompile } from "./spirv-compile.js";
 import { benchPtxCompile } from "./ptx-compile.js";
 import { benchWgslCompile } from "./wgsl-compile.js";
+import { benchAmdgpuCompile } from "./amdgpu-compile.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
@@ -18,6 +19,7 @@ const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["spirv-compile", benchSpirvCompile],
   ["ptx-compile", benchPtxCompile],
   ["wgsl-compile", benchWgslCompile],
+  ["amdgpu-compile", benchAmdgpuCompile],
   ["pool", benchPool],
 ];
 

@@ -10,7 +10,7 @@
  *
  * In a case, `// ERROR@+N: CODE "part" "part"` expects an error with that code on the line N
  * below the annotation (`@-N` above, no `@…` the annotation's own line) whose message contains
- * each quoted part; `WARNING@…` the same for warnings. A case without annotations must verify
+ * each quoted part (bare, or the values of a `{key="value", …}` list); `WARNING@…` the same for warnings. A case without annotations must verify
  * without errors. Modes the runner does not implement are reported as unsupported, never as
  * passed.
  */
@@ -65,7 +65,8 @@ export interface LoomTestOptions {
 const RUN = /^\s*\/\/\s*RUN:\s*(.*?)\s*$/;
 const CASE_SPLIT = /^\s*\/\/\s*====\s*$/;
 const EXPECTED_SPLIT = /^\s*\/\/\s*----\s*$/;
-const ANNOTATION = /\/\/\s*(ERROR|WARNING)(?:@([+-]\d+))?:\s*([A-Z]+\/\d+)((?:\s*"(?:[^"\\]|\\.)*")*)\s*$/;
+// The parts are quoted strings, bare (`"lhs" "f32"`) or as the values of a `{key="value", …}` list.
+const ANNOTATION = /\/\/\s*(ERROR|WARNING)(?:@([+-]\d+))?:\s*([A-Z]+\/\d+)\b(.*)$/;
 const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
 const SUPPORTED_MODES = new Set(["verify", "roundtrip", "format bytecode"]);
 

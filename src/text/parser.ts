@@ -42,6 +42,13 @@ import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
 import { isOp } from "../dialects/registry.js";
 import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
 
+/**
+ * Deepest region nesting the parser accepts (a kernel body is level 1). Deeper input is
+ * STRUCTURE/906 at the op whose region would exceed it: every stage walks regions
+ * recursively, so the limit keeps them all far from the JS stack's end.
+ */
+export const MAX_REGION_NESTING = 256;
+
 /** Parses one `.loom` file. Never throws; problems go to `sink`. */
 export function parseModule(sourceName: string, text: string, sink: DiagnosticSink): Module {
   const reporter = new Reporter(sink);
@@ -83,6 +90,8 @@ export class Parser {
   scope: Scope;
   /** Comments consumed but not yet attached to an op. */
   private pendingComments: Comment[] = [];
+  /** Name tokens of the ops being parsed, innermost last (where a nesting-limit error points). */
+  private readonly opNames: Token[] = [];
   /** Layout aliases used in types, checked against the alias definitions at the end. */
   readonly aliasUses: { name: string; span: Span }[] = [];
 
@@ -147,6 +156,11 @@ export class Parser {
    * new scope first (to define the region's arguments).
    */
   parseRegion(region: Region, isolated: boolean, setup?: () => void): void {
+    const open = this.peek();
+    if (open.kind === Tok.LBrace && open.depth >= MAX_REGION_NESTING) {
+      const at = this.opNames[this.opNames.length - 1] ?? open;
+      this.fail(D.limitExceeded, at, [`regions nested ${open.depth + 1} deep`, `${MAX_REGION_NESTING} levels`]);
+    }
     this.expect(Tok.LBrace, "'{'");
     this.withScope(region, isolated, () => {
       setup?.();
@@ -233,7 +247,13 @@ export class Parser {
       throw new ParseFailure();
     }
     const op = new Op(nameTok.text, this.span(nameTok));
-    const types = syntax.parse(this, op, { tokens: names });
+    this.opNames.push(nameTok);
+    let types: Type[];
+    try {
+      types = syntax.parse(this, op, { tokens: names });
+    } finally {
+      this.opNames.pop();
+    }
     if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
     this.endOfOp();
     for (let i = 0; i < names.length; i++) {

@@ -5,7 +5,8 @@
  *   - `llvm-mc-19` assembles our listing to exactly our code bytes (every emitted form,
  *     instruction by instruction, as LLVM encodes it);
  *   - `llvm-readobj-19 --notes` metadata covers the registers the code names and the LDS size.
- * Golden listings: test/golden/amdgpu/<kernel>.<processor>.s (UPDATE=1 refreshes them).
+ * Golden listings: test/golden/amdgpu/<kernel>.<processor>.s, from the `RUN: amdgpu` lines of
+ * test/cases (UPDATE=1 refreshes them).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,7 +16,6 @@ import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitM
 import { amdgpuListingOf, createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../../src/targets/amdgpu/index.js";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
 import { fromRoot } from "../util/paths.js";
-import { expectGolden } from "../util/golden.js";
 import { runTool } from "../util/tools.js";
 import { requireLlvm, withTempDir } from "./llvm.js";
 
@@ -25,7 +25,7 @@ const compiler = Compiler.create(context);
 const pipeline = PassProgram.fromTargetPipeline(context, { identifier: "amdgpu-codegen", kind: "prepared-low" }).value!;
 
 /** Kernels not selected yet, with the op that is TARGET/001 (docs/amdgpu.md "Not done yet"). */
-const NOT_YET: Readonly<Record<string, string>> = { row_softmax: "kernel.workgroup.reduce" };
+const NOT_YET: Readonly<Record<string, string>> = {};
 
 function compile(file: string, symbol: string, target: string) {
   const ws = new Workspace(context);
@@ -55,7 +55,6 @@ for (const k of KERNEL_SUITE) {
         return;
       }
       assert.ok(c.bytes && c.listing, JSON.stringify(c.diagnostics));
-      expectGolden(`amdgpu/${k.symbol}.${target}.s`, c.listing);
       if (!requireLlvm(t, "llvm-objdump-19", "llvm-mc-19", "llvm-objcopy-19", "llvm-readobj-19")) return;
       withTempDir((dir) => {
         const hsaco = join(dir, "k.hsaco");

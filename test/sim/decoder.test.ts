@@ -1,7 +1,7 @@
 /**
  * The simulator's decoder against llvm-objdump-19: every instruction word of the LLVM-built
  * reference kernels (all of .text, s_code_end padding included) decodes to LLVM's mnemonic and
- * length, for gfx1100 and gfx942. Also: an unknown word is a LoomError naming word and address.
+ * length, for gfx1100 (wave32 and wave64) and gfx942. Also: an unknown word is a LoomError naming word and address.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,15 +9,16 @@ import { LoomError } from "../../src/core/errors.js";
 import { loadCodeObject } from "../../src/runtime/sim/code-object.js";
 import { decodeInstruction, decodeRange } from "../../src/runtime/sim/decode.js";
 import { requireTool } from "../util/tools.js";
-import { buildOpencl, OPENCL_KERNELS, REFERENCE_MCPUS, requireOpenclTools } from "./opencl.js";
+import { buildOpencl, OPENCL_KERNELS, REFERENCE_BUILDS, requireOpenclTools } from "./opencl.js";
 import { llvmListing } from "./llvm-listing.js";
 
-for (const mcpu of REFERENCE_MCPUS) {
-  test(`decoder agrees with llvm-objdump-19 on every word of the LLVM-built kernels (${mcpu})`, (t) => {
+for (const build of REFERENCE_BUILDS) {
+  const mcpu = build.mcpu;
+  test(`decoder agrees with llvm-objdump-19 on every word of the LLVM-built kernels (${build.name})`, (t) => {
     if (!requireOpenclTools(t) || !requireTool(t, "llvm-objdump-19", "apt-get install llvm-19")) return;
     let words = 0;
     for (const kernel of OPENCL_KERNELS) {
-      const { path, bytes } = buildOpencl(kernel, mcpu);
+      const { path, bytes } = buildOpencl(kernel, mcpu, build.flags);
       const co = loadCodeObject(bytes);
       const text = co.elf.sections.find((s) => s.name === ".text")!;
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -35,7 +36,7 @@ for (const mcpu of REFERENCE_MCPUS) {
       }
       words += text.size / 4;
     }
-    console.log(`# ${mcpu}: ${words} words of ${OPENCL_KERNELS.length} kernels decode as llvm-objdump-19 decodes them`);
+    console.log(`# ${build.name}: ${words} words of ${OPENCL_KERNELS.length} kernels decode as llvm-objdump-19 decodes them`);
   });
 }
 

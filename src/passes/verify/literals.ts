@@ -96,6 +96,10 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
       if (a !== undefined && (!isPow2(a) || Number(a) > 256)) out(`align(${String(a)}) must be a power of two in [1, 256]`);
       break;
     }
+    case "scf.for":
+      // An unroll schedule orders the copies an unroll makes; without an unroll it means nothing.
+      if (p.schedule !== undefined && p.unroll === undefined) out(`schedule(${String(p.schedule)}) must be paired with bare unroll or unroll factor`);
+      break;
     case "buffer.assume.alignment":
       if (p.minimumAlignment !== undefined && !isPow2(p.minimumAlignment)) out(`minimum_alignment = ${String(p.minimumAlignment)} must be a power of two`);
       break;

@@ -236,7 +236,13 @@ function checkIndexCast(c: OpTypes, op: Op): void {
   if (!valid) c.result(`result '%${r.name}' of index.cast from ${s(x.type)} to ${s(r.type)} crosses no index or offset boundary (one side an integer and the other index/offset, or index↔offset)`);
 }
 
-/** Float class predicates need float arguments; assume predicates must mention an operand. */
+const INTEGER_PREDICATES = new Set(["eq", "ne", "lt", "le", "gt", "ge", "mul", "min", "max", "pow2", "range"]);
+
+/**
+ * Float class predicates need float arguments, the integer predicates (relations, `mul`,
+ * `min`/`max`, `pow2`, `range`) integer or address ones, as the reference requires; assume
+ * predicates must mention an operand.
+ */
 function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]): void {
   for (const p of Array.isArray(preds) ? (preds as Predicate[]) : []) {
     const args = Array.isArray(p?.args) ? p.args : [];
@@ -247,6 +253,11 @@ function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]
           break;
         }
       }
+    }
+    // Relations, divisibility, powers of two and ranges are facts about integers and addresses.
+    if (INTEGER_PREDICATES.has(p.kind)) {
+      const bad = args.find((a) => typeof a !== "bigint" && isFloat(a.type));
+      if (bad && typeof bad !== "bigint") c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' needs an integer, index or offset value, got '%${bad.name}' of type ${s(bad.type)}`]);
     }
     if (operands && !args.some((a) => typeof a !== "bigint" && operands.includes(a))) {
       c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' of ${c.op.name} must mention one of its operands`]);
@@ -620,6 +631,32 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   }
 }
 
+/**
+ * A provider's signature is its family's (the `template.decl`): as many arguments (STRUCTURE/013)
+ * of the same types, and the same result types (TYPE/001), at the provider, as the reference
+ * checks it once for every later selection.
+ */
+function checkProviderSignature(ctx: VerifyContext, c: OpTypes, op: Op): void {
+  const family = op.props.family;
+  const decl = typeof family === "string" ? ctx.symbols.get(family)?.op : undefined;
+  if (!decl || !isOp(decl, "template.decl")) return;
+  const args = op.regions[0]?.args ?? [], contract = decl.regions[0]?.args ?? [];
+  if (args.length !== contract.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' takes ${args.length} argument(s), its family '@${family}' ${contract.length}`]);
+  const map: ValueMap = new Map();
+  contract.forEach((a, i) => map.set(a, args[i]!));
+  contract.forEach((a, i) => {
+    const want = remapType(a.type, map), got = args[i]!.type;
+    if (!typeEquals(got, want)) c.mismatch(`implementation argument ${i} '%${args[i]!.name}' has type ${s(got)}, contract argument ${i} of '@${family}' ${s(want)}`);
+  });
+  const results = Array.isArray(op.props.resultTypes) ? (op.props.resultTypes as Type[]) : [];
+  const wanted = Array.isArray(decl.props.resultTypes) ? (decl.props.resultTypes as Type[]) : [];
+  if (results.length !== wanted.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' returns ${results.length} value(s), its family '@${family}' ${wanted.length}`]);
+  wanted.forEach((t, i) => {
+    const want = remapType(t, map);
+    if (!typeEquals(results[i]!, want)) c.mismatch(`implementation result ${i} has type ${s(results[i]!)}, contract result ${i} of '@${family}' ${s(want)}`);
+  });
+}
+
 /** Signature argument types of kernels and config declarations/definitions (TYPE/013, TYPE/003). */
 export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
   const c = new OpTypes(ctx, op);
@@ -634,6 +671,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     checkPredicates(c, op.props.workloadWhere);
     checkPredicates(c, op.props.launchWhere);
   }
+  if (isOp(op, "template.def")) checkProviderSignature(ctx, c, op);
   if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl")) {
     for (const a of op.regions[0]?.args ?? []) if (!checkTypeBindings(c, a.type)) return;
     checkPredicates(c, op.props.where);

@@ -31,8 +31,9 @@ const fround = Math.fround;
 
 /** f32 fused multiply-add: the double product of two f32 is exact, so one more rounding step remains (double rounding is possible but rare). */
 const fma = (a: number, b: number, c: number): number => fround(a * b + c);
-const maxNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a > b ? a : b < a ? b : a === 0 && b === 0 ? (Object.is(a, -0) ? b : a) : a > b ? a : b);
-const minNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a < b ? a : b < a ? b : a === 0 && b === 0 ? (Object.is(a, -0) ? a : b) : a < b ? a : b);
+/** IEEE maxNum / minNum: a NaN operand yields the other; +0 is above -0. */
+const maxNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a > b ? a : b > a ? b : Object.is(a, -0) ? b : a);
+const minNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a < b ? a : b < a ? b : Object.is(a, -0) ? a : b);
 const med3 = (a: number, b: number, c: number): number => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 const popcount = (v: number): number => {
   v = v - ((v >>> 1) & 0x55555555);
@@ -51,7 +52,15 @@ const ldexp = (x: number, e: number): number => {
   // Two steps keep 2^k finite in double for |k| ≤ 400.
   return x * 2 ** Math.trunc(k / 2) * 2 ** (k - Math.trunc(k / 2));
 };
-const frexpExp = (x: number): number => (x === 0 || !Number.isFinite(x) ? 0 : Math.floor(Math.log2(Math.abs(x))) + 1 - (Math.abs(x) / 2 ** (Math.floor(Math.log2(Math.abs(x))) + 1) >= 1 ? -1 : 0));
+/** The exponent e with x = m·2^e, 0.5 ≤ |m| < 1 (0 for 0, infinities and NaN). */
+const frexpExp = (x: number): number => {
+  if (x === 0 || !Number.isFinite(x)) return 0;
+  let e = Math.floor(Math.log2(Math.abs(x))) + 1;
+  const m = Math.abs(x) / 2 ** e;
+  if (m >= 1) e++;
+  else if (m < 0.5) e--;
+  return e;
+};
 const frexpMant = (x: number): number => (x === 0 || !Number.isFinite(x) ? x : x / 2 ** frexpExp(x));
 const bfe = (v: number, off: number, width: number, signed: boolean): number => {
   const o = off & 31;
@@ -718,6 +727,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
   if (f.extraKind === "sdwa") return compileSdwa(inst, spec, ctx, sregs, vregs);
   const n = spec.src.length;
   if (inst.format === "VOP1" && n !== 1) return unimplemented(inst, ctx, " as VOP1");
+  if (spec.dst !== "f" && (mods.clamp !== 0 || mods.omod !== 0)) return unimplemented(inst, ctx, " with clamp or omod on an integer result");
   const srcs = Array.from({ length: n }, (_, i) => {
     if (acc && i === 2 && !vop3) return { vreg: f.vdst, uniform: undefined } as Src;
     if (acc && i === 2 && vop3) return { vreg: f.vdst, uniform: undefined } as Src;

@@ -8,7 +8,7 @@
 import { LoomError } from "../../core/errors.js";
 import type { Instruction } from "./decode.js";
 import { sgprIndex } from "./operands.js";
-import { NULL_CODE, SHARED_APERTURE_HI, type Counter, type Wave } from "./wave.js";
+import { EXEC_LO, NULL_CODE, SHARED_APERTURE_HI, type Counter, type Wave } from "./wave.js";
 import type { CompileContext, Compiled } from "./compiled.js";
 
 const TWO32 = 4294967296;
@@ -107,7 +107,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       tmp.fill(0);
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         const index = ((w.vu[addr * W + lane]! + offset) >>> 2) & (W - 1);
         if (backward) tmp[lane] = w.laneActive(index) ? w.vu[data0 * W + index]! : 0;
         else tmp[index] = w.vu[data0 * W + lane]!;
@@ -154,7 +154,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         const base = w.vu[addr * W + lane]!;
         for (let i = 0; i < dwords; i++) {
           const a0 = lds(w, base + off0 + i * 4, 4, inst);
@@ -184,7 +184,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         const base = w.vu[addr * W + lane]! + offset;
         for (let i = 0; i < dwords; i++) {
           const a = lds(w, base + i * 4, bytes, inst);
@@ -208,7 +208,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         const a = lds(w, w.vu[addr * W + lane]! + offset, 4, inst);
         const old = view.getUint32(a, true);
         view.setUint32(a, atomic(old, w.vu[data0 * W + lane]!, 0) >>> 0, true);
@@ -272,7 +272,7 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     return done((w) => {
       const W = w.width;
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         access(w, lane, bytes * dwords);
         const view = HIT.view!;
         for (let i = 0; i < dwords; i++) {
@@ -298,7 +298,7 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     return done((w) => {
       const W = w.width;
       for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
         access(w, lane, 4);
         const view = HIT.view!;
         const old = view.getUint32(HIT.offset, true);

@@ -117,9 +117,17 @@ export class Wave {
     let count = 0;
     for (const o of this.outstanding) if (o.counter === counter) count++;
     while (count > allowed) {
-      const candidates = this.outstanding.filter((o) => o.counter === counter);
-      const next = (allowed > 0 && candidates.find((o) => !o.smem)) || candidates[0]!;
-      this.retire(next);
+      let first: Outstanding | undefined;
+      let firstNonSmem: Outstanding | undefined;
+      for (const o of this.outstanding) {
+        if (o.counter !== counter) continue;
+        first ??= o;
+        if (!o.smem) {
+          firstNonSmem = o;
+          break;
+        }
+      }
+      this.retire(allowed > 0 && firstNonSmem ? firstNonSmem : first!);
       count--;
     }
   }

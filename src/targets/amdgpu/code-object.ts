@@ -24,6 +24,8 @@ export interface CodeObjectKernel {
   /** Symbol name of the entry (the export name). */
   readonly name: string;
   readonly program: readonly Instruction[];
+  /** The program's bytes when already encoded (the lowering's code buffer). */
+  readonly code?: Uint8Array;
   readonly resources: KernelResources;
   readonly args: readonly ArgSlot[];
   readonly hiddenArguments?: readonly HiddenArgument[];
@@ -64,7 +66,7 @@ function layoutText(info: AmdgpuTargetInfo, codes: readonly Uint8Array[]): { byt
 }
 
 export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
-  const codes = kernels.map((k) => encodeProgram(k.program, info.processor.family));
+  const codes = kernels.map((k) => k.code ?? encodeProgram(k.program, info.processor.family));
   const text = layoutText(info, codes);
   const descriptors: KernelDescriptor[] = kernels.map((k) =>
     describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),

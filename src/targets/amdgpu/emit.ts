@@ -81,6 +81,7 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
     const base: CodeObjectKernel = {
       name: k.exportName,
       program: lowered.program,
+      code: lowered.code,
       resources: lowered.resources,
       args: k.args,
       hiddenArguments: lowered.hiddenArguments,

@@ -2,14 +2,13 @@ block_sum:
 	s_load_b64 s[2:3], s[0:1], 0x0
 	s_load_b64 s[4:5], s[0:1], 0x8
 	s_load_b64 s[6:7], s[0:1], 0x18
-	s_load_b32 s8, s[0:1], 0x28
 	s_mov_b32 s0, s15
 	s_mov_b32 s1, 0
-	s_waitcnt lgkmcnt(0)
 	s_lshl_b64 s[8:9], s[0:1], 8
 	v_mov_b32_e32 v1, 0
 	v_add_co_u32 v2, vcc_lo, s8, v0
 	v_add_co_ci_u32_e32 v3, vcc_lo, s9, v1, vcc_lo
+	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s0, v[2:3], s[2:3]
 	s_and_saveexec_b32 s1, s0
 	s_cbranch_execz .LBB0

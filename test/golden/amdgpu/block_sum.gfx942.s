@@ -2,22 +2,17 @@ block_sum:
 	s_load_dwordx2 s[4:5], s[0:1], 0x0
 	s_load_dwordx2 s[6:7], s[0:1], 0x8
 	s_load_dwordx2 s[8:9], s[0:1], 0x18
-	s_load_dword s3, s[0:1], 0x28
 	s_mov_b32 s0, s2
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[10:11], s[0:1], 8
-	v_mov_b32_e32 v1, 0
-	v_add_co_u32_e32 v2, vcc, s10, v0
-	v_mov_b32_e32 v4, s11
-	v_addc_co_u32_e32 v3, vcc, v4, v1, vcc
+	v_mov_b32_e32 v2, v0
+	v_mov_b32_e32 v3, 0
+	v_lshl_add_u64 v[4:5], s[10:11], 0, v[2:3]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s[0:1], v[2:3], s[4:5]
+	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[4:5]
 	s_and_saveexec_b64 s[4:5], s[0:1]
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[4:5], 2, v[2:3]
-	v_add_co_u32_e32 v2, vcc, s6, v4
-	v_mov_b32_e32 v1, s7
-	v_addc_co_u32_e32 v3, vcc, v1, v5, vcc
+	v_lshl_add_u64 v[2:3], v[4:5], 2, s[6:7]
 	global_load_dword v1, v[2:3], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v2, v1
@@ -62,13 +57,11 @@ block_sum:
 	ds_read_b32 v1, v0
 	s_mov_b32 s4, s2
 	s_mov_b32 s5, 0
-	s_lshl_b64 s[2:3], s[4:5], 2
-	s_add_u32 s4, s8, s2
-	s_addc_u32 s5, s9, s3
-	v_mov_b32_e32 v2, s4
-	v_mov_b32_e32 v3, s5
+	v_mov_b32_e32 v2, s8
+	v_mov_b32_e32 v3, s9
+	v_lshl_add_u64 v[4:5], s[4:5], 2, v[2:3]
 	s_waitcnt lgkmcnt(0)
-	global_store_dword v[2:3], v1, off
+	global_store_dword v[4:5], v1, off
 .LBB6:
 .LBB7:
 	s_mov_b64 exec, s[0:1]

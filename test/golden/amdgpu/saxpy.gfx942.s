@@ -6,22 +6,16 @@ saxpy:
 	s_mov_b32 s0, s2
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[10:11], s[0:1], 7
-	v_mov_b32_e32 v1, 0
-	v_add_co_u32_e32 v2, vcc, s10, v0
-	v_mov_b32_e32 v0, s11
-	v_addc_co_u32_e32 v3, vcc, v0, v1, vcc
+	v_mov_b32_e32 v2, v0
+	v_mov_b32_e32 v3, 0
+	v_lshl_add_u64 v[0:1], s[10:11], 0, v[2:3]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s[0:1], v[2:3], s[4:5]
+	v_cmp_lt_u64_e64 s[0:1], v[0:1], s[4:5]
 	s_and_saveexec_b64 s[4:5], s[0:1]
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[0:1], 2, v[2:3]
-	v_add_co_u32_e32 v2, vcc, s6, v0
-	v_mov_b32_e32 v4, s7
-	v_addc_co_u32_e32 v3, vcc, v4, v1, vcc
+	v_lshl_add_u64 v[2:3], v[0:1], 2, s[6:7]
 	global_load_dword v4, v[2:3], off
-	v_add_co_u32_e32 v2, vcc, s8, v0
-	v_mov_b32_e32 v5, s9
-	v_addc_co_u32_e32 v3, vcc, v5, v1, vcc
+	v_lshl_add_u64 v[2:3], v[0:1], 2, s[8:9]
 	global_load_dword v0, v[2:3], off
 	s_waitcnt vmcnt(0)
 	v_fma_f32 v1, s3, v4, v0

@@ -8,34 +8,28 @@ transpose_tile:
 	s_mov_b32 s0, s3
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[12:13], s[0:1], 4
-	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v4, vcc, s12, v2
-	v_mov_b32_e32 v3, s13
-	v_addc_co_u32_e32 v5, vcc, v3, v0, vcc
+	v_mov_b32_e32 v4, v2
+	v_mov_b32_e32 v5, 0
+	v_lshl_add_u64 v[6:7], s[12:13], 0, v[4:5]
 	s_mov_b32 s0, s2
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[2:3], s[0:1], 4
-	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v6, vcc, s2, v1
-	v_mov_b32_e32 v3, s3
-	v_addc_co_u32_e32 v7, vcc, v3, v0, vcc
+	v_mov_b32_e32 v4, v1
+	v_mov_b32_e32 v5, 0
+	v_lshl_add_u64 v[8:9], s[2:3], 0, v[4:5]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[4:5]
-	v_cmp_lt_u64_e64 s[14:15], v[6:7], s[6:7]
+	v_cmp_lt_u64_e64 s[0:1], v[6:7], s[4:5]
+	v_cmp_lt_u64_e64 s[14:15], v[8:9], s[6:7]
 	s_and_b64 s[16:17], s[0:1], s[14:15]
 	s_and_saveexec_b64 s[0:1], s[16:17]
 	s_cbranch_execz .LBB0
-	v_mad_u64_u32 v[8:9], vcc, v4, s6, 0
-	v_mul_lo_u32 v0, v5, s6
-	v_mul_lo_u32 v3, s7, v4
-	v_mov_b32_e32 v4, v8
-	v_add3_u32 v5, v9, v0, v3
-	v_add_co_u32_e32 v8, vcc, v4, v6
-	v_addc_co_u32_e32 v9, vcc, v5, v7, vcc
-	v_lshlrev_b64 v[4:5], 2, v[8:9]
-	v_add_co_u32_e32 v6, vcc, s8, v4
-	v_mov_b32_e32 v0, s9
-	v_addc_co_u32_e32 v7, vcc, v0, v5, vcc
+	v_mad_u64_u32 v[4:5], vcc, v6, s6, 0
+	v_mul_lo_u32 v0, v7, s6
+	v_mul_lo_u32 v3, s7, v6
+	v_mov_b32_e32 v6, v4
+	v_add3_u32 v7, v5, v0, v3
+	v_lshl_add_u64 v[4:5], v[6:7], 0, v[8:9]
+	v_lshl_add_u64 v[6:7], v[4:5], 2, s[8:9]
 	global_load_dword v0, v[6:7], off
 	v_mul_u32_u24_e32 v3, 17, v2
 	v_add_u32_e32 v4, v3, v1
@@ -47,16 +41,14 @@ transpose_tile:
 	s_mov_b64 exec, s[0:1]
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v4, vcc, s2, v2
-	v_mov_b32_e32 v3, s3
-	v_addc_co_u32_e32 v5, vcc, v3, v0, vcc
-	v_mov_b32_e32 v0, 0
-	v_add_co_u32_e32 v6, vcc, s12, v1
-	v_mov_b32_e32 v3, s13
-	v_addc_co_u32_e32 v7, vcc, v3, v0, vcc
-	v_cmp_lt_u64_e64 s[0:1], v[4:5], s[6:7]
-	v_cmp_lt_u64_e64 s[2:3], v[6:7], s[4:5]
+	v_mov_b32_e32 v4, v2
+	v_mov_b32_e32 v5, 0
+	v_lshl_add_u64 v[6:7], s[2:3], 0, v[4:5]
+	v_mov_b32_e32 v4, v1
+	v_mov_b32_e32 v5, 0
+	v_lshl_add_u64 v[8:9], s[12:13], 0, v[4:5]
+	v_cmp_lt_u64_e64 s[0:1], v[6:7], s[6:7]
+	v_cmp_lt_u64_e64 s[2:3], v[8:9], s[4:5]
 	s_and_b64 s[6:7], s[0:1], s[2:3]
 	s_and_saveexec_b64 s[0:1], s[6:7]
 	s_cbranch_execz .LBB2
@@ -64,19 +56,15 @@ transpose_tile:
 	v_add_u32_e32 v1, v0, v2
 	v_lshlrev_b32_e32 v0, 2, v1
 	ds_read_b32 v1, v0
-	v_mad_u64_u32 v[2:3], vcc, v4, s4, 0
-	v_mul_lo_u32 v0, v5, s4
-	v_mul_lo_u32 v8, s5, v4
-	v_mov_b32_e32 v4, v2
-	v_add3_u32 v5, v3, v0, v8
-	v_add_co_u32_e32 v2, vcc, v4, v6
-	v_addc_co_u32_e32 v3, vcc, v5, v7, vcc
-	v_lshlrev_b64 v[4:5], 2, v[2:3]
-	v_add_co_u32_e32 v2, vcc, s10, v4
-	v_mov_b32_e32 v0, s11
-	v_addc_co_u32_e32 v3, vcc, v0, v5, vcc
+	v_mad_u64_u32 v[2:3], vcc, v6, s4, 0
+	v_mul_lo_u32 v0, v7, s4
+	v_mul_lo_u32 v4, s5, v6
+	v_mov_b32_e32 v6, v2
+	v_add3_u32 v7, v3, v0, v4
+	v_lshl_add_u64 v[2:3], v[6:7], 0, v[8:9]
+	v_lshl_add_u64 v[4:5], v[2:3], 2, s[10:11]
 	s_waitcnt lgkmcnt(0)
-	global_store_dword v[2:3], v1, off
+	global_store_dword v[4:5], v1, off
 .LBB2:
 .LBB3:
 	s_mov_b64 exec, s[0:1]

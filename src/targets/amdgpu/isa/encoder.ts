@@ -78,9 +78,13 @@ export function encodeInstruction(inst: Instruction, family: IsaFamily): number[
     if (!counts.includes(o.length)) internal(`${inst.mnemonic} takes ${counts.join(" or ")} operand(s), got ${o.length}`);
   };
   const gfx9 = family === "gfx9";
-  const literals = [...new Set(o.filter(isLiteral).map((x) => (x as { v: number }).v))];
-  if (literals.length > 1) internal(`${inst.mnemonic} has two literals`);
-  const lit = literals.length === 1 ? [literals[0]! >>> 0] : [];
+  let literal: number | undefined;
+  for (const x of o) {
+    if (x.k !== "imm" || !isLiteral(x)) continue;
+    if (literal !== undefined && literal !== x.v >>> 0) internal(`${inst.mnemonic} has two literals`);
+    literal = x.v >>> 0;
+  }
+  const lit = literal === undefined ? [] : [literal];
   const s = (i: number) => scalarField(at(i), family);
   const src = (i: number) => (i < o.length ? sourceField(at(i), family) : 0);
   let words: number[];

@@ -38,6 +38,8 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   // Instruction selection (gfx9 = CDNA3 gfx942/gfx90a, gfx11 = RDNA3).
   row("v_mbcnt_lo_u32_b32", "VOP3", { gfx9: ["v_mbcnt_lo_u32_b32", 0x28c], gfx11: ["v_mbcnt_lo_u32_b32", 0x31f] }),
   row("v_mbcnt_hi_u32_b32", "VOP3", { gfx9: ["v_mbcnt_hi_u32_b32", 0x28d], gfx11: ["v_mbcnt_hi_u32_b32", 0x320] }),
+  // gfx940+ only (not gfx90a): the lowering checks the processor (KernelLowering.hasLshlAdd64).
+  row("v_lshl_add_u64", "VOP3", { gfx9: ["v_lshl_add_u64", 0x208] }),
   row("s_waitcnt_depctr", "SOPP", { gfx11: ["s_waitcnt_depctr", 0x08] }),
   row("s_mov_b32", "SOP1", { gfx9: ["s_mov_b32", 0x0], gfx11: ["s_mov_b32", 0x0] }),
   row("s_mov_b64", "SOP1", { gfx9: ["s_mov_b64", 0x1], gfx11: ["s_mov_b64", 0x1] }),

@@ -137,6 +137,7 @@ function carryChain(cx: Cx, kind: "add" | "sub", a: Scalar, b: Scalar, max: bigi
     cx.emit(kind === "add" ? "s_addc_u32" : "s_subb_u32", [part(d, 1, 1), cx.hi(a), cx.hi(b)]);
     return pairResult(cx, d, max);
   }
+  if (kind === "add" && cx.hasLshlAdd64) return lshlAdd64(cx, a, 0, b, max);
   // VOP2 carry forms: src0 any, src1 a VGPR; a − b keeps its order, so b becomes the VGPR.
   let [p, q] = [a, b];
   if (kind === "add" && !cx.isV(b)) [p, q] = [b, a];
@@ -150,6 +151,16 @@ function carryChain(cx: Cx, kind: "add" | "sub", a: Scalar, b: Scalar, max: bigi
   let phi = cx.hi(p);
   if (cx.family === "gfx9" && isScalarRead(phi)) phi = cx.v32(phi);
   cx.emit(kind === "add" ? "v_addc_co_u32" : "v_subb_co_u32", [part(d, 1, 1), vcc, phi, qhi, vcc]);
+  return pairResult(cx, d, max);
+}
+
+/** (a << k) + b in one `v_lshl_add_u64` (gfx940+); at most one SGPR pair, no literal. */
+export function lshlAdd64(cx: Cx, a: Scalar, k: number, b: Scalar, max?: bigint): Scalar {
+  const d = cx.vreg("v", 2);
+  const pa = cx.isV(a) || a.c !== undefined && !cx.inline64(a.c) ? part(cx.vpair(a)) : cx.src64(a);
+  let pb = b.c !== undefined && !cx.inline64(b.c) ? part(cx.vpair(b)) : cx.src64(b);
+  if (isScalarRead(pa) && isScalarRead(pb)) pb = part(cx.vpair(b));
+  cx.emit("v_lshl_add_u64", [part(d), pa, imm(k), pb]);
   return pairResult(cx, d, max);
 }
 
@@ -466,3 +477,10 @@ export const floatBits = (value: number): bigint => {
   v.setFloat32(0, value);
   return BigInt(v.getUint32(0));
 };
+
+/** IEEE minimum/maximum: NaN if either operand is NaN (v_min/v_max return the other). */
+export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar {
+  const unordered = compareFloat(cx, "uno", a, b)!;
+  return select(cx, unordered, cx.const("f32", 0x7fc00000n), r);
+}
+

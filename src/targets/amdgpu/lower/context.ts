@@ -101,6 +101,11 @@ export class KernelLowering {
     this.wave = wave;
   }
 
+  /** gfx940+ `v_lshl_add_u64` (64-bit (a << k) + b in one VALU instruction). */
+  get hasLshlAdd64(): boolean {
+    return /^gfx94|^gfx950/.test(this.info.processor.name);
+  }
+
   get target(): string {
     return `AMDGPU profile '${this.kernel.profile.identifier}' (${this.info.targetId})`;
   }

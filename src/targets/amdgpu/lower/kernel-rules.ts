@@ -10,7 +10,7 @@ import type { Op } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { waitcntImmediate } from "../isa/encoder.js";
 import { part } from "../machine/program.js";
-import { add64, int32, mul64 } from "./arith.js";
+import { add64, int32, mul64, nanPropagating, vfloat } from "./arith.js";
 import type { KernelLowering, Rule, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -148,7 +148,65 @@ const subgroupReduceRule: Rule = (cx, op) => {
   cx.set(op.results[0]!, v);
 };
 
+/** Combining one kind of reduction (i32 and f32). */
+function combiner(kind: string, t: string): ((cx: Cx, a: Scalar, b: Scalar) => Scalar) | undefined {
+  const ints: Record<string, Parameters<typeof int32>[1]> = { addi: "add", muli: "mul", andi: "and", ori: "or", xori: "xor", minsi: "mins", maxsi: "maxs", minui: "minu", maxui: "maxu" };
+  if (t === "i32" && ints[kind]) return (cx, a, b) => int32(cx, ints[kind]!, a, b);
+  if (t !== "f32") return undefined;
+  switch (kind) {
+    case "addf": return (cx, a, b) => vfloat(cx, "v_add_f32", a, b, true);
+    case "mulf": return (cx, a, b) => vfloat(cx, "v_mul_f32", a, b, true);
+    case "minnumf": return (cx, a, b) => vfloat(cx, "v_min_f32", a, b, true);
+    case "maxnumf": return (cx, a, b) => vfloat(cx, "v_max_f32", a, b, true);
+    case "maximumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_max_f32", a, b, true), a, b);
+    case "minimumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_min_f32", a, b, true), a, b);
+    default: return undefined;
+  }
+}
+
+const MAX_FOLD = 256;
+
+/**
+ * Every invocation stores its value in the collective's LDS scratch (one slot per
+ * invocation, at the offset the pipeline assigned), barrier, then folds all slots in
+ * flat-id order (the same association everywhere, so every invocation gets the same
+ * value), barrier again so the scratch can be reused.
+ */
+const workgroupReduceRule: Rule = (cx, op) => {
+  const size = cx.kernel.staticWorkgroupSize;
+  const offset = cx.kernel.allocations.get(op)?.offset;
+  const x = cx.scalar(op.operands[0]!);
+  const combine = combiner(String(op.props.kind), x.t);
+  const flat = size ? size[0] * size[1] * size[2] : 0;
+  if (!size || offset === undefined || !combine || flat > MAX_FOLD || offset + 4 * flat > 0xffff) {
+    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end folds i32/f32 over at most ${MAX_FOLD} invocations of a static workgroup`);
+    return cx.poison(op);
+  }
+  // flat id = x + sx·(y + sy·z)
+  let id = workitemId(cx, op, 0)!;
+  if (size[1] > 1 || size[2] > 1) {
+    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, cx.const("i32", BigInt(size[1]))));
+    id = int32(cx, "add", id, int32(cx, "mul", yz, cx.const("i32", BigInt(size[0]))));
+  }
+  const slot = int32(cx, "shl", id, cx.const("i32", 2n));
+  cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
+  drain(cx);
+  cx.emit("s_barrier", []);
+  const zero = cx.v32(imm(0));
+  let acc: Scalar | undefined;
+  for (let k = 0; k < flat; k++) {
+    const d = cx.vreg("v", 1);
+    cx.emit("ds_load_b32", [part(d), zero], { offset: offset + 4 * k });
+    const v = cx.sval(x.t, d);
+    acc = acc ? combine(cx, acc, v) : v;
+  }
+  drain(cx);
+  cx.emit("s_barrier", []);
+  cx.set(op.results[0]!, acc!);
+};
+
 export const KERNEL_RULES = {
+  "kernel.workgroup.reduce": workgroupReduceRule,
   "kernel.workitem.id": workitemIdRule,
   "kernel.workgroup.id": workgroupIdRule,
   "kernel.workgroup.size": workgroupSizeRule,

@@ -22,6 +22,7 @@ import { part } from "../machine/program.js";
 import { allocateRegisters } from "../machine/regalloc.js";
 import { removeDeadInstructions } from "../machine/dce.js";
 import { insertWaits, type PItem } from "../machine/waitcnt.js";
+import { insertHazardNops } from "../machine/hazards.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { WavefrontSize } from "../profiles.js";
 import { carrierOf, KernelLowering, type Lowered } from "./context.js";
@@ -140,7 +141,9 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     const inst: Instruction = { ...rest, operands: operands.map((o) => physical(o, allocation.physical)) };
     return target ? { kind: "inst", inst, target } : { kind: "inst", inst };
   });
-  const waited = insertWaits(items, family);
+  // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).
+  const vdecCoExec = /^gfx94|^gfx950/.test(info.processor.name);
+  const waited = insertHazardNops(insertWaits(items, family), vdecCoExec, wave === 64);
   const syntax = { glc: info.processor.name.startsWith("gfx94") || info.processor.name === "gfx950" ? ("sc0" as const) : ("glc" as const) };
   const laid = layout(waited, family, syntax);
   const resources: KernelResources = {

@@ -16,7 +16,7 @@ import { indicesOf } from "../../../ir/props.js";
 import type { VectorType, ViewType } from "../../../ir/types.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
-import { add64, int32, mul64, shl64 } from "./arith.js";
+import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
 import type { Carrier, KernelLowering, Lowered, Rule, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -58,8 +58,13 @@ function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
   let k = e.k * BigInt(view.bytes);
   const base = splitConstant(view.base);
   k += base.k;
-  let sum: Scalar | undefined = e.v ? shl64(cx, e.v, shift) : undefined;
-  if (base.v) sum = sum ? add64(cx, base.v, sum) : base.v;
+  let sum: Scalar | undefined;
+  const wide = e.v !== undefined && !(cx.hiZero(e.v) && e.v.max !== undefined && e.v.max << BigInt(shift) <= 0xffffffffn);
+  if (e.v && base.v && view.space === "global" && cx.hasLshlAdd64 && wide) sum = cx.memo("lshlAdd64", [e.v, shift, base.v], () => lshlAdd64(cx, e.v!, shift, base.v!));
+  else {
+    sum = e.v ? shl64(cx, e.v, shift) : undefined;
+    if (base.v) sum = sum ? add64(cx, base.v, sum) : base.v;
+  }
   if (view.space === "lds") {
     // LDS offsets are 16 bits; larger constants join the register part.
     let offset = Number(k);

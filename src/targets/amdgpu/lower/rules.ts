@@ -9,7 +9,7 @@ import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialect
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
-import { add64, boolOp, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import type { KernelLowering, Rule, Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -161,12 +161,6 @@ const FLOAT_LANES: Record<string, Lane> = {
   truncf: f32Only((cx, _op, [a]) => vunary(cx, "v_trunc_f32", a!)),
   roundevenf: f32Only((cx, _op, [a]) => vunary(cx, "v_rndne_f32", a!)),
 };
-
-/** IEEE minimum/maximum: NaN if either operand is NaN (v_min/v_max return the other). */
-function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar {
-  const unordered = compareFloat(cx, "uno", a, b)!;
-  return select(cx, unordered.mask ? unordered : unordered, cx.const("f32", 0x7fc00000n), r);
-}
 
 const CONVERSIONS: Record<string, Lane> = {
   sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(op.results[0]!.type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),

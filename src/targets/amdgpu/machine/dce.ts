@@ -3,7 +3,7 @@
  * values eagerly (view strides, address parts) that no instruction reads. An ALU
  * instruction whose virtual-register results nobody reads is removed, unless it writes
  * EXEC, or writes SCC/VCC that the next instruction reads (a carry chain or a select).
- * Memory instructions and branches always stay. Repeats until nothing changes.
+ * Unused loads go too; stores, atomics and branches always stay. Repeats until nothing changes.
  */
 import { dsDefines, formatOf, globalDefines } from "../isa/encoder.js";
 import type { Item, MInst, VReg } from "./program.js";
@@ -23,7 +23,12 @@ export function definedCount(inst: MInst): number {
   }
 }
 
-const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B"]);
+const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B", "SMEM"]);
+
+/** ALU instructions and plain loads (no atomics, stores or control). */
+function removable(inst: MInst): boolean {
+  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
+}
 
 export function removeDeadInstructions(items: Item[]): void {
   for (let changed = true; changed; ) {
@@ -36,21 +41,24 @@ export function removeDeadInstructions(items: Item[]): void {
         if (o.k === "vreg" && i >= d) uses.set(o.r, (uses.get(o.r) ?? 0) + 1);
       });
     }
+    let nextInst: MInst | undefined;
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i]!;
-      if (item.kind !== "inst" || !ALU.has(formatOf(item.inst.mnemonic))) continue;
+      if (item.kind !== "inst") continue;
+      const following = nextInst;
+      nextInst = item.inst;
+      if (!removable(item.inst)) continue;
       const inst = item.inst;
       const defs = inst.operands.slice(0, definedCount(inst));
       if (defs.some((o) => o.k !== "vreg" && !(o.k === "special" && o.name === "vcc"))) continue;
       if (defs.some((o) => o.k === "vreg" && (uses.get(o.r) ?? 0) > 0)) continue;
-      const next = items.slice(i + 1).find((x) => x.kind === "inst");
-      const nextInst = next?.kind === "inst" ? next.inst : undefined;
       const writesScc = inst.mnemonic.startsWith("s_") && !NO_SCC.has(inst.mnemonic);
-      if (writesScc && nextInst && SCC_READERS.has(nextInst.mnemonic)) continue;
+      if (writesScc && following && SCC_READERS.has(following.mnemonic)) continue;
       const writesVcc = defs.some((o) => o.k === "special") || (inst.mnemonic === "v_mad_u64_u32" && inst.operands[1]?.k === "special" && inst.operands[1].name === "vcc");
-      const readsVcc = nextInst?.operands.slice(definedCount(nextInst)).some((o) => o.k === "special" && o.name === "vcc") ?? false;
+      const readsVcc = following?.operands.slice(definedCount(following)).some((o) => o.k === "special" && o.name === "vcc") ?? false;
       if (writesVcc && readsVcc) continue;
       items.splice(i, 1);
+      nextInst = following;
       changed = true;
     }
   }

@@ -13,34 +13,45 @@ import type { PItem } from "./waitcnt.js";
 export interface LaidOut {
   readonly program: readonly Instruction[];
   readonly code: Uint8Array;
-  /** Assembly text: `.LBB<n>:` labels and one instruction per line (llvm-mc-19 assembles it to `code`). */
+  /** Assembly text: `.LBB<n>:` labels and one instruction per line (llvm-mc-19 assembles it to `code`); made on first read. */
   readonly listing: string;
 }
 
 export function layout(items: readonly PItem[], family: IsaFamily, syntax: Syntax): LaidOut {
   const at = new Map<Label, number>();
-  let words = 0;
-  const sized: { inst: Instruction; target?: Label; word: number }[] = [];
+  const words: number[] = [];
+  const fixups: { index: number; target: Label; inst: Instruction; k: number }[] = [];
+  const program: Instruction[] = [];
   for (const item of items) {
-    if (item.kind === "label") at.set(item.label, words);
+    if (item.kind === "label") at.set(item.label, words.length);
     if (item.kind !== "inst") continue;
-    const probe = item.target ? { ...item.inst, simm: 0 } : item.inst;
-    sized.push(item.target ? { inst: item.inst, target: item.target, word: words } : { inst: item.inst, word: words });
-    words += encodeInstruction(probe, family).length;
+    // Branches are one SOPP word: encode with offset 0, patch the 16-bit field below.
+    if (item.target) fixups.push({ index: words.length, target: item.target, inst: item.inst, k: program.length });
+    program.push(item.inst);
+    for (const w of encodeInstruction(item.target ? { ...item.inst, simm: 0 } : item.inst, family)) words.push(w);
   }
-  const program = sized.map(({ inst, target, word }) => {
-    if (!target) return inst;
-    const dest = at.get(target);
+  for (const f of fixups) {
+    const dest = at.get(f.target);
     if (dest === undefined) throw new LoomError("internal", "AMDGPU layout: a branch to a label never placed");
-    const simm = dest - (word + 1);
+    const simm = dest - (f.index + 1);
     if (simm < -32768 || simm > 32767) throw new LoomError("internal", `AMDGPU layout: branch of ${simm} words does not fit 16 bits`);
-    return { ...inst, simm };
-  });
-  const encoded = program.flatMap((i) => encodeInstruction(i, family));
-  const code = new Uint8Array(encoded.length * 4);
+    words[f.index] = ((words[f.index]! & 0xffff0000) | (simm & 0xffff)) >>> 0;
+    program[f.k] = { ...f.inst, simm };
+  }
+  const code = new Uint8Array(words.length * 4);
   const view = new DataView(code.buffer);
-  encoded.forEach((w, i) => view.setUint32(i * 4, w, true));
+  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  let listing: string | undefined;
+  return {
+    program,
+    code,
+    get listing() {
+      return (listing ??= printListing(items, program, family, syntax));
+    },
+  };
+}
 
+function printListing(items: readonly PItem[], program: readonly Instruction[], family: IsaFamily, syntax: Syntax): string {
   const names = new Map<Label, string>();
   for (const item of items) if (item.kind === "label") names.set(item.label, `.LBB${names.size}`);
   const lines: string[] = [];
@@ -53,5 +64,5 @@ export function layout(items: readonly PItem[], family: IsaFamily, syntax: Synta
     const text = item.target ? `${formatInstruction(inst, family, syntax).replace(/ -?\d+$/, "")} ${names.get(item.target)}` : formatInstruction(inst, family, syntax);
     lines.push(`\t${text}`);
   }
-  return { program, code, listing: lines.join("\n") + "\n" };
+  return lines.join("\n") + "\n";
 }

@@ -30,7 +30,8 @@ type Counter = "vm" | "vs" | "lgkm";
 
 interface Event {
   readonly counter: Counter;
-  readonly regs: ReadonlySet<string>;
+  /** Register numbers written (SGPR n = n, VGPR n = 1024 + n). */
+  readonly regs: readonly number[];
   readonly smem: boolean;
   readonly store: boolean;
 }
@@ -45,9 +46,11 @@ const COUNTERS: readonly Counter[] = ["vm", "vs", "lgkm"];
 const emptyState = (): State => ({ events: { vm: [], vs: [], lgkm: [] }, ordered: { vm: true, vs: true, lgkm: true } });
 const copy = (s: State): State => ({ events: { vm: [...s.events.vm], vs: [...s.events.vs], lgkm: [...s.events.lgkm] }, ordered: { ...s.ordered } });
 
-function keys(o: Operand): string[] {
-  if (o.k !== "s" && o.k !== "v") return [];
-  return Array.from({ length: o.n }, (_, i) => `${o.k}${o.i + i}`);
+function keys(o: Operand, into: number[]): number[] {
+  if (o.k !== "s" && o.k !== "v") return into;
+  const base = o.k === "v" ? 1024 + o.i : o.i;
+  for (let i = 0; i < o.n; i++) into.push(base + i);
+  return into;
 }
 
 /** Which counter a memory instruction counts on, with the registers it writes. */
@@ -55,7 +58,7 @@ function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
   const format = formatOf(inst.mnemonic);
   if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL") return undefined;
   const writes = format === "SMEM" || (format === "DS" && defines(inst)) || (format === "GLOBAL" && defines(inst));
-  const regs = new Set(writes ? keys(inst.operands[0]!) : []);
+  const regs = writes ? keys(inst.operands[0]!, []) : [];
   if (format === "GLOBAL") {
     const counter: Counter = writes || family === "gfx9" ? "vm" : "vs";
     return { counter, regs, smem: false, store: !writes };
@@ -134,19 +137,20 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
       applyExplicit(inst);
       return void out.push(item);
     }
-    const touched = new Set(inst.operands.flatMap(keys));
+    const touched: number[] = [];
+    for (const o of inst.operands) keys(o, touched);
     const allowed: Partial<Record<Counter, number>> = {};
     for (const c of COUNTERS) {
       const events = state.events[c];
       let j = -1;
-      for (let i = events.length - 1; i >= 0; i--) if ([...events[i]!.regs].some((r) => touched.has(r))) { j = i; break; }
+      if (touched.length > 0) for (let i = events.length - 1; i >= 0; i--) if (events[i]!.regs.some((r) => touched.includes(r))) { j = i; break; }
       if (j < 0) continue;
       const unordered = !state.ordered[c] || (c === "lgkm" && events.some((e) => e.smem)) || (c === "vm" && events.some((e) => e.store) && events.some((e) => !e.store));
       allowed[c] = unordered ? 0 : events.length - 1 - j;
     }
     if (item.target && placed.has(item.target)) {
       // Back edge: nothing with a register write stays outstanding around the loop.
-      for (const c of COUNTERS) if (state.events[c].some((e) => e.regs.size > 0)) allowed[c] = 0;
+      for (const c of COUNTERS) if (state.events[c].some((e) => e.regs.length > 0)) allowed[c] = 0;
     }
     if (Object.keys(allowed).length) wait(allowed);
     out.push(item);
