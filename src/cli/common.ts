@@ -1,7 +1,10 @@
-/** Shared pieces of the CLI commands: option tables, reading sources, printing diagnostics. */
-import { readFile } from "node:fs/promises";
+/**
+ * Shared pieces of the CLI commands: the command shape, exit statuses, reading sources,
+ * printing diagnostics (text on stderr, or the one JSON document of docs/cli.md on stdout).
+ */
 import type { ParseArgsConfig } from "node:util";
-import { Context, LinkIndexBuilder, Source, Workspace, type LinkIndex, type Module, type Result, type TargetEnvironment } from "../index.js";
+import { Context, LinkIndexBuilder, Source, Workspace, type Diagnostic, type LinkIndex, type Module, type Result, type TargetEnvironment } from "../index.js";
+import { readInput } from "./io.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -12,33 +15,102 @@ export interface Command {
   run(values: Values, positionals: string[]): Promise<number>;
 }
 
+/** Exit statuses (docs/cli.md "Exit status"). */
+export const EXIT = {
+  ok: 0,
+  /** Errors in the program (diagnostics), a failed check, a mismatch. */
+  errors: 1,
+  usage: 2,
+  /** A file that cannot be read or written. */
+  io: 3,
+  /** No usable device or driver (loom run). */
+  device: 4,
+  internal: 70,
+} as const;
+
+/** The version of the `--json` document (docs/cli.md "JSON output"). */
+export const JSON_SCHEMA = "loom-cli/1";
+
 export class UsageError extends Error {}
 
-export async function readSource(path: string): Promise<Source> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    throw new UsageError(`cannot read '${path}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return Source.fromBytes(path, bytes, { ownership: "borrowed" });
+/** No usable device or driver (exit status 4). */
+export class DeviceError extends Error {}
+
+/** Per-invocation output state: set up by main.ts before a command runs. */
+interface OutputState {
+  command: string;
+  json: boolean;
+  color: boolean;
+  diagnostics: (Diagnostic & { file?: string })[];
+  errors: number;
+  warnings: number;
+  result: Record<string, unknown>;
 }
 
-/** Prints a Result's diagnostics to stderr (text) or stdout (--json). */
-export function report(result: Result<unknown>, json: boolean, file: string): void {
-  if (json) {
-    console.log(JSON.stringify({ file, ...result.toJSON() }));
-  } else if (result.diagnostics.length > 0) {
-    console.error(result.formatDiagnostics({ color: process.stderr.isTTY === true }));
+export const output: OutputState = { command: "", json: false, color: false, diagnostics: [], errors: 0, warnings: 0, result: {} };
+
+/**
+ * Help and messages the API words for API callers, said in the command line's terms (a
+ * profile option → the flag that sets it).
+ */
+export function cliWording(text: string): string {
+  return text
+    .replace(/set (?:options\.)?identity\.features\.subgroupOperations[^,;)]*/g, "pass --subgroup-ops with the operations the device has")
+    .replace(/(?:options\.)?identity\.features\.subgroupOperations/g, "--subgroup-ops")
+    .replace(/set (?:options\.)?identity\.features\.(\w+)(?: when the device has it)?/g, "pass --feature $1 when the device has it")
+    .replace(/(?:options\.)?identity\.features\.(\w+)/g, "--feature $1")
+    .replace(/(?:options\.)?identity\.limits\.(\w+)/g, "--limit $1=N")
+    .replace(/the profile's subgroupOperations lack '([\w-]+)'/g, "the profile's subgroup operations lack '$1' (pass --subgroup-ops $1 when the device has it)")
+    .replace(/pass a LinkIndex holding it as compileModule's 'linkIndex'/g, "pass the library that defines it with --library LIB")
+    .replace(/a declared kernel needs a definition from compileModule's 'linkIndex'/g, "a declared kernel needs a definition: pass its library with --library LIB")
+    .replace(/options\.identity\.target: /g, "--target: ")
+    .replace(/options\.identity\.environment: /g, "--target: ")
+    .replace(/raise maxSteps/g, "raise it with --max-steps");
+}
+
+function reword(d: Diagnostic): Diagnostic {
+  const out: Diagnostic = { ...d, message: cliWording(d.message) };
+  if (d.help !== undefined) out.help = cliWording(d.help);
+  if (d.related) out.related = d.related.map(reword);
+  return out;
+}
+
+/** Records a Result's diagnostics: rendered on stderr (text) or kept for the JSON document. */
+export function report(result: Result<unknown>, _json: boolean = output.json, file?: string): void {
+  const diagnostics = result.diagnostics;
+  for (const d of diagnostics) {
+    if (d.severity === "error") output.errors++;
+    else if (d.severity === "warning") output.warnings++;
+  }
+  if (output.json) {
+    for (const d of diagnostics) output.diagnostics.push({ ...reword(d), ...(file === undefined ? {} : { file }) });
+  } else if (diagnostics.length > 0) {
+    console.error(cliWording(result.formatDiagnostics({ color: output.color })));
   }
 }
 
-/** Parses and verifies one file; returns the module or undefined after printing diagnostics. */
-export async function loadModule(path: string, json: boolean, environments: TargetEnvironment[] = []): Promise<{ module?: Module; workspace: Workspace; context: Context }> {
+/** Prints a line of the command's text output (nothing in --json mode: the document carries it). */
+export function say(line: string): void {
+  if (!output.json) console.log(line);
+}
+
+/** A progress line on stderr (never in --json mode, never on stdout). */
+export function progress(line: string): void {
+  if (!output.json && process.stderr.isTTY === true) process.stderr.write(`loom ${output.command}: ${line}\n`);
+  else if (!output.json && process.env.LOOM_PROGRESS === "1") process.stderr.write(`loom ${output.command}: ${line}\n`);
+}
+
+export function readSource(path: string): Source {
+  return Source.fromBytes(path === "-" ? "<stdin>" : path, readInput(path), { ownership: "borrowed" });
+}
+
+/** Parses and verifies one file; returns the module or undefined after reporting diagnostics. */
+export async function loadModule(path: string | Source, json: boolean = output.json, environments: TargetEnvironment[] = []): Promise<{ module?: Module; workspace: Workspace; context: Context }> {
   const context = Context.create({ targetEnvironments: environments });
   const workspace = new Workspace(context);
-  const parsed = workspace.parseModule(await readSource(path));
-  if (!parsed.ok || json) report(parsed, json, path);
+  const source = typeof path === "string" ? readSource(path) : path;
+  const parsed = workspace.parseModule(source);
+  if (!parsed.ok || json) report(parsed, json, source.name);
   return parsed.ok ? { module: parsed.value!, workspace, context } : { workspace, context };
 }
 
@@ -48,17 +120,22 @@ export function requireOne(positionals: string[], what = "FILE"): string {
 }
 
 /**
- * A LinkIndex of library files; undefined when there are none, null after printing the
+ * A LinkIndex of library files; undefined when there are none, null after reporting the
  * libraries' diagnostics.
  */
-export async function buildLinkIndex(paths: readonly string[], json: boolean): Promise<LinkIndex | undefined | null> {
+export async function buildLinkIndex(paths: readonly string[], json: boolean = output.json): Promise<LinkIndex | undefined | null> {
   if (paths.length === 0) return undefined;
   const builder = new LinkIndexBuilder();
-  for (const p of paths) builder.addSource(await readSource(p));
+  for (const p of paths) builder.addSource(readSource(p));
   const frozen = builder.freeze();
   if (!frozen.ok) {
     report(frozen, json, paths.join(","));
     return null;
   }
   return frozen.value!;
+}
+
+/** The strings of a repeatable option. */
+export function list(v: Values[string]): string[] {
+  return Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
 }

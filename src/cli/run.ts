@@ -1,21 +1,36 @@
 /**
- * `loom run`: compile one kernel for a live Vulkan device, run it on generated inputs,
- * run the reference interpreter on the same inputs, compare, summarize. The work is done by
- * the kernel-suite harness (loomc/harness); this file is the command line.
+ * `loom run`: compile one kernel for a live device (Vulkan, CUDA: any harness device, see
+ * docs/harness.md), run it on generated inputs, run the reference interpreter on the same
+ * inputs, compare, summarize. The work is done by the kernel-suite harness (loomc/harness);
+ * this file is the command line.
  */
-import { readFile } from "node:fs/promises";
-import { VulkanRuntime } from "../runtime/vulkan/index.js";
-import { UsageError, type Command, type Values } from "./common.js";
-import { CaseError, compileForDevice, describeCheck, deviceProfile, findSuiteKernel, genericCase, median, runCase, type KernelCase } from "../harness/index.js";
+import { LoomError } from "../index.js";
+import { DeviceError, output, progress, say, UsageError, type Command, type Values } from "./common.js";
+import { readInput } from "./io.js";
+import { closestName } from "./suggest.js";
+import {
+  CaseError,
+  compileKernel,
+  describeCheck,
+  deviceKinds,
+  findDeviceProvider,
+  findSuiteKernel,
+  genericCase,
+  median,
+  runCase,
+  type HarnessDevice,
+  type KernelCase,
+} from "../harness/index.js";
 
 // ---- the command --------------------------------------------------------------------------
 
 function parseSizes(values: Values): Record<string, number> {
   const sizes: Record<string, number> = {};
   for (const text of (values.size as string[] | undefined) ?? []) {
-    const m = /^([A-Za-z_][\w.$-]*)=(-?\d+)$/.exec(text);
-    if (!m) throw new UsageError(`--size takes NAME=INTEGER, got '${text}'`);
-    sizes[m[1]!] = Number(m[2]);
+    const m = /^([A-Za-z_][\w.$-]*)=(.+)$/.exec(text);
+    const v = m ? Number(m[2]) : NaN;
+    if (!m || m[2]!.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--size takes NAME=NUMBER, got '${text}'`);
+    sizes[m[1]!] = v;
   }
   return sizes;
 }
@@ -30,7 +45,7 @@ function parseWorkload(text: string | undefined): number[] | undefined {
   });
 }
 
-function positiveInt(text: string | boolean | string[] | undefined, what: string, fallback: number): number {
+function nonNegativeInt(text: string | boolean | string[] | undefined, what: string, fallback: number): number {
   if (text === undefined) return fallback;
   const v = Number(text);
   if (typeof text !== "string" || !Number.isSafeInteger(v) || v < 0) throw new UsageError(`${what} must be a non-negative integer, got '${String(text)}'`);
@@ -40,39 +55,45 @@ function positiveInt(text: string | boolean | string[] | undefined, what: string
 const x3 = (v: readonly number[]) => v.join("x");
 
 export const runCommand: Command = {
-  summary: "run a kernel on a Vulkan device and check it against the CPU reference",
-  help: `usage: loom run FILE [--kernel NAME] --device vulkan [--workload V,...] [--size NAME=N]... [--seed S] [--bench [--repeat R]]
+  summary: "run a kernel on a device (Vulkan, CUDA) and check it against the CPU reference",
+  help: `usage: loom run FILE [--kernel NAME] [--device KIND] [--workload V,...] [--size NAME=N]... [--seed S] [--bench [--repeat R]]
 
-Compiles the kernel for the Vulkan device's own profile (LOOM_VULKAN_DEVICE picks the device:
-an index or part of its name), evaluates the launch configuration, generates deterministic
-inputs, dispatches, runs the reference interpreter on the same inputs and compares.
+Compiles the kernel for the device's own profile, evaluates the launch configuration,
+generates deterministic inputs, launches, runs the reference interpreter on the same inputs
+and compares.
   --kernel NAME          kernel symbol (default: the file's only kernel.def)
-  --device vulkan        the runtime (only vulkan)
+  --device KIND          vulkan (default): a Vulkan 1.3 device (SPIR-V); LOOM_VULKAN_DEVICE picks one
+                         cuda: an NVIDIA GPU through libcuda.so.1 (PTX); LOOM_CUDA_DEVICE picks one,
+                         LOOM_CUDA_LIBRARY overrides the driver's path
+  --device-index SEL     the device: an index or part of its name (instead of the variables)
   --workload V,...       one value per workload argument (as in 'loom launch')
   --size NAME=N          suite kernels: an extra size (e.g. k=64 for matmul16);
                          other kernels: element count of buffer NAME, or the value of a
-                         device scalar that is not a workload argument
+                         device scalar that is not a workload argument (floats allowed)
   --seed S               input seed (default 1)
   --manifest PATH        suite manifest module (default: found next to FILE)
   --skip-interpreter     do not run the interpreter (suite kernels only)
-  --bench                time --repeat dispatches (default 20) with GPU timestamps
-  --json                 print the result as JSON
+  --max-steps N          the interpreter's budget of executed ops (default 50000000)
+  --bench                time --repeat launches (default 20) with device timers (GPU timestamps,
+                         CUDA events)
 Suite kernels (examples/kernels) take inputs and the JS reference from the manifest and
 check device == reference and interpreter == reference; other kernels fill buffers with
 seeded random data (f32 in [-4, 4), integers in [0, 1024)) and compare every buffer with
 the interpreter (integers exact, f32 within 64 eps relative + 1e-6).
-Exit status: 0 pass, 1 mismatch or compile error, 2 usage error.`,
+Progress goes to stderr when it is a terminal (or LOOM_PROGRESS=1).
+Exit status: 0 pass, 1 mismatch or compile error, 2 usage error, 3 unreadable FILE, 4 no usable device.`,
   options: {
     kernel: { type: "string" },
     device: { type: "string" },
+    "device-index": { type: "string" },
     workload: { type: "string" },
     size: { type: "string", multiple: true },
     seed: { type: "string" },
     manifest: { type: "string" },
     "skip-interpreter": { type: "boolean" },
+    "max-steps": { type: "string" },
     bench: { type: "boolean" },
     repeat: { type: "string" },
-    json: { type: "boolean" },
   },
   async run(values, positionals) {
     try {
@@ -85,33 +106,46 @@ Exit status: 0 pass, 1 mismatch or compile error, 2 usage error.`,
   },
 };
 
+/** Opens the device; a missing driver or device is exit status 4 with the runtime's message. */
+function openDevice(kind: string, selector: string | undefined): HarnessDevice {
+  const provider = findDeviceProvider(kind);
+  if (!provider) {
+    const near = closestName(kind, deviceKinds());
+    throw new UsageError(`--device: unknown device '${kind}'${near ? `; did you mean '${near}'?` : ""} (known: ${deviceKinds().join(", ")})`);
+  }
+  try {
+    return provider.open(selector);
+  } catch (e) {
+    if (e instanceof LoomError) throw new DeviceError(`no usable ${kind} device: ${e.message}`);
+    throw e;
+  }
+}
+
 async function runKernel(values: Values, positionals: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`expected exactly one FILE, got ${positionals.length}`);
   const file = positionals[0]!;
-  const deviceKind = values.device ?? "vulkan";
-  if (deviceKind !== "vulkan") throw new UsageError(`--device: only 'vulkan' is supported, got '${String(deviceKind)}'`);
+  const kind = (values.device as string | undefined) ?? "vulkan";
   const sizes = parseSizes(values);
   const workload = parseWorkload(values.workload as string | undefined);
-  const seed = positiveInt(values.seed, "--seed", 1);
-  const repeats = values.bench ? Math.max(1, positiveInt(values.repeat, "--repeat", 20)) : 0;
-  const json = values.json === true;
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  const suite = await findSuiteKernel(file, values.manifest as string | undefined);
+  const seed = nonNegativeInt(values.seed, "--seed", 1);
+  const repeats = values.bench ? Math.max(1, nonNegativeInt(values.repeat, "--repeat", 20)) : 0;
+  const maxSteps = values["max-steps"] === undefined ? undefined : Math.max(1, nonNegativeInt(values["max-steps"], "--max-steps", 0));
+  const text = new TextDecoder().decode(readInput(file));
+  const suite = file === "-" ? undefined : await findSuiteKernel(file, values.manifest as string | undefined);
   const symbol = (values.kernel as string | undefined)?.replace(/^@/, "") ?? suite?.symbol;
   if (suite && symbol !== suite.symbol) throw new UsageError(`the manifest describes @${suite.symbol}, not @${symbol}`);
   if (values["skip-interpreter"] && !suite) throw new UsageError("--skip-interpreter needs a suite kernel (the interpreter is the only reference otherwise)");
+  if (!findDeviceProvider(kind)) openDevice(kind, undefined);
 
-  const rt = VulkanRuntime.create();
+  progress(`compiling ${file}`);
+  const device = openDevice(kind, values["device-index"] as string | undefined);
   try {
-    const info = rt.deviceInfo();
-    const compiled = compileForDevice(file, text, deviceProfile(rt), symbol);
+    const compiled = compileKernel(device.target, file === "-" ? "<stdin>" : file, text, symbol);
     if (!compiled.ok) {
       console.error(compiled.diagnostics);
+      const errors = (compiled.diagnostics.match(/: error \[/g) ?? []).length;
+      output.errors += Math.max(1, errors);
+      if (output.json) output.diagnostics.push({ severity: "error", code: "COMPILE", message: compiled.diagnostics, file });
       return 1;
     }
     const kernel = compiled.kernel;
@@ -127,33 +161,56 @@ async function runKernel(values: Values, positionals: string[]): Promise<number>
       if (workload === undefined && kernel.workload.length > 0) throw new UsageError("--workload V[,V...] is required");
       c = genericCase(kernel, workload ?? [], sizes, seed);
     }
-    const result = runCase(rt, kernel, c, { interpret: !values["skip-interpreter"], referenceFromInterpreter: !suite, repeats });
-    const ns = median(result.gpuNs);
-    if (json) {
-      console.log(JSON.stringify({ file, kernel: kernel.symbol, deviceName: info.name, seed, ...result, medianGpuNs: ns, gbPerSecond: result.bytesMoved / ns }));
-    } else {
-      const l = result.launch;
-      const lines = [
-        `kernel    @${kernel.symbol} (${file})${suite ? " [suite]" : ""}`,
-        `device    ${info.name} (Vulkan ${info.apiVersion}, subgroup ${info.subgroupSize})`,
-        `case      ${result.label} (seed ${seed})`,
-        `launch    workgroups=${x3(l.workgroupCount)} workgroup_size=${x3(l.workgroupSize)}${result.dispatched ? "" : " (empty: nothing dispatched)"}`,
-        `bytes     ${result.bytesMoved}`,
-        ...result.device.map((d) => `${d.name.padEnd(9)} device vs ${suite ? "JS reference" : "interpreter"}: ${describeCheck(d)}`),
-        ...(result.interpreter ?? []).map((d) => `${d.name.padEnd(9)} interpreter vs JS reference: ${describeCheck(d)}`),
-      ];
-      if (values.bench) {
-        lines.push(
-          result.gpuNs.length
-            ? `time      median ${(ns / 1000).toFixed(2)} us over ${result.gpuNs.length} runs (min ${(Math.min(...result.gpuNs) / 1000).toFixed(2)} us), ${(result.bytesMoved / ns).toFixed(2)} GB/s`
-            : "time      no timestamps (nothing dispatched, or the queue has no timestamp support)",
-        );
+    let result;
+    try {
+      result = runCase(device, kernel, c, {
+        interpret: !values["skip-interpreter"],
+        referenceFromInterpreter: !suite,
+        repeats,
+        ...(maxSteps === undefined ? {} : { maxInterpreterSteps: maxSteps }),
+        progress: (stage) => progress(`${stage} @${kernel.symbol} (${c.label})`),
+      });
+    } catch (e) {
+      if (e instanceof Error && /step-budget|budget of \d+ executed ops/.test(e.message)) {
+        throw new UsageError(`the interpreter ran out of steps: ${e.message.replace(/raise maxSteps/, "raise it with --max-steps N")}`);
       }
-      lines.push(`result    ${result.passed ? "PASS" : "FAIL"}`);
-      console.log(lines.join("\n"));
+      throw e;
     }
+    const ns = median(result.gpuNs);
+    const summary = {
+      file,
+      kernel: kernel.symbol,
+      deviceKind: kind,
+      deviceName: device.name,
+      suite: suite !== undefined,
+      seed,
+      ...result,
+      medianGpuNs: ns,
+      gbPerSecond: result.bytesMoved / ns,
+    };
+    output.result = JSON.parse(JSON.stringify(summary, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" && !Number.isFinite(v) ? null : v))) as Record<string, unknown>;
+    const l = result.launch;
+    const reference = suite ? "JS reference" : "interpreter";
+    const lines = [
+      `kernel    @${kernel.symbol} (${file})${suite ? " [suite]" : ""}`,
+      `device    ${device.name} (${device.description})`,
+      `case      ${result.label} (seed ${seed})`,
+      `launch    workgroups=${x3(l.workgroupCount)} workgroup_size=${x3(l.workgroupSize)}${result.dispatched ? "" : " (empty: nothing dispatched)"}`,
+      `bytes     ${result.bytesMoved}`,
+      ...result.device.map((d) => `${d.name.padEnd(9)} device vs ${reference}: ${describeCheck(d)}`),
+      ...(result.interpreter ?? []).map((d) => `${d.name.padEnd(9)} interpreter vs JS reference: ${describeCheck(d)}`),
+    ];
+    if (values.bench) {
+      lines.push(
+        result.gpuNs.length
+          ? `time      median ${(ns / 1000).toFixed(2)} us over ${result.gpuNs.length} runs (min ${(Math.min(...result.gpuNs) / 1000).toFixed(2)} us), ${(result.bytesMoved / ns).toFixed(2)} GB/s`
+          : "time      no timestamps (nothing dispatched, or the device has no timer)",
+      );
+    }
+    lines.push(`result    ${result.passed ? "PASS" : "FAIL"}`);
+    say(lines.join("\n"));
     return result.passed ? 0 : 1;
   } finally {
-    rt.destroy();
+    device.destroy();
   }
 }

@@ -48,6 +48,7 @@ export interface SuiteKernel {
   /** Extra size names `build` reads from `sizes` (documented defaults otherwise). */
   readonly sizeNames: readonly string[];
   readonly shapes: { readonly test: readonly CaseShape[]; readonly quick: readonly CaseShape[]; readonly bench: readonly CaseShape[] };
+  /** The case for one shape, its inputs filled from `seed`. */
   build(shape: CaseShape, seed: number): KernelCase;
 }
 

@@ -1,6 +1,7 @@
 /** Comparing device (or interpreter) outputs with the expected values of a case. */
 import type { ExpectedOutput, HostArray } from "./cases.js";
 
+/** How one output compared with its expectation. */
 export interface OutputCheck {
   readonly name: string;
   readonly count: number;
@@ -12,6 +13,7 @@ export interface OutputCheck {
 
 const F32_EPSILON = 2 ** -23;
 
+/** Compares `got` with `want` element by element, by `want.compare` (bits, or a float bound). */
 export function compareOutput(name: string, got: HostArray, want: ExpectedOutput): OutputCheck {
   const w = want.values;
   if (got.length !== w.length) {
@@ -44,11 +46,13 @@ export function compareOutput(name: string, got: HostArray, want: ExpectedOutput
   return { name, count: w.length, mismatches, maxError, ...(first ? { first } : {}) };
 }
 
+/** One line for a check: the largest error, how many differ, and the first that does. */
 export function describeCheck(c: OutputCheck): string {
   const head = `max error ${c.maxError} (${c.mismatches} of ${c.count} differ)`;
   return c.first ? `${head}; first at [${c.first.index}]: got ${c.first.got}, want ${c.first.want} (allowed ±${c.first.allowed})` : head;
 }
 
+/** The median of `xs` (NaN when empty). */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);

@@ -21,17 +21,25 @@ import {
   type LaunchConfig,
   type ReferenceArgValue,
   type TargetEnvironment,
+  type TargetProfile,
 } from "../index.js";
-import { createSpirvTargetEnvironment, profileFromDevice, type SpirvProfile } from "../targets/spirv/index.js";
-import { packArguments, type ArgSlotDescriptor, type ArgValue as DeviceArg, type VulkanBuffer, type VulkanRuntime } from "../runtime/vulkan/index.js";
+import { profileFromDevice, type SpirvProfile } from "../targets/spirv/index.js";
+import { VulkanRuntime, type ArgSlotDescriptor } from "../runtime/vulkan/index.js";
+import { spirvEnvironment, vulkanDevice, type HarnessBuffer, type HarnessDevice } from "./devices.js";
 import type { CaseArgument, Comparison, ExpectedOutput, HostArray, KernelCase } from "./cases.js";
 import { random } from "./cases.js";
 import { compareOutput, type OutputCheck } from "./compare.js";
 import { CaseError } from "./errors.js";
 
+/** One kernel compiled for a device target: its executable, records and launch evaluation. */
 export interface DeviceKernel {
   readonly symbol: string;
   readonly exportName: string;
+  /** The executable artifact (SPIR-V words, PTX text, …) in the target's `format`. */
+  readonly executable: Uint8Array;
+  /** The artifact format (`ARTIFACT_FORMAT`: "spirv", "ptx", …). */
+  readonly format: string;
+  /** The same bytes as `executable`; the name predates devices other than Vulkan. */
   readonly spirv: Uint8Array;
   /** The executable's kernel-interface record, and this kernel's entry in it. */
   readonly record: ExecutableInterface;
@@ -40,26 +48,40 @@ export interface DeviceKernel {
   readonly workload: readonly { readonly name: string; readonly type: string }[];
   /** Argument-block slots with the runtime's type names. */
   readonly slots: readonly ArgSlotDescriptor[];
+  /** Evaluates the launch-config function for workload values (numbers or bigints, one per workload argument). */
   launch(workload: readonly (number | bigint)[]): LaunchConfig;
+  /** The reference interpreter for this kernel (made on first use). */
   interpreter(): InterpretedKernel;
 }
 
+/** A compiled kernel, or the rendered diagnostics of a failed compile. */
 export type CompileOutcome = { readonly ok: true; readonly kernel: DeviceKernel } | { readonly ok: false; readonly diagnostics: string };
 
-let spirvEnv: TargetEnvironment | undefined;
-/** One SPIR-V environment per process (profiles must come from the environment they compile for). */
-export function spirvEnvironment(): TargetEnvironment {
-  return (spirvEnv ??= createSpirvTargetEnvironment());
-}
 
 /** The device's SPIR-V profile, for the process-wide SPIR-V environment. */
 export function deviceProfile(rt: VulkanRuntime): SpirvProfile {
   return profileFromDevice(spirvEnvironment(), rt);
 }
 
+/** What a kernel is compiled for: an environment, a profile made from it, and the artifact format to emit. */
+export interface DeviceTarget {
+  readonly environment: TargetEnvironment;
+  readonly profile: TargetProfile;
+  readonly artifactFormat: string;
+}
+
 /** Parses `text`, compiles `symbol` (default: the only kernel.def) for `profile`, emits SPIR-V. */
 export function compileForDevice(fileName: string, text: string, profile: SpirvProfile, symbol?: string): CompileOutcome {
-  const env = spirvEnvironment();
+  return compileKernel({ environment: spirvEnvironment(), profile, artifactFormat: "spirv" }, fileName, text, symbol);
+}
+
+/**
+ * Parses `text`, compiles `symbol` (default: the only kernel.def) for `target.profile` and emits
+ * it in `target.artifactFormat`, with its kernel-interface record and launch-config function.
+ */
+export function compileKernel(target: DeviceTarget, fileName: string, text: string, symbol?: string): CompileOutcome {
+  const env = target.environment;
+  const profile = target.profile;
   const context = Context.create({ targetEnvironments: [env] });
   const workspace = new Workspace(context);
   const parsed = workspace.parseModule(Source.fromText(fileName, text));
@@ -76,7 +98,7 @@ export function compileForDevice(fileName: string, text: string, profile: SpirvP
     artifacts: { launchConfig: true },
   });
   if (!compiled.ok) return { ok: false, diagnostics: compiled.formatDiagnostics() };
-  const emitted = emitModule(env, workspace, module, { artifactFormat: "spirv" });
+  const emitted = emitModule(env, workspace, module, { artifactFormat: target.artifactFormat });
   if (!emitted.ok) return { ok: false, diagnostics: emitted.formatDiagnostics() };
   const executable = emitted.findArtifact("executable");
   const recordArtifact = emitted.findArtifact("interface");
@@ -94,6 +116,8 @@ export function compileForDevice(fileName: string, text: string, profile: SpirvP
     kernel: {
       symbol: name,
       exportName: kernel.entryName,
+      executable: executable.contents,
+      format: target.artifactFormat,
       spirv: executable.contents,
       record,
       interface: kernel,
@@ -119,15 +143,21 @@ export function workloadBits(v: number | bigint, type: string): bigint {
 
 // ---- running a case -----------------------------------------------------------------------
 
+/** What `runCase` checks and times besides the device run. */
 export interface RunOptions {
   /** Also run the reference interpreter and check it (against the JS reference, or as the reference). */
   readonly interpret?: boolean;
-  /** Timed repetitions after the checked dispatch (GPU timestamps); 0 = none. */
+  /** Timed repetitions after the checked dispatch (device timers); 0 = none. */
   readonly repeats?: number;
   /** Compare the device with the interpreter instead of the case's JS reference. */
   readonly referenceFromInterpreter?: boolean;
+  /** The interpreter's executed-op budget (its default: 50 000 000). */
+  readonly maxInterpreterSteps?: number;
+  /** Called before each stage ("dispatch", "interpret", "timing"), for progress output. */
+  readonly progress?: (stage: string) => void;
 }
 
+/** The outcome of one case: the launch, every check, and device timings. */
 export interface CaseResult {
   readonly label: string;
   readonly launch: LaunchConfig;
@@ -138,7 +168,7 @@ export interface CaseResult {
   /** Interpreter outputs against the JS reference (absent when not interpreted or it is the reference). */
   readonly interpreter?: readonly OutputCheck[];
   readonly passed: boolean;
-  /** GPU nanoseconds of each timed repetition. */
+  /** Device nanoseconds of each timed repetition. */
   readonly gpuNs: readonly number[];
 }
 
@@ -151,18 +181,13 @@ function sameKind(like: HostArray, bytes: Uint8Array): HostArray {
   return like instanceof Float32Array ? new Float32Array(buf) : like instanceof Int32Array ? new Int32Array(buf) : new Uint32Array(buf);
 }
 
-/** The subgroup width a launch runs with: fixed by the profile, else the device's default. */
-function subgroupWidth(launch: LaunchConfig, rt: VulkanRuntime): number {
-  return launch.subgroupSize > 0 ? launch.subgroupSize : rt.deviceInfo().subgroupSize;
-}
-
 function isFloatSlot(kernel: DeviceKernel, name: string): boolean {
   const t = kernel.slots.find((s) => s.name === name)?.type;
   return t === "f16" || t === "bf16" || t === "f32" || t === "f64";
 }
 
 /** Runs the case's kernel through the interpreter; returns every buffer's final contents by name. */
-export function interpretCase(kernel: DeviceKernel, c: KernelCase, launch: LaunchConfig, subgroupSize: number): Record<string, HostArray> {
+export function interpretCase(kernel: DeviceKernel, c: KernelCase, launch: LaunchConfig, subgroupSize: number, maxSteps?: number): Record<string, HostArray> {
   const buffers: Record<string, HostArray> = {};
   const args: ReferenceArgValue[] = c.args.map((a) => {
     if (a.kind === "scalar") return typeof a.value === "number" && Number.isInteger(a.value) && !isFloatSlot(kernel, a.name) ? BigInt(a.value) : a.value;
@@ -170,7 +195,7 @@ export function interpretCase(kernel: DeviceKernel, c: KernelCase, launch: Launc
     buffers[a.name] = copy;
     return bytesOf(copy);
   });
-  kernel.interpreter().run({ workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, subgroupSize, args });
+  kernel.interpreter().run({ workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, subgroupSize, args, ...(maxSteps === undefined ? {} : { maxSteps }) });
   return buffers;
 }
 
@@ -179,40 +204,44 @@ function defaultComparison(values: HostArray): Comparison {
   return values instanceof Float32Array ? { kind: "float", epsilons: 64, absolute: 1e-6 } : { kind: "exact" };
 }
 
-/** Uploads the case, dispatches once (checked), then `repeats` timed dispatches. */
-export function runCase(rt: VulkanRuntime, kernel: DeviceKernel, c: KernelCase, options: RunOptions = {}): CaseResult {
+/**
+ * Uploads the case, dispatches once (checked), then `repeats` timed dispatches. `device` is any
+ * HarnessDevice (docs/harness.md); a VulkanRuntime is wrapped (and left open) for older callers.
+ */
+export function runCase(device: HarnessDevice | VulkanRuntime, kernel: DeviceKernel, c: KernelCase, options: RunOptions = {}): CaseResult {
+  const dev = device instanceof VulkanRuntime ? vulkanDevice(device, { owned: false }) : device;
   if (c.args.length !== kernel.slots.length) {
     throw new CaseError(`@${kernel.symbol} takes ${kernel.slots.length} device argument(s), the case gives ${c.args.length}`);
   }
   const launch = kernel.launch(c.workload);
-  const vk = rt.createKernel(kernel.spirv, kernel.record, kernel.exportName);
-  const created: VulkanBuffer[] = [];
+  const loaded = dev.load(kernel);
+  const created: HarnessBuffer[] = [];
   try {
-    const byName = new Map<string, { buffer: VulkanBuffer; like: HostArray }>();
-    const values: DeviceArg[] = c.args.map((a) => {
+    const byName = new Map<string, { buffer: HarnessBuffer; like: HostArray }>();
+    const values: (HarnessBuffer | number | bigint)[] = c.args.map((a) => {
       if (a.kind === "scalar") return a.value;
-      const buffer = rt.createBuffer(a.data.byteLength);
+      const buffer = dev.createBuffer(a.data.byteLength);
       created.push(buffer);
       if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
       byName.set(a.name, { buffer, like: a.data });
-      return vk.bufferArgument(buffer);
+      return buffer;
     });
-    const argBlock = packArguments(kernel.slots, values, kernel.interface.argumentBlockBytes);
-    const buffers = [...created];
-    const first = rt.dispatch(vk, { workgroupCount: launch.workgroupCount, argBlock, buffers });
+    options.progress?.("dispatch");
+    const first = loaded.dispatch(launch, values, false);
 
-    const subgroupSize = subgroupWidth(launch, rt);
-    const interpreted = options.interpret || options.referenceFromInterpreter ? interpretCase(kernel, c, launch, subgroupSize) : undefined;
+    const subgroupSize = launch.subgroupSize > 0 ? launch.subgroupSize : dev.defaultSubgroupSize;
+    if (options.interpret || options.referenceFromInterpreter) options.progress?.("interpret");
+    const interpreted = options.interpret || options.referenceFromInterpreter ? interpretCase(kernel, c, launch, subgroupSize, options.maxInterpreterSteps) : undefined;
     const expected: Record<string, ExpectedOutput> =
       options.referenceFromInterpreter && interpreted
         ? Object.fromEntries(Object.entries(interpreted).map(([name, values]) => [name, { values, compare: defaultComparison(values) }]))
         : { ...c.reference() };
-    const device: OutputCheck[] = [];
+    const checks: OutputCheck[] = [];
     for (const [name, want] of Object.entries(expected)) {
       const b = byName.get(name);
       if (!b) throw new LoomError("invalid-argument", `the reference names '${name}', which is not a buffer argument of @${kernel.symbol}`);
       const got = sameKind(b.like, b.like.byteLength > 0 ? b.buffer.download() : new Uint8Array(0));
-      device.push(compareOutput(name, got, want));
+      checks.push(compareOutput(name, got, want));
     }
     const interpreter =
       interpreted && !options.referenceFromInterpreter
@@ -220,15 +249,16 @@ export function runCase(rt: VulkanRuntime, kernel: DeviceKernel, c: KernelCase, 
         : undefined;
 
     const gpuNs: number[] = [];
+    if ((options.repeats ?? 0) > 0 && first.dispatched) options.progress?.("timing");
     for (let i = 0; i < (options.repeats ?? 0) && first.dispatched; i++) {
-      const r = rt.dispatch(vk, { workgroupCount: launch.workgroupCount, argBlock, buffers, timestamps: true });
+      const r = loaded.dispatch(launch, values, true);
       if (r.gpuNs !== undefined) gpuNs.push(r.gpuNs);
     }
-    const passed = device.every((d) => d.mismatches === 0) && (interpreter ?? []).every((d) => d.mismatches === 0);
-    return { label: c.label, launch, dispatched: first.dispatched, bytesMoved: c.bytesMoved, device, ...(interpreter ? { interpreter } : {}), passed, gpuNs };
+    const passed = checks.every((d) => d.mismatches === 0) && (interpreter ?? []).every((d) => d.mismatches === 0);
+    return { label: c.label, launch, dispatched: first.dispatched, bytesMoved: c.bytesMoved, device: checks, ...(interpreter ? { interpreter } : {}), passed, gpuNs };
   } finally {
     for (const b of created) b.destroy();
-    vk.destroy();
+    loaded.destroy();
   }
 }
 

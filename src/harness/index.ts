@@ -1,7 +1,7 @@
 /**
  * `loomc/harness`: the kernel-suite harness (docs/kernels.md). Suite cases and their seeded
- * inputs, output comparison, the manifest lookup, and running a case on a Vulkan device
- * against the reference interpreter (the CPU oracle). `loom run`, the e2e suite and
+ * inputs, output comparison, the manifest lookup, and running a case on a device (Vulkan,
+ * CUDA: docs/harness.md) against the reference interpreter (the CPU oracle). `loom run`, the e2e suite and
  * bench/vulkan-suite.ts are built on it; it is built on the public entry points.
  */
 export { random, type HostArray, type Comparison, type CaseArgument, type ExpectedOutput, type KernelCase, type CaseShape, type SuiteKernel } from "./cases.js";
@@ -9,14 +9,29 @@ export { compareOutput, describeCheck, median, type OutputCheck } from "./compar
 export { CaseError } from "./errors.js";
 export { findSuiteKernel } from "./manifest.js";
 export {
-  compileForDevice,
-  deviceProfile,
+  vulkanDevice,
+  cudaDevice,
+  ptxTargetFor,
   spirvEnvironment,
+  ptxEnvironment,
+  findDeviceProvider,
+  deviceKinds,
+  registerDeviceProvider,
+  type HarnessDevice,
+  type HarnessBuffer,
+  type LoadedKernel,
+  type DeviceProvider,
+} from "./devices.js";
+export {
+  compileForDevice,
+  compileKernel,
+  deviceProfile,
   workloadBits,
   runCase,
   interpretCase,
   genericCase,
   type DeviceKernel,
+  type DeviceTarget,
   type CompileOutcome,
   type RunOptions,
   type CaseResult,

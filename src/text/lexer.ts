@@ -81,6 +81,8 @@ class Lexer {
   private comments: Comment[] = [];
   /** Line where the previous token or comment ended (0 = none yet). */
   private lastLine = 0;
+  /** Line of the previous token (0 = none yet): a comment on it ends that line. */
+  private lastTokenLine = 0;
   private depth = 0;
   private dimMode = false;
   /** Unclosed `<` tokens on the current line (indices into `tokens`). */
@@ -167,6 +169,7 @@ class Lexer {
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
     this.lastLine = this.line;
+    this.lastTokenLine = this.line;
     this.tokens.push(tok);
     return tok;
   }
@@ -193,7 +196,12 @@ class Lexer {
         this.reporter.report(D.invalidUtf8, { source: this.source, line: this.line, column: col, endLine: this.line, endColumn: col + 1 });
       }
     }
-    this.comments.push({ text: text.slice(start, stop), line: this.line, blankBefore: this.lastLine !== 0 && this.line - this.lastLine >= 2 });
+    this.comments.push({
+      text: text.slice(start, stop),
+      line: this.line,
+      blankBefore: this.lastLine !== 0 && this.line - this.lastLine >= 2,
+      endOfLine: this.lastTokenLine === this.line && this.comments.length === 0,
+    });
     this.lastLine = this.line;
     this.pos = end;
   }

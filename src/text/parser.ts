@@ -30,7 +30,8 @@ import { Module, Op, Region, type Literal, type Predicate, type Span, type Value
 import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/types.js";
 import { D, type CatalogEntry } from "../core/diag/catalog.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
-import { lookupOp } from "../dialects/table.js";
+import { lookupOp, opTable } from "../dialects/table.js";
+import { closestName } from "../core/suggest.js";
 import { looksLikeTargetRecord, targetRecordNames } from "../core/target-records.js";
 import { lex } from "./lexer.js";
 import { Reporter } from "./reporter.js";
@@ -118,8 +119,9 @@ export class Parser {
       }
       const eof = this.peek();
       const trailing = this.takeComments(eof);
-      module.trailingComments = trailing.map((c) => c.text);
-      module.trailingBlank = module.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+      module.trailingComments = commentTexts(trailing);
+      const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
+      module.trailingBlank = module.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
     } finally {
       this.closeIsolated(topScope);
     }
@@ -143,8 +145,9 @@ export class Parser {
     }
     const close = this.peek();
     const trailing = this.takeComments(close);
-    region.trailingComments = trailing.map((c) => c.text);
-    region.trailingBlank = region.ops.length > 0 && trailing.length > 0 && trailing[0]!.blankBefore;
+    region.trailingComments = commentTexts(trailing);
+    const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
+    region.trailingBlank = region.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
     if (region.ops.length > 0) region.ops[0]!.blankBefore = false;
   }
 
@@ -206,7 +209,8 @@ export class Parser {
       return null;
     }
     op.comments = commentLines(comments, first.blankBefore);
-    op.blankBefore = comments.length > 0 ? comments[0]!.blankBefore : first.blankBefore;
+    const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
+    op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
     op.parent = region;
     return op;
   }
@@ -237,7 +241,10 @@ export class Parser {
         this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `no registered target package declares '${nameTok.text}' (target records known: ${known})` });
         throw new ParseFailure();
       }
-      this.fail(D.unknownOp, nameTok, [nameTok.text]);
+      const near = closestName(nameTok.text, opTable.keys());
+      if (near === undefined) this.fail(D.unknownOp, nameTok, [nameTok.text]);
+      this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `did you mean '${near}'?` });
+      throw new ParseFailure();
     }
     const op = new Op(nameTok.text, this.span(nameTok));
     this.opNames.push(nameTok);
@@ -813,13 +820,17 @@ export class Parser {
  * An op's leading comment lines, with a blank-line mark where the source separated two of them
  * or the last of them from the op (a file-header comment stays apart from the first op).
  */
-function commentLines(comments: readonly { text: string; blankBefore: boolean }[], opBlankBefore: boolean): string[] {
+function commentLines(comments: readonly Comment[], opBlankBefore: boolean): string[] {
   const out: string[] = [];
-  comments.forEach((c, i) => {
+  // An end-of-line comment belongs to the previous op's line ("\r", see commentTexts).
+  const first = comments[0];
+  const own = first?.endOfLine ? comments.slice(1) : comments;
+  if (first?.endOfLine) out.push(`\r${first.text}`);
+  own.forEach((c, i) => {
     if (i > 0 && c.blankBefore) out.push(BLANK_COMMENT_LINE);
     out.push(c.text);
   });
-  if (comments.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
+  if (own.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
   return out;
 }
 
@@ -860,4 +871,16 @@ function tokenText(t: Token): string {
     default:
       return "";
   }
+}
+
+/**
+ * Comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line comment (one
+ * written after the previous op on its line) starts with "\r" and is printed back at the end of
+ * that line; a comment after a blank line inside a group starts with "\n" and keeps the blank.
+ * Neither character can occur in a comment's own text.
+ */
+function commentTexts(comments: readonly Comment[]): string[] {
+  // The first own-line comment's blank line is the op's (or region's) blank-line flag.
+  const firstOwn = comments[0]?.endOfLine ? 1 : 0;
+  return comments.map((c, i) => (c.endOfLine ? `\r${c.text}` : i > firstOwn && c.blankBefore ? `\n${c.text}` : c.text));
 }

@@ -49,6 +49,8 @@ export interface Comment {
   readonly line: number;
   /** A blank line separates it from the previous token or comment. */
   readonly blankBefore: boolean;
+  /** Written at the end of a line that holds a token (an end-of-line comment). */
+  readonly endOfLine: boolean;
 }
 
 export interface Token {

@@ -102,8 +102,9 @@ export class Writer {
   /** One op: blank line, comments, then the op text (and its regions). */
   op(op: Op, first: boolean, blank = op.blankBefore): void {
     const pad = INDENT.repeat(this.depth);
+    const comments = this.endOfLine(op.comments);
     if (blank && !first) this.lines.push("");
-    for (const c of op.comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c}`);
+    for (const c of comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c}`);
     this.cur = pad;
     if (isOp(op, "alias")) {
       this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;
@@ -118,11 +119,27 @@ export class Writer {
     this.endLine();
   }
 
-  trailing(comments: readonly string[], blank: boolean): void {
+  trailing(all: readonly string[], blank: boolean): void {
+    const comments = this.endOfLine(all);
     if (comments.length === 0) return;
     if (blank) this.lines.push("");
-    const pad = INDENT.repeat(this.depth);
-    for (const c of comments) this.lines.push(`${pad}//${c}`);
+    this.comments(comments, INDENT.repeat(this.depth));
+  }
+
+  /** Puts an end-of-line comment ("\r", parser.ts `commentTexts`) back on the line above; returns the rest. */
+  private endOfLine(comments: readonly string[]): readonly string[] {
+    const first = comments[0];
+    if (first === undefined || !first.startsWith("\r") || this.lines.length === 0) return comments;
+    this.lines[this.lines.length - 1] += ` //${first.slice(1)}`;
+    return comments.slice(1);
+  }
+
+  /** Own-line comments; "\n" marks a blank line before one. */
+  private comments(comments: readonly string[], pad: string): void {
+    for (const c of comments) {
+      if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
+      else this.lines.push(`${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
+    }
   }
 
   endLine(): void {

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromRoot } from "../util/paths.js";
 import { requireTool, runTool } from "../util/tools.js";
+import { tempDir } from "./helpers.js";
 
 const CLI = fromRoot("dist/src/cli/main.js");
 const SEED = fromRoot("examples/integration/jit-kernel/kernel.loom");
@@ -21,8 +21,8 @@ test("loom launch prints the evaluated launch", () => {
   assert.equal(r.out.trim(), "workgroups=16x1x1 workgroup_size=64x1x1 cluster_size=1x1x1 subgroup_size=32 workgroup_storage_bytes=0");
   const j = loom("launch", SEED, "--kernel", "@workload_grid", "--workload", "0", "--json", "--target", "amdgpu:gfx942");
   assert.equal(j.code, 0, j.err);
-  assert.deepEqual(JSON.parse(j.out).workgroupCount, [0, 1, 1]);
-  assert.equal(JSON.parse(j.out).subgroupSize, 64);
+  assert.deepEqual(JSON.parse(j.out).result.launch.workgroupCount, [0, 1, 1]);
+  assert.equal(JSON.parse(j.out).result.launch.subgroupSize, 64);
 });
 
 test("loom launch: a violated fact is an error, not a launch", () => {
@@ -31,8 +31,8 @@ test("loom launch: a violated fact is an error, not a launch", () => {
   assert.match(r.err, /out-of-range/);
 });
 
-test("loom compile writes an ELF and the launch-config companion", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+test("loom compile writes an ELF and the launch-config companion", (t) => {
+  const dir = tempDir(t);
   const out = join(dir, "k.hsaco"), lc = join(dir, "k.launch.loombc");
   const r = loom("compile", SEED, "--target", "amdgpu:gfx11-generic", "-o", out, "--launch-config", lc);
   assert.equal(r.code, 0, r.err);
@@ -45,8 +45,8 @@ test("loom compile writes an ELF and the launch-config companion", () => {
   assert.deepEqual(readFileSync(lc2), readFileSync(lc));
 });
 
-test("loom verify / fmt: diagnostics, exit codes, --check, --json", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+test("loom verify / fmt: diagnostics, exit codes, --check, --json", (t) => {
+  const dir = tempDir(t);
   const bad = join(dir, "bad.loom");
   writeFileSync(bad, "kernel.def @k() {\n  %x = index.bogus 1 : index\n");
   const v = loom("verify", bad);
@@ -54,8 +54,8 @@ test("loom verify / fmt: diagnostics, exit codes, --check, --json", () => {
   assert.match(v.err, /bad\.loom:2:\d+: error \[PARSE\/006\]/);
   const j = loom("verify", "--json", bad);
   assert.equal(j.code, 1);
-  const parsed = JSON.parse(j.out.trim().split("\n")[0]!);
-  assert.equal(parsed.state, "failed");
+  const parsed = JSON.parse(j.out);
+  assert.equal(parsed.ok, false);
   assert.ok(parsed.diagnostics.some((d: { code: string }) => d.code === "PARSE/006"));
 
   const ugly = join(dir, "ugly.loom");
@@ -95,7 +95,7 @@ test("npm start example prints the seed's two lines", () => {
 
 test("loom compile --target spirv:vulkan1.3 writes a module spirv-val accepts; missing features are TARGET/001", (t) => {
   const saxpy = fromRoot("examples/kernels/saxpy.loom");
-  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+  const dir = tempDir(t);
   const out = join(dir, "saxpy.spv");
   const refused = loom("compile", saxpy, "--target", "spirv:vulkan1.3", "-o", out);
   assert.equal(refused.code, 1);
@@ -108,8 +108,8 @@ test("loom compile --target spirv:vulkan1.3 writes a module spirv-val accepts; m
   assert.equal(loom("compile", saxpy, "--target", "amdgpu:gfx1100", "--feature", "shaderInt64", "-o", out).code, 2);
 });
 
-test("loom link, compile --emit loombc, and fmt/verify on .loombc", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loom-cli-"));
+test("loom link, compile --emit loombc, and fmt/verify on .loombc", (t) => {
+  const dir = tempDir(t);
   const root = fromRoot("examples/integration/module-composition/kernel.loom");
   const lib = fromRoot("examples/integration/module-composition/library.loom");
   const linked = join(dir, "linked.loom"), bc = join(dir, "linked.loombc"), linkedBc = join(dir, "linked2.loombc");

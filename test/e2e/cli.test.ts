@@ -67,7 +67,7 @@ test("loom run: --size sets a suite kernel's extra size; --bench and --json", (t
   const file = fromRoot("examples", "kernels", "matmul16.loom");
   const r = loom("run", file, "--workload", "20,33", "--size", "k=32", "--bench", "--repeat", "3", "--json");
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  const j = JSON.parse(r.stdout) as { kernel: string; label: string; passed: boolean; gpuNs: number[]; medianGpuNs: number; gbPerSecond: number; launch: { workgroupCount: number[] } };
+  const j = JSON.parse(r.stdout).result as { kernel: string; label: string; passed: boolean; gpuNs: number[]; medianGpuNs: number; gbPerSecond: number; launch: { workgroupCount: number[] } };
   assert.equal(j.kernel, "matmul16");
   assert.equal(j.label, "20x33 k=32");
   assert.equal(j.passed, true);
@@ -124,14 +124,14 @@ test("loom run: usage errors exit 2, --help exits 0", (t) => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: loom run FILE/);
   assert.equal(loom("run").status, 2);
-  assert.equal(loom("run", SAXPY, "--device", "cuda").status, 2);
-  assert.equal(loom("run", "/nonexistent/k.loom", "--workload", "1").status, 2);
+  assert.equal(loom("run", SAXPY, "--device", "cudaa").status, 2, "an unknown device kind is a usage error");
+  assert.equal(loom("run", "/nonexistent/k.loom", "--workload", "1").status, 3, "an unreadable FILE is an I/O failure");
   if (!device(t)) return;
   const cases: [string[], RegExp][] = [
     [["--workload", "1,2"], /takes 1 workload value\(s\), got 2/],
     [["--workload", "x"], /'x' is not a number/],
     [["--size", "k=3"], /knows the sizes \(none\), not k/],
-    [["--size", "k"], /--size takes NAME=INTEGER/],
+    [["--size", "k"], /--size takes NAME=NUMBER/],
     [["--kernel", "nope"], /describes @saxpy, not @nope/],
     [["--seed=-1"], /--seed must be a non-negative integer/],
   ];

@@ -27,6 +27,9 @@ const TR_IDS: readonly Kind[] = ["T", "R", "id*"];
 const GRAMMAR: Readonly<Record<keyof typeof Op, readonly Kind[]>> = {
   Nop: [],
   Undef: ["T", "R"],
+  Source: ["lit", "lit", "id"],
+  String: ["R", "str"],
+  Line: ["id", "lit", "lit"],
   Name: ["id", "str"],
   MemberName: ["id", "lit", "str"],
   Extension: ["str"],

@@ -25,9 +25,10 @@ function spirvKernels(module: PreparedModule): PreparedKernel[] {
   return module.kernels.filter((k) => k.profile.environment === SPIRV_ENVIRONMENT_NAME);
 }
 
-function newModule(info: SpirvTargetInfo): SpirvModule {
+function newModule(info: SpirvTargetInfo, lineInfo = false): SpirvModule {
   const physical = info.abi === "device-address";
   const m = new SpirvModule(physical ? AddressingModel.PhysicalStorageBuffer64 : AddressingModel.Logical, MemoryModel.GLSL450);
+  m.lineInfo = lineInfo;
   if (physical) m.require("PhysicalStorageBufferAddresses");
   return m;
 }
@@ -69,7 +70,7 @@ function serialize(m: SpirvModule): Uint8Array {
  * Kernels whose profiles differ in ABI cannot share a module: each is then lowered into
  * its own, for its diagnostics only (emit refuses the mix).
  */
-function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: Diagnostic[]; bytes?: Uint8Array; interfaces?: TargetKernelInterface[] } {
+function lowerSpirvKernels(kernels: readonly PreparedKernel[], lineInfo = false): { diagnostics: Diagnostic[]; bytes?: Uint8Array; interfaces?: TargetKernelInterface[] } {
   const diagnostics: Diagnostic[] = [];
   const lowerable: [PreparedKernel, SpirvTargetInfo][] = [];
   for (const k of kernels) {
@@ -82,7 +83,7 @@ function lowerSpirvKernels(kernels: readonly PreparedKernel[]): { diagnostics: D
   let shared: SharedGlobals | undefined;
   const lowered: KernelLowering[] = [];
   for (const [k, info] of lowerable) {
-    if (!shared || !shareable) shared = new SharedGlobals(newModule(info));
+    if (!shared || !shareable) shared = new SharedGlobals(newModule(info, lineInfo));
     const globals = shared;
     diagnostics.push(
       ...guarded(k, () => {
@@ -126,12 +127,15 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
     throw new LoomError("invalid-argument", `the SPIR-V environment emits only ${JSON.stringify(ARTIFACT_FORMAT.SPIRV)}, not ${JSON.stringify(request.artifactFormat)}`);
   }
   const options = request.target ?? {};
-  const unknown = Object.keys(options);
-  if (unknown.length > 0) throw new LoomError("invalid-argument", `emit target options: '${unknown[0]}' is not a SPIR-V emit option (there are none)`);
+  const unknown = Object.keys(options).filter((k) => k !== "debugInfo");
+  if (unknown.length > 0) throw new LoomError("invalid-argument", `emit target options: '${unknown[0]}' is not a SPIR-V emit option (the only one is 'debugInfo')`);
+  const debugInfo = options.debugInfo ?? false;
+  if (typeof debugInfo !== "boolean") throw new LoomError("invalid-argument", "emit target options: 'debugInfo' must be a boolean");
   const kernels = spirvKernels(module);
   const [head] = kernels;
   if (!head) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
-  const kept = loweredAtCompile.get(head);
+  // Line info is lowered on request (the compile-time lowering has none).
+  const kept = debugInfo ? undefined : loweredAtCompile.get(head);
   // A copy: the caller owns the artifact's bytes; emitting again must not see its edits.
   if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice(), kernelInterfaces: kept.interfaces };
   const infos = kernels.map((k) => spirvInfoOf(k.profile));
@@ -139,7 +143,7 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   if (!abis.has(undefined) && abis.size > 1) {
     return { diagnostics: [makeDiagnostic(D.backendInternal, head.op.span, ["SPIR-V kernels with different profile ABIs cannot share one module; emit them from separate modules"])] };
   }
-  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels);
+  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels, debugInfo);
   return bytes ? { diagnostics, contents: bytes, kernelInterfaces: interfaces } : { diagnostics };
 }
 

@@ -23,4 +23,5 @@ export {
   type SubgroupOperation,
   type BooleanFeature,
 } from "./profile.js";
+export { disassembleSpirv } from "./disassemble.js";
 export { profileFromDevice, type DeviceProfileOptions, type DeviceFactsSource, type VulkanDeviceFacts } from "./device-profile.js";

@@ -34,6 +34,10 @@ export function encodeInstruction(i: Instruction, out: Word[]): void {
 }
 
 // ---- Debug --------------------------------------------------------------------------------
+export const string = (result: Id, text: string) => inst(Op.String, [result, ...stringWords(text)]);
+/** `OpSource Unknown 0 %file` (loom is not a source language SPIR-V names). */
+export const source = (file: Id) => inst(Op.Source, [0, 0, file]);
+export const line = (file: Id, lineNumber: number, column: number) => inst(Op.Line, [file, lineNumber, column]);
 export const name = (target: Id, text: string) => inst(Op.Name, [target, ...stringWords(text)]);
 export const memberName = (struct: Id, member: number, text: string) => inst(Op.MemberName, [struct, member, ...stringWords(text)]);
 

@@ -92,6 +92,11 @@ export class SpirvModule {
   private glslSet: Id | undefined;
   private readonly entries: EntryPointRecord[] = [];
   private readonly debug: Instruction[] = [];
+  /** OpString/OpSource for `lineInfo` (they precede the names in the debug section). */
+  private readonly sources: Instruction[] = [];
+  private readonly files = new Map<string, Id>();
+  /** Emit OpLine before each lowered op (`loom compile -g`, the `debugInfo` emit option). */
+  lineInfo = false;
   private readonly annotations: Instruction[] = [];
   /** Types, constants and global variables, each after everything it refers to. */
   private readonly globals: Instruction[] = [];
@@ -141,6 +146,17 @@ export class SpirvModule {
       this.imports.push(I.extInstImport(this.glslSet, "GLSL.std.450"));
     }
     return this.glslSet;
+  }
+
+  /** The OpString id of a source file, declaring it (with its OpSource) on first use. */
+  sourceFile(path: string): Id {
+    let id = this.files.get(path);
+    if (id === undefined) {
+      id = this.id();
+      this.files.set(path, id);
+      this.sources.push(I.string(id, path), I.source(id));
+    }
+    return id;
   }
 
   name(target: Id, text: string): void {
@@ -287,6 +303,7 @@ export class SpirvModule {
     emit([I.memoryModel(this.addressing, this.memory)]);
     emit(this.entries.map((e) => I.entryPoint(executionModel, e.fn, e.name, e.iface)));
     emit(this.entries.map((e) => I.executionMode(e.fn, localSizeMode, ...e.localSize)));
+    emit(this.sources);
     emit(this.debug);
     emit(this.annotations);
     emit(this.globals);

@@ -16,6 +16,9 @@ export const Op = {
   Nop: 0,
   Undef: 1,
   // Debug
+  Source: 3,
+  String: 7,
+  Line: 8,
   Name: 5,
   MemberName: 6,
   // Extension
