@@ -33,6 +33,15 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
   layout: /entry name 'layout'/,
   // Needs a config binding and a fixed subgroup size (WebGPU fixes none).
   tiled: /has no value|no fixed subgroup size/,
+  // test/cases/limits_*.loom: programs past a limit or budget on purpose (issue 12).
+  limit_huge_private: /private buffer\.alloca/,
+  limit_wide: /workgroup size/,
+  limit_empty: /workgroup size/,
+  limit_too_much_shared: /workgroup storage/,
+  limit_nested: /implementation limit exceeded/,
+  limit_predicates: /implementation limit exceeded/,
+  limit_arguments: /implementation limit exceeded/,
+  limit_results: /implementation limit exceeded/,
 };
 
 function kernelsOf(dir: readonly string[]): Source[] {
