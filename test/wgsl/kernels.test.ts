@@ -48,7 +48,6 @@ function kernelsOf(dir: readonly string[]): Source[] {
   const out: Source[] = [];
   for (const file of readdirSync(fromRoot(...dir)).filter((f) => f.endsWith(".loom")).sort()) {
     if (file.startsWith("verify_")) continue; // verifier cases: they do not parse or verify on purpose
-    if (file.startsWith("limits_")) continue; // limit and budget cases: they fail compilation on purpose, for every target
     const text = readFileSync(fromRoot(...dir, file), "utf8");
     for (const m of text.matchAll(/^kernel\.def[^@\n]*@([A-Za-z_0-9]+)/gm)) out.push({ dir, file, kernel: m[1]! });
   }
