@@ -18,7 +18,7 @@ import type { Op, Region } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { part, type Item, type VReg } from "../machine/program.js";
 import { add64, compareInt, select } from "./arith.js";
-import type { KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+import type { Carrier, KernelLowering, Lowered, Rule, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
 
@@ -87,23 +87,61 @@ function boolValue(cx: Cx, mask: Scalar): Scalar {
   return cx.sval("i32", d);
 }
 
-const isScalarValue = (l: Lowered): l is Scalar => l.kind === "scalar";
+/** How a region's values flatten to scalars: a vector is carried as its lanes. */
+type Shape = { readonly kind: "scalar" } | { readonly kind: "vector"; readonly n: number; readonly t: Carrier };
 
-function scalarYields(cx: Cx, op: Op, lists: readonly Lowered[][]): Scalar[][] | undefined {
-  for (const l of lists) {
-    if (!l.every(isScalarValue)) {
-      if (!l.some((x) => x.kind === "invalid")) cx.unsupported(op, `'${op.name}' yielding buffers, views or vectors`, "the AMDGPU back end merges scalars only so far");
-      return undefined;
+interface Flat {
+  /** One list of scalars per region (or the inits), all of the same length. */
+  readonly lists: Scalar[][];
+  readonly shapes: readonly Shape[];
+  /** The Loom value each flat scalar belongs to (its uniformity decides the register class). */
+  readonly owners: readonly number[];
+}
+
+function flatYields(cx: Cx, op: Op, lists: readonly (readonly Lowered[])[]): Flat | undefined {
+  const shapes: Shape[] = [];
+  const owners: number[] = [];
+  const out: Scalar[][] = [];
+  for (const [li, l] of lists.entries()) {
+    const flat: Scalar[] = [];
+    for (const [i, x] of l.entries()) {
+      if (x.kind === "scalar") {
+        flat.push(x);
+        if (li === 0) { shapes.push({ kind: "scalar" }); owners.push(i); }
+      } else if (x.kind === "vector") {
+        flat.push(...x.lanes);
+        if (li === 0) { shapes.push({ kind: "vector", n: x.lanes.length, t: x.t }); x.lanes.forEach(() => owners.push(i)); }
+      } else {
+        if (x.kind !== "invalid") cx.unsupported(op, `'${op.name}' yielding buffers or views`, "the AMDGPU back end merges scalars and vectors only so far");
+        return undefined;
+      }
     }
+    out.push(flat);
   }
-  return lists as Scalar[][];
+  if (out.some((f) => f.length !== owners.length)) {
+    cx.unsupported(op, `'${op.name}' yielding vectors of different lengths`);
+    return undefined;
+  }
+  return { lists: out, shapes, owners };
+}
+
+/** The flat scalars regrouped into the region's values. */
+function unflatten(shapes: readonly Shape[], flat: readonly Scalar[]): Lowered[] {
+  let k = 0;
+  return shapes.map((s) => {
+    if (s.kind === "scalar") return flat[k++]!;
+    const lanes = flat.slice(k, k + s.n);
+    k += s.n;
+    return { kind: "vector", lanes, t: s.t };
+  });
 }
 
 const maxOf = (xs: readonly Scalar[]) => (xs.every((x) => x.max !== undefined) ? xs.reduce((m, x) => (x.max! > m ? x.max! : m), 0n) : undefined);
 
-function resultSlots(cx: Cx, op: Op, yields: readonly Scalar[][], uniform: boolean): Slot[] {
-  return op.results.map((r, i) => {
-    const ys = yields.map((y) => y[i]!);
+function resultSlots(cx: Cx, op: Op, flat: Flat, uniform: boolean): Slot[] {
+  return flat.owners.map((owner, i) => {
+    const r = op.results[owner]!;
+    const ys = flat.lists.map((y) => y[i]!);
     const t = ys[0]!;
     const allScalar = ys.every((y) => y.c !== undefined || (y.reg?.cls === "s" && !y.mask));
     const cls = uniform && cx.uniform(r) && allScalar && t.t !== "f32" ? "s" : "v";
@@ -142,22 +180,26 @@ const ifRule: Rule = (cx, op) => {
   const thenPart = capture(cx, op.regions[0], []);
   const elsePart = capture(cx, op.regions[1], []);
   let slots: Slot[] = [];
+  let thenYields: Scalar[] = [], elseYields: Scalar[] = [];
+  let shapes: readonly Shape[] = [];
   const uniform = !cond.mask;
   if (op.results.length > 0) {
-    const yields = scalarYields(cx, op, [thenPart.yielded, elsePart.yielded]);
-    if (!yields) return cx.poison(op);
-    slots = resultSlots(cx, op, yields, uniform);
+    const flat = flatYields(cx, op, [thenPart.yielded, elsePart.yielded]);
+    if (!flat) return cx.poison(op);
+    slots = resultSlots(cx, op, flat, uniform);
+    [thenYields, elseYields] = flat.lists as [Scalar[], Scalar[]];
+    shapes = flat.shapes;
   }
   const masks = slots.filter((s) => s.value.mask);
   const end = cx.label(), otherwise = cx.label();
   if (uniform) {
     branchUnless(cx, cond, otherwise, cx.kernel.uses.get(op.operands[0]!) === 1);
     append(cx, thenPart.items);
-    slots.forEach((s, i) => assign(cx, s, thenPart.yielded[i] as Scalar, false));
+    slots.forEach((s, i) => assign(cx, s, thenYields[i]!, false));
     cx.branch("s_branch", end);
     cx.place(otherwise);
     append(cx, elsePart.items);
-    slots.forEach((s, i) => assign(cx, s, elsePart.yielded[i] as Scalar, false));
+    slots.forEach((s, i) => assign(cx, s, elseYields[i]!, false));
     cx.place(end);
   } else {
     const saved = cx.vreg("s", cx.maskDwords);
@@ -165,19 +207,20 @@ const ifRule: Rule = (cx, op) => {
     cx.emit(cx.maskOp("s_and_saveexec"), [part(saved), part(cond.reg!)]);
     cx.branch("s_cbranch_execz", otherwise);
     append(cx, thenPart.items);
-    slots.forEach((s, i) => assign(cx, s, thenPart.yielded[i] as Scalar, true));
+    slots.forEach((s, i) => assign(cx, s, thenYields[i]!, true));
     cx.place(otherwise);
     const hasElse = elsePart.items.length > 0 || slots.length > 0;
     if (hasElse) {
       cx.emit(cx.maskOp("s_andn2"), [cx.exec, part(saved), part(cond.reg!)]);
       cx.branch("s_cbranch_execz", end);
       append(cx, elsePart.items);
-      slots.forEach((s, i) => assign(cx, s, elsePart.yielded[i] as Scalar, true));
+      slots.forEach((s, i) => assign(cx, s, elseYields[i]!, true));
     }
     cx.place(end);
     cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
   }
-  op.results.forEach((r, i) => cx.set(r, slots[i]!.value));
+  const merged = unflatten(shapes, slots.map((s) => s.value));
+  op.results.forEach((r, i) => cx.set(r, merged[i]!));
 };
 
 function tripCount(lo: Scalar, hi: Scalar, step: Scalar): number | undefined {
@@ -191,8 +234,9 @@ const forRule: Rule = (cx, op) => {
   const [loV, hiV, stepV, ...initValues] = op.operands;
   const lo = cx.scalar(loV!), hi = cx.scalar(hiV!), step = cx.scalar(stepV!);
   const inits = initValues.map((v) => cx.get(v));
-  const initScalars = scalarYields(cx, op, [inits]);
-  if (!initScalars) return cx.poison(op);
+  const initFlat = flatYields(cx, op, [inits]);
+  if (!initFlat) return cx.poison(op);
+  const initScalars = initFlat.lists;
   const body = op.regions[0]!;
   const trips = tripCount(lo, hi, step);
   if (trips !== undefined && (trips === 0 || (op.props.unroll !== undefined && op.props.unroll !== false && trips <= MAX_UNROLL))) {
@@ -222,7 +266,7 @@ const forRule: Rule = (cx, op) => {
   const ivSlot = slotFor(cx, { kind: "scalar", t: "i64" }, ivCls, narrow, narrow ? hi.max : undefined);
   assign(cx, ivSlot, lo, false);
   const slots = initScalars[0]!.map((init, i) => {
-    const arg = body.args[i + 1]!;
+    const arg = body.args[initFlat.owners[i]! + 1]!;
     const cls = uniformLoop && cx.uniform(arg) && isUniform(init) && init.t !== "f32" ? "s" : "v";
     const s = slotFor(cx, init, cls, false);
     assign(cx, s, init, false);
@@ -250,9 +294,9 @@ const forRule: Rule = (cx, op) => {
       cx.branch("s_cbranch_execz", exit);
     }
   }
-  const r = capture(cx, body, [iv, ...slots.map((s) => s.value)]);
+  const r = capture(cx, body, [iv, ...unflatten(initFlat.shapes, slots.map((s) => s.value))]);
   append(cx, r.items);
-  const yields = scalarYields(cx, op, [r.yielded]);
+  const yields = flatYields(cx, op, [r.yielded])?.lists;
   if (yields) {
     // A parallel copy: yields that are carried registers are read before any is written.
     const carriedRegs = new Set<VReg>(slots.map((s) => s.value.reg!));
@@ -269,7 +313,8 @@ const forRule: Rule = (cx, op) => {
   cx.program.loop("end");
   cx.place(exit);
   if (saved) cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
-  op.results.forEach((res, i) => cx.set(res, slots[i]!.value));
+  const carried = unflatten(initFlat.shapes, slots.map((s) => s.value));
+  op.results.forEach((res, i) => cx.set(res, carried[i]!));
 };
 
 const scfSelect: Rule = (cx, op) => {

@@ -112,19 +112,52 @@ function fullWaves(cx: Cx, op: Op): boolean {
   return false;
 }
 
+/** The invocation's flat id in its workgroup, x + sx·(y + sy·z) (static workgroup size). */
+function flatLocalId(cx: Cx, op: Op, size: readonly [number, number, number] | readonly number[]): Scalar {
+  let id = workitemId(cx, op, 0)!;
+  if ((size[1] ?? 1) > 1 || (size[2] ?? 1) > 1) {
+    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, cx.const("i32", BigInt(size[1]!))));
+    id = int32(cx, "add", id, int32(cx, "mul", yz, cx.const("i32", BigInt(size[0]!))));
+  }
+  return id;
+}
+
+/** Waves are filled in flat-id order, so the subgroup id is flat id / wave size. */
+const subgroupIdRule: Rule = (cx, op) => {
+  const size = cx.kernel.staticWorkgroupSize;
+  if (!size) {
+    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size");
+    return cx.poison(op);
+  }
+  const flat = size[0] * size[1] * size[2];
+  if (flat <= cx.wave) return cx.set(op.results[0]!, cx.const("i64", 0n));
+  const id = int32(cx, "shru", flatLocalId(cx, op, size), cx.const("i32", BigInt(Math.log2(cx.wave))));
+  cx.set(op.results[0]!, { ...id, t: "i64", narrow: true, max: BigInt(Math.ceil(flat / cx.wave) - 1) });
+};
+
+const subgroupCountRule: Rule = (cx, op) => {
+  const size = cx.kernel.staticWorkgroupSize;
+  if (!size) {
+    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size");
+    return cx.poison(op);
+  }
+  cx.set(op.results[0]!, cx.const("i64", BigInt(Math.ceil((size[0] * size[1] * size[2]) / cx.wave))));
+};
+
 /**
  * Butterfly reduction through `ds_bpermute_b32` (LDS hardware, no LDS memory): every lane
- * combines with lane ^ k for k = cluster/2 … 1, so all lanes get the result.
+ * combines with lane ^ k for k = cluster/2 … 1, so all lanes get the result (f32 lanes
+ * combine in the same order on every lane pair, so the result is the same on all lanes).
  */
 const subgroupReduceRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const kind = String(op.props.kind);
   const x = cx.scalar(op.operands[0]!);
-  if (x.t !== "i32" || !["addi", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui"].includes(kind)) {
-    cx.unsupported(op, `'kernel.subgroup.reduce<${kind}>' on ${x.t}`, "the AMDGPU back end reduces i32 so far");
+  const combine = combiner(kind, x.t);
+  if (!combine) {
+    cx.unsupported(op, `'kernel.subgroup.reduce<${kind}>' on ${x.t}`, "the AMDGPU back end reduces i32 and f32 so far");
     return cx.poison(op);
   }
-  const combine = { addi: "add", andi: "and", ori: "or", xori: "xor", minsi: "mins", maxsi: "maxs", minui: "minu", maxui: "maxu" }[kind] as Parameters<typeof int32>[1];
   const cluster = Number(op.props.clusterSize ?? cx.wave);
   const lane = cx.vreg("v", 1);
   cx.emit("v_mbcnt_lo_u32_b32", [part(lane), imm(-1), imm(0)]);
@@ -134,8 +167,7 @@ const subgroupReduceRule: Rule = (cx, op) => {
     cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(lane)]);
     laneId = part(h);
   }
-  let v: Scalar = { ...x, max: undefined };
-  v = cx.sval("i32", cx.own32(cx.lo(v)));
+  let v: Scalar = cx.sval(x.t, cx.own32(cx.lo(x)));
   for (let k = cluster / 2; k >= 1; k /= 2) {
     const partner = cx.vreg("v", 1);
     cx.emit("v_xor_b32", [part(partner), imm(k), laneId]);
@@ -143,7 +175,8 @@ const subgroupReduceRule: Rule = (cx, op) => {
     cx.emit("v_lshlrev_b32", [part(addr), imm(2), part(partner)]);
     const other = cx.vreg("v", 1);
     cx.emit("ds_bpermute_b32", [part(other), part(addr), cx.lo(v)]);
-    v = int32(cx, combine, v, cx.sval("i32", other));
+    v = combine(cx, v, cx.sval(x.t, other));
+    if (v.reg?.cls !== "v" || v.reg.n !== 1) v = cx.sval(x.t, cx.own32(cx.lo(v)));
   }
   cx.set(op.results[0]!, v);
 };
@@ -182,12 +215,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
     cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end folds i32/f32 over at most ${MAX_FOLD} invocations of a static workgroup`);
     return cx.poison(op);
   }
-  // flat id = x + sx·(y + sy·z)
-  let id = workitemId(cx, op, 0)!;
-  if (size[1] > 1 || size[2] > 1) {
-    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, cx.const("i32", BigInt(size[1]))));
-    id = int32(cx, "add", id, int32(cx, "mul", yz, cx.const("i32", BigInt(size[0]))));
-  }
+  const id = flatLocalId(cx, op, size);
   const slot = int32(cx, "shl", id, cx.const("i32", 2n));
   cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
   drain(cx);
@@ -216,4 +244,6 @@ export const KERNEL_RULES = {
   "kernel.subgroup.lane.id": laneIdRule,
   "kernel.subgroup.size": subgroupSizeRule,
   "kernel.subgroup.reduce": subgroupReduceRule,
+  "kernel.subgroup.id": subgroupIdRule,
+  "kernel.subgroup.count": subgroupCountRule,
 } as const satisfies Record<string, Rule>;

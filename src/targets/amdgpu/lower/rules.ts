@@ -226,6 +226,50 @@ const splatRule: Rule = (cx, op) => {
   cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(x as Scalar), t: (x as Scalar).t });
 };
 
+/**
+ * The first lane and lane count `vector.extract`/`vector.insert` address in a vector of
+ * `shape` (row-major lanes): constant indices select leading dimensions. Dynamic indices are
+ * refused (a lane list has no runtime addressing).
+ */
+function indexedLanes(cx: Parameters<Rule>[0], op: Parameters<Rule>[1], shape: readonly number[]): { first: number; count: number } | undefined {
+  const indices = (op.props.indices ?? []) as readonly unknown[];
+  let first = 0;
+  for (const [d, ix] of indices.entries()) {
+    const c = typeof ix === "bigint" ? ix : typeof ix === "number" ? BigInt(ix) : (ix && typeof ix === "object" && "type" in ix ? cx.scalar(ix as Parameters<typeof cx.scalar>[0]).c : undefined);
+    const extent = shape[d];
+    if (c === undefined || extent === undefined || c < 0n || c >= BigInt(extent)) {
+      cx.unsupported(op, `'${op.name}' with a lane index not known at compile time`, "use constant lane indices");
+      return undefined;
+    }
+    first = first * extent + Number(c);
+  }
+  const count = shape.slice(indices.length).reduce((a, d) => a * d, 1);
+  return { first: first * count, count };
+}
+
+const extractRule: Rule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  const vt = op.operands[0]!.type;
+  if (v.kind !== "vector" || vt.kind !== "vector") return cx.poison(op);
+  const at = indexedLanes(cx, op, vt.shape);
+  if (!at) return cx.poison(op);
+  const lanes = v.lanes.slice(at.first, at.first + at.count);
+  cx.set(op.results[0]!, op.results[0]!.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
+};
+
+const insertRule: Rule = (cx, op) => {
+  const x = cx.get(op.operands[0]!);
+  const v = cx.get(op.operands[1]!);
+  const vt = op.operands[1]!.type;
+  if (v.kind !== "vector" || vt.kind !== "vector" || (x.kind !== "scalar" && x.kind !== "vector")) return cx.poison(op);
+  const at = indexedLanes(cx, op, vt.shape);
+  if (!at) return cx.poison(op);
+  const lanes = [...v.lanes];
+  const parts = x.kind === "vector" ? x.lanes : [x];
+  parts.forEach((l, i) => (lanes[at.first + i] = l));
+  cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+};
+
 /** `vector.reduce<kind> %v, %init`: the in-order fold of the lanes through the scalar rule of `kind`. */
 const vectorReduceRule: Rule = (cx, op) => {
   const v = cx.get(op.operands[0]!);
@@ -287,6 +331,8 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
   ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
   "vector.splat": splatRule,
+  "vector.extract": extractRule,
+  "vector.insert": insertRule,
   "vector.reduce": vectorReduceRule,
   ...CONTROL_RULES,
   ...MEMORY_RULES,
