@@ -112,3 +112,16 @@ test("emit: codeObjectVersion 6 on a specific processor sets ELF ABI version 4",
   const v5 = env.emit(preparedModule(gfx1100, [SEED]), request);
   assert.equal(v5.contents![8], 3);
 });
+
+test("subgroup id and count need a static workgroup size (TARGET/001 at each op); with one they select", () => {
+  const ops = (body: Region) => {
+    addOp(body, "kernel.subgroup.id", 4);
+    addOp(body, "kernel.subgroup.count", 5);
+  };
+  const dynamic = env.check(preparedModule(gfx1100, [{ name: "sg", ops }]));
+  assert.deepEqual(dynamic.map((d) => [d.code, d.location?.line]), [["TARGET/001", 4], ["TARGET/001", 5]]);
+  assert.match(dynamic[0]!.message, /'kernel\.subgroup\.id' with a workgroup size chosen at launch/);
+  for (const target of ["gfx1100", "gfx942"]) {
+    assert.deepEqual(codes(preparedModule(profile(target), [{ name: "sg", staticWorkgroupSize: [16, 16, 1], ops }])), []);
+  }
+});
