@@ -9,6 +9,8 @@ import { benchCache } from "./cache.js";
 import { benchPool } from "./pool.js";
 import { benchSpirvCompile } from "./spirv-compile.js";
 import { benchPtxCompile } from "./ptx-compile.js";
+import { benchWgslCompile } from "./wgsl-compile.js";
+import { benchAmdgpuCompile } from "./amdgpu-compile.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
@@ -16,6 +18,8 @@ const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["cache", benchCache],
   ["spirv-compile", benchSpirvCompile],
   ["ptx-compile", benchPtxCompile],
+  ["wgsl-compile", benchWgslCompile],
+  ["amdgpu-compile", benchAmdgpuCompile],
   ["pool", benchPool],
 ];
 

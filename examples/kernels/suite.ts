@@ -76,6 +76,14 @@ const saxpy: SuiteKernel = {
   },
 };
 
+/** saxpy4: saxpy's cases and reference; four elements per invocation through 16-byte vectors. */
+const saxpy4: SuiteKernel = {
+  ...saxpy,
+  file: "saxpy4.loom",
+  symbol: "saxpy4",
+  summary: "y = alpha·x + y (f32), four elements per invocation (16-byte vectors), 256 per workgroup",
+};
+
 const vectorAddTail: SuiteKernel = {
   file: "vector_add_tail.loom",
   symbol: "vector_add_tail",
@@ -159,6 +167,15 @@ const reduceSum: SuiteKernel = {
   },
 };
 
+/** reduce_sum4: reduce_sum's cases and reference at bandwidth (vectors, a grid, one atomic per workgroup). */
+const reduceSum4: SuiteKernel = {
+  ...reduceSum,
+  file: "reduce_sum4.loom",
+  symbol: "reduce_sum4",
+  summary: "full i32 sum (wrapping) at bandwidth: 16-byte vectors, grid-stride loop, workgroup reduce, one atomic per workgroup",
+  shapes: { test: TEST_1D, quick: QUICK_1D, bench: oneD([1 << 20, 1 << 26, 1 << 28]) },
+};
+
 /** matmul16: M = workload[0], N = workload[1], K = sizes.k (default 16·⌈max(M, N, 1)/16⌉). */
 const matmul16: SuiteKernel = {
   file: "matmul16.loom",
@@ -178,43 +195,69 @@ const matmul16: SuiteKernel = {
     quick: [{ workload: [1, 1] }, { workload: [33, 40], sizes: { k: 48 } }],
     bench: [{ workload: [256, 256] }, { workload: [1024, 1024] }],
   },
-  build({ workload: [m = 0, n = 0], sizes = {} }, seed): KernelCase {
-    const k = sizes.k ?? 16 * Math.max(1, ceilDiv(Math.max(m, n), 16));
-    const a = floats(m * k, seed, 2);
-    const b = floats(k * n, seed + 1, 2);
-    return {
-      label: `${m}x${n} k=${k}`,
-      workload: [m, n],
-      args: [
-        { kind: "scalar", name: "m", value: m },
-        { kind: "scalar", name: "n", value: n },
-        { kind: "scalar", name: "k", value: k },
-        { kind: "buffer", name: "a", data: a },
-        { kind: "buffer", name: "b", data: b },
-        { kind: "buffer", name: "c", data: new Float32Array(m * n) },
-      ],
-      bytesMoved: 4 * (m * k + k * n + m * n),
-      reference: () => {
-        const c = new Float32Array(m * n);
-        const mags = new Float64Array(m * n);
-        for (let i = 0; i < m; i++) {
-          for (let j = 0; j < n; j++) {
-            let s = 0;
-            let g = 0;
-            for (let p = 0; p < k; p++) {
-              s += a[i * k + p]! * b[p * n + j]!;
-              g += Math.abs(a[i * k + p]! * b[p * n + j]!);
-            }
-            c[i * n + j] = s;
-            mags[i * n + j] = g;
-          }
-        }
-        // k roundings (fused or not) of partial sums bounded by Σ|a·b|.
-        return { c: f32Out(c, k + 2, mags) };
-      },
-    };
-  },
+  build: (shape, seed) => matmulCase(shape, seed, 16),
 };
+
+/** A matmul case: C = A·B with A m×k, B k×n; k defaults to the least multiple of `kStep` ≥ max(M, N, 1). */
+function matmulCase({ workload: [m = 0, n = 0], sizes = {} }: CaseShape, seed: number, kStep: number): KernelCase {
+  const k = sizes.k ?? kStep * Math.max(1, ceilDiv(Math.max(m, n), kStep));
+  const a = floats(m * k, seed, 2);
+  const b = floats(k * n, seed + 1, 2);
+  return {
+    label: `${m}x${n} k=${k}`,
+    workload: [m, n],
+    args: [
+      { kind: "scalar", name: "m", value: m },
+      { kind: "scalar", name: "n", value: n },
+      { kind: "scalar", name: "k", value: k },
+      { kind: "buffer", name: "a", data: a },
+      { kind: "buffer", name: "b", data: b },
+      { kind: "buffer", name: "c", data: new Float32Array(m * n) },
+    ],
+    bytesMoved: 4 * (m * k + k * n + m * n),
+    reference: () => {
+      const c = new Float32Array(m * n);
+      const mags = new Float64Array(m * n);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          let g = 0;
+          for (let p = 0; p < k; p++) {
+            s += a[i * k + p]! * b[p * n + j]!;
+            g += Math.abs(a[i * k + p]! * b[p * n + j]!);
+          }
+          c[i * n + j] = s;
+          mags[i * n + j] = g;
+        }
+      }
+      // k roundings (fused or not) of partial sums bounded by Σ|a·b|.
+      return { c: f32Out(c, k + 2, mags) };
+    },
+  };
+}
+
+/** matmul_tiled: M = workload[0], N = workload[1] (a multiple of 4), K = sizes.k (a multiple of 8). */
+const matmulTiled: SuiteKernel = {
+  file: "matmul_tiled.loom",
+  symbol: "matmul_tiled",
+  summary: "C = A·B (f32), register-tiled: 128×128 blocks, 8×8 outputs per invocation, 16-byte vectors; K a multiple of 8, N of 4",
+  sizeNames: ["k"],
+  shapes: {
+    test: [
+      { workload: [0, 0] },
+      { workload: [1, 4], sizes: { k: 8 } },
+      { workload: [7, 12], sizes: { k: 24 } },
+      { workload: [31, 20] },
+      { workload: [128, 128], sizes: { k: 16 } },
+      { workload: [97, 100], sizes: { k: 40 } },
+      { workload: [131, 260], sizes: { k: 8 } },
+    ],
+    quick: [{ workload: [1, 4], sizes: { k: 8 } }, { workload: [97, 100], sizes: { k: 40 } }],
+    bench: [{ workload: [256, 256] }, { workload: [1024, 1024] }],
+  },
+  build: (shape, seed) => matmulCase(shape, seed, 8),
+};
+
 
 /** transpose_tile: rows = workload[0], cols = workload[1]. */
 const transposeTile: SuiteKernel = {
@@ -246,6 +289,15 @@ const transposeTile: SuiteKernel = {
       },
     };
   },
+};
+
+/** transpose32: transpose_tile's cases and reference through 32×32 tiles (copy speed). */
+const transpose32: SuiteKernel = {
+  ...transposeTile,
+  file: "transpose32.loom",
+  symbol: "transpose32",
+  summary: "out = transpose(in) (f32) through a padded 32×33 tile, 32×8 invocations moving four rows each",
+  shapes: { ...transposeTile.shapes, bench: [{ workload: [1024, 1024] }, { workload: [4096, 4096] }, { workload: [8192, 8192] }] },
 };
 
 /** row_softmax: rows = workload[0], cols = sizes.cols (default min(rows, 300) + 1). */
@@ -293,6 +345,19 @@ const rowSoftmax: SuiteKernel = {
         return { output: f32Out(out, 48 + cols, undefined, 1e-30) };
       },
     };
+  },
+};
+
+/** row_softmax4: row_softmax's cases and reference at bandwidth (256 invocations, 16-byte vectors when cols is a multiple of 4). */
+const rowSoftmax4: SuiteKernel = {
+  ...rowSoftmax,
+  file: "row_softmax4.loom",
+  symbol: "row_softmax4",
+  summary: "row softmax (f32) at bandwidth: one pass of running (max, sum), vectors kept in registers, 256 invocations per row",
+  shapes: {
+    test: [...rowSoftmax.shapes.test, { workload: [5], sizes: { cols: 1024 } }, { workload: [3], sizes: { cols: 2052 } }, { workload: [4], sizes: { cols: 8 } }],
+    quick: [{ workload: [1] }, { workload: [97], sizes: { cols: 132 } }],
+    bench: [{ workload: [4096], sizes: { cols: 1024 } }, { workload: [32768], sizes: { cols: 1024 } }],
   },
 };
 
@@ -350,7 +415,9 @@ const prefixSum: SuiteKernel = {
 };
 
 /** Every kernel of the suite, in the order docs/kernels.md lists them. */
-export const KERNEL_SUITE: readonly SuiteKernel[] = [saxpy, vectorAddTail, blockSum, reduceSum, matmul16, transposeTile, rowSoftmax, histogram, prefixSum];
+export const KERNEL_SUITE: readonly SuiteKernel[] = [
+  saxpy, saxpy4, vectorAddTail, blockSum, reduceSum, reduceSum4, matmul16, matmulTiled, transposeTile, transpose32, rowSoftmax, rowSoftmax4, histogram, prefixSum,
+];
 
 /** The suite kernel of a file name ("saxpy.loom"), or undefined. */
 export function suiteKernel(file: string): SuiteKernel | undefined {

@@ -22,6 +22,8 @@ export interface BufferBinding {
   readonly binding: number;
   /** Index of the buffer argument among all arguments (declaration order). */
   readonly argument: number;
+  /** The kernel only reads it (WGSL: `var<storage, read>`, bound as "read-only-storage"); absent = read-write. */
+  readonly readOnly?: true;
 }
 
 /**

@@ -78,6 +78,8 @@ export interface TargetKernelInterface {
   readonly bufferAddressing: BufferAddressing;
   readonly requiredFeatures: readonly string[];
   readonly subgroupOperations: readonly string[];
+  /** "bindings" only: binding numbers of buffers the kernel only reads (declared read-only, docs/abi.md). */
+  readonly readOnlyBindings?: readonly number[];
 }
 
 let crcTable: Uint32Array | undefined;

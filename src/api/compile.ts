@@ -1,5 +1,5 @@
 /** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
-import { DiagnosticSink } from "../core/diag/diagnostic.js";
+import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
 import { encodeLaunchConfig } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
@@ -62,12 +62,34 @@ function bad(what: string): never {
   throw new LoomError("invalid-argument", what);
 }
 
+function isPlainObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Refuses keys an options object does not define (a misspelt option must not be ignored). */
+function onlyKeys(where: string, o: object, allowed: readonly string[]): void {
+  for (const key of Object.keys(o)) {
+    if (!allowed.includes(key)) bad(`${where}: unknown option '${key}' (expected one of: ${allowed.join(", ")})`);
+  }
+}
+
+const COMPILE_OPTION_KEYS = ["moduleName", "specializations", "config", "artifacts", "linkIndex"] as const satisfies readonly (keyof CompileOptions)[];
+const ARTIFACT_OPTION_KEYS = ["launchConfig", "templateSelections"] as const satisfies readonly (keyof NonNullable<CompileOptions["artifacts"]>)[];
+const SPECIALIZATION_KEYS = ["functionSymbol", "targetProfile"] as const satisfies readonly (keyof TargetSpecialization)[];
+const EMIT_OPTION_KEYS = ["artifactFormat", "identifier", "primary", "target"] as const satisfies readonly (keyof EmitOptions)[];
+
 export function compileModule(compiler: Compiler, workspace: Workspace, pipeline: PassProgram, module: Module, options: CompileOptions): Result {
   if (!(compiler instanceof Compiler)) bad("compileModule: 'compiler' must be a Compiler");
   if (!(workspace instanceof Workspace)) bad("compileModule: 'workspace' must be a Workspace");
   if (!(pipeline instanceof PassProgram)) bad("compileModule: 'pipeline' must be a PassProgram");
   if (!(module instanceof Module)) bad("compileModule: 'module' must be a Module");
-  if (!options || typeof options !== "object") bad("compileModule: 'options' must be an object");
+  if (!isPlainObject(options)) bad("compileModule: 'options' must be an object");
+  onlyKeys("compileModule", options, COMPILE_OPTION_KEYS);
+  if (options.config !== undefined && !isPlainObject(options.config)) bad("compileModule: 'config' must be an object of config values");
+  if (options.artifacts !== undefined) {
+    if (!isPlainObject(options.artifacts)) bad("compileModule: 'artifacts' must be an object ({ launchConfig?, templateSelections? })");
+    onlyKeys("compileModule: artifacts", options.artifacts, ARTIFACT_OPTION_KEYS);
+  }
   if (pipeline.context !== compiler.context || workspace.context !== compiler.context) {
     bad("compileModule: compiler, workspace and pipeline must share one Context");
   }
@@ -95,7 +117,9 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
     // Diagnostics may point into library code that linking copied into the module.
     const lookup = (n: string) => module.sourceTexts.get(n) ?? options.linkIndex?.sourceText(n);
     try {
-      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries };
+      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries, verified: module.verified };
+      // The IR is rewritten from here on: what was verified no longer describes it.
+      module.verified = undefined;
       const out = runPreparedLowPipeline(module.ir, request, sink);
       if (!out) {
         module.setState({ phase: "failed" });
@@ -103,12 +127,18 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       }
       const artifacts: Artifact[] = [];
       if (launchConfig) {
-        artifacts.push({
-          kind: "launch-config",
-          format: ARTIFACT_FORMAT.LOOM_BYTECODE,
-          identifier: `${moduleName}.launch.loombc`,
-          contents: encodeLaunchConfig(out.launchFunctions),
-        });
+        let contents: Uint8Array;
+        try {
+          contents = encodeLaunchConfig(out.launchFunctions);
+        } catch (e) {
+          // The pipeline checks the encoder's limits first (STRUCTURE/906); whatever still
+          // fails here is the program's, so it fails the Result rather than throwing.
+          if (!(e instanceof LoomError)) throw e;
+          sink.report(D.backendInternal, undefined, [`the launch-config companion cannot be encoded: ${e.message}`]);
+          module.setState({ phase: "failed" });
+          return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
+        }
+        artifacts.push({ kind: "launch-config", format: ARTIFACT_FORMAT.LOOM_BYTECODE, identifier: `${moduleName}.launch.loombc`, contents });
       }
       if (selectionReport) {
         artifacts.push({
@@ -133,7 +163,9 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
   const symbols = module.ir.symbolTable();
   const seen = new Set<string>();
   return list.map((s, i) => {
-    if (!s || typeof s.functionSymbol !== "string") bad(`compileModule: specializations[${i}].functionSymbol must be a string`);
+    if (!isPlainObject(s)) bad(`compileModule: specializations[${i}] must be an object`);
+    onlyKeys(`compileModule: specializations[${i}]`, s, SPECIALIZATION_KEYS);
+    if (typeof s.functionSymbol !== "string") bad(`compileModule: specializations[${i}].functionSymbol must be a string`);
     const profile = s.targetProfile;
     if (!profile || typeof profile.environment !== "string" || !profile.facts) bad(`compileModule: specializations[${i}].targetProfile must be a TargetProfile`);
     const name = s.functionSymbol.replace(/^@/, "");
@@ -157,7 +189,12 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
   if (!environment || typeof environment.emit !== "function") bad("emitModule: 'environment' must be a TargetEnvironment");
   if (!(workspace instanceof Workspace)) bad("emitModule: 'workspace' must be a Workspace");
   if (!(module instanceof Module)) bad("emitModule: 'module' must be a Module");
-  if (!options || typeof options !== "object") bad("emitModule: 'options' must be an object");
+  if (!isPlainObject(options)) bad("emitModule: 'options' must be an object");
+  onlyKeys("emitModule", options, EMIT_OPTION_KEYS);
+  if (typeof options.artifactFormat !== "string") bad("emitModule: 'artifactFormat' must be a string");
+  if (options.identifier !== undefined && (typeof options.identifier !== "string" || options.identifier.length === 0)) bad("emitModule: 'identifier' must be a non-empty string");
+  if (options.primary !== undefined && typeof options.primary !== "boolean") bad("emitModule: 'primary' must be a boolean");
+  if (options.target !== undefined && !isPlainObject(options.target)) bad("emitModule: 'target' must be an object of target emit options");
   const state = module.state;
   if (state.phase !== "compiled") throw new LoomError("failed-precondition", "emitModule: the module has not been compiled successfully (call compileModule first)");
   if (!state.context.hasEnvironment(environment)) throw new LoomError("failed-precondition", `emitModule: target environment '${environment.name}' is not registered with the module's Context`);
@@ -168,13 +205,21 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
   if (kernels.length === 0) throw new LoomError("failed-precondition", `emitModule: no kernel of this module was specialized for '${environment.name}'`);
   const identifier = options.identifier ?? `${state.prepared.moduleName}.${options.artifactFormat}`;
   return workspace.run(() => {
-    const out = environment.emit({ moduleName: state.prepared.moduleName, kernels }, {
-      artifactFormat: options.artifactFormat,
-      identifier,
-      primary: options.primary ?? true,
-      ...(options.target ? { target: options.target } : {}),
-    });
     const lookup = (n: string) => module.sourceTexts.get(n);
+    let out: ReturnType<TargetEnvironment["emit"]>;
+    try {
+      out = environment.emit({ moduleName: state.prepared.moduleName, kernels }, {
+        artifactFormat: options.artifactFormat,
+        identifier,
+        primary: options.primary ?? true,
+        ...(options.target ? { target: options.target } : {}),
+      });
+    } catch (e) {
+      if (e instanceof LoomError) throw e;
+      // A back end that throws (a limit it does not report itself) fails the Result, at the first kernel.
+      const d = makeDiagnostic(D.backendInternal, kernels[0]!.op.span, [`'${environment.name}' could not emit this module: ${(e as Error)?.message ?? e}`]);
+      return new Result({ diagnostics: [d], lookup, failed: true });
+    }
     const failed = out.diagnostics.some((d) => d.severity === "error") || !out.contents;
     const artifacts: Artifact[] = [];
     if (!failed && out.contents) {

@@ -61,7 +61,7 @@ function kernelInterface(kernel: PreparedKernel, target: TargetKernelInterface |
     arguments: args,
     argumentBlockBytes: kernel.argBlockSize,
     bufferAddressing: addressing,
-    bindings: bufferBindings(args.map((a) => a.type), addressing),
+    bindings: bufferBindings(args.map((a) => a.type), addressing).map((b) => (target?.readOnlyBindings?.includes(b.binding) ? { ...b, readOnly: true as const } : b)),
     workgroupSize: kernel.staticWorkgroupSize ? [...kernel.staticWorkgroupSize] : "launch-config",
     subgroup: { size: kernel.subgroupSize, fullSubgroups: operations.length > 0, operations: [...operations] },
     requiredFeatures: [...(target?.requiredFeatures ?? [])],

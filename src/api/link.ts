@@ -187,6 +187,10 @@ export function linkModule(module: Module, index: LinkIndex, options: LinkModule
   const roots =
     options.roots?.map((k) => k.replace(/^@/, "")) ?? module.ir.ops.filter((op) => isOp(op, "kernel.def") || isOp(op, "kernel.decl")).map((op) => op.symbol ?? "");
   const sink = new DiagnosticSink();
-  if (linkIrModule(module.ir, linkLibraries(index), roots, sink)) verifyModule(module.ir, sink);
+  module.verified = undefined;
+  if (linkIrModule(module.ir, linkLibraries(index), roots, sink)) {
+    const verified = verifyModule(module.ir, sink);
+    if (verified.ok) module.verified = verified;
+  }
   return new Result({ diagnostics: sink.diagnostics, lookup: (n) => module.sourceTexts.get(n) ?? index.sourceText(n) });
 }

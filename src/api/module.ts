@@ -2,6 +2,7 @@
 import { cloneModule } from "../ir/clone.js";
 import type { Module as IrModule } from "../ir/core.js";
 import type { PreparedModule } from "../core/prepared.js";
+import type { VerifiedModule } from "../passes/verify/index.js";
 import { printModule, printType } from "../text/printer.js";
 import { writeModuleBytecode } from "../bytecode/module/writer.js";
 import type { Context } from "./context.js";
@@ -29,6 +30,11 @@ export type ModuleState =
 
 export class Module {
   #state: ModuleState = { phase: "parsed" };
+  /**
+   * @internal The verifier's result for the IR as it stands, when it found no error (set by
+   * parsing and linking); compilation starts from it instead of verifying again.
+   */
+  verified: VerifiedModule | undefined;
   /** @internal Constructed by Workspace.parseModule. */
   constructor(
     /** @internal The IR; rewritten by compilation. */

@@ -36,8 +36,10 @@ export class Workspace {
       const texts = new Map([[source.name, text]]);
       const lookup = (n: string) => texts.get(n);
       const ir = parseModule(source.name, text, sink);
-      if (!sink.hasErrors) verifyModule(ir, sink);
-      return new Result<Module>({ diagnostics: sink.diagnostics, value: new Module(ir, texts), lookup });
+      const verified = sink.hasErrors ? undefined : verifyModule(ir, sink);
+      const module = new Module(ir, texts);
+      if (verified?.ok) module.verified = verified;
+      return new Result<Module>({ diagnostics: sink.diagnostics, value: module, lookup });
     });
   }
 
@@ -45,10 +47,12 @@ export class Workspace {
   #readBytecode(source: Source, sink: DiagnosticSink): Result<Module> {
     const ir = readModuleBytecode(source.name, source.bytes, sink);
     if (!ir) return new Result<Module>({ diagnostics: sink.diagnostics });
-    verifyModule(ir, sink);
+    const verified = verifyModule(ir, sink);
     // Diagnostics quote source lines from the canonical text the bytecode decodes to.
     const texts = new Map([[source.name, printModule(ir)]]);
-    return new Result<Module>({ diagnostics: sink.diagnostics, value: new Module(ir, texts), lookup: (n) => texts.get(n) });
+    const module = new Module(ir, texts);
+    if (verified.ok) module.verified = verified;
+    return new Result<Module>({ diagnostics: sink.diagnostics, value: module, lookup: (n) => texts.get(n) });
   }
 
   /** @internal Marks the workspace busy for the duration of `fn` (one in-flight operation). */

@@ -11,6 +11,7 @@ import { compileCommand } from "./compile.js";
 import { launchCommand } from "./launch.js";
 import { linkCommand } from "./link.js";
 import { runCommand } from "./run.js";
+import { testCommand } from "./test.js";
 import { explainCommand } from "./explain.js";
 import { cliWording, DeviceError, EXIT, JSON_SCHEMA, output, UsageError, type Command } from "./common.js";
 import { IoError, setMaxInputBytes } from "./io.js";
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   launch: launchCommand,
   link: linkCommand,
   run: runCommand,
+  test: testCommand,
   explain: explainCommand,
 };
 

@@ -36,3 +36,14 @@ export {
   type RunOptions,
   type CaseResult,
 } from "./device.js";
+export {
+  parseLoomTestFile,
+  runLoomTest,
+  type LoomTestCase,
+  type LoomTestFile,
+  type LoomTestReport,
+  type LoomTestOptions,
+  type CaseOutcome,
+  type CaseStatus,
+  type AnnotationMatch,
+} from "./loom-test.js";

@@ -1,5 +1,5 @@
 /** Small constructors for ops that passes create. */
-import { Op, type Literal, type Region, type Span } from "./core.js";
+import { Op, type Literal, type Span } from "./core.js";
 import { isFloat, type PrimType } from "./types.js";
 
 /** A constant of any `index`, `offset`, integer or float type, as its canonical op. */
@@ -13,14 +13,6 @@ export function makeConstant(type: PrimType, value: bigint | number | boolean, n
   op.props = { value: lit };
   op.addResult(name, type, span);
   return op;
-}
-
-/** Replaces `old` with `replacement` at the same position of its region. */
-export function replaceOp(region: Region, old: Op, ...replacement: Op[]): void {
-  const i = region.ops.indexOf(old);
-  if (i < 0) throw new Error(`replaceOp: ${old.name} is not in the region`);
-  for (const r of replacement) r.parent = region;
-  region.ops.splice(i, 1, ...replacement);
 }
 
 /** The integer or float value of a constant op, or undefined. */

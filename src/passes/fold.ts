@@ -11,12 +11,15 @@
  * hook: with every operand constant (scalars, or vectors built from constants) it is replaced
  * by its value — a constant, or for a vector result `vector.from_elements` of lane constants.
  *
+ * A `scalar.bitcast` whose result is a NaN is not folded: folding holds floats as JS numbers,
+ * which cannot keep a NaN's payload, and the device keeps it bit-exact.
+ *
  * `scf.select` with a constant condition forwards the chosen operand. Dead pure ops are
  * removed (`removeDeadOps`, once per kernel, by the pipeline) from device bodies only: a
  * launch-config region keeps every op because an unused op can still fail the launch (a
  * violated assume, a division precondition).
  */
-import { makeConstant, replaceOp } from "../ir/build.js";
+import { makeConstant } from "../ir/build.js";
 import type { Literal, Op, Region, Value } from "../ir/core.js";
 import type { ValueMap } from "../ir/clone.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
@@ -84,7 +87,14 @@ function flagBits(op: Op): number {
 }
 
 function foldInto(region: Region, constants: Constants, aliases: ValueMap): void {
-  for (const op of [...region.ops]) {
+  // The region's ops are rebuilt into `out` (a splice per fold would make folding quadratic).
+  const out: Op[] = [];
+  const replace = (...replacement: Op[]) => {
+    for (const r of replacement) r.parent = region;
+    out.push(...replacement);
+  };
+  for (const op of region.ops) {
+    out.push(op);
     for (const inner of op.regions) foldInto(inner, constants, aliases);
     const resolve = (v: Value) => aliases.get(v) ?? v;
     if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
@@ -99,7 +109,11 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     }
     const evaluate = opInfo(op.name)?.evaluate;
     if (evaluate) {
-      foldEvaluated(region, op, evaluate, constants, aliases, resolve);
+      const replacement = foldEvaluated(op, evaluate, constants, aliases, resolve);
+      if (replacement) {
+        out.pop();
+        replace(...replacement);
+      }
       continue;
     }
     if (isOp(op, "scf.select")) {
@@ -123,13 +137,18 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
       continue; // an op the evaluator does not know is simply not folded
     }
     if (isUndefined(value)) continue;
+    // A NaN is a JS number here and has lost its payload; bitcasts are bit-exact on the
+    // device (docs/language.md "NaN payloads"), so a bitcast that makes a NaN is left to it.
+    if (op.name === "scalar.bitcast" && typeof value === "number" && Number.isNaN(value)) continue;
     const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
     replacement.comments = op.comments;
     replacement.blankBefore = op.blankBefore;
-    replaceOp(region, op, replacement);
+    out.pop();
+    replace(replacement);
     aliases.set(result, replacement.results[0]!);
     constants.set(replacement.results[0]!, value as ExactValue);
   }
+  region.ops = out;
 }
 
 /** The lanes of a vector built from constants, or undefined. */
@@ -152,14 +171,14 @@ function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => V
   return isOp(op, "vector.splat") ? new Array<Lane>(n).fill(lanes[0] as Lane) : (lanes as Lane[]);
 }
 
-/** Replaces an op with declared semantics by its value when every operand is known. */
-function foldEvaluated(region: Region, op: Op, evaluate: Evaluate, constants: Constants, aliases: ValueMap, resolve: (v: Value) => Value): void {
+/** The ops replacing an op with declared semantics by its value, when every operand is known. */
+function foldEvaluated(op: Op, evaluate: Evaluate, constants: Constants, aliases: ValueMap, resolve: (v: Value) => Value): Op[] | undefined {
   const result = op.results[0];
-  if (!result || op.results.length !== 1) return;
+  if (!result || op.results.length !== 1) return undefined;
   const args = op.operands.map((v) => constants.get(resolve(v)));
-  if (args.some((a) => a === undefined)) return;
+  if (args.some((a) => a === undefined)) return undefined;
   const value = evaluate(args as EvalValue[], { operands: op.operands.map((v) => v.type), result: result.type });
-  if (isUndefined(value)) return; // UB stays for the backend (or the launch) to meet
+  if (isUndefined(value)) return undefined; // UB stays for the backend (or the launch) to meet
   const lanes = Array.isArray(value) ? value : undefined;
   let replacement: Op[];
   if (lanes && result.type.kind === "vector") {
@@ -172,41 +191,54 @@ function foldEvaluated(region: Region, op: Op, evaluate: Evaluate, constants: Co
     replacement = [...parts, build];
   } else if (!lanes && result.type.kind === "prim") {
     replacement = [makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span)];
-  } else return;
+  } else return undefined;
   replacement[0]!.comments = op.comments;
   replacement[0]!.blankBefore = op.blankBefore;
-  replaceOp(region, op, ...replacement);
   const last = replacement[replacement.length - 1]!;
   aliases.set(result, last.results[0]!);
   constants.set(last.results[0]!, value as ExactValue | readonly Lane[]);
+  return replacement;
 }
 
 /**
- * Removes pure ops whose results are unused, repeatedly, in a device body (the pipeline's
- * one dead-op pass), and returns the use count of every value still used.
+ * Removes pure ops whose results are unused, transitively, from a device body (the
+ * pipeline's one dead-op pass), and returns the use count of every value still used.
+ * Linear: use counts are taken once, and removing an op decrements its operands' counts,
+ * queueing a defining op whose results just lost their last use.
  */
 export function removeDeadOps(region: Region): Map<Value, number> {
-  for (;;) {
-    const uses = new Map<Value, number>();
-    const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
-    const collect = (r: Region) => {
-      for (const op of r.ops) {
-        forEachUse(op, count);
-        op.regions.forEach(collect);
-      }
-    };
-    collect(region);
-    let removed = false;
-    const sweep = (r: Region) => {
-      r.ops = r.ops.filter((op) => {
-        op.regions.forEach(sweep);
-        const info = lookupOp(op.name);
-        const dead = info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !uses.has(v));
-        if (dead) removed = true;
-        return !dead;
-      });
-    };
-    sweep(region);
-    if (!removed) return uses;
+  const uses = new Map<Value, number>();
+  const all: Op[] = [];
+  const collect = (r: Region) => {
+    for (const op of r.ops) {
+      all.push(op);
+      forEachUse(op, (v) => void uses.set(v, (uses.get(v) ?? 0) + 1));
+      op.regions.forEach(collect);
+    }
+  };
+  collect(region);
+  const removed = new Set<Op>();
+  const isDead = (op: Op) => {
+    const info = lookupOp(op.name);
+    return info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !uses.has(v));
+  };
+  const queue = all.filter(isDead);
+  while (queue.length > 0) {
+    const op = queue.pop()!;
+    if (removed.has(op)) continue;
+    removed.add(op);
+    forEachUse(op, (v) => {
+      const n = uses.get(v)! - 1;
+      if (n > 0) return void uses.set(v, n);
+      uses.delete(v);
+      if (v.owner instanceof IrOp && !removed.has(v.owner) && isDead(v.owner)) queue.push(v.owner);
+    });
   }
+  if (removed.size === 0) return uses;
+  const sweep = (r: Region) => {
+    r.ops = r.ops.filter((op) => !removed.has(op));
+    for (const op of r.ops) op.regions.forEach(sweep);
+  };
+  sweep(region);
+  return uses;
 }

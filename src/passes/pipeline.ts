@@ -24,8 +24,10 @@ import { inlineCalls } from "./inline.js";
 import type { ModuleAnalyses, PreparedKernel, PreparedModule } from "../core/prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
 import { layoutAllocations } from "./storage.js";
+import { checkLaunchLimits } from "./launch-limits.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
+import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
@@ -45,6 +47,8 @@ export interface PipelineRequest {
   readonly verifyEachPass: boolean;
   /** Libraries declared symbols are linked from (none: the module must be closed). */
   readonly libraries?: readonly LinkLibrary[];
+  /** The verifier's clean result for this very IR (from parsing), so it is not verified twice. */
+  readonly verified?: VerifiedModule | undefined;
 }
 
 /** Verifies the linked module, forwarding only what the first verification did not report (warnings). */
@@ -79,7 +83,9 @@ export interface PipelineOutput {
 }
 
 export function runPreparedLowPipeline(module: Module, request: PipelineRequest, sink: DiagnosticSink): PipelineOutput | undefined {
-  let verified = verifyModule(module, sink);
+  let verified = request.verified;
+  if (verified) for (const d of verified.diagnostics) sink.add(d);
+  else verified = verifyModule(module, sink);
   if (sink.hasErrors) return undefined;
   if (request.libraries && request.libraries.length > 0) {
     if (!linkModule(module, request.libraries, request.specializations.map((s) => s.symbol), sink)) return undefined;
@@ -177,6 +183,10 @@ function prepareKernel(
     selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
   };
   for (const region of [configRegion, body]) specializeRegion(module, analyses, region, profile, config, sink, chose);
+  if (sink.errorCount === errorsBefore) {
+    checkBoundFullUnrolls(body, sink);
+    checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
+  }
   if (sink.errorCount > errorsBefore) return undefined;
   const uses = removeDeadOps(body);
 
@@ -185,19 +195,25 @@ function prepareKernel(
   const staticSize = sizeOperands.map((v) => constantValue(v.owner as Op));
   let staticWorkgroupSize: [number, number, number] | undefined;
   if (staticSize.every((s) => typeof s === "bigint")) {
-    staticWorkgroupSize = staticSize.map(Number) as [number, number, number];
-    staticWorkgroupSize.forEach((s, d) => {
-      if (s < 1 || s > facts.maxWorkgroupSize[d]!) sink.report(D.workgroupDimTooLarge, sizeOperands[d]!.span ?? launchOp.span, ["xyz"[d], s, facts.maxWorkgroupSize[d]]);
+    // Compared as bigints: a size past 2^53 must be reported as written, not rounded.
+    const sizes = staticSize as bigint[];
+    let fits = true;
+    sizes.forEach((s, d) => {
+      const span = sizeOperands[d]!.span ?? launchOp.span;
+      if (s < 1n) sink.report(D.workgroupDimTooSmall, span, ["xyz"[d], s]);
+      else if (s > BigInt(facts.maxWorkgroupSize[d]!)) sink.report(D.workgroupDimTooLarge, span, ["xyz"[d], s, facts.maxWorkgroupSize[d]]);
+      else return;
+      fits = false;
     });
-    const flat = staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2];
-    if (flat > facts.maxFlatWorkgroupSize) sink.report(D.workgroupFlatTooLarge, launchOp.span, [staticWorkgroupSize.join("x"), facts.maxFlatWorkgroupSize]);
+    const flat = sizes[0]! * sizes[1]! * sizes[2]!;
+    if (flat > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
+    if (fits) staticWorkgroupSize = sizes.map(Number) as [number, number, number];
   }
+  const exportName = propOf(op, "exportName") ?? op.symbol!;
+  checkLaunchLimits(op, configRegion, exportName, sink);
 
   const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
-  const storage = layoutAllocations(body, sink, flatInvocations);
-  if (storage && storage.totalBytes > facts.maxWorkgroupStorageBytes) {
-    sink.report(D.storageTooLarge, op.span, [storage.totalBytes, facts.maxWorkgroupStorageBytes]);
-  }
+  const storage = layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes);
   const args = layoutArgs(body);
   if ("unsupported" in args) {
     const v = body.args[args.unsupported]!;
@@ -207,7 +223,6 @@ function prepareKernel(
   if (args.size > facts.maxArgumentBlockBytes) sink.report(D.argBlockTooLarge, op.span, [args.size, facts.maxArgumentBlockBytes]);
   if (sink.errorCount > errorsBefore || !storage) return undefined;
 
-  const exportName = propOf(op, "exportName") ?? op.symbol!;
   const kernel: PreparedKernel = {
     symbol: op.symbol!,
     exportName,

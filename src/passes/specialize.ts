@@ -3,7 +3,7 @@
  * module's `config.def`) and target queries (`target.subgroup.size`) become constants.
  * Values bound through the API are checked against their key's `config.decl` first.
  */
-import { makeConstant, replaceOp } from "../ir/build.js";
+import { makeConstant } from "../ir/build.js";
 import type { Literal, Module, Op, Region } from "../ir/core.js";
 import type { ValueMap } from "../ir/clone.js";
 import { replaceUsesInRegion } from "../ir/rewrite.js";
@@ -74,15 +74,21 @@ export function bindQueries(region: Region, profile: TargetProfile, config: Read
   let ok = true;
   const map: ValueMap = new Map();
   const visit = (r: Region) => {
-    for (const op of [...r.ops]) {
+    // A new op list, not a splice per query: binding stays linear in the region's size.
+    const out: Op[] = [];
+    for (const op of r.ops) {
       for (const inner of op.regions) visit(inner);
       const replacement = queryReplacement(op, profile, config, sink);
       if (replacement === null) ok = false;
-      else if (replacement) {
-        replaceOp(r, op, replacement);
-        map.set(op.results[0]!, replacement.results[0]!);
+      if (!replacement) {
+        out.push(op);
+        continue;
       }
+      replacement.parent = r;
+      out.push(replacement);
+      map.set(op.results[0]!, replacement.results[0]!);
     }
+    r.ops = out;
   };
   visit(region);
   replaceUsesInRegion(region, map);

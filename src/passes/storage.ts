@@ -10,6 +10,7 @@ import { D, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { Allocation } from "../core/prepared.js";
 import { ConstantFolder } from "./verify/fold.js";
 import { isOp } from "../dialects/registry.js";
+import { MAX_PRIVATE_ALLOCATION_BYTES } from "./budgets.js";
 
 export interface StorageLayout {
   /** Workgroup-local bytes: the final cursor. */
@@ -37,7 +38,7 @@ export function collectiveScratch(op: Op, flatInvocations: number): { bytes: big
  * An unbounded workgroup alloca is STRUCTURE/902; an unbounded private one is left out
  * (the backend reports what it cannot declare).
  */
-export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvocations: number): StorageLayout | undefined {
+export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvocations: number, maxWorkgroupBytes: number): StorageLayout | undefined {
   const bounds = new ConstantFolder();
   let cursor = 0n;
   let ok = true;
@@ -55,7 +56,13 @@ export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvoca
     const max = size ? bounds.upperBound(size) : undefined;
     const proven = max !== undefined && max >= 0n;
     if (op.props.space !== "workgroup") {
-      if (proven && max <= BigInt(Number.MAX_SAFE_INTEGER)) allocations.set(op, { space: "private", bytes: Number(max) });
+      if (!proven) return;
+      if (max > BigInt(MAX_PRIVATE_ALLOCATION_BYTES)) {
+        sink.report(D.limitExceeded, op.span, [`a private buffer.alloca of ${max} bytes`, `${MAX_PRIVATE_ALLOCATION_BYTES} bytes`]);
+        ok = false;
+        return;
+      }
+      allocations.set(op, { space: "private", bytes: Number(max) });
       return;
     }
     if (!proven) {
@@ -66,8 +73,9 @@ export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvoca
     place(op, max, BigInt(Number(op.props.align ?? 1)));
   });
   if (!ok) return undefined;
-  if (cursor > BigInt(Number.MAX_SAFE_INTEGER)) {
-    sink.report(D.storageTooLarge, body.parent?.span, [cursor, "2^53"]);
+  // Checked as a bigint: the total is reported exactly, against the profile's own limit.
+  if (cursor > BigInt(maxWorkgroupBytes)) {
+    sink.report(D.storageTooLarge, body.parent?.span, [cursor, maxWorkgroupBytes]);
     return undefined;
   }
   return { totalBytes: Number(cursor), allocations };

@@ -11,11 +11,13 @@ import { LoomError } from "../core/errors.js";
 import { AMDGPU_PACKAGE } from "./amdgpu/index.js";
 import { SPIRV_PACKAGE } from "./spirv/index.js";
 import { PTX_PACKAGE } from "./ptx/index.js";
+import { WGSL_PACKAGE } from "./wgsl/index.js";
 
 const BUILT_IN: readonly TargetPackage[] = [
   AMDGPU_PACKAGE,
   SPIRV_PACKAGE,
   PTX_PACKAGE,
+  WGSL_PACKAGE,
 ];
 
 const packages = new Map<string, TargetPackage>();

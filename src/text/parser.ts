@@ -40,6 +40,14 @@ import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } fro
 import { syntaxOf } from "./syntax/registry.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
 import { isOp } from "../dialects/registry.js";
+import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
+
+/**
+ * Deepest region nesting the parser accepts (a kernel body is level 1). Deeper input is
+ * STRUCTURE/906 at the op whose region would exceed it: every stage walks regions
+ * recursively, so the limit keeps them all far from the JS stack's end.
+ */
+export const MAX_REGION_NESTING = 256;
 
 /** Parses one `.loom` file. Never throws; problems go to `sink`. */
 export function parseModule(sourceName: string, text: string, sink: DiagnosticSink): Module {
@@ -82,6 +90,8 @@ export class Parser {
   scope: Scope;
   /** Comments consumed but not yet attached to an op. */
   private pendingComments: Comment[] = [];
+  /** Name tokens of the ops being parsed, innermost last (where a nesting-limit error points). */
+  private readonly opNames: Token[] = [];
   /** Layout aliases used in types, checked against the alias definitions at the end. */
   readonly aliasUses: { name: string; span: Span }[] = [];
 
@@ -146,6 +156,11 @@ export class Parser {
    * new scope first (to define the region's arguments).
    */
   parseRegion(region: Region, isolated: boolean, setup?: () => void): void {
+    const open = this.peek();
+    if (open.kind === Tok.LBrace && open.depth >= MAX_REGION_NESTING) {
+      const at = this.opNames[this.opNames.length - 1] ?? open;
+      this.fail(D.limitExceeded, at, [`regions nested ${open.depth + 1} deep`, `${MAX_REGION_NESTING} levels`]);
+    }
     this.expect(Tok.LBrace, "'{'");
     this.withScope(region, isolated, () => {
       setup?.();
@@ -193,9 +208,10 @@ export class Parser {
       this.recover(startIndex);
       return null;
     }
-    op.comments = commentTexts(comments);
-    const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
-    op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
+    // An end-of-line comment stays on the previous op's line ("\r", see commentTexts).
+    const own = comments[0]?.endOfLine ? comments.slice(1) : comments;
+    op.comments = [...(own === comments ? [] : [`\r${comments[0]!.text}`]), ...commentLines(own, first.blankBefore)];
+    op.blankBefore = own.length > 0 ? own[0]!.blankBefore : first.blankBefore;
     op.parent = region;
     return op;
   }
@@ -232,7 +248,13 @@ export class Parser {
       throw new ParseFailure();
     }
     const op = new Op(nameTok.text, this.span(nameTok));
-    const types = syntax.parse(this, op, { tokens: names });
+    this.opNames.push(nameTok);
+    let types: Type[];
+    try {
+      types = syntax.parse(this, op, { tokens: names });
+    } finally {
+      this.opNames.pop();
+    }
     if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
     this.endOfOp();
     for (let i = 0; i < names.length; i++) {
@@ -795,14 +817,26 @@ export class Parser {
   }
 }
 
+/**
+ * An op's leading comment lines, with a blank-line mark where the source separated two of them
+ * or the last of them from the op (a file-header comment stays apart from the first op).
+ */
+function commentLines(comments: readonly { text: string; blankBefore: boolean }[], opBlankBefore: boolean): string[] {
+  const out: string[] = [];
+  comments.forEach((c, i) => {
+    if (i > 0 && c.blankBefore) out.push(BLANK_COMMENT_LINE);
+    out.push(c.text);
+  });
+  if (comments.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
+  return out;
+}
+
 /** Module-level blank lines are decided by the printer's rules; record them the same way. */
 function normalizeTopLevelBlanks(module: Module): void {
   // Aliases print first, then the other ops in source order (language.md §9.7).
   const order = [...module.ops.filter((o) => isOp(o, "alias")), ...module.ops.filter((o) => !isOp(o, "alias"))];
   order.forEach((op, i) => {
-    if (isOp(op, "alias")) op.blankBefore = false;
-    else if (!isOp(op, "module.import")) op.blankBefore = i > 0;
-    else if (i === 0) op.blankBefore = false;
+    op.blankBefore = topLevelBlankBefore(op, i === 0);
   });
   module.ops = order;
 }
@@ -837,13 +871,12 @@ function tokenText(t: Token): string {
 }
 
 /**
- * Comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line comment (one
- * written after the previous op on its line) starts with "\r" and is printed back at the end of
- * that line; a comment after a blank line inside a group starts with "\n" and keeps the blank.
- * Neither character can occur in a comment's own text.
+ * Trailing comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line
+ * comment (written after the previous op on its line) starts with "\r" and is printed back at
+ * the end of that line; a blank line between two comments is a BLANK_COMMENT_LINE entry.
  */
 function commentTexts(comments: readonly Comment[]): string[] {
-  // The first own-line comment's blank line is the op's (or region's) blank-line flag.
+  // The first own-line comment's blank line is the region's blank-line flag.
   const firstOwn = comments[0]?.endOfLine ? 1 : 0;
-  return comments.map((c, i) => (c.endOfLine ? `\r${c.text}` : i > firstOwn && c.blankBefore ? `\n${c.text}` : c.text));
+  return comments.flatMap((c, i) => (c.endOfLine ? [`\r${c.text}`] : i > firstOwn && c.blankBefore ? [BLANK_COMMENT_LINE, c.text] : [c.text]));
 }

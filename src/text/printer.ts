@@ -2,20 +2,20 @@
  * The canonical printer (`loom fmt`, language.md §9): IR → text. `printModule(parseModule(x))`
  * is a fixpoint and parses back to the same IR (names, comments and blank-line flags included).
  *
- * Top level (§9.7): alias definitions first; one blank line before every other op except the
- * first, except `module.import`, which keeps a blank line only where the source had one.
+ * Top level (§9.7): alias definitions first; blank lines as `topLevelBlankBefore` decides (the
+ * source's are kept, a definition with regions always stands apart).
  */
 import type { Module, Op } from "../ir/core.js";
 import { typeToString, type Type } from "../ir/types.js";
 import { Writer } from "./writer.js";
+import { topLevelBlankBefore } from "./layout.js";
 import { isOp } from "../dialects/registry.js";
 
 export function printModule(m: Module): string {
   const w = new Writer();
   const ordered = [...m.ops.filter((o) => isOp(o, "alias")), ...m.ops.filter((o) => !isOp(o, "alias"))];
   ordered.forEach((op, i) => {
-    const blank = isOp(op, "alias") ? false : isOp(op, "module.import") ? op.blankBefore : true;
-    w.op(op, i === 0, blank);
+    w.op(op, i === 0, topLevelBlankBefore(op, i === 0));
   });
   w.trailing(m.trailingComments, m.trailingBlank && ordered.length > 0);
   return w.finish();

@@ -37,6 +37,14 @@ export const SCOPES = ["thread", "subgroup", "workgroup", "device", "system"] as
 export const BARRIER_MEMORY = ["workgroup", "global"] as const;
 export const BARRIER_SCOPES = ["subgroup", "workgroup"] as const;
 export const BARRIER_ORDERINGS = ["acq_rel", "acquire", "release"] as const;
+/**
+ * What the parser accepts for a barrier, as the reference does: every memory space, scope and
+ * ordering word it knows. The verifier then rejects the combinations a barrier cannot have
+ * (STRUCTURE/014), so a misplaced word is a domain error at the op, not a parse error.
+ */
+export const BARRIER_MEMORY_SPELLINGS = [...BARRIER_MEMORY, "private"] as const;
+export const BARRIER_SCOPE_SPELLINGS = [...BARRIER_SCOPES, "device", "system"] as const;
+export const BARRIER_ORDERING_SPELLINGS = ["relaxed", ...BARRIER_ORDERINGS, "seq_cst"] as const;
 export const SHUFFLE_MODES = ["xor", "up", "down", "index"] as const;
 export const ALLOCA_SPACES = ["workgroup", "private"] as const;
 export const MEMORY_SPACES = ["global", "workgroup", "private"] as const;

@@ -7,6 +7,7 @@ import { typeToString, type Type } from "../ir/types.js";
 import { formatLiteral } from "./literals.js";
 import { syntaxOf } from "./syntax/registry.js";
 import { isOp, propOf } from "../dialects/registry.js";
+import { BLANK_COMMENT_LINE } from "./layout.js";
 
 const INDENT = "  ";
 
@@ -133,12 +134,9 @@ export class Writer {
     return comments.slice(1);
   }
 
-  /** Own-line comments; "\n" marks a blank line before one. */
+  /** Own-line comments; a BLANK_COMMENT_LINE entry is a blank line. */
   private comments(comments: readonly string[], pad: string): void {
-    for (const c of comments) {
-      if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
-      else this.lines.push(`${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
-    }
+    for (const c of comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
   }
 
   endLine(): void {

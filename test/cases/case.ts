@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { basename } from "node:path";
 import { fromRoot } from "../util/paths.js";
 
-export const STAGES = ["verify", "compile", "prepared-low", "spirv", "ptx", "launch", "hsaco", "pass"] as const;
+export const STAGES = ["verify", "compile", "prepared-low", "spirv", "ptx", "wgsl", "amdgpu", "launch", "hsaco", "pass"] as const;
 export type Stage = (typeof STAGES)[number];
 export const PASSES = ["fold", "inline", "specialize", "layout", "templates", "launch-split"] as const;
 export type PassName = (typeof PASSES)[number];

@@ -16,6 +16,7 @@ import { requireTool, runTool } from "../util/tools.js";
 import { caseFiles, goldenPath, readCase, type Case, type RunLine } from "./case.js";
 import { compileText, emitCase, launchText, reverify, preparedLowText, verifyText } from "./stages.js";
 import { hsacoSummary } from "./hsaco-summary.js";
+import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
 import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 import { runPass } from "./passes.js";
 
@@ -58,6 +59,15 @@ function runStage(c: Case, run: RunLine): void {
       const path = goldenPath(c, run, "ptx");
       ptxModules.push({ name: path, text, target: run.options.get("target")?.[0]?.split(":")[1] ?? "sm_90" });
       return expectGolden(path, text);
+    }
+    case "wgsl":
+      // Tint and naga check these modules in test/wgsl/kernels.test.ts.
+      return expectGolden(goldenPath(c, run, "wgsl"), new TextDecoder().decode(emitCase(c, run).bytes));
+    case "amdgpu": {
+      // The AMDGPU back end's listing (test/amdgpu/codegen.test.ts checks it against llvm-mc-19).
+      const listing = amdgpuListingOf(emitCase(c, run).bytes);
+      assert.ok(listing !== undefined, "an AMDGPU listing");
+      return expectGolden(goldenPath(c, run, "s"), listing);
     }
     case "launch":
       return expectGolden(goldenPath(c, run, "txt"), launchText(c, run));

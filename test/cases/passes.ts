@@ -83,7 +83,7 @@ function layout(c: Case, run: RunLine): string {
       for (const s of args.slots) out.push(`    %${s.name}: ${printType(s.type)} offset ${s.offset} size ${s.size} align ${s.align}`);
     }
     const before = sink.diagnostics.length;
-    const storage = layoutAllocations(body, sink, invocations);
+    const storage = layoutAllocations(body, sink, invocations, Number.MAX_SAFE_INTEGER);
     if (!storage) out.push(`  workgroup storage: not laid out\n${render(c, sink.diagnostics.slice(before)).replace(/^/gm, "    ")}`);
     else {
       out.push(`  workgroup storage (${invocations} invocations): ${storage.totalBytes} bytes`);

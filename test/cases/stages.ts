@@ -127,7 +127,8 @@ export function compileText(c: Case, run: RunLine): string {
 export function preparedLowText(c: Case, run: RunLine): string {
   const { out } = compiledOrThrow(c, run);
   // The kernel's leading comments (the RUN header among them) are the case's, not output.
-  const withoutComments = (text: string) => text.replace(/^(?:\/\/.*\n)+/, "");
+  // (A blank line inside that comment block prints as an empty line.)
+  const withoutComments = (text: string) => text.replace(/^(?:(?:\/\/.*)?\n)+/, "");
   return out.prepared.kernels.map((k) => {
     uniqueNames(k.op);
     return `// @${k.symbol} for ${k.profile.environment}:${k.profile.target}\n${withoutComments(printOp(k.op))}\n`;

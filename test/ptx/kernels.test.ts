@@ -22,12 +22,17 @@ interface Expectation {
 
 const SUITE: readonly Expectation[] = [
   { file: "saxpy.loom", kernel: "saxpy", reqntid: "128, 1, 1" },
+  { file: "saxpy4.loom", kernel: "saxpy4", reqntid: "256, 1, 1" },
   { file: "vector_add_tail.loom", kernel: "vector_add_tail", reqntid: "64, 1, 1" },
   { file: "block_sum.loom", kernel: "block_sum", reqntid: "256, 1, 1" },
   { file: "reduce_sum.loom", kernel: "reduce_sum", reqntid: "256, 1, 1" },
+  { file: "reduce_sum4.loom", kernel: "reduce_sum4", reqntid: "256, 1, 1" },
   { file: "matmul16.loom", kernel: "matmul16", reqntid: "16, 16, 1" },
+  { file: "matmul_tiled.loom", kernel: "matmul_tiled", reqntid: "16, 16, 1" },
   { file: "transpose_tile.loom", kernel: "transpose_tile", reqntid: "16, 16, 1" },
+  { file: "transpose32.loom", kernel: "transpose32", reqntid: "32, 8, 1" },
   { file: "row_softmax.loom", kernel: "row_softmax", reqntid: "64, 1, 1" },
+  { file: "row_softmax4.loom", kernel: "row_softmax4", reqntid: "256, 1, 1" },
   { file: "histogram.loom", kernel: "histogram", reqntid: "256, 1, 1" },
   { file: "prefix_sum.loom", kernel: "prefix_sum", reqntid: "256, 1, 1" },
 ];

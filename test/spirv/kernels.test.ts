@@ -25,12 +25,17 @@ interface Expectation {
 /** The suite's kernels: what their disassembly must show. */
 const SUITE: readonly Expectation[] = [
   { file: "saxpy.loom", kernel: "saxpy", localSize: "128 1 1", bindings: 2 },
+  { file: "saxpy4.loom", kernel: "saxpy4", localSize: "256 1 1", bindings: 2 },
   { file: "vector_add_tail.loom", kernel: "vector_add_tail", localSize: "64 1 1", bindings: 3 },
   { file: "block_sum.loom", kernel: "block_sum", localSize: "256 1 1", bindings: 2 },
   { file: "reduce_sum.loom", kernel: "reduce_sum", localSize: "256 1 1", bindings: 2, capabilities: ["GroupNonUniformArithmetic"] },
+  { file: "reduce_sum4.loom", kernel: "reduce_sum4", localSize: "256 1 1", bindings: 2 },
   { file: "matmul16.loom", kernel: "matmul16", localSize: "16 16 1", bindings: 3 },
+  { file: "matmul_tiled.loom", kernel: "matmul_tiled", localSize: "16 16 1", bindings: 3 },
   { file: "transpose_tile.loom", kernel: "transpose_tile", localSize: "16 16 1", bindings: 2 },
+  { file: "transpose32.loom", kernel: "transpose32", localSize: "32 8 1", bindings: 2 },
   { file: "row_softmax.loom", kernel: "row_softmax", localSize: "64 1 1", bindings: 2 },
+  { file: "row_softmax4.loom", kernel: "row_softmax4", localSize: "256 1 1", bindings: 2 },
   { file: "histogram.loom", kernel: "histogram", localSize: "256 1 1", bindings: 2 },
   { file: "prefix_sum.loom", kernel: "prefix_sum", localSize: "256 1 1", bindings: 2 },
 ];

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fromRoot } from "../util/paths.js";
 
-const TARGET_WORD = /amdgpu|spirv|ptx|gfx\d|sm_\d/i;
+const TARGET_WORD = /amdgpu|spirv|ptx|wgsl|gfx\d|sm_\d/i;
 
 /** Files outside src/targets/ that may name a target, and why. */
 const ALLOWED: Readonly<Record<string, string>> = {
@@ -23,6 +23,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/cli/run.ts": "help text: which executable each --device runs",
   "src/cli/explanations.ts": "explanations of TARGET diagnostics name the flags and targets that fix them",
   "src/abi/conventions.ts": "names which kind of target uses each argument-passing convention",
+  "src/browser.ts": "the browser entry bundles every target package, one namespace each",
 };
 /** Folders whose files may: runtimes each consume one target's executables. */
 const ALLOWED_FOLDERS = ["src/targets/", "src/runtime/"];

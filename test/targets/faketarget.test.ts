@@ -157,7 +157,7 @@ test("the package's environment emits its format; a kernel pinned to another dev
 
 test("registered with the registry, the package's targets resolve on the command line", () => {
   assert.equal(findTargetPackage(FAKE), undefined);
-  assert.throws(() => resolveTarget("faketarget:toy2"), /unknown target environment 'faketarget' \(known: amdgpu, spirv, ptx\)/);
+  assert.throws(() => resolveTarget("faketarget:toy2"), /unknown target environment 'faketarget' \(known: amdgpu, spirv, ptx, wgsl\)/);
   registerTargetPackage(FAKE_PACKAGE);
   assert.equal(findTargetPackage(FAKE), FAKE_PACKAGE);
   const resolved = resolveTarget("faketarget:toy2", { limits: ["subgroupSize=32"] });

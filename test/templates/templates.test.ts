@@ -67,7 +67,7 @@ test("no fitting provider is LOWERING/901 listing every candidate and why it los
   assert.match(d.message, /@width_wave64: requires #target\.subgroup\.size<64>/);
 });
 
-test("where predicates are proven at the apply: constants, assumes, path facts; types must match", () => {
+test("where predicates are proven at the apply: constants, assumes, path facts", () => {
   const text = `template.decl public pure @tile(%n: index) -> (index)
 
 template.def<@tile> pure priority(2) @tile_big(%n: index) -> (index) where [ge(%n, 1024)] {
@@ -85,7 +85,7 @@ template.def<@tile> pure @tile_any(%n: index) -> (index) {
   template.return %w : index
 }
 
-template.def<@tile> pure priority(9) @tile_i32(%n: i32) -> (index) {
+template.def<@tile> pure priority(8) @tile_negative(%n: index) -> (index) where [lt(%n, 0)] {
   %w = index.constant 1 : index
   template.return %w : index
 }

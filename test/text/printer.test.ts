@@ -7,6 +7,7 @@ import { makeConstant } from "../../src/ir/build.js";
 import { formatFloat, quoteString } from "../../src/text/literals.js";
 import { printModule, printOp, printType } from "../../src/text/printer.js";
 import { parse } from "./helpers.js";
+import { BLANK_COMMENT_LINE } from "../../src/text/layout.js";
 
 test("floats print as %.17g with .0 appended when needed", () => {
   const cases: [number, string][] = [
@@ -95,7 +96,8 @@ func.def @f(%t: i1) {
   assert.deepEqual(fn!.comments, [" b"]);
   const body = fn!.regions[0]!;
   const [a, ifOp, ret] = body.ops;
-  assert.deepEqual([a!.comments, a!.blankBefore], [[" c"], false]);
+  // The blank line between a comment and its op is kept, as a mark in the comment lines.
+  assert.deepEqual([a!.comments, a!.blankBefore], [[" c", BLANK_COMMENT_LINE], false]);
   // "// d" ends %a's line and stays there ("\r"); the blank line before "// e" is the if's.
   assert.deepEqual([ifOp!.comments, ifOp!.blankBefore], [["\r d", " e"], true]);
   assert.deepEqual(ifOp!.regions[0]!.trailingComments, [" f"]);
@@ -110,6 +112,7 @@ func.def @f(%t: i1) {
 // b
 func.def @f(%t: i1) {
   // c
+
   %a = index.constant 1 : index // d
 
   // e
@@ -128,4 +131,34 @@ func.def @f(%t: i1) {
 test("an empty module prints as nothing; comments only print as comments", () => {
   assert.equal(printModule(new Module("e.loom")), "");
   assert.equal(printModule(parse("\n\n// only\n").module), "// only\n");
+});
+
+test("top-level blank lines are the source's: none inserted between declarations, a header comment stays apart", () => {
+  const text = `// A file header.
+
+config.decl @a : index
+config.decl @b : index
+
+config.decl @c : i1
+func.decl @g()
+func.def @f() {
+  func.return
+}
+func.decl @h()
+`;
+  const { module, diagnostics } = parse(text);
+  assert.deepEqual(diagnostics, []);
+  // A definition with a body always stands apart; everything else is as written.
+  assert.equal(printModule(module), text.replace("func.decl @g()\nfunc.def", "func.decl @g()\n\nfunc.def"));
+  const again = parse(printModule(module)).module;
+  assert.equal(printModule(again), printModule(module));
+});
+
+test("hand-built modules print declarations together and definitions apart", () => {
+  const { module } = parse("config.decl @a : index\nconfig.decl @b : index\nfunc.def @f() {\n  func.return\n}\n");
+  for (const op of module.ops) {
+    op.blankBefore = false;
+    op.comments = [];
+  }
+  assert.equal(printModule(module), "config.decl @a : index\nconfig.decl @b : index\n\nfunc.def @f() {\n  func.return\n}\n");
 });

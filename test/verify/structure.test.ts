@@ -92,7 +92,8 @@ test("structure: yield counts (STRUCTURE/008)", () => {
   const ifs = (yields: string) => kernel(`  %t = scalar.constant true : i1\n  %a = index.constant 1 : index\n  %r = scf.if %t -> (index) {\n    scf.yield ${yields}\n  } else {\n    scf.yield %a : index\n  }`);
   expectClean(ifs("%a : index"));
   expectCodes(ifs("%a, %a : index, index"), ["STRUCTURE/008"]);
-  expectCodes(kernel("  %t = scalar.constant true : i1\n  %a = index.constant 1 : index\n  %r = scf.if %t -> (index) {\n    scf.yield %a : index\n  }"), ["STRUCTURE/008"]);
+  // A missing else is a count mismatch (no else region where results need one), as the reference reports it.
+  expectCodes(kernel("  %t = scalar.constant true : i1\n  %a = index.constant 1 : index\n  %r = scf.if %t -> (index) {\n    scf.yield %a : index\n  }"), ["STRUCTURE/013"]);
   expectCodes("func.def @f(%a: index) -> (index) {\n  func.return\n}\n", ["STRUCTURE/008"]);
   expectClean("func.def @f(%a: index) -> (index) {\n  func.return %a : index\n}\n");
 });
@@ -112,8 +113,10 @@ test("structure: scf.while carried values", () => {
 }
 `;
   expectClean(loop("scf.condition %more, %i : i1, index"));
-  // The while's results and do-args expect one value each (reported at the loop, then at the condition).
-  expectCodes(loop("scf.condition %more : i1"), ["STRUCTURE/013", "STRUCTURE/008"]);
+  // The condition forwards too few values: one report, at the condition (as the reference).
+  expectCodes(loop("scf.condition %more : i1"), ["STRUCTURE/013"]);
+  // A forwarded value of the wrong type: TYPE/001 at the condition; a do-arg of the wrong type: TYPE/013 at the loop.
+  expectCodes(loop("%w = scalar.constant 1.0 : f32\n    scf.condition %more, %w : i1, f32"), ["TYPE/001"]);
 });
 
 test("structure: count mismatches (STRUCTURE/013)", () => {

@@ -52,6 +52,12 @@ export interface ArtifactCacheOptions {
   /** Entries kept in memory (least recently used evicted first); default 256. */
   readonly maxEntries?: number;
   readonly store?: CacheStore;
+  /**
+   * A secret for stores on shared storage: entries are then authenticated with
+   * HMAC-SHA-256 under it, so only processes holding the key can write an entry this cache
+   * accepts (without it, the SHA-256 trailer detects damage, not tampering; docs/cache.md).
+   */
+  readonly integrityKey?: Uint8Array | string;
 }
 
 export interface CacheStats {
@@ -81,19 +87,36 @@ export class ArtifactCache {
   readonly #entries = new Map<string, CachedCompile>();
   readonly #maxEntries: number;
   readonly #store: CacheStore | undefined;
+  readonly #integrityKey: Uint8Array | undefined;
   readonly stats: CacheStats = { hits: 0, misses: 0, storeHits: 0, evictions: 0 };
 
   constructor(options: ArtifactCacheOptions = {}) {
     const max = options.maxEntries ?? 256;
     if (!Number.isInteger(max) || max < 1) throw new LoomError("invalid-argument", "ArtifactCache: 'maxEntries' must be a positive integer");
     this.#maxEntries = max;
-    this.#store = options.store;
+    const store = options.store;
+    if (store !== undefined && (typeof store !== "object" || store === null || typeof store.read !== "function" || typeof store.write !== "function")) {
+      throw new LoomError("invalid-argument", "ArtifactCache: 'store' must have read(key) and write(key, bytes)");
+    }
+    this.#store = store;
+    const secret = options.integrityKey;
+    if (secret !== undefined && !(secret instanceof Uint8Array && secret.length > 0) && !(typeof secret === "string" && secret.length > 0)) {
+      throw new LoomError("invalid-argument", "ArtifactCache: 'integrityKey' must be a non-empty Uint8Array or string");
+    }
+    this.#integrityKey = typeof secret === "string" ? new TextEncoder().encode(secret) : secret?.slice();
   }
 
   /** The content address of one compile + emit. */
   static keyFor(input: CacheKeyInput): string {
     if (!input || typeof input !== "object" || !input.source) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'source' is required");
     if (!Array.isArray(input.specializations)) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'specializations' must be an array");
+    input.specializations.forEach((x, i) => {
+      if (!x || typeof x.functionSymbol !== "string") throw new LoomError("invalid-argument", `ArtifactCache.keyFor: specializations[${i}].functionSymbol must be a string`);
+      if (!x.targetProfile || typeof x.targetProfile !== "object") throw new LoomError("invalid-argument", `ArtifactCache.keyFor: specializations[${i}].targetProfile must be a TargetProfile`);
+    });
+    if (input.moduleName !== undefined && typeof input.moduleName !== "string") throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'moduleName' must be a string");
+    if (input.config !== undefined && (typeof input.config !== "object" || input.config === null)) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'config' must be an object");
+    if (input.emit !== undefined && !Array.isArray(input.emit)) throw new LoomError("invalid-argument", "ArtifactCache.keyFor: 'emit' must be an array");
     // Fields are joined with NUL, which no JSON or hex text contains: the key is unambiguous.
     const specs = input.specializations.map((x) => `${JSON.stringify(x.functionSymbol.replace(/^@/, ""))}=${profileDigest(x.targetProfile)}`).join(",");
     return [
@@ -114,6 +137,7 @@ export class ArtifactCache {
 
   /** The cached compile, from memory or the store; undefined on a miss. */
   get(key: string): CachedCompile | undefined {
+    if (typeof key !== "string") throw new LoomError("invalid-argument", "ArtifactCache.get: 'key' must be a string (from keyFor)");
     const hit = this.#entries.get(key);
     if (hit) {
       // Refresh recency: Map iteration order is insertion order.
@@ -125,7 +149,7 @@ export class ArtifactCache {
     const storeKey = this.#store ? digestText(key) : "";
     const bytes = this.#store?.read(storeKey);
     if (bytes) {
-      const entry = decodeEntry(bytes);
+      const entry = decodeEntry(bytes, storeKey, this.#integrityKey);
       if (entry) {
         this.stats.storeHits++;
         this.#remember(key, entry);
@@ -139,12 +163,24 @@ export class ArtifactCache {
 
   /** Stores a successful compile's artifacts (bytes are copied: the entry owns them). */
   put(key: string, value: CachedCompile): CachedCompile {
+    if (typeof key !== "string") throw new LoomError("invalid-argument", "ArtifactCache.put: 'key' must be a string (from keyFor)");
+    if (!value || !Array.isArray(value.artifacts) || !Array.isArray(value.diagnostics)) {
+      throw new LoomError("invalid-argument", "ArtifactCache.put: the value must be { artifacts: Artifact[], diagnostics: Diagnostic[] }");
+    }
+    value.artifacts.forEach((a, i) => {
+      if (!a || typeof a.kind !== "string" || typeof a.format !== "string" || typeof a.identifier !== "string" || !(a.contents instanceof Uint8Array)) {
+        throw new LoomError("invalid-argument", `ArtifactCache.put: artifacts[${i}] must be an Artifact with Uint8Array contents`);
+      }
+    });
     const entry: CachedCompile = Object.freeze({
       artifacts: Object.freeze(value.artifacts.map((a) => Object.freeze({ ...a, contents: a.contents.slice() }))),
       diagnostics: Object.freeze([...value.diagnostics]),
     });
     this.#remember(key, entry);
-    this.#store?.write(digestText(key), encodeEntry(entry));
+    if (this.#store) {
+      const storeKey = digestText(key);
+      this.#store.write(storeKey, encodeEntry(entry, storeKey, this.#integrityKey));
+    }
     return entry;
   }
 

@@ -75,6 +75,8 @@ export const D = {
   recursion: entry("STRUCTURE/903", "recursive call cycle through '@{0}'"),
   configPredicate: entry("STRUCTURE/904", "config value for '@{0}' violates its predicate {1}"),
   configUnbound: entry("STRUCTURE/905", "config key '@{0}' has no value: bind it in compileModule's 'config' or with config.def"),
+  /** An implementation limit or compile budget (docs/language.md "Limits"): what, then the limit. */
+  limitExceeded: entry("STRUCTURE/906", "implementation limit exceeded: {0} (the limit is {1})"),
   // SUBRANGE
   indexCount: entry("SUBRANGE/001", "{0} indices given for a rank-{1} value"),
   subviewOutOfBounds: entry("SUBRANGE/004", "static subview out of bounds: {0}"),
@@ -84,6 +86,7 @@ export const D = {
   // TARGET
   unsupported: entry("TARGET/001", "{0} is not supported on {1}"),
   workgroupDimTooLarge: entry("TARGET/024", "workgroup size {0} = {1} exceeds the target limit {2}"),
+  workgroupDimTooSmall: entry("TARGET/904", "workgroup size {0} = {1} is not positive"),
   workgroupFlatTooLarge: entry("TARGET/025", "workgroup size {0} exceeds the target's max flat workgroup size {1}"),
   storageTooLarge: entry("TARGET/051", "workgroup storage of {0} bytes exceeds the target limit of {1} bytes"),
   targetIncompatible: entry("TARGET/052", "'@{0}' is pinned to target '{1}', incompatible with profile '{2}'"),

@@ -30,7 +30,8 @@ export const KERNEL_OPS = {
     placement: "D", pure: true, syntax: custom, types: index, doc: "launch coordinate query along a dimension",
   })),
   ...family("kernel", "subgroup.id subgroup.size subgroup.lane.id subgroup.count", op({ placement: "D", pure: true, syntax: custom, types: index, doc: "subgroup coordinate query" })),
-  "kernel.barrier": op<{ readonly memory: "workgroup" | "global"; readonly scope: string; readonly ordering: string }>({
+  // `private` parses (as in the reference) and is rejected by the verifier (STRUCTURE/014).
+  "kernel.barrier": op<{ readonly memory: "workgroup" | "global" | "private"; readonly scope: string; readonly ordering: string }>({
     placement: "DF", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup/global memory barrier at a scope",
   }),
   /** operands [v] */

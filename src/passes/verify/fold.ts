@@ -23,6 +23,7 @@ function producer(v: Value): Op | undefined {
 export class ConstantFolder {
   readonly #constants = new Map<Value, bigint | null>();
   readonly #bounds = new Map<Value, bigint | null>();
+  readonly #onceBound = new Map<Value, boolean>();
 
   /** The integer value of `v` when it folds to a constant (index, offset, iN as signed). */
   constant(v: Value): bigint | undefined {
@@ -43,6 +44,24 @@ export class ConstantFolder {
     this.#bounds.set(v, null);
     const r = this.#bound(v);
     this.#bounds.set(v, r ?? null);
+    return r;
+  }
+
+  /**
+   * Whether `v` becomes a constant once the compile binds `config.get` and target queries: it
+   * is computed from constants and such bindings alone (no arguments, ids or loads). Facts that
+   * need such a value constant wait for the compile instead of failing verify.
+   */
+  constantOnceBound(v: Value): boolean {
+    if (this.constant(v) !== undefined) return true;
+    const known = this.#onceBound.get(v);
+    if (known !== undefined) return known;
+    this.#onceBound.set(v, false); // in progress: a cycle never becomes constant
+    const op = producer(v);
+    const r =
+      op !== undefined &&
+      (isOp(op, "config.get") || isOp(op, "target.subgroup.size") || (/^(index|scalar)\./.test(op.name) && op.operands.length > 0 && op.operands.every((x) => this.constantOnceBound(x))));
+    this.#onceBound.set(v, r);
     return r;
   }
 

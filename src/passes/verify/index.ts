@@ -15,6 +15,7 @@
  *  - calls.ts       STRUCTURE/903 017 034, STRUCTURE/014 for broken `where` contracts at calls
  *  - config.ts      STRUCTURE/904 (also `checkConfigValue` for bindings made through the API)
  *  - uniformity.ts  STRUCTURE/038
+ *  - limits.ts      STRUCTURE/906 (vector lanes, export names), STRUCTURE/014 (64-bit literals)
  *
  * Not checked here (later stages): template provider selection (LOWERING/901), target
  * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
@@ -36,6 +37,7 @@ import { VerifyContext } from "./context.js";
 import { checkDominance } from "./dominance.js";
 import { ConstantFolder } from "./fold.js";
 import { checkAttributes } from "./literals.js";
+import { checkOpLimits, checkTopLevelLimits } from "./limits.js";
 import { checkPlacement } from "./placement.js";
 import { checkStaticValues } from "./static-values.js";
 import { checkStructure } from "./structure.js";
@@ -65,7 +67,10 @@ export interface VerifiedModule extends ModuleAnalyses {
 /** Runs the per-op checks over every body, counting value uses on the same walk. */
 function perOpChecks(ctx: VerifyContext, uses: Map<Value, number>): void {
   const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
-  for (const op of ctx.module.ops) checkTopLevelTypes(ctx, op);
+  for (const op of ctx.module.ops) {
+    checkTopLevelTypes(ctx, op);
+    checkTopLevelLimits(ctx, op);
+  }
   for (const body of ctx.bodies) {
     const walk = (ops: readonly Op[]) => {
       for (const op of ops) {
@@ -73,6 +78,7 @@ function perOpChecks(ctx: VerifyContext, uses: Map<Value, number>): void {
         checkOpTypes(ctx, op);
         checkAttributes(ctx, op);
         checkStaticValues(ctx, op);
+        checkOpLimits(ctx, op);
         forEachUse(op, count);
         for (const r of op.regions) walk(r.ops);
       }

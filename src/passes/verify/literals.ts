@@ -3,7 +3,8 @@
  * `vector.constant`, §4.10 `config.def`) and attribute values with a fixed domain:
  *  - integer types take integer literals (`i1` also `true`/`false`), float types take float
  *    literals (`inf`/`nan` included), anything else → TYPE/005;
- *  - `iN` literals in `[−2^(N−1), 2^N−1]`, `i1` in {0, 1}, `offset` in `[0, 2^63−1]`,
+ *  - `i1` takes 0, 1, true, false (any other integer is TYPE/005, as the reference);
+ *  - `iN` literals in `[−2^(N−1), 2^N−1]`, `offset` in `[0, 2^63−1]`,
  *    `index` in i64 → STRUCTURE/014;
  *  - alignments (powers of two), cluster sizes, barrier/atomic orderings and target
  *    record attributes (the checks each target package declares) → STRUCTURE/014.
@@ -61,6 +62,9 @@ export function checkLiteral(ctx: VerifyContext, op: Op, lit: unknown, type: Typ
       return;
     }
     if (lit.kind !== "int") return void ctx.report(D.literalKind, op.span, [`${describe(lit)} for type ${t}`]);
+    // An i1 literal is a boolean: any integer but 0 and 1 is the wrong kind of value (TYPE/005,
+    // as the reference reports it), not a range problem.
+    if (type.name === "i1" && lit.value !== 0n && lit.value !== 1n) return void ctx.report(D.literalKind, op.span, [`integer literal ${lit.value} for type i1 (a boolean value is 0, 1, true or false)`]);
     const w = BigInt(bitWidth(type));
     const lo = type.name === "i1" ? 0n : -(1n << (w - 1n));
     const hi = type.name === "i1" ? 1n : (1n << w) - 1n;
@@ -92,6 +96,10 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
       if (a !== undefined && (!isPow2(a) || Number(a) > 256)) out(`align(${String(a)}) must be a power of two in [1, 256]`);
       break;
     }
+    case "scf.for":
+      // An unroll schedule orders the copies an unroll makes; without an unroll it means nothing.
+      if (p.schedule !== undefined && p.unroll === undefined) out(`schedule(${String(p.schedule)}) must be paired with bare unroll or unroll factor`);
+      break;
     case "buffer.assume.alignment":
       if (p.minimumAlignment !== undefined && !isPow2(p.minimumAlignment)) out(`minimum_alignment = ${String(p.minimumAlignment)} must be a power of two`);
       break;
@@ -99,17 +107,39 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
     case "kernel.workgroup.reduce":
       if (p.clusterSize !== undefined && (!isPow2(p.clusterSize) || Number(p.clusterSize) > 128)) out(`cluster_size = ${String(p.clusterSize)} must be a power of two no larger than the subgroup size`);
       break;
-    case "kernel.barrier":
-      if (p.memory === "workgroup" && p.ordering !== undefined && p.ordering !== "acq_rel") out(`kernel.barrier<workgroup> requires ordering(acq_rel), got ordering(${String(p.ordering)})`);
+    case "kernel.barrier": {
+      // The reference's barrier contract: workgroup memory at subgroup or workgroup scope with
+      // acq_rel; global memory at workgroup scope with acquire, release or acq_rel.
+      const memory = String(p.memory), scope = String(p.scope), ordering = String(p.ordering);
+      if (memory === "workgroup") {
+        if (scope !== "subgroup" && scope !== "workgroup") out(`scope(${scope}): kernel.barrier<workgroup> needs subgroup or workgroup scope for workgroup memory`);
+        if (p.ordering !== undefined && ordering !== "acq_rel") out(`ordering(${ordering}): kernel.barrier<workgroup> requires acq_rel ordering for workgroup memory`);
+      } else if (memory === "global") {
+        if (scope !== "workgroup") out(`scope(${scope}): kernel.barrier<global> needs workgroup scope for global memory`);
+        if (!["acquire", "release", "acq_rel"].includes(ordering)) out(`ordering(${ordering}): kernel.barrier<global> needs acquire, release, or acq_rel ordering for global memory`);
+      } else {
+        out(`memory_space <${memory}>: a barrier orders workgroup or global memory space`);
+      }
       break;
+    }
     case "view.atomic.load":
       if (typeof p.ordering === "string" && !LOAD_ORDERINGS.includes(p.ordering)) out(`atomic load ordering must be one of ${LOAD_ORDERINGS.join(", ")}, got ${p.ordering}`);
       break;
     case "view.atomic.store":
       if (typeof p.ordering === "string" && !STORE_ORDERINGS.includes(p.ordering)) out(`atomic store ordering must be one of ${STORE_ORDERINGS.join(", ")}, got ${p.ordering}`);
       break;
-    case "view.atomic.cmpxchg":
-      if (p.failureOrdering === "release" || p.failureOrdering === "acq_rel") out(`cmpxchg failure ordering cannot be ${p.failureOrdering}`);
+    case "view.atomic.cmpxchg": {
+      const failure = String(p.failureOrdering), success = String(p.successOrdering);
+      if (failure === "release" || failure === "acq_rel") out(`failure_ordering ${failure}: cmpxchg takes a relaxed, acquire, or seq_cst failure ordering`);
+      // The failure ordering is no stronger than the success ordering (as in the reference and LLVM).
+      else if ((failure === "acquire" && !["acquire", "acq_rel", "seq_cst"].includes(success)) || (failure === "seq_cst" && success !== "seq_cst")) {
+        out(`failure_ordering ${failure} with success_ordering ${success}: the failure ordering is no stronger than the success ordering`);
+      }
+      break;
+    }
+    case "view.atomic.reduce":
+      // An exchange returns the old value; a reduce has no result, so xchg is an rmw only.
+      if (p.kind === "xchgi" || p.kind === "xchgf") out(`view.atomic.reduce<${String(p.kind)}>: a reduce takes a non-exchange atomic reduce kind (use view.atomic.rmw)`);
       break;
     default: {
       const record = targetRecordSpec(op.name);

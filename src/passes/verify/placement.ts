@@ -10,7 +10,7 @@
 import type { Op } from "../../ir/core.js";
 import { D } from "../../core/diag/catalog.js";
 import { note } from "../../core/diag/diagnostic.js";
-import { hasModifier, REGION_KIND_NAME, type VerifyContext } from "./context.js";
+import { hasModifier, REGION_KIND_NAME, topLevelOf, type VerifyContext } from "./context.js";
 import { calleeBodies } from "./callgraph.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { isOp } from "../../dialects/registry.js";
@@ -67,6 +67,7 @@ function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | u
     return;
   }
   if (!facts.placement.includes(kind)) {
+    if (kind === "F" && facts.placement.includes("D") && placementDeferred(topLevelOf(op))) return;
     ctx.report(D.wrongRegion, op.span, [op.name, where]);
     return;
   }
@@ -74,6 +75,15 @@ function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | u
     const body = ctx.bodies.find((b) => b.region === op.parent);
     if (!body) ctx.report(D.workgroupAllocaPlacement, op.span);
   }
+}
+
+/**
+ * A kernel-only op in the body of a `func.def inline` or a `template.def` is placed where the
+ * body is inlined, so its placement is checked there (as the reference does): such bodies only
+ * ever run as part of a kernel. A plain or `noinline` function is checked as written.
+ */
+function placementDeferred(owner: Op): boolean {
+  return isOp(owner, "template.def") || (isOp(owner, "func.def") && hasModifier(owner, "inline"));
 }
 
 export function checkPlacement(ctx: VerifyContext): void {

@@ -58,7 +58,7 @@ function checkRegionCount(ctx: VerifyContext, op: Op): boolean {
   return false;
 }
 
-function checkTerminator(ctx: VerifyContext, op: Op, region: Region, expected: string): void {
+function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: number, expected: string): void {
   const ops = region.ops;
   const t = ops.findIndex((o) => opFacts(o.name)?.terminator === true);
   if (t < 0) {
@@ -69,7 +69,11 @@ function checkTerminator(ctx: VerifyContext, op: Op, region: Region, expected: s
   if (term.name !== expected) {
     const kind = ctx.regionKind.get(region);
     const placementOk = kind !== undefined && opFacts(term.name)!.placement.includes(kind);
-    if (placementOk) ctx.report(D.wrongTerminator, term.span, [`'${term.name}' cannot terminate this region; expected '${expected}'`]);
+    // Anchored at the region's owner, as the reference does: the owner states the contract.
+    if (placementOk) ctx.report(D.wrongTerminator, op.span, [`'${op.name}' region #${index} must end with '${expected}', found '${term.name}'`]);
+    if (term.name === "scf.condition" && op.name !== "scf.while") {
+      ctx.report(D.wrongRegion, term.span, ["scf.condition", `a region of '${op.name}' (its parent must be 'scf.while', the before-region)`]);
+    }
     return;
   }
   const after = ops[t + 1];
@@ -87,7 +91,7 @@ function visit(ctx: VerifyContext, op: Op): void {
   }
   op.regions.forEach((region, i) => {
     const expected = expectedTerminator(op, i);
-    if (expected) checkTerminator(ctx, op, region, expected);
+    if (expected) checkTerminator(ctx, op, region, i, expected);
     for (const inner of region.ops) visit(ctx, inner);
   });
 }

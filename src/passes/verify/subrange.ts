@@ -5,7 +5,8 @@
  *  - `encoding.layout.strided` has one stride per dimension of every view type using it
  *    (a count mismatch, STRUCTURE/013);
  *  - `view.subview %v[o…] : view<A> -> view<B>`: where `oᵢ`, `Bᵢ` and `Aᵢ` are all
- *    static, `0 ≤ oᵢ` and `oᵢ + Bᵢ ≤ Aᵢ`.
+ *    static, `0 ≤ oᵢ` and `oᵢ + Bᵢ ≤ Aᵢ`;
+ *  - element accesses with constant indices into a static view lie inside it (SUBRANGE/004).
  */
 import type { Op, Value } from "../../ir/core.js";
 import { typeToString, type Type, type ViewType } from "../../ir/types.js";
@@ -64,6 +65,28 @@ function checkSubviewBounds(ctx: VerifyContext, op: Op): void {
   }
 }
 
+const ELEMENT_ACCESSES = new Set(["view.load", "view.store", "view.atomic.rmw", "view.atomic.reduce", "view.atomic.cmpxchg", "view.atomic.load", "view.atomic.store"]);
+
+/**
+ * An element access whose indices are all constants must lie inside a static view's bounds
+ * (SUBRANGE/004 at verify, as the reference checks it, rather than a fault at run time).
+ */
+function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
+  const slot = INDEXED_OPERAND[op.name];
+  const view = slot === undefined ? undefined : op.operands[slot]?.type;
+  const indices = op.props.indices;
+  if (view?.kind !== "view" || !Array.isArray(indices) || indices.length !== view.dims.length) return;
+  for (let i = 0; i < view.dims.length; i++) {
+    const x = indices[i];
+    const at = typeof x === "bigint" ? x : x && typeof x === "object" && "type" in x ? ctx.folder.constant(x as Value) : undefined;
+    const dim = view.dims[i]!;
+    if (at === undefined || dim.kind !== "static") continue;
+    if (at < 0n || at >= BigInt(dim.size)) {
+      return void ctx.report(D.subviewOutOfBounds, op.span, [`index ${at} of dimension ${i} is outside [0, ${dim.size}) of ${typeToString(view)}`]);
+    }
+  }
+}
+
 /** Strided layouts: the stride count equals the rank of each view type naming the layout. */
 function checkStrides(ctx: VerifyContext, op: Op, layouts: Map<Value, Op>): void {
   const types: Type[] = [...op.results.map((r) => r.type), ...op.operands.map((v) => v.type)];
@@ -85,6 +108,7 @@ export function checkSubranges(ctx: VerifyContext): void {
         if (isOp(op, "encoding.layout.strided") && op.results[0]) layouts.set(op.results[0], op);
         checkIndexCount(ctx, op);
         if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
+        if (ELEMENT_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
         checkStrides(ctx, op, layouts);
         for (const r of op.regions) walk(r.ops);
       }

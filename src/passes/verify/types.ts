@@ -7,7 +7,9 @@
  *  TYPE/005 literal kinds (via literals.ts), TYPE/013 signature argument types.
  * Ops whose declaration carries a type rule (src/dialects/ops: uniform, conversion or a
  * signature of per-operand checks) are checked from it; the rest have checkers below.
- * Each check reports at most one problem per op, at the op, so one mistake gives one error.
+ * As in the reference, every failing operand and the result are reported (several diagnostics
+ * for one op), at the op; a value that already failed is not compared again, so one mistake
+ * still gives one error.
  */
 import type { Literal, Op, Predicate, Value } from "../../ir/core.js";
 import { remapType, type ValueMap } from "../../ir/clone.js";
@@ -117,21 +119,44 @@ function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
 
 type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
+/** How the reference names the operands of a uniform op, by arity. */
+const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
+
+/**
+ * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
+ * TYPE/004 for a result outside it, TYPE/001 where operands disagree), as the reference does.
+ */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
+  const roles = ROLES[rule.arity] ?? [];
+  const role = (i: number) => roles[i] ?? `operand #${i}`;
   const result = op.results[0];
-  const t = rule.result === "same" && result ? result.type : (annotatedTypes(op)?.[0] ?? op.operands[0]?.type);
-  if (!t) {
-    if (rule.result === "same") c.resultIs(0, (x) => inClass(x, rule.cls), CLASS_NAME[rule.cls]);
+  const cls = CLASS_NAME[rule.cls];
+  let failed = false;
+  op.operands.forEach((v, i) => {
+    if (inClass(v.type, rule.cls)) return;
+    failed = true;
+    c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+  });
+  const first = op.operands[0];
+  if (!first) return;
+  op.operands.forEach((v, i) => {
+    if (i === 0 || typeEquals(v.type, first.type)) return;
+    failed = true;
+    c.mismatch(`${role(0)} '%${first.name}' (${s(first.type)}) and ${role(i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
+  });
+  if (rule.result === "same") {
+    if (!result) return;
+    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${cls}, got ${s(result.type)}`);
+    if (!failed && !typeEquals(result.type, first.type)) c.mismatch(`result '%${result.name}' has type ${s(result.type)}, the operands ${s(first.type)}`);
     return;
   }
-  if (!inClass(t, rule.cls)) {
-    c.operand(`${op.name} takes ${CLASS_NAME[rule.cls]}, got ${s(t)}`);
-    return;
-  }
-  for (const v of op.operands) if (!c.same(v, t, "operand")) return;
-  if (rule.result === "i1" && result) {
-    const want: Type = isVector(t) ? { kind: "vector", shape: t.shape, element: T.i1 } : T.i1;
+  // Comparisons: the annotation names the operand type; the result is i1 (lanewise).
+  const annotated = annotatedTypes(op)?.[0];
+  if (failed) return;
+  if (annotated && !typeEquals(annotated, first.type)) return void c.mismatch(`operands of ${op.name} have type ${s(first.type)}, the annotation says ${s(annotated)}`);
+  if (result) {
+    const want: Type = isVector(first.type) ? { kind: "vector", shape: first.type.shape, element: T.i1 } : T.i1;
     if (!typeEquals(result.type, want)) c.result(`${op.name} produces ${s(want)}, not ${s(result.type)}`);
   }
 }
@@ -166,9 +191,21 @@ function refValue(op: Op, r: TypeRef): Value | undefined {
   return "operand" in r ? op.operands[r.operand] : op.results[r.result];
 }
 
-/** The checks of a `signature` rule, in order; the first failure is the op's one report. */
+/**
+ * The checks of a `signature` rule: every failing operand and result is reported, except a
+ * `sameAs` check against a value that already failed (one mistake, one report).
+ */
 function checkSignature(c: OpTypes, op: Op, rule: Rule<"signature">): void {
-  for (const check of rule.checks) if (!checkOne(c, op, check)) return;
+  const failed = new Set<Value>();
+  for (const check of rule.checks) {
+    if ("sameAs" in check) {
+      const other = refValue(op, check.sameAs);
+      if (other && failed.has(other)) continue;
+    }
+    const v = refValue(op, check);
+    if (v && failed.has(v)) continue;
+    if (!checkOne(c, op, check) && v) failed.add(v);
+  }
 }
 
 function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
@@ -190,13 +227,22 @@ function checkIndexCast(c: OpTypes, op: Op): void {
   const x = op.operands[0], r = op.results[0];
   if (!x || !r) return;
   const ok = (t: Type) => isInt(t) || isAddress(t);
-  if (!ok(x.type)) return void c.operand(`index.cast converts between integers and index/offset, got ${s(x.type)}`);
-  if (!ok(r.type)) return void c.result(`index.cast converts between integers and index/offset, not to ${s(r.type)}`);
+  const what = "an integer, index, or offset";
+  const input = ok(x.type), output = ok(r.type);
+  if (!input) c.operand(`input '%${x.name}' of index.cast must be ${what}, got ${s(x.type)}`);
+  if (!output) c.result(`result '%${r.name}' of index.cast must be ${what}, got ${s(r.type)}`);
+  if (!input || !output) return;
   const valid = (isInt(x.type) && isAddress(r.type)) || (isAddress(x.type) && isInt(r.type)) || (isAddress(x.type) && isAddress(r.type) && !typeEquals(x.type, r.type));
-  if (!valid) c.operand(`index.cast from ${s(x.type)} to ${s(r.type)}: one side must be an integer and the other index/offset, or index↔offset`);
+  if (!valid) c.result(`result '%${r.name}' of index.cast from ${s(x.type)} to ${s(r.type)} crosses no index or offset boundary (one side an integer and the other index/offset, or index↔offset)`);
 }
 
-/** Float class predicates need float arguments; assume predicates must mention an operand. */
+const INTEGER_PREDICATES = new Set(["eq", "ne", "lt", "le", "gt", "ge", "mul", "min", "max", "pow2", "range"]);
+
+/**
+ * Float class predicates need float arguments, the integer predicates (relations, `mul`,
+ * `min`/`max`, `pow2`, `range`) integer or address ones, as the reference requires; assume
+ * predicates must mention an operand.
+ */
 function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]): void {
   for (const p of Array.isArray(preds) ? (preds as Predicate[]) : []) {
     const args = Array.isArray(p?.args) ? p.args : [];
@@ -208,6 +254,11 @@ function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]
         }
       }
     }
+    // Relations, divisibility, powers of two and ranges are facts about integers and addresses.
+    if (INTEGER_PREDICATES.has(p.kind)) {
+      const bad = args.find((a) => typeof a !== "bigint" && isFloat(a.type));
+      if (bad && typeof bad !== "bigint") c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' needs an integer, index or offset value, got '%${bad.name}' of type ${s(bad.type)}`]);
+    }
     if (operands && !args.some((a) => typeof a !== "bigint" && operands.includes(a))) {
       c.ctx.report(D.operandConstraint, p.span ?? c.op.span, [`predicate '${p.kind}' of ${c.op.name} must mention one of its operands`]);
     }
@@ -215,8 +266,19 @@ function checkPredicates(c: OpTypes, preds: unknown, operands?: readonly Value[]
 }
 
 function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
-  for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, (t) => inClass(t, cls), CLASS_NAME[cls])) return;
-  op.results.forEach((r, i) => c.same(r, op.operands[i]?.type, "result"));
+  let failed = false;
+  op.operands.forEach((v, i) => {
+    if (inClass(v.type, cls)) return;
+    failed = true;
+    // An address value given to scalar.assume is TYPE/004 in the reference ("use index.assume").
+    if (cls === "S" && isAddress(v.type)) c.result(`values[${i}] '%${v.name}' of ${op.name} is ${s(v.type)}, not an integer or floating-point scalar; use index.assume`);
+    else c.operand(`values[${i}] '%${v.name}' of ${op.name} must be ${cls === "A" ? "an address (index or offset)" : CLASS_NAME[cls]}, got ${s(v.type)}`);
+  });
+  if (failed) return;
+  op.results.forEach((r, i) => {
+    const v = op.operands[i];
+    if (v && !typeEquals(r.type, v.type)) c.mismatch(`values[${i}] '%${v.name}' has type ${s(v.type)}, results[${i}] '%${r.name}' ${s(r.type)}`);
+  });
   checkPredicates(c, op.props.predicates, op.operands);
 }
 
@@ -322,7 +384,12 @@ const CHECKERS: Record<string, Checker> = {
     if (t) c.same(opnd(op, 1), t, "operand") && c.same(opnd(op, 2), t, "operand");
   },
   "kernel.launch.config": (c, op) => {
-    for (let i = 0; i < op.operands.length; i++) if (!c.operandIs(i, isIndex, "index")) return;
+    // Every operand that is not index, by the reference's operand names.
+    op.operands.forEach((v, i) => {
+      if (isIndex(v.type)) return;
+      const role = `${i < 3 ? "workgroups" : i < 6 ? "workgroup_size" : "cluster_size"}_${"xyz"[i % 3]}`;
+      c.operand(`${role} '%${v.name}' of kernel.launch.config must be index, got ${s(v.type)}`);
+    });
   },
   "kernel.subgroup.reduce": (c, op) => checkReduce(c, op),
   "kernel.workgroup.reduce": (c, op) => checkReduce(c, op),
@@ -549,7 +616,11 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
   for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
   const info = opInfo(op.name);
-  if (!checkAnnotations(c, op, info)) return;
+  // For uniform ops and assumes the annotation is the result type, which the op's own rule
+  // compares with each operand (several diagnostics, as the reference reports them).
+  const annotationIsResult =
+    (info?.types?.kind === "uniform" && info.types.result === "same") || isOp(op, "index.assume") || isOp(op, "scalar.assume") || isOp(op, "kernel.launch.config");
+  if (!annotationIsResult && !checkAnnotations(c, op, info)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
   const rule = info?.types;
   switch (rule?.kind) {
@@ -558,6 +629,32 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
     case "signature": return checkSignature(c, op, rule);
     case undefined: return CHECKERS[op.name]?.(c, op);
   }
+}
+
+/**
+ * A provider's signature is its family's (the `template.decl`): as many arguments (STRUCTURE/013)
+ * of the same types, and the same result types (TYPE/001), at the provider, as the reference
+ * checks it once for every later selection.
+ */
+function checkProviderSignature(ctx: VerifyContext, c: OpTypes, op: Op): void {
+  const family = op.props.family;
+  const decl = typeof family === "string" ? ctx.symbols.get(family)?.op : undefined;
+  if (!decl || !isOp(decl, "template.decl")) return;
+  const args = op.regions[0]?.args ?? [], contract = decl.regions[0]?.args ?? [];
+  if (args.length !== contract.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' takes ${args.length} argument(s), its family '@${family}' ${contract.length}`]);
+  const map: ValueMap = new Map();
+  contract.forEach((a, i) => map.set(a, args[i]!));
+  contract.forEach((a, i) => {
+    const want = remapType(a.type, map), got = args[i]!.type;
+    if (!typeEquals(got, want)) c.mismatch(`implementation argument ${i} '%${args[i]!.name}' has type ${s(got)}, contract argument ${i} of '@${family}' ${s(want)}`);
+  });
+  const results = Array.isArray(op.props.resultTypes) ? (op.props.resultTypes as Type[]) : [];
+  const wanted = Array.isArray(decl.props.resultTypes) ? (decl.props.resultTypes as Type[]) : [];
+  if (results.length !== wanted.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' returns ${results.length} value(s), its family '@${family}' ${wanted.length}`]);
+  wanted.forEach((t, i) => {
+    const want = remapType(t, map);
+    if (!typeEquals(results[i]!, want)) c.mismatch(`implementation result ${i} has type ${s(results[i]!)}, contract result ${i} of '@${family}' ${s(want)}`);
+  });
 }
 
 /** Signature argument types of kernels and config declarations/definitions (TYPE/013, TYPE/003). */
@@ -574,6 +671,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     checkPredicates(c, op.props.workloadWhere);
     checkPredicates(c, op.props.launchWhere);
   }
+  if (isOp(op, "template.def")) checkProviderSignature(ctx, c, op);
   if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl")) {
     for (const a of op.regions[0]?.args ?? []) if (!checkTypeBindings(c, a.type)) return;
     checkPredicates(c, op.props.where);

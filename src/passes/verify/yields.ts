@@ -1,8 +1,9 @@
 /**
  * Values flowing across region boundaries (§4.4, §4.8, §4.9, §4.1):
- *  - `scf.yield` / `scf.condition` / `func.return` / `template.return` forward as many values
+ *  - `scf.yield` / `func.return` / `template.return` forward as many values
  *    as their parent expects (STRUCTURE/008) with the expected types (TYPE/009); an `scf.if`
- *    with results needs an `else` (STRUCTURE/008);
+ *    with results needs an `else` (STRUCTURE/013, as the reference); `scf.condition` forwards the
+ *    while results (STRUCTURE/013 count, TYPE/001 types, at the condition);
  *  - loop-carried values: inits, region arguments and results agree in count
  *    (STRUCTURE/013) and type (TYPE/013 for region arguments, TYPE/001 for results);
  *  - identity ops (`*.assume`, `buffer.assume.*`) have one result per operand and launch
@@ -45,7 +46,7 @@ function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected:
 function checkIf(ctx: VerifyContext, op: Op): void {
   const resultTypes = op.results.map((r) => r.type);
   if (resultTypes.length > 0 && op.regions.length < 2) {
-    ctx.report(D.yieldCount, op.span, ["scf.if with results needs an else region"]);
+    ctx.report(D.countMismatch, op.span, [`scf.if with ${resultTypes.length} result(s) needs an else region (else_region present when scf.if has results)`]);
   }
   for (const region of op.regions) {
     const y = terminatorOf(region, "scf.yield");
@@ -79,9 +80,28 @@ function checkWhile(ctx: VerifyContext, op: Op): void {
   checkArgs(ctx, op, before.args, op.operands.map((v) => v.type), "init value");
   const cond = terminatorOf(before, "scf.condition");
   if (cond) {
+    // As the reference: the condition's forwarded values are checked at the condition
+    // (STRUCTURE/013 count, TYPE/001 types); the after-region arguments against the results,
+    // at the while (TYPE/013).
     const forwarded = cond.operands.slice(1);
-    checkForwarded(ctx, cond, forwarded, op.results.map((r) => r.type), "scf.while results");
-    if (op.props.hasDoArgs !== false || after.args.length > 0) checkArgs(ctx, op, after.args, forwarded.map((v) => v.type), "forwarded value");
+    // The after-region arguments equal the results (TYPE/013 below), so one comparison
+    // against the results reports each mistake once.
+    const afterTypes = op.results.map((r) => r.type);
+    if (forwarded.length !== afterTypes.length) {
+      ctx.report(D.countMismatch, cond.span, [`scf.condition forwards ${forwarded.length} value(s), the after block args are ${afterTypes.length}`]);
+    } else {
+      forwarded.forEach((v, i) => {
+        if (!typeEquals(v.type, afterTypes[i]!)) ctx.report(D.typeMismatch, cond.span, [`forwarded[${i}] '%${v.name}' has type ${typeToString(v.type)}, after[${i}] has type ${typeToString(afterTypes[i]!)}`]);
+      });
+    }
+    if (after.args.length === op.results.length) {
+      after.args.forEach((a, i) => {
+        const r = op.results[i]!;
+        if (!typeEquals(a.type, r.type)) ctx.report(D.blockArgType, op.span, [`after-region argument '%${a.name}' has type ${typeToString(a.type)}, result #${i} has type ${typeToString(r.type)}`]);
+      });
+    } else if (op.props.hasDoArgs !== false || after.args.length > 0) {
+      ctx.report(D.countMismatch, op.span, [`${after.args.length} after-region argument(s) for ${op.results.length} result(s)`]);
+    }
   }
   const y = terminatorOf(after, "scf.yield");
   if (y) checkForwarded(ctx, y, y.operands, before.args.map((a) => a.type), "the scf.while before-region");

@@ -4,7 +4,7 @@
  * and launches kernels with the explicit argument block of language.md §7 packed from the
  * kernel-interface record. It never imports the compiler; everything crossing in is plain data.
  */
-export { CudaRuntime, type CudaRuntimeOptions, type DispatchResult } from "./runtime.js";
+export { CudaRuntime, type CudaRuntimeOptions, type DispatchResult, type CubinCache, type CachedKernel } from "./runtime.js";
 export { CudaBuffer } from "./buffer.js";
 export { CudaModule, CudaKernel, type LaunchShape, type LaunchOptions, type KernelOptions, type CudaFunctionAttributes } from "./kernel.js";
 export { CudaStream, CudaEvent, CudaGraph } from "./stream.js";

@@ -4,6 +4,7 @@
  * releases them all. Launches are asynchronous (enqueued on a stream) and `dispatch` is the
  * synchronous form; a runtime belongs to one thread, like the Vulkan one.
  */
+import { createHash } from "node:crypto";
 import { LoomError } from "../../core/errors.js";
 import type { BufferCheck } from "./args.js";
 import { CudaBuffer } from "./buffer.js";
@@ -12,9 +13,26 @@ import { cuResultName, cudaError, losesContext } from "./cu-result.js";
 import { DEVICE_ENV_VAR, profileFactsOf, readDeviceInfo, selectCudaDevice, type CudaDeviceInfo, type CudaProfileFacts } from "./device.js";
 import { loadCuda, type CudaLibrary } from "./ffi.js";
 import type { CudaKernelInterface } from "./interface.js";
-import { linkPtxToCubin, loadModuleImage, type CubinResult, type JitOptions } from "./jit.js";
+import { imageBytes, linkPtxToCubin, loadModuleImage, type CubinResult, type JitOptions } from "./jit.js";
 import { CudaKernel, CudaModule, type KernelOptions, type LaunchOptions } from "./kernel.js";
 import { CudaEvent, CudaGraph, CudaStream, type Owned } from "./stream.js";
+
+/**
+ * Where `createKernelCached` keeps the driver's JIT output: bytes under a string key. Either
+ * call may return a Promise. An `ArtifactCache` (or any key-value store) can back it through a
+ * small adapter (docs/runtime-cuda.md).
+ */
+export interface CubinCache {
+  get(key: string): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+  put(key: string, bytes: Uint8Array): unknown;
+}
+
+/** A kernel from `createKernelCached`: `hit` says whether the cubin came from the cache. */
+export interface CachedKernel {
+  readonly kernel: CudaKernel;
+  readonly key: string;
+  readonly hit: boolean;
+}
 
 export interface CudaRuntimeOptions {
   /** Device ordinal or case-insensitive name substring. Default: $LOOM_CUDA_DEVICE, else device 0. */
@@ -143,6 +161,40 @@ export class CudaRuntime {
    */
   compileToCubin(ptx: Uint8Array | string, options: JitOptions & { readonly name?: string } = {}): CubinResult {
     return linkPtxToCubin(this.ctx, ptx, options, options.name ?? "loom.ptx", "compileToCubin");
+  }
+
+  /**
+   * The cache key of the cubin the driver's JIT makes of `ptx` with `options` on this device:
+   * a SHA-256 of the PTX bytes, the options that change the machine code, and `jitIdentity()`.
+   */
+  cubinCacheKey(ptx: Uint8Array | string, options: JitOptions = {}): string {
+    const { bytes, kind } = imageBytes(ptx);
+    if (kind !== "ptx") throw new LoomError("invalid-argument", `cubinCacheKey: expected PTX text, got a ${kind} image`);
+    const codegen = JSON.stringify([options.optimizationLevel ?? null, options.maxRegisters ?? null, options.lineInfo === true]);
+    return `cubin-${createHash("sha256").update(bytes).update("\0").update(codegen).update("\0").update(this.jitIdentity()).digest("hex")}`;
+  }
+
+  /**
+   * `createKernel` for PTX through a cubin cache: the driver's JIT (cuLink*) runs only when
+   * `cache` has no cubin under `cubinCacheKey(ptx, options)`, and its cubin is put there. A
+   * cached cubin the driver refuses (a stale or damaged entry) is rebuilt and replaced.
+   */
+  async createKernelCached(ptx: Uint8Array | string, record: CudaKernelInterface, cache: CubinCache, options: KernelOptions & JitOptions = {}): Promise<CachedKernel> {
+    if (cache === null || typeof cache !== "object" || typeof cache.get !== "function" || typeof cache.put !== "function") {
+      throw new LoomError("invalid-argument", "createKernelCached: cache must have get(key) and put(key, bytes)");
+    }
+    const key = this.cubinCacheKey(ptx, options);
+    const cached = await cache.get(key);
+    if (cached instanceof Uint8Array && cached.byteLength > 0) {
+      try {
+        return { kernel: this.createKernel(cached, record, options), key, hit: true };
+      } catch {
+        // Rebuilt below; an error that is not the entry's fault comes back from the rebuilt cubin.
+      }
+    }
+    const { cubin } = this.compileToCubin(ptx, options);
+    await cache.put(key, cubin);
+    return { kernel: this.createKernel(cubin, record, options), key, hit: false };
   }
 
   /** Enqueues one launch (asynchronous). Returns false when a workgroup count is 0. */

@@ -9,6 +9,7 @@ import { BUFFER_USAGE_STORAGE_BUFFER, BUFFER_USAGE_TRANSFER_DST, BUFFER_USAGE_TR
 import { requireLive, type DeviceContext } from "./context.js";
 import { allocateBuffer, freeBuffer, type RawBuffer } from "./memory.js";
 import { deviceZeroFill, stagedDownload, stagedUpload } from "./staging.js";
+import { settle } from "./submit.js";
 
 /** Where a buffer's memory lives: "device" (default) or "host-visible" (mapped, ReBAR on dGPUs). */
 export type BufferMemory = "device" | "host-visible";
@@ -88,6 +89,7 @@ export class VulkanBuffer {
 
   /** Copies `data` into the buffer at `byteOffset`. */
   upload(data: ArrayBufferView, byteOffset = 0): void {
+    settle(this.ctx);
     this.requireUsable("upload");
     if (!ArrayBuffer.isView(data)) throw new LoomError("invalid-argument", "upload: data must be a typed array or DataView");
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -98,6 +100,7 @@ export class VulkanBuffer {
 
   /** Copies `byteLength` bytes starting at `byteOffset` out of the buffer (default: to the end). */
   download(byteOffset = 0, byteLength = this.byteLength - byteOffset): Uint8Array {
+    settle(this.ctx);
     this.requireUsable("download");
     this.checkRange("download", byteOffset, byteLength);
     if (this.raw.mapped) return this.raw.mapped.slice(byteOffset, byteOffset + byteLength);
@@ -116,6 +119,7 @@ export class VulkanBuffer {
   /** Frees the buffer (no-op when already destroyed). It must not be in use by a dispatch. */
   destroy(): void {
     if (this.destroyed) return;
+    if (this.ctx.state === "live") settle(this.ctx);
     this.destroyed = true;
     this.onDestroy(this);
     if (this.ctx.state !== "live") return; // destroyed with the runtime, or leaked with a lost device

@@ -60,6 +60,8 @@ export interface DeviceContext {
   staging: StagingBuffer | undefined;
   /** Set by destroy; set with a reason when a dispatch timed out or the device was lost. */
   state: "live" | "destroyed" | { lost: string };
+  /** A submitted batch not yet waited for (batch.ts): anything else that uses the device settles it first. */
+  pending: { settle(): void } | undefined;
 }
 
 /** Throws unless the context can still be used; `what` names the object being used. */
@@ -266,6 +268,7 @@ export function createDeviceContext(options: ContextOptions): DeviceContext {
       stagingBytes: options.stagingBytes,
       staging: undefined,
       state: "live",
+      pending: undefined,
     };
   } finally {
     for (const undo of cleanup.reverse()) undo();

@@ -50,7 +50,7 @@ export interface DispatchResult {
 /** Default limit for one dispatch to finish. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-function validate(ctx: DeviceContext, kernel: VulkanKernel, options: DispatchOptions): { buffers: readonly VulkanBuffer[]; block: Uint8Array; empty: boolean } {
+export function validate(ctx: DeviceContext, kernel: VulkanKernel, options: DispatchOptions): { buffers: readonly VulkanBuffer[]; block: Uint8Array; empty: boolean } {
   if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "dispatch: options must be an object");
   kernel.requireUsable("dispatch");
   if (kernel.ctx !== ctx) throw new LoomError("invalid-argument", `dispatch: kernel '${kernel.entryName}' belongs to another runtime`);

@@ -36,6 +36,7 @@ const RESULT_COMMANDS = {
   vkCreateFence: "(void *device, void *pCreateInfo, void *pAllocator, void *pFence)",
   vkResetFences: "(void *device, uint32_t count, void *pFences)",
   vkWaitForFences: "(void *device, uint32_t count, void *pFences, uint32_t waitAll, uint64_t timeout)",
+  vkGetFenceStatus: "(void *device, void *fence)",
   vkQueueSubmit: "(void *queue, uint32_t count, void *pSubmits, void *fence)",
   vkCreateQueryPool: "(void *device, void *pCreateInfo, void *pAllocator, void *pPool)",
   vkGetQueryPoolResults:

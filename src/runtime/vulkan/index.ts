@@ -16,6 +16,7 @@ export {
   type BufferBinding,
 } from "../../abi/index.js";
 export type { DispatchOptions, DispatchResult } from "./dispatch.js";
+export { VulkanBatch, type BatchItem, type BatchOptions, type BatchResult } from "./batch.js";
 export type { VulkanDeviceInfo, VulkanLimits, VulkanProfileFacts, ReportedFeature } from "./device-info.js";
 export { REPORTED_FEATURES } from "./device-info.js";
 export {

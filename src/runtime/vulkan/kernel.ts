@@ -19,6 +19,7 @@ import { LoomError } from "../../core/errors.js";
 import { DESCRIPTOR_TYPE_STORAGE_BUFFER, PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS, SHADER_STAGE_COMPUTE, SPIRV_MAGIC, STYPE } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import { NativeArena } from "./native-arena.js";
+import { settle } from "./submit.js";
 import { check } from "./vk-result.js";
 import type { VulkanBuffer } from "./buffer.js";
 
@@ -331,6 +332,7 @@ export class VulkanKernel {
   /** Frees the kernel's Vulkan objects (no-op when already destroyed). */
   destroy(): void {
     if (this.destroyed) return;
+    if (this.ctx.state === "live") settle(this.ctx);
     this.destroyed = true;
     this.onDestroy(this);
     if (this.ctx.state !== "live") return;

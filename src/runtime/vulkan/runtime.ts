@@ -3,6 +3,7 @@
  * kernel made through it; `destroy()` releases them all. Calls are synchronous (a dispatch
  * returns after its fence signalled), so a runtime belongs to one thread.
  */
+import { submitBatch, type BatchItem, type BatchOptions, type VulkanBatch } from "./batch.js";
 import { LoomError } from "../../core/errors.js";
 import { VulkanBuffer, type BufferOptions } from "./buffer.js";
 import { createDeviceContext, destroyDeviceContext, listPhysicalDevices, requireLive, type DeviceContext } from "./context.js";
@@ -109,6 +110,16 @@ export class VulkanRuntime {
     return dispatch(this.ctx, kernel, options);
   }
 
+  /**
+   * Records `items` into one command buffer (a compute barrier between consecutive dispatches),
+   * submits it once and returns at once; `wait()` / `done()` on the result collect it. See
+   * batch.ts for what may be batched.
+   */
+  submitBatch(items: readonly BatchItem[], options: BatchOptions = {}): VulkanBatch {
+    requireLive(this.ctx, "submitBatch");
+    return submitBatch(this.ctx, items, options);
+  }
+
   /** The pipeline cache's contents, to pass as `pipelineCache` to a later runtime. */
   pipelineCacheData(): Uint8Array {
     requireLive(this.ctx, "pipelineCacheData");
@@ -133,7 +144,14 @@ export class VulkanRuntime {
   /** Waits for the device, then frees every kernel, buffer and the device itself. Idempotent. */
   destroy(): void {
     if (this.ctx.state === "destroyed") return;
-    if (this.ctx.state === "live") this.ctx.lib.vk.vkDeviceWaitIdle(this.ctx.device);
+    if (this.ctx.state === "live") {
+      try {
+        this.ctx.pending?.settle();
+      } catch {
+        // A failed batch marked the device lost; destroying proceeds.
+      }
+      if (this.ctx.state === "live") this.ctx.lib.vk.vkDeviceWaitIdle(this.ctx.device);
+    }
     for (const k of [...this.kernels]) k.destroy();
     for (const b of [...this.buffers]) b.destroy();
     destroyDeviceContext(this.ctx);

@@ -9,8 +9,14 @@ import type { DeviceContext } from "./context.js";
 import type { NativeArena } from "./native-arena.js";
 import { check, vkResultName } from "./vk-result.js";
 
+/** Waits for a submitted batch, if any, so the command buffer, fence and its buffers are free. */
+export function settle(ctx: DeviceContext): void {
+  ctx.pending?.settle();
+}
+
 /** Resets and begins the context's command buffer for one submission; returns it. */
 export function beginCommands(ctx: DeviceContext, arena: NativeArena): bigint {
+  settle(ctx);
   const { vk } = ctx.lib;
   const cb = ctx.commandBuffer;
   check(vk.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
@@ -26,6 +32,12 @@ export function beginCommands(ctx: DeviceContext, arena: NativeArena): bigint {
  * the context unusable (the work may still be running, so nothing it touches may be freed).
  */
 export function submitAndWait(ctx: DeviceContext, arena: NativeArena, what: string): void {
+  submitCommands(ctx, arena, what);
+  waitForSubmission(ctx, arena, what);
+}
+
+/** Ends the command buffer and submits it with the context's fence (batch.ts waits later). */
+export function submitCommands(ctx: DeviceContext, arena: NativeArena, what: string): void {
   const { vk } = ctx.lib;
   const cb = ctx.commandBuffer;
   check(vk.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
@@ -33,6 +45,12 @@ export function submitAndWait(ctx: DeviceContext, arena: NativeArena, what: stri
   check(vk.vkResetFences(ctx.device, 1, fences), "vkResetFences");
   const submit = arena.struct("VkSubmitInfo", { sType: STYPE.SUBMIT_INFO, commandBufferCount: 1, pCommandBuffers: arena.handles([cb]) });
   check(vk.vkQueueSubmit(ctx.queue, 1, submit, ctx.fence), `vkQueueSubmit (${what})`);
+}
+
+/** Waits for the fence of the last submission; a timeout or device loss marks the context unusable. */
+export function waitForSubmission(ctx: DeviceContext, arena: NativeArena, what: string): void {
+  const { vk } = ctx.lib;
+  const fences = arena.handles([ctx.fence]);
   const waited = vk.vkWaitForFences(ctx.device, 1, fences, 1, BigInt(ctx.timeoutMs) * 1_000_000n);
   if (waited === 0) return;
   ctx.state = { lost: `${what} ended with ${vkResultName(waited)}` };

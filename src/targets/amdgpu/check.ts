@@ -8,12 +8,10 @@ import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
 import { typeToString } from "../../ir/types.js";
 import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
-import { endsInReturn } from "./lower.js";
+import { lowerKernel, type MachineKernel } from "./lower/kernel.js";
+import { isOp } from "../../dialects/registry.js";
 import { amdgpuInfoOf, AMDGPU_ENVIRONMENT_NAME, type AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";
-import { unsupportedOps } from "./support.js";
-
-const LOWERING_HELP = "the AMDGPU backend lowers only kernel.return (and drops unused effect-free ops) so far";
 
 /** The kernels of a module that this environment emits. */
 export function amdgpuKernels(module: PreparedModule): PreparedKernel[] {
@@ -30,7 +28,14 @@ function isPassableArg(k: PreparedKernel, i: number): boolean {
   return t.kind === "prim" && t.name !== "encoding<layout>";
 }
 
-export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo): Diagnostic[] {
+/** Machine code of kernels that lowered cleanly (prepared kernels never change after compile). */
+const machineCode = new WeakMap<PreparedKernel, MachineKernel>();
+
+export function machineCodeOf(k: PreparedKernel): MachineKernel | undefined {
+  return machineCode.get(k);
+}
+
+export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo, module?: PreparedModule): Diagnostic[] {
   const out: Diagnostic[] = [];
   const p = info.processor;
   const at = k.op.span;
@@ -43,12 +48,15 @@ export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo): Diagnost
   }
   // Generic limits (argument block, workgroup size and storage) are checked by the core
   // pipeline against the profile's facts; this file adds what only AMDGPU knows.
-  for (const op of unsupportedOps(k.body)) {
-    out.push(makeDiagnostic(D.unsupported, op.span ?? at, [`'${op.name}'`, info.targetId], { help: LOWERING_HELP }));
-  }
-  if (out.length === 0 && !endsInReturn(k.body)) {
+  if (out.length > 0) return out;
+  if (!isOp(k.body.ops.at(-1), "kernel.return")) {
     out.push(makeDiagnostic(D.backendInternal, at, [`the device body of '@${k.symbol}' does not end in kernel.return`]));
+    return out;
   }
+  // Selection, allocation and encoding run here once; emit reuses the machine code.
+  const lowered = lowerKernel(k, info, kernelWavefrontSize(k, info), module?.analyses);
+  out.push(...lowered.cx.diagnostics);
+  if (lowered.machine && out.length === 0) machineCode.set(k, lowered.machine);
   return out;
 }
 
@@ -65,7 +73,7 @@ export function checkModule(module: PreparedModule): Diagnostic[] {
       out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createAmdgpuProfile`]));
       continue;
     }
-    const found = checkKernel(k, info);
+    const found = checkKernel(k, info, module);
     if (found.length === 0) passedCheck.add(k);
     out.push(...found);
   }

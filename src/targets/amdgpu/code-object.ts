@@ -11,6 +11,7 @@ import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
 import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
 import { encodeProgram, type Instruction } from "./isa/encoder.js";
 import { metadataMap, metadataNote } from "./metadata.js";
+import type { HiddenArgument } from "./lower/kernel.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";
 import { elfFlags } from "./target-id.js";
@@ -23,8 +24,11 @@ export interface CodeObjectKernel {
   /** Symbol name of the entry (the export name). */
   readonly name: string;
   readonly program: readonly Instruction[];
+  /** The program's bytes when already encoded (the lowering's code buffer). */
+  readonly code?: Uint8Array;
   readonly resources: KernelResources;
   readonly args: readonly ArgSlot[];
+  readonly hiddenArguments?: readonly HiddenArgument[];
   readonly kernargSize: number;
   readonly groupSegmentFixedSize: number;
   readonly wavefrontSize: WavefrontSize;
@@ -62,7 +66,7 @@ function layoutText(info: AmdgpuTargetInfo, codes: readonly Uint8Array[]): { byt
 }
 
 export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
-  const codes = kernels.map((k) => encodeProgram(k.program, info.processor.family));
+  const codes = kernels.map((k) => k.code ?? encodeProgram(k.program, info.processor.family));
   const text = layoutText(info, codes);
   const descriptors: KernelDescriptor[] = kernels.map((k) =>
     describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),
@@ -72,7 +76,7 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
     metadataMap(
       info,
       kernels.map((k, i) => {
-        const base = { name: k.name, args: k.args, kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
+        const base = { name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
         return k.requiredWorkgroupSize ? { ...base, requiredWorkgroupSize: k.requiredWorkgroupSize } : base;
       }),
     ),

@@ -30,19 +30,6 @@ export interface KernelResources {
   readonly usesDynamicStack: boolean;
 }
 
-export const NO_RESOURCES: KernelResources = Object.freeze({
-  vgprs: 0,
-  agprs: 0,
-  sgprs: 0,
-  usesVcc: false,
-  usesFlatScratch: false,
-  workgroupIdY: false,
-  workgroupIdZ: false,
-  workitemIdDims: 0,
-  privateSegmentFixedSize: 0,
-  usesDynamicStack: false,
-});
-
 export interface KernelDescriptorInput {
   readonly info: AmdgpuTargetInfo;
   readonly wavefrontSize: WavefrontSize;
@@ -89,18 +76,30 @@ function extraSgprs(info: AmdgpuTargetInfo, r: KernelResources): number {
   return xnack ? 4 : vcc;
 }
 
+/**
+ * Where the hardware puts the user and system SGPRs: the private segment buffer (gfx90a)
+ * in s[0:3], the kernarg segment pointer next, padding for the gfx1100 wave32 bug, then
+ * the workgroup ids x, y, z (the enabled ones, in order).
+ */
+export function sgprLayout(info: AmdgpuTargetInfo, wavefrontSize: WavefrontSize, kernargSize: number, workgroupIdY: boolean, workgroupIdZ: boolean) {
+  const p = info.processor;
+  const privateSegmentBuffer = p.family === "gfx9" && !p.architectedFlatScratch;
+  const kernargPtr = kernargSize > 0;
+  let userSgprCount = (privateSegmentBuffer ? 4 : 0) + (kernargPtr ? 2 : 0);
+  const systemSgprs = 1 + (workgroupIdY ? 1 : 0) + (workgroupIdZ ? 1 : 0);
+  if (p.userSgprInit16Bug && wavefrontSize === 32) userSgprCount = Math.max(userSgprCount, 16 - systemSgprs);
+  const kernargSgpr = privateSegmentBuffer ? 4 : 0;
+  const workgroupIdSgprs = [userSgprCount, userSgprCount + 1, userSgprCount + (workgroupIdY ? 2 : 1)];
+  return { privateSegmentBuffer, kernargPtr, userSgprCount, systemSgprs, kernargSgpr, workgroupIdSgprs };
+}
+
 export function describeKernel(input: KernelDescriptorInput): KernelDescriptor {
   const { info, resources: r, wavefrontSize } = input;
   const p = info.processor;
   const gfx9 = p.family === "gfx9";
   const wave32 = wavefrontSize === 32;
 
-  // User SGPRs, in hardware order; loom needs only these two today.
-  const privateSegmentBuffer = gfx9 && !p.architectedFlatScratch;
-  const kernargPtr = input.kernargSize > 0;
-  let userSgprCount = (privateSegmentBuffer ? 4 : 0) + (kernargPtr ? 2 : 0);
-  const systemSgprs = 1 + (r.workgroupIdY ? 1 : 0) + (r.workgroupIdZ ? 1 : 0);
-  if (p.userSgprInit16Bug && wave32) userSgprCount = Math.max(userSgprCount, 16 - systemSgprs);
+  const { privateSegmentBuffer, kernargPtr, userSgprCount } = sgprLayout(info, wavefrontSize, input.kernargSize, r.workgroupIdY, r.workgroupIdZ);
 
   // VGPRs: on gfx90a/gfx94x arch VGPRs come first, AGPRs from accum_offset (a multiple of 4).
   const accumOffset = p.hasAccumOffset ? alignTo(Math.max(1, r.vgprs), 4) : 0;

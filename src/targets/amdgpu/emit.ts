@@ -9,9 +9,9 @@ import { D } from "../../core/diag/catalog.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest } from "../../core/target.js";
-import { amdgpuKernels, checkModule, kernelWavefrontSize } from "./check.js";
+import { amdgpuKernels, checkModule, kernelWavefrontSize, machineCodeOf } from "./check.js";
 import { buildCodeObject, type CodeObjectKernel } from "./code-object.js";
-import { lowerKernelBody } from "./lower.js";
+import { LoomError as InternalError } from "../../core/errors.js";
 import { amdgpuInfoOf, type AmdgpuTargetInfo } from "./profile.js";
 
 export interface AmdgpuEmitOptions {
@@ -74,20 +74,47 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
   }
 
   const objects: CodeObjectKernel[] = kernels.map((k) => {
-    const lowered = lowerKernelBody(k.body);
+    const lowered = machineCodeOf(k);
+    if (!lowered) throw new InternalError("internal", `AMDGPU emit: '@${k.symbol}' passed check without machine code`);
     const wavefrontSize = kernelWavefrontSize(k, info);
     const size = k.staticWorkgroupSize;
     const base: CodeObjectKernel = {
       name: k.exportName,
       program: lowered.program,
+      code: lowered.code,
       resources: lowered.resources,
       args: k.args,
-      kernargSize: k.argBlockSize,
+      hiddenArguments: lowered.hiddenArguments,
+      kernargSize: lowered.kernargSize,
       groupSegmentFixedSize: k.workgroupStorageBytes,
       wavefrontSize,
       maxFlatWorkgroupSize: size ? size[0] * size[1] * size[2] : info.processor.maxFlatWorkgroupSize,
     };
     return size ? { ...base, requiredWorkgroupSize: size } : base;
   });
-  return { diagnostics, contents: buildCodeObject(info, objects, { codeObjectVersion }) };
+  const contents = buildCodeObject(info, objects, { codeObjectVersion });
+  listings.set(contents, amdgpuListing({ moduleName: module.moduleName, kernels }));
+  return { diagnostics, contents };
+}
+
+/** The listing of each code object this process emitted, by its bytes (for `--emit asm`). */
+const listings = new WeakMap<Uint8Array, string>();
+
+/** The assembly listing of an HSACO `env.emit` returned (undefined for other bytes). */
+export function amdgpuListingOf(hsaco: Uint8Array): string | undefined {
+  return listings.get(hsaco);
+}
+
+/**
+ * The assembly listing of every AMDGPU kernel of a prepared module that compiled (for
+ * `loom compile --emit asm`): `<name>:` then the instructions; `llvm-mc-19` assembles each
+ * kernel's lines to the bytes of its `.text` entry.
+ */
+export function amdgpuListing(module: PreparedModule): string {
+  return amdgpuKernels(module)
+    .map((k) => {
+      const m = machineCodeOf(k);
+      return m ? `${k.exportName}:\n${m.listing}` : `; ${k.exportName}: not compiled\n`;
+    })
+    .join("\n");
 }

@@ -15,4 +15,5 @@ export type { AmdgpuIdentity, AmdgpuProfile, AmdgpuProfileOptions, AmdgpuTargetI
 export { AMDGPU_PROCESSORS, knownProcessorNames } from "./profiles.js";
 export type { AmdgpuProcessor, IsaFamily, WavefrontSize } from "./profiles.js";
 export type { AmdgpuEmitOptions } from "./emit.js";
+export { amdgpuListing, amdgpuListingOf } from "./emit.js";
 export { AMDGPU_TARGET_RECORD } from "./record.js";

@@ -19,6 +19,8 @@ export type ArgMetadata = Readonly<Record<string, string | number>>;
 export interface KernelMetadataInput {
   readonly name: string;
   readonly args: readonly ArgSlot[];
+  /** Code object v5 hidden arguments the code reads, after the explicit block. */
+  readonly hiddenArguments?: readonly { readonly kind: string; readonly offset: number; readonly size: number }[];
   readonly kernargSize: number;
   readonly wavefrontSize: number;
   readonly maxFlatWorkgroupSize: number;
@@ -47,7 +49,7 @@ export function kernelMetadata(info: AmdgpuTargetInfo, k: KernelMetadataInput): 
   const d = k.descriptor;
   const maxArgAlign = k.args.reduce((m, a) => Math.max(m, a.align), 4);
   const md: Record<string, unknown> = {
-    ".args": argsMetadata(k.args),
+    ".args": [...argsMetadata(k.args), ...(k.hiddenArguments ?? []).map((h) => ({ ".offset": h.offset, ".size": h.size, ".value_kind": h.kind }))],
     ".group_segment_fixed_size": d.groupSegmentFixedSize,
     ".kernarg_segment_align": maxArgAlign,
     ".kernarg_segment_size": k.kernargSize,

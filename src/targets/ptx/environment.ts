@@ -24,7 +24,8 @@ function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
     return fn();
   } catch (e) {
     if (e instanceof LoomError) throw e;
-    if (process.env.LOOM_PTX_DEBUG) console.error(e);
+    // `process` is absent in a browser; the debug switch is a Node convenience.
+    if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.LOOM_PTX_DEBUG) console.error(e);
     return makeDiagnostic(D.backendInternal, k.op.span, [`PTX backend internal error in '@${k.symbol}': ${(e as Error)?.message ?? e}`]);
   }
 }

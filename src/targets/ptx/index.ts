@@ -6,6 +6,7 @@
  */
 export { createPtxTargetEnvironment } from "./environment.js";
 export { PTX_PACKAGE } from "./package.js";
+export { profileFromDevice, ptxTargetFor, type CudaDeviceFacts, type CudaFactsSource } from "./device-profile.js";
 export {
   createPtxProfile,
   ptxInfoOf,

@@ -94,7 +94,18 @@ function lowerSpirvKernels(kernels: readonly PreparedKernel[], lineInfo = false)
     );
   }
   if (diagnostics.length > 0 || !shareable || !shared || !first) return { diagnostics };
-  return { diagnostics, bytes: serialize(shared.module), interfaces: spirvKernelInterfaces(shared.module, lowered, first) };
+  const module = shared.module;
+  // Serializing can still meet a SPIR-V limit (an instruction of more than 65535 words, e.g.
+  // a name that long): a diagnostic at the first kernel, never an exception.
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = serialize(module);
+  } catch (e) {
+    if (e instanceof LoomError) throw e;
+    diagnostics.push(makeDiagnostic(D.backendInternal, lowerable[0]![0].op.span, [`the SPIR-V module cannot be written: ${(e as Error)?.message ?? e}`]));
+  }
+  if (!bytes) return { diagnostics };
+  return { diagnostics, bytes, interfaces: spirvKernelInterfaces(module, lowered, first) };
 }
 
 /**

@@ -77,10 +77,15 @@ export class FunctionBuilder {
   finish(): Instruction[] {
     if (this.open) throw new Error(`SPIR-V function: block ${this.open.label} was never terminated`);
     const out: Instruction[] = [I.functionBegin(this.resultType, this.id, FunctionControl.None, this.fnType)];
+    // Element by element: spreading a block of 150,000 instructions would overflow the stack.
+    const append = (list: readonly Instruction[]) => {
+      for (const inst of list) out.push(inst);
+    };
     this.blocks.forEach((b, i) => {
-      out.push(I.label(b.label), ...b.phis);
-      if (i === 0) out.push(...this.localVariables);
-      out.push(...b.body);
+      out.push(I.label(b.label));
+      append(b.phis);
+      if (i === 0) append(this.localVariables);
+      append(b.body);
     });
     out.push(I.functionEnd());
     return out;

@@ -89,6 +89,7 @@ export const functionEnd = () => inst(Op.FunctionEnd, []);
 
 // ---- Composite ----------------------------------------------------------------------------
 export const compositeExtract = (type: Id, id: Id, composite: Id, indices: readonly number[]) => inst(Op.CompositeExtract, [type, id, composite, ...indices]);
+export const compositeConstruct = (type: Id, id: Id, parts: readonly Id[]) => inst(Op.CompositeConstruct, [type, id, ...parts]);
 
 // ---- Conversion, Arithmetic, Bit, Relational and Logical ------------------------------------
 /** The one-operand value instructions of these classes (conversions, negations, OpNot, ...). */

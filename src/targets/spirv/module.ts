@@ -286,7 +286,7 @@ export class SpirvModule {
   }
 
   addFunction(body: readonly Instruction[]): void {
-    this.functions.push(...body);
+    for (const inst of body) this.functions.push(inst); // no spread: bodies can be huge
   }
 
   addEntryPoint(record: EntryPointRecord): void {

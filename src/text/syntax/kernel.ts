@@ -4,7 +4,7 @@ import { T } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
-import { BARRIER_MEMORY, BARRIER_ORDERINGS, BARRIER_SCOPES, COMBINING, SHUFFLE_MODES } from "../vocabulary.js";
+import { BARRIER_MEMORY_SPELLINGS, BARRIER_ORDERING_SPELLINGS, BARRIER_SCOPE_SPELLINGS, COMBINING, SHUFFLE_MODES } from "../vocabulary.js";
 import { annotationOf, checkOperandCount, dimForm, nullaryForm, parseAnnotation, parseSingleAnnotation, register } from "./core.js";
 import { quoteString } from "../literals.js";
 
@@ -52,11 +52,11 @@ register("kernel.launch.config", {
  */
 register("kernel.barrier", {
   parse(p, op) {
-    op.props.memory = p.parseAngleEnum("barrier memory", BARRIER_MEMORY);
+    op.props.memory = p.parseAngleEnum("barrier memory", BARRIER_MEMORY_SPELLINGS);
     if (p.at(Tok.LBrace)) {
       const attrs = p.parseAttrDict(["ordering", "scope"]);
       for (const a of attrs) {
-        const allowed = a.key === "scope" ? BARRIER_SCOPES : BARRIER_ORDERINGS;
+        const allowed = a.key === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS;
         if (a.value.kind !== "ident" || !(allowed as readonly string[]).includes(a.value.value)) {
           p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text, allowed.join(", ")]);
         }
@@ -67,7 +67,7 @@ register("kernel.barrier", {
         const kw = p.next();
         if (op.props[kw.text] !== undefined) p.fail(D.duplicateAttribute, kw, [kw.text]);
         p.expect(Tok.LParen, "'('");
-        op.props[kw.text] = p.parseEnum(kw.text, kw.text === "scope" ? BARRIER_SCOPES : BARRIER_ORDERINGS);
+        op.props[kw.text] = p.parseEnum(kw.text, kw.text === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS);
         p.expect(Tok.RParen, "')'");
       }
     }

@@ -52,12 +52,22 @@ function parseCarried(p: Parser): { names: Token[]; inits: Value[]; types: Type[
   const types: Type[] = [];
   p.expect(Tok.LParen, "'('");
   if (!p.at(Tok.RParen)) {
+    // Each binding has its type (`%a = %x : T, %b = %y : U`), or a group shares one list
+    // (`%a = %x, %b = %y : T, U`, as the reference accepts; printed per binding).
     for (;;) {
       names.push(p.expect(Tok.Value, "an SSA name"));
       p.expect(Tok.Equal, "'='");
       inits.push(p.parseValueUse());
+      if (p.at(Tok.Comma) && p.peek(1).kind === Tok.Value && p.peek(2).kind === Tok.Equal) {
+        p.eat(Tok.Comma);
+        continue;
+      }
       p.expect(Tok.Colon, "':'");
       types.push(p.parseType());
+      while (types.length < names.length) {
+        p.expect(Tok.Comma, "','");
+        types.push(p.parseType());
+      }
       if (!p.eat(Tok.Comma)) break;
     }
   }

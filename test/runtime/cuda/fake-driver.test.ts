@@ -344,3 +344,45 @@ test("a kernel fault loses the context: the error names it, later calls are refu
     fresh.destroy();
   }
 });
+
+test("createKernelCached: the JIT runs once per PTX, options and device; hits load the cached cubin; a damaged entry is rebuilt", async (t) => {
+  if (!setup(t)) return;
+  const rt = CudaRuntime.create({ device: 1 });
+  try {
+    const store = new Map<string, Uint8Array>();
+    const calls: string[] = [];
+    // Promise-returning, like an asynchronous store.
+    const cache = {
+      get: async (key: string) => (calls.push(`get ${key}`), store.get(key)),
+      put: async (key: string, bytes: Uint8Array) => void (calls.push(`put ${key}`), store.set(key, bytes)),
+    };
+    let links = 0;
+    const compile = rt.compileToCubin.bind(rt);
+    rt.compileToCubin = (ptx, options) => (links++, compile(ptx, options));
+    const first = await rt.createKernelCached(PTX, SAXPY, cache);
+    assert.equal(first.hit, false);
+    assert.equal(links, 1);
+    assert.match(first.key, /^cubin-[0-9a-f]{64}$/);
+    assert.deepEqual([...store.get(first.key)!.subarray(0, 4)], [0x7f, 0x45, 0x4c, 0x46], "the cubin (ELF) was stored");
+    const second = await rt.createKernelCached(PTX, SAXPY, cache);
+    assert.equal(second.hit, true);
+    assert.equal(second.key, first.key);
+    assert.equal(links, 1, "a hit does not run the JIT");
+    rt.launch(second.kernel, { workgroupCount: [1, 1, 1], workgroupSize: [32, 1, 1], args: [{ address: 0n, byteLength: 0 }, { address: 0n, byteLength: 0 }, 1, 0] });
+    assert.equal(probe.lastLaunch().name, "saxpy");
+    // Other codegen options or other PTX are other entries; synchronous stores work too.
+    assert.notEqual(rt.cubinCacheKey(PTX, { optimizationLevel: 1 }), first.key);
+    assert.notEqual(rt.cubinCacheKey(PTX.replace("saxpy", "saxpz")), first.key);
+    assert.equal(rt.cubinCacheKey(new TextEncoder().encode(PTX)), first.key);
+    store.set(first.key, Uint8Array.of(1, 2, 3));
+    const rebuilt = await rt.createKernelCached(PTX, SAXPY, { get: (k: string) => store.get(k), put: (k: string, b: Uint8Array) => store.set(k, b) });
+    assert.equal(rebuilt.hit, false);
+    assert.equal(links, 2);
+    assert.equal(store.get(first.key)![0], 0x7f);
+    assert.deepEqual(calls.filter((c) => c.startsWith("put")).length, 1);
+    await assert.rejects(rt.createKernelCached(PTX, SAXPY, {} as never), (e: unknown) => e instanceof LoomError && e.status === "invalid-argument");
+    throwsStatus(() => rt.cubinCacheKey(store.get(first.key)!), "invalid-argument", /expected PTX text/);
+  } finally {
+    rt.destroy();
+  }
+});

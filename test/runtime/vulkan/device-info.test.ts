@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { REPORTED_FEATURES, type VulkanDeviceInfo, type VulkanProfileFacts } from "../../../src/runtime/vulkan/index.js";
 import { createSpirvTargetEnvironment, profileFromDevice, spirvInfoOf } from "../../../src/targets/spirv/index.js";
+import { pickComputeQueueFamily } from "../../../src/runtime/vulkan/device-info.js";
 import { quietEnv, requireValidationLayer } from "./probe.js";
 import { runChild } from "./run-child.js";
 
@@ -95,4 +96,12 @@ test("deviceInfo and profileFacts agree with vulkaninfo for device 0", (t) => {
   assert.equal(facts.limits.maxArgumentBlockBytes, l.maxPushConstantsSize);
   assert.deepEqual(facts.features, info.features);
   assert.deepEqual(facts.subgroupOperations, info.subgroupOperations);
+});
+
+test("pickComputeQueueFamily: a compute-only family with timestamps wins, else the first compute family", () => {
+  const family = (index: number, computeOnly: boolean, timestampValidBits = 64) => ({ index, computeOnly, timestampValidBits });
+  assert.deepEqual(pickComputeQueueFamily([family(0, false), family(2, true)]), { index: 2, timestampValidBits: 64 });
+  assert.deepEqual(pickComputeQueueFamily([family(0, false), family(2, true, 0)]), { index: 0, timestampValidBits: 64 });
+  assert.deepEqual(pickComputeQueueFamily([family(1, false)]), { index: 1, timestampValidBits: 64 });
+  assert.equal(pickComputeQueueFamily([]), undefined);
 });

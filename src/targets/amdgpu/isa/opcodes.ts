@@ -1,53 +1,247 @@
 /**
- * The instruction table: one row per instruction, with its format, operands and the
- * opcode in each family that has it (a missing family means "not available there").
- * Opcodes are from the AMD ISA guides (Vega/CDNA, RDNA2, RDNA3, RDNA4) and agree with
- * `llvm-mc-19 -show-encoding` (test/amdgpu/isa.test.ts). Extend by adding rows.
+ * The instruction table: one row per instruction loom emits, with its encoding format and,
+ * per ISA family that has it, the mnemonic LLVM prints and the opcode. Opcodes follow the
+ * AMD ISA guides (CDNA3 for gfx9, RDNA3 for gfx11); every row is checked against
+ * `llvm-mc-19 -show-encoding` on real processors (test/amdgpu/isa.test.ts, rows in
+ * test/amdgpu/data/llvm-mc-encodings.tsv). The key is the name the lowering uses; a
+ * missing family means the instruction does not exist there. Extend by adding rows.
  */
 import type { IsaFamily } from "./family.js";
-import type { FormatName } from "./formats.js";
 
-/** An immediate operand and the range loom allows for it. */
-export interface ImmediateOperand {
-  readonly kind: "simm16";
-  readonly name: string;
-  readonly min: number;
-  readonly max: number;
+export type FormatName = "SOP1" | "SOP2" | "SOPC" | "SOPK" | "SOPP" | "SMEM" | "VOP1" | "VOP2" | "VOP3" | "VOP3B" | "DS" | "GLOBAL" | "MUBUF";
+
+export interface FamilyOpcode {
+  /** The mnemonic LLVM prints on this family (gfx11 renamed many memory instructions). */
+  readonly mnemonic: string;
+  readonly opcode: number;
 }
 
 export interface InstructionDef {
-  readonly mnemonic: string;
+  readonly key: string;
   readonly format: FormatName;
-  readonly operands: readonly ImmediateOperand[];
-  readonly opcodes: Readonly<Partial<Record<IsaFamily, number>>>;
-  readonly doc: string;
+  readonly opcodes: Readonly<Partial<Record<IsaFamily, FamilyOpcode>>>;
 }
 
-function def(d: InstructionDef): [string, InstructionDef] {
-  return [d.mnemonic, Object.freeze(d)];
+type Pair = readonly [string, number];
+
+function row(key: string, format: FormatName, families: Partial<Record<IsaFamily, Pair>>): [string, InstructionDef] {
+  const opcodes: Partial<Record<IsaFamily, FamilyOpcode>> = {};
+  for (const [f, p] of Object.entries(families) as [IsaFamily, Pair][]) opcodes[f] = Object.freeze({ mnemonic: p[0], opcode: p[1] });
+  return [key, Object.freeze({ key, format, opcodes: Object.freeze(opcodes) })];
 }
 
 export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
-  def({
-    mnemonic: "s_nop",
-    format: "SOPP",
-    // SIMM16[3:0] = wait states − 1 on every family here; higher bits are not portable.
-    operands: [{ kind: "simm16", name: "waitStatesMinusOne", min: 0, max: 15 }],
-    opcodes: { gfx9: 0x00, gfx10: 0x00, gfx11: 0x00, gfx12: 0x00 },
-    doc: "Do nothing for 1..16 wait states; also the alignment filler between kernels.",
-  }),
-  def({
-    mnemonic: "s_endpgm",
-    format: "SOPP",
-    operands: [],
-    opcodes: { gfx9: 0x01, gfx10: 0x01, gfx11: 0x30, gfx12: 0x30 },
-    doc: "End of program; terminates the wavefront.",
-  }),
-  def({
-    mnemonic: "s_code_end",
-    format: "SOPP",
-    operands: [],
-    opcodes: { gfx10: 0x1f, gfx11: 0x1f, gfx12: 0x1f },
-    doc: "Marks the end of a code object's code; padding after the last kernel (gfx10+).",
-  }),
+  // SOPP on every family (the empty kernel and the code-end padding need gfx10 and gfx12 too).
+  row("s_nop", "SOPP", { gfx9: ["s_nop", 0x00], gfx10: ["s_nop", 0x00], gfx11: ["s_nop", 0x00], gfx12: ["s_nop", 0x00] }),
+  row("s_endpgm", "SOPP", { gfx9: ["s_endpgm", 0x01], gfx10: ["s_endpgm", 0x01], gfx11: ["s_endpgm", 0x30], gfx12: ["s_endpgm", 0x30] }),
+  row("s_code_end", "SOPP", { gfx10: ["s_code_end", 0x1f], gfx11: ["s_code_end", 0x1f], gfx12: ["s_code_end", 0x1f] }),
+  // Instruction selection (gfx9 = CDNA3 gfx942/gfx90a, gfx11 = RDNA3).
+  row("v_mbcnt_lo_u32_b32", "VOP3", { gfx9: ["v_mbcnt_lo_u32_b32", 0x28c], gfx11: ["v_mbcnt_lo_u32_b32", 0x31f] }),
+  row("v_mbcnt_hi_u32_b32", "VOP3", { gfx9: ["v_mbcnt_hi_u32_b32", 0x28d], gfx11: ["v_mbcnt_hi_u32_b32", 0x320] }),
+  // gfx940+ only (not gfx90a): the lowering checks the processor (KernelLowering.hasLshlAdd64).
+  row("v_lshl_add_u64", "VOP3", { gfx9: ["v_lshl_add_u64", 0x208] }),
+  row("s_waitcnt_depctr", "SOPP", { gfx11: ["s_waitcnt_depctr", 0x08] }),
+  row("s_mov_b32", "SOP1", { gfx9: ["s_mov_b32", 0x0], gfx11: ["s_mov_b32", 0x0] }),
+  row("s_mov_b64", "SOP1", { gfx9: ["s_mov_b64", 0x1], gfx11: ["s_mov_b64", 0x1] }),
+  row("s_not_b32", "SOP1", { gfx9: ["s_not_b32", 0x4], gfx11: ["s_not_b32", 0x1e] }),
+  row("s_and_saveexec_b64", "SOP1", { gfx9: ["s_and_saveexec_b64", 0x20], gfx11: ["s_and_saveexec_b64", 0x21] }),
+  row("s_bcnt1_i32_b32", "SOP1", { gfx9: ["s_bcnt1_i32_b32", 0xc], gfx11: ["s_bcnt1_i32_b32", 0x18] }),
+  row("s_bcnt1_i32_b64", "SOP1", { gfx9: ["s_bcnt1_i32_b64", 0xd], gfx11: ["s_bcnt1_i32_b64", 0x19] }),
+  row("s_add_u32", "SOP2", { gfx9: ["s_add_u32", 0x0], gfx11: ["s_add_u32", 0x0] }),
+  row("s_addc_u32", "SOP2", { gfx9: ["s_addc_u32", 0x4], gfx11: ["s_addc_u32", 0x4] }),
+  row("s_sub_u32", "SOP2", { gfx9: ["s_sub_u32", 0x1], gfx11: ["s_sub_u32", 0x1] }),
+  row("s_subb_u32", "SOP2", { gfx9: ["s_subb_u32", 0x5], gfx11: ["s_subb_u32", 0x5] }),
+  row("s_mul_i32", "SOP2", { gfx9: ["s_mul_i32", 0x24], gfx11: ["s_mul_i32", 0x2c] }),
+  row("s_mul_hi_u32", "SOP2", { gfx9: ["s_mul_hi_u32", 0x2c], gfx11: ["s_mul_hi_u32", 0x2d] }),
+  row("s_and_b32", "SOP2", { gfx9: ["s_and_b32", 0xc], gfx11: ["s_and_b32", 0x16] }),
+  row("s_and_b64", "SOP2", { gfx9: ["s_and_b64", 0xd], gfx11: ["s_and_b64", 0x17] }),
+  row("s_or_b32", "SOP2", { gfx9: ["s_or_b32", 0xe], gfx11: ["s_or_b32", 0x18] }),
+  row("s_or_b64", "SOP2", { gfx9: ["s_or_b64", 0xf], gfx11: ["s_or_b64", 0x19] }),
+  row("s_xor_b32", "SOP2", { gfx9: ["s_xor_b32", 0x10], gfx11: ["s_xor_b32", 0x1a] }),
+  row("s_xor_b64", "SOP2", { gfx9: ["s_xor_b64", 0x11], gfx11: ["s_xor_b64", 0x1b] }),
+  row("s_andn2_b32", "SOP2", { gfx9: ["s_andn2_b32", 0x12], gfx11: ["s_and_not1_b32", 0x22] }),
+  row("s_andn2_b64", "SOP2", { gfx9: ["s_andn2_b64", 0x13], gfx11: ["s_and_not1_b64", 0x23] }),
+  row("s_lshl_b32", "SOP2", { gfx9: ["s_lshl_b32", 0x1c], gfx11: ["s_lshl_b32", 0x8] }),
+  row("s_lshl_b64", "SOP2", { gfx9: ["s_lshl_b64", 0x1d], gfx11: ["s_lshl_b64", 0x9] }),
+  row("s_lshr_b32", "SOP2", { gfx9: ["s_lshr_b32", 0x1e], gfx11: ["s_lshr_b32", 0xa] }),
+  row("s_lshr_b64", "SOP2", { gfx9: ["s_lshr_b64", 0x1f], gfx11: ["s_lshr_b64", 0xb] }),
+  row("s_ashr_i32", "SOP2", { gfx9: ["s_ashr_i32", 0x20], gfx11: ["s_ashr_i32", 0xc] }),
+  row("s_ashr_i64", "SOP2", { gfx9: ["s_ashr_i64", 0x21], gfx11: ["s_ashr_i64", 0xd] }),
+  row("s_min_u32", "SOP2", { gfx9: ["s_min_u32", 0x7], gfx11: ["s_min_u32", 0x13] }),
+  row("s_max_u32", "SOP2", { gfx9: ["s_max_u32", 0x9], gfx11: ["s_max_u32", 0x15] }),
+  row("s_min_i32", "SOP2", { gfx9: ["s_min_i32", 0x6], gfx11: ["s_min_i32", 0x12] }),
+  row("s_max_i32", "SOP2", { gfx9: ["s_max_i32", 0x8], gfx11: ["s_max_i32", 0x14] }),
+  row("s_cselect_b32", "SOP2", { gfx9: ["s_cselect_b32", 0xa], gfx11: ["s_cselect_b32", 0x30] }),
+  row("s_cselect_b64", "SOP2", { gfx9: ["s_cselect_b64", 0xb], gfx11: ["s_cselect_b64", 0x31] }),
+  row("s_cmp_eq_u32", "SOPC", { gfx9: ["s_cmp_eq_u32", 0x6], gfx11: ["s_cmp_eq_u32", 0x6] }),
+  row("s_cmp_lg_u32", "SOPC", { gfx9: ["s_cmp_lg_u32", 0x7], gfx11: ["s_cmp_lg_u32", 0x7] }),
+  row("s_cmp_lt_u32", "SOPC", { gfx9: ["s_cmp_lt_u32", 0xa], gfx11: ["s_cmp_lt_u32", 0xa] }),
+  row("s_cmp_le_u32", "SOPC", { gfx9: ["s_cmp_le_u32", 0xb], gfx11: ["s_cmp_le_u32", 0xb] }),
+  row("s_cmp_gt_u32", "SOPC", { gfx9: ["s_cmp_gt_u32", 0x8], gfx11: ["s_cmp_gt_u32", 0x8] }),
+  row("s_cmp_ge_u32", "SOPC", { gfx9: ["s_cmp_ge_u32", 0x9], gfx11: ["s_cmp_ge_u32", 0x9] }),
+  row("s_cmp_eq_i32", "SOPC", { gfx9: ["s_cmp_eq_i32", 0x0], gfx11: ["s_cmp_eq_i32", 0x0] }),
+  row("s_cmp_lg_i32", "SOPC", { gfx9: ["s_cmp_lg_i32", 0x1], gfx11: ["s_cmp_lg_i32", 0x1] }),
+  row("s_cmp_lt_i32", "SOPC", { gfx9: ["s_cmp_lt_i32", 0x4], gfx11: ["s_cmp_lt_i32", 0x4] }),
+  row("s_cmp_le_i32", "SOPC", { gfx9: ["s_cmp_le_i32", 0x5], gfx11: ["s_cmp_le_i32", 0x5] }),
+  row("s_cmp_gt_i32", "SOPC", { gfx9: ["s_cmp_gt_i32", 0x2], gfx11: ["s_cmp_gt_i32", 0x2] }),
+  row("s_cmp_ge_i32", "SOPC", { gfx9: ["s_cmp_ge_i32", 0x3], gfx11: ["s_cmp_ge_i32", 0x3] }),
+  row("s_cmp_eq_u64", "SOPC", { gfx9: ["s_cmp_eq_u64", 0x12], gfx11: ["s_cmp_eq_u64", 0x10] }),
+  row("s_cmp_lg_u64", "SOPC", { gfx9: ["s_cmp_lg_u64", 0x13], gfx11: ["s_cmp_lg_u64", 0x11] }),
+  row("s_waitcnt", "SOPP", { gfx9: ["s_waitcnt", 0xc], gfx11: ["s_waitcnt", 0x9] }),
+  row("s_barrier", "SOPP", { gfx9: ["s_barrier", 0xa], gfx11: ["s_barrier", 0x3d] }),
+  row("s_branch", "SOPP", { gfx9: ["s_branch", 0x2], gfx11: ["s_branch", 0x20] }),
+  row("s_cbranch_scc0", "SOPP", { gfx9: ["s_cbranch_scc0", 0x4], gfx11: ["s_cbranch_scc0", 0x21] }),
+  row("s_cbranch_scc1", "SOPP", { gfx9: ["s_cbranch_scc1", 0x5], gfx11: ["s_cbranch_scc1", 0x22] }),
+  row("s_cbranch_execz", "SOPP", { gfx9: ["s_cbranch_execz", 0x8], gfx11: ["s_cbranch_execz", 0x25] }),
+  row("s_cbranch_execnz", "SOPP", { gfx9: ["s_cbranch_execnz", 0x9], gfx11: ["s_cbranch_execnz", 0x26] }),
+  row("s_trap", "SOPP", { gfx9: ["s_trap", 0x12], gfx11: ["s_trap", 0x10] }),
+  row("s_load_b32", "SMEM", { gfx9: ["s_load_dword", 0x0], gfx11: ["s_load_b32", 0x0] }),
+  row("s_load_b64", "SMEM", { gfx9: ["s_load_dwordx2", 0x1], gfx11: ["s_load_b64", 0x1] }),
+  row("s_load_b128", "SMEM", { gfx9: ["s_load_dwordx4", 0x2], gfx11: ["s_load_b128", 0x2] }),
+  row("v_mov_b32", "VOP1", { gfx9: ["v_mov_b32_e32", 0x1], gfx11: ["v_mov_b32_e32", 0x1] }),
+  row("v_readfirstlane_b32", "VOP1", { gfx9: ["v_readfirstlane_b32", 0x2], gfx11: ["v_readfirstlane_b32", 0x2] }),
+  row("v_not_b32", "VOP1", { gfx9: ["v_not_b32_e32", 0x2b], gfx11: ["v_not_b32_e32", 0x37] }),
+  row("v_cvt_f32_u32", "VOP1", { gfx9: ["v_cvt_f32_u32_e32", 0x6], gfx11: ["v_cvt_f32_u32_e32", 0x6] }),
+  row("v_cvt_f32_i32", "VOP1", { gfx9: ["v_cvt_f32_i32_e32", 0x5], gfx11: ["v_cvt_f32_i32_e32", 0x5] }),
+  row("v_cvt_u32_f32", "VOP1", { gfx9: ["v_cvt_u32_f32_e32", 0x7], gfx11: ["v_cvt_u32_f32_e32", 0x7] }),
+  row("v_cvt_i32_f32", "VOP1", { gfx9: ["v_cvt_i32_f32_e32", 0x8], gfx11: ["v_cvt_i32_f32_e32", 0x8] }),
+  row("v_exp_f32", "VOP1", { gfx9: ["v_exp_f32_e32", 0x20], gfx11: ["v_exp_f32_e32", 0x25] }),
+  row("v_log_f32", "VOP1", { gfx9: ["v_log_f32_e32", 0x21], gfx11: ["v_log_f32_e32", 0x27] }),
+  row("v_rcp_f32", "VOP1", { gfx9: ["v_rcp_f32_e32", 0x22], gfx11: ["v_rcp_f32_e32", 0x2a] }),
+  row("v_sqrt_f32", "VOP1", { gfx9: ["v_sqrt_f32_e32", 0x27], gfx11: ["v_sqrt_f32_e32", 0x33] }),
+  row("v_rsq_f32", "VOP1", { gfx9: ["v_rsq_f32_e32", 0x24], gfx11: ["v_rsq_f32_e32", 0x2e] }),
+  row("v_floor_f32", "VOP1", { gfx9: ["v_floor_f32_e32", 0x1f], gfx11: ["v_floor_f32_e32", 0x24] }),
+  row("v_ceil_f32", "VOP1", { gfx9: ["v_ceil_f32_e32", 0x1d], gfx11: ["v_ceil_f32_e32", 0x22] }),
+  row("v_trunc_f32", "VOP1", { gfx9: ["v_trunc_f32_e32", 0x1c], gfx11: ["v_trunc_f32_e32", 0x21] }),
+  row("v_rndne_f32", "VOP1", { gfx9: ["v_rndne_f32_e32", 0x1e], gfx11: ["v_rndne_f32_e32", 0x23] }),
+  row("v_sin_f32", "VOP1", { gfx9: ["v_sin_f32_e32", 0x29], gfx11: ["v_sin_f32_e32", 0x35] }),
+  row("v_cos_f32", "VOP1", { gfx9: ["v_cos_f32_e32", 0x2a], gfx11: ["v_cos_f32_e32", 0x36] }),
+  row("v_add_f32", "VOP2", { gfx9: ["v_add_f32_e32", 0x1], gfx11: ["v_add_f32_e32", 0x3] }),
+  row("v_sub_f32", "VOP2", { gfx9: ["v_sub_f32_e32", 0x2], gfx11: ["v_sub_f32_e32", 0x4] }),
+  row("v_mul_f32", "VOP2", { gfx9: ["v_mul_f32_e32", 0x5], gfx11: ["v_mul_f32_e32", 0x8] }),
+  row("v_max_f32", "VOP2", { gfx9: ["v_max_f32_e32", 0xb], gfx11: ["v_max_f32_e32", 0x10] }),
+  row("v_min_f32", "VOP2", { gfx9: ["v_min_f32_e32", 0xa], gfx11: ["v_min_f32_e32", 0xf] }),
+  row("v_fmac_f32", "VOP2", { gfx9: ["v_fmac_f32_e32", 0x3b], gfx11: ["v_fmac_f32_e32", 0x2b] }),
+  row("v_add_u32", "VOP2", { gfx9: ["v_add_u32_e32", 0x34], gfx11: ["v_add_nc_u32_e32", 0x25] }),
+  row("v_sub_u32", "VOP2", { gfx9: ["v_sub_u32_e32", 0x35], gfx11: ["v_sub_nc_u32_e32", 0x26] }),
+  row("v_subrev_u32", "VOP2", { gfx9: ["v_subrev_u32_e32", 0x36], gfx11: ["v_subrev_nc_u32_e32", 0x27] }),
+  row("v_and_b32", "VOP2", { gfx9: ["v_and_b32_e32", 0x13], gfx11: ["v_and_b32_e32", 0x1b] }),
+  row("v_or_b32", "VOP2", { gfx9: ["v_or_b32_e32", 0x14], gfx11: ["v_or_b32_e32", 0x1c] }),
+  row("v_xor_b32", "VOP2", { gfx9: ["v_xor_b32_e32", 0x15], gfx11: ["v_xor_b32_e32", 0x1d] }),
+  row("v_lshlrev_b32", "VOP2", { gfx9: ["v_lshlrev_b32_e32", 0x12], gfx11: ["v_lshlrev_b32_e32", 0x18] }),
+  row("v_lshrrev_b32", "VOP2", { gfx9: ["v_lshrrev_b32_e32", 0x10], gfx11: ["v_lshrrev_b32_e32", 0x19] }),
+  row("v_ashrrev_i32", "VOP2", { gfx9: ["v_ashrrev_i32_e32", 0x11], gfx11: ["v_ashrrev_i32_e32", 0x1a] }),
+  row("v_min_u32", "VOP2", { gfx9: ["v_min_u32_e32", 0xe], gfx11: ["v_min_u32_e32", 0x13] }),
+  row("v_max_u32", "VOP2", { gfx9: ["v_max_u32_e32", 0xf], gfx11: ["v_max_u32_e32", 0x14] }),
+  row("v_min_i32", "VOP2", { gfx9: ["v_min_i32_e32", 0xc], gfx11: ["v_min_i32_e32", 0x11] }),
+  row("v_max_i32", "VOP2", { gfx9: ["v_max_i32_e32", 0xd], gfx11: ["v_max_i32_e32", 0x12] }),
+  row("v_cndmask_b32", "VOP2", { gfx9: ["v_cndmask_b32_e32", 0x0], gfx11: ["v_cndmask_b32_e32", 0x1] }),
+  row("v_add_co_u32", "VOP2", { gfx9: ["v_add_co_u32_e32", 0x19] }),
+  row("v_sub_co_u32", "VOP2", { gfx9: ["v_sub_co_u32_e32", 0x1a] }),
+  row("v_addc_co_u32", "VOP2", { gfx9: ["v_addc_co_u32_e32", 0x1c], gfx11: ["v_add_co_ci_u32_e32", 0x20] }),
+  row("v_subb_co_u32", "VOP2", { gfx9: ["v_subb_co_u32_e32", 0x1d], gfx11: ["v_sub_co_ci_u32_e32", 0x21] }),
+  row("v_mul_u32_u24", "VOP2", { gfx9: ["v_mul_u32_u24_e32", 0x8], gfx11: ["v_mul_u32_u24_e32", 0xb] }),
+  row("v_fma_f32", "VOP3", { gfx9: ["v_fma_f32", 0x1cb], gfx11: ["v_fma_f32", 0x213] }),
+  row("v_mul_lo_u32", "VOP3", { gfx9: ["v_mul_lo_u32", 0x285], gfx11: ["v_mul_lo_u32", 0x32c] }),
+  row("v_mul_hi_u32", "VOP3", { gfx9: ["v_mul_hi_u32", 0x286], gfx11: ["v_mul_hi_u32", 0x32d] }),
+  row("v_lshlrev_b64", "VOP3", { gfx9: ["v_lshlrev_b64", 0x28f], gfx11: ["v_lshlrev_b64", 0x33c] }),
+  row("v_lshrrev_b64", "VOP3", { gfx9: ["v_lshrrev_b64", 0x290], gfx11: ["v_lshrrev_b64", 0x33d] }),
+  row("v_ashrrev_i64", "VOP3", { gfx9: ["v_ashrrev_i64", 0x291], gfx11: ["v_ashrrev_i64", 0x33e] }),
+  row("v_bfe_u32", "VOP3", { gfx9: ["v_bfe_u32", 0x1c8], gfx11: ["v_bfe_u32", 0x210] }),
+  row("v_add3_u32", "VOP3", { gfx9: ["v_add3_u32", 0x1ff], gfx11: ["v_add3_u32", 0x255] }),
+  row("v_lshl_add_u32", "VOP3", { gfx9: ["v_lshl_add_u32", 0x1fd], gfx11: ["v_lshl_add_u32", 0x246] }),
+  row("v_mad_u32_u24", "VOP3", { gfx9: ["v_mad_u32_u24", 0x1c3], gfx11: ["v_mad_u32_u24", 0x20b] }),
+  row("v_cndmask_b32_e64", "VOP3", { gfx9: ["v_cndmask_b32_e64", 0x100], gfx11: ["v_cndmask_b32_e64", 0x101] }),
+  row("v_mad_u64_u32", "VOP3B", { gfx9: ["v_mad_u64_u32", 0x1e8], gfx11: ["v_mad_u64_u32", 0x2fe] }),
+  row("v_add_co_u32_e64", "VOP3B", { gfx9: ["v_add_co_u32_e64", 0x119], gfx11: ["v_add_co_u32", 0x300] }),
+  row("v_sub_co_u32_e64", "VOP3B", { gfx9: ["v_sub_co_u32_e64", 0x11a], gfx11: ["v_sub_co_u32", 0x301] }),
+  row("global_load_b32", "GLOBAL", { gfx9: ["global_load_dword", 0x14], gfx11: ["global_load_b32", 0x14] }),
+  row("global_load_b64", "GLOBAL", { gfx9: ["global_load_dwordx2", 0x15], gfx11: ["global_load_b64", 0x15] }),
+  row("global_load_b128", "GLOBAL", { gfx9: ["global_load_dwordx4", 0x17], gfx11: ["global_load_b128", 0x17] }),
+  row("global_store_b32", "GLOBAL", { gfx9: ["global_store_dword", 0x1c], gfx11: ["global_store_b32", 0x1a] }),
+  row("global_store_b64", "GLOBAL", { gfx9: ["global_store_dwordx2", 0x1d], gfx11: ["global_store_b64", 0x1b] }),
+  row("global_store_b128", "GLOBAL", { gfx9: ["global_store_dwordx4", 0x1f], gfx11: ["global_store_b128", 0x1d] }),
+  row("global_atomic_add_u32", "GLOBAL", { gfx9: ["global_atomic_add", 0x42], gfx11: ["global_atomic_add_u32", 0x35] }),
+  row("global_atomic_sub_u32", "GLOBAL", { gfx9: ["global_atomic_sub", 0x43], gfx11: ["global_atomic_sub_u32", 0x36] }),
+  row("global_atomic_and_b32", "GLOBAL", { gfx9: ["global_atomic_and", 0x48], gfx11: ["global_atomic_and_b32", 0x3c] }),
+  row("global_atomic_or_b32", "GLOBAL", { gfx9: ["global_atomic_or", 0x49], gfx11: ["global_atomic_or_b32", 0x3d] }),
+  row("global_atomic_xor_b32", "GLOBAL", { gfx9: ["global_atomic_xor", 0x4a], gfx11: ["global_atomic_xor_b32", 0x3e] }),
+  row("global_atomic_min_i32", "GLOBAL", { gfx9: ["global_atomic_smin", 0x44], gfx11: ["global_atomic_min_i32", 0x38] }),
+  row("global_atomic_max_i32", "GLOBAL", { gfx9: ["global_atomic_smax", 0x46], gfx11: ["global_atomic_max_i32", 0x3a] }),
+  row("global_atomic_min_u32", "GLOBAL", { gfx9: ["global_atomic_umin", 0x45], gfx11: ["global_atomic_min_u32", 0x39] }),
+  row("global_atomic_max_u32", "GLOBAL", { gfx9: ["global_atomic_umax", 0x47], gfx11: ["global_atomic_max_u32", 0x3b] }),
+  row("global_atomic_swap_b32", "GLOBAL", { gfx9: ["global_atomic_swap", 0x40], gfx11: ["global_atomic_swap_b32", 0x33] }),
+  row("global_atomic_add_f32", "GLOBAL", { gfx9: ["global_atomic_add_f32", 0x4d], gfx11: ["global_atomic_add_f32", 0x56] }),
+  row("global_atomic_cmpswap_b32", "GLOBAL", { gfx9: ["global_atomic_cmpswap", 0x41], gfx11: ["global_atomic_cmpswap_b32", 0x34] }),
+  row("ds_load_b32", "DS", { gfx9: ["ds_read_b32", 0x36], gfx11: ["ds_load_b32", 0x36] }),
+  row("ds_load_b64", "DS", { gfx9: ["ds_read_b64", 0x76], gfx11: ["ds_load_b64", 0x76] }),
+  row("ds_load_b128", "DS", { gfx9: ["ds_read_b128", 0xff], gfx11: ["ds_load_b128", 0xff] }),
+  row("ds_store_b32", "DS", { gfx9: ["ds_write_b32", 0xd], gfx11: ["ds_store_b32", 0xd] }),
+  row("ds_store_b64", "DS", { gfx9: ["ds_write_b64", 0x4d], gfx11: ["ds_store_b64", 0x4d] }),
+  row("ds_store_b128", "DS", { gfx9: ["ds_write_b128", 0xdf], gfx11: ["ds_store_b128", 0xdf] }),
+  row("ds_add_u32", "DS", { gfx9: ["ds_add_u32", 0x0], gfx11: ["ds_add_u32", 0x0] }),
+  row("ds_sub_u32", "DS", { gfx9: ["ds_sub_u32", 0x1], gfx11: ["ds_sub_u32", 0x1] }),
+  row("ds_and_b32", "DS", { gfx9: ["ds_and_b32", 0x9], gfx11: ["ds_and_b32", 0x9] }),
+  row("ds_or_b32", "DS", { gfx9: ["ds_or_b32", 0xa], gfx11: ["ds_or_b32", 0xa] }),
+  row("ds_xor_b32", "DS", { gfx9: ["ds_xor_b32", 0xb], gfx11: ["ds_xor_b32", 0xb] }),
+  row("ds_min_i32", "DS", { gfx9: ["ds_min_i32", 0x5], gfx11: ["ds_min_i32", 0x5] }),
+  row("ds_max_i32", "DS", { gfx9: ["ds_max_i32", 0x6], gfx11: ["ds_max_i32", 0x6] }),
+  row("ds_min_u32", "DS", { gfx9: ["ds_min_u32", 0x7], gfx11: ["ds_min_u32", 0x7] }),
+  row("ds_max_u32", "DS", { gfx9: ["ds_max_u32", 0x8], gfx11: ["ds_max_u32", 0x8] }),
+  row("ds_add_f32", "DS", { gfx9: ["ds_add_f32", 0x15], gfx11: ["ds_add_f32", 0x15] }),
+  row("ds_add_rtn_u32", "DS", { gfx9: ["ds_add_rtn_u32", 0x20], gfx11: ["ds_add_rtn_u32", 0x20] }),
+  row("ds_sub_rtn_u32", "DS", { gfx9: ["ds_sub_rtn_u32", 0x21], gfx11: ["ds_sub_rtn_u32", 0x21] }),
+  row("ds_and_rtn_b32", "DS", { gfx9: ["ds_and_rtn_b32", 0x29], gfx11: ["ds_and_rtn_b32", 0x29] }),
+  row("ds_or_rtn_b32", "DS", { gfx9: ["ds_or_rtn_b32", 0x2a], gfx11: ["ds_or_rtn_b32", 0x2a] }),
+  row("ds_xor_rtn_b32", "DS", { gfx9: ["ds_xor_rtn_b32", 0x2b], gfx11: ["ds_xor_rtn_b32", 0x2b] }),
+  row("ds_min_rtn_i32", "DS", { gfx9: ["ds_min_rtn_i32", 0x25], gfx11: ["ds_min_rtn_i32", 0x25] }),
+  row("ds_max_rtn_i32", "DS", { gfx9: ["ds_max_rtn_i32", 0x26], gfx11: ["ds_max_rtn_i32", 0x26] }),
+  row("ds_min_rtn_u32", "DS", { gfx9: ["ds_min_rtn_u32", 0x27], gfx11: ["ds_min_rtn_u32", 0x27] }),
+  row("ds_max_rtn_u32", "DS", { gfx9: ["ds_max_rtn_u32", 0x28], gfx11: ["ds_max_rtn_u32", 0x28] }),
+  row("ds_add_rtn_f32", "DS", { gfx9: ["ds_add_rtn_f32", 0x35], gfx11: ["ds_add_rtn_f32", 0x79] }),
+  row("ds_swap_rtn_b32", "DS", { gfx9: ["ds_wrxchg_rtn_b32", 0x2d], gfx11: ["ds_storexchg_rtn_b32", 0x2d] }),
+  row("ds_cmpswap_rtn_b32", "DS", { gfx9: ["ds_cmpst_rtn_b32", 0x30], gfx11: ["ds_cmpstore_rtn_b32", 0x30] }),
+  row("ds_swizzle_b32", "DS", { gfx9: ["ds_swizzle_b32", 0x3d], gfx11: ["ds_swizzle_b32", 0x35] }),
+  row("ds_bpermute_b32", "DS", { gfx9: ["ds_bpermute_b32", 0x3f], gfx11: ["ds_bpermute_b32", 0xb3] }),
+  row("v_cmp_eq_u32", "VOP3", { gfx9: ["v_cmp_eq_u32_e64", 0xca], gfx11: ["v_cmp_eq_u32_e64", 0x4a] }),
+  row("v_cmp_ne_u32", "VOP3", { gfx9: ["v_cmp_ne_u32_e64", 0xcd], gfx11: ["v_cmp_ne_u32_e64", 0x4d] }),
+  row("v_cmp_lt_u32", "VOP3", { gfx9: ["v_cmp_lt_u32_e64", 0xc9], gfx11: ["v_cmp_lt_u32_e64", 0x49] }),
+  row("v_cmp_le_u32", "VOP3", { gfx9: ["v_cmp_le_u32_e64", 0xcb], gfx11: ["v_cmp_le_u32_e64", 0x4b] }),
+  row("v_cmp_gt_u32", "VOP3", { gfx9: ["v_cmp_gt_u32_e64", 0xcc], gfx11: ["v_cmp_gt_u32_e64", 0x4c] }),
+  row("v_cmp_ge_u32", "VOP3", { gfx9: ["v_cmp_ge_u32_e64", 0xce], gfx11: ["v_cmp_ge_u32_e64", 0x4e] }),
+  row("v_cmp_eq_i32", "VOP3", { gfx9: ["v_cmp_eq_i32_e64", 0xc2], gfx11: ["v_cmp_eq_i32_e64", 0x42] }),
+  row("v_cmp_ne_i32", "VOP3", { gfx9: ["v_cmp_ne_i32_e64", 0xc5], gfx11: ["v_cmp_ne_i32_e64", 0x45] }),
+  row("v_cmp_lt_i32", "VOP3", { gfx9: ["v_cmp_lt_i32_e64", 0xc1], gfx11: ["v_cmp_lt_i32_e64", 0x41] }),
+  row("v_cmp_le_i32", "VOP3", { gfx9: ["v_cmp_le_i32_e64", 0xc3], gfx11: ["v_cmp_le_i32_e64", 0x43] }),
+  row("v_cmp_gt_i32", "VOP3", { gfx9: ["v_cmp_gt_i32_e64", 0xc4], gfx11: ["v_cmp_gt_i32_e64", 0x44] }),
+  row("v_cmp_ge_i32", "VOP3", { gfx9: ["v_cmp_ge_i32_e64", 0xc6], gfx11: ["v_cmp_ge_i32_e64", 0x46] }),
+  row("v_cmp_eq_u64", "VOP3", { gfx9: ["v_cmp_eq_u64_e64", 0xea], gfx11: ["v_cmp_eq_u64_e64", 0x5a] }),
+  row("v_cmp_ne_u64", "VOP3", { gfx9: ["v_cmp_ne_u64_e64", 0xed], gfx11: ["v_cmp_ne_u64_e64", 0x5d] }),
+  row("v_cmp_lt_u64", "VOP3", { gfx9: ["v_cmp_lt_u64_e64", 0xe9], gfx11: ["v_cmp_lt_u64_e64", 0x59] }),
+  row("v_cmp_le_u64", "VOP3", { gfx9: ["v_cmp_le_u64_e64", 0xeb], gfx11: ["v_cmp_le_u64_e64", 0x5b] }),
+  row("v_cmp_gt_u64", "VOP3", { gfx9: ["v_cmp_gt_u64_e64", 0xec], gfx11: ["v_cmp_gt_u64_e64", 0x5c] }),
+  row("v_cmp_ge_u64", "VOP3", { gfx9: ["v_cmp_ge_u64_e64", 0xee], gfx11: ["v_cmp_ge_u64_e64", 0x5e] }),
+  row("v_cmp_eq_i64", "VOP3", { gfx9: ["v_cmp_eq_i64_e64", 0xe2], gfx11: ["v_cmp_eq_i64_e64", 0x52] }),
+  row("v_cmp_ne_i64", "VOP3", { gfx9: ["v_cmp_ne_i64_e64", 0xe5], gfx11: ["v_cmp_ne_i64_e64", 0x55] }),
+  row("v_cmp_lt_i64", "VOP3", { gfx9: ["v_cmp_lt_i64_e64", 0xe1], gfx11: ["v_cmp_lt_i64_e64", 0x51] }),
+  row("v_cmp_le_i64", "VOP3", { gfx9: ["v_cmp_le_i64_e64", 0xe3], gfx11: ["v_cmp_le_i64_e64", 0x53] }),
+  row("v_cmp_gt_i64", "VOP3", { gfx9: ["v_cmp_gt_i64_e64", 0xe4], gfx11: ["v_cmp_gt_i64_e64", 0x54] }),
+  row("v_cmp_ge_i64", "VOP3", { gfx9: ["v_cmp_ge_i64_e64", 0xe6], gfx11: ["v_cmp_ge_i64_e64", 0x56] }),
+  row("v_cmp_eq_f32", "VOP3", { gfx9: ["v_cmp_eq_f32_e64", 0x42], gfx11: ["v_cmp_eq_f32_e64", 0x12] }),
+  row("v_cmp_lg_f32", "VOP3", { gfx9: ["v_cmp_lg_f32_e64", 0x45], gfx11: ["v_cmp_lg_f32_e64", 0x15] }),
+  row("v_cmp_lt_f32", "VOP3", { gfx9: ["v_cmp_lt_f32_e64", 0x41], gfx11: ["v_cmp_lt_f32_e64", 0x11] }),
+  row("v_cmp_le_f32", "VOP3", { gfx9: ["v_cmp_le_f32_e64", 0x43], gfx11: ["v_cmp_le_f32_e64", 0x13] }),
+  row("v_cmp_gt_f32", "VOP3", { gfx9: ["v_cmp_gt_f32_e64", 0x44], gfx11: ["v_cmp_gt_f32_e64", 0x14] }),
+  row("v_cmp_ge_f32", "VOP3", { gfx9: ["v_cmp_ge_f32_e64", 0x46], gfx11: ["v_cmp_ge_f32_e64", 0x16] }),
+  row("v_cmp_o_f32", "VOP3", { gfx9: ["v_cmp_o_f32_e64", 0x47], gfx11: ["v_cmp_o_f32_e64", 0x17] }),
+  row("v_cmp_u_f32", "VOP3", { gfx9: ["v_cmp_u_f32_e64", 0x48], gfx11: ["v_cmp_u_f32_e64", 0x18] }),
+  row("v_cmp_neq_f32", "VOP3", { gfx9: ["v_cmp_neq_f32_e64", 0x4d], gfx11: ["v_cmp_neq_f32_e64", 0x1d] }),
+  row("v_cmp_nlg_f32", "VOP3", { gfx9: ["v_cmp_nlg_f32_e64", 0x4a], gfx11: ["v_cmp_nlg_f32_e64", 0x1a] }),
+  row("v_cmp_nlt_f32", "VOP3", { gfx9: ["v_cmp_nlt_f32_e64", 0x4e], gfx11: ["v_cmp_nlt_f32_e64", 0x1e] }),
+  row("v_cmp_nle_f32", "VOP3", { gfx9: ["v_cmp_nle_f32_e64", 0x4c], gfx11: ["v_cmp_nle_f32_e64", 0x1c] }),
+  row("v_cmp_ngt_f32", "VOP3", { gfx9: ["v_cmp_ngt_f32_e64", 0x4b], gfx11: ["v_cmp_ngt_f32_e64", 0x1b] }),
+  row("v_cmp_nge_f32", "VOP3", { gfx9: ["v_cmp_nge_f32_e64", 0x49], gfx11: ["v_cmp_nge_f32_e64", 0x19] }),
+  row("s_and_saveexec_b32", "SOP1", { gfx11: ["s_and_saveexec_b32", 0x20] }),
+  row("s_waitcnt_vscnt", "SOPK", { gfx11: ["s_waitcnt_vscnt", 0x18] }),
+  row("buffer_gl0_inv", "MUBUF", { gfx11: ["buffer_gl0_inv", 0x2b] }),
 ]);

@@ -8,7 +8,7 @@
  *  - known multiples of `index` values and buffer alignments, so vector accesses can use
  *    `ld.global.v4` when their address is proven aligned.
  */
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Predicate, Region, Value } from "../../../ir/core.js";
 import { walkRegion } from "../../../ir/walk.js";
 import { isOp } from "../../../dialects/registry.js";
 
@@ -81,6 +81,8 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
+const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
+
 function constantOf(op: Op): bigint | undefined {
   const lit = op.props.value as { kind?: string; value?: unknown } | undefined;
   return (isOp(op, "index.constant") || isOp(op, "scalar.constant")) && lit?.kind === "int" ? (lit.value as bigint) : undefined;
@@ -89,7 +91,12 @@ function constantOf(op: Op): bigint | undefined {
 /** A number every value of `v` is a multiple of (1 when nothing is known; capped). */
 export function knownMultiple(v: Value | bigint, staticSize?: readonly number[]): number {
   if (typeof v === "bigint") return v === 0n ? CAP : Number(v < 0n ? -v : v) % CAP || CAP;
-  if (!("operands" in v.owner)) return 1;
+  if (!("operands" in v.owner)) {
+    // An `scf.for` induction variable takes lo, lo + step, …: a multiple of gcd(lo, step).
+    const loop = v.owner.parent;
+    if (loop && isOp(loop, "scf.for") && v.owner.args[0] === v) return gcd(knownMultiple(loop.operands[0]!, staticSize), knownMultiple(loop.operands[2]!, staticSize));
+    return 1;
+  }
   const def = v.owner;
   const m = (i: number) => knownMultiple(def.operands[i]!, staticSize);
   const c = constantOf(def);
@@ -103,7 +110,16 @@ export function knownMultiple(v: Value | bigint, staticSize?: readonly number[])
       const s = "operands" in k ? constantOf(k) : undefined;
       return s !== undefined && s >= 0n && s < 16n ? Math.min(CAP, m(0) * 2 ** Number(s)) : 1;
     }
-    case "index.assume": return knownMultiple(def.operands[def.results.indexOf(v)]!, staticSize);
+    case "index.assume": {
+      // The operand's own multiple, raised by any `mul(v, n)` fact the assume states.
+      const operand = def.operands[def.results.indexOf(v)]!;
+      let known = knownMultiple(operand, staticSize);
+      for (const p of (def.props.predicates ?? []) as readonly Predicate[]) {
+        const [a, n] = p.args;
+        if (p.kind === "mul" && (a === v || a === operand) && typeof n === "bigint" && n > 0n) known = Math.min(CAP, lcm(known, Number(n % BigInt(CAP)) || CAP));
+      }
+      return known;
+    }
     case "kernel.workgroup.size": {
       const d = { x: 0, y: 1, z: 2 }[String(def.props.dim) as "x"] ?? 0;
       return staticSize?.[d] ?? 1;

@@ -59,11 +59,6 @@ export type Lowered =
   | { readonly kind: "invalid" };
 
 export type Rule = (cx: KernelLowering, op: Op) => void;
-/** An op this backend does not lower, with the reason reported as TARGET/001. */
-export interface Unsupported {
-  readonly unsupported: string;
-}
-export const unsupported = (reason: string): Unsupported => ({ unsupported: reason });
 
 export function ptxScalarOf(name: PrimName): PtxScalar | undefined {
   switch (name) {

@@ -7,33 +7,16 @@
  *
  * plus the kernel's `.shared` array (workgroupStorageBytes) at module scope.
  */
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Value } from "../../../ir/core.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxTargetInfo } from "../profile.js";
 import { nonCoherentLoads } from "./analysis.js";
 import { ptxScalarOf, KernelLowering, type Lowered } from "./context.js";
 import { PTX_RULES } from "./rules.js";
+import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
 
-const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
-
-function lowerOp(cx: KernelLowering, op: Op): void {
-  const rule = PTX_RULES[op.name];
-  if (rule === undefined || typeof rule !== "function") {
-    cx.unsupported(op, `'${op.name}'`, rule ? rule.unsupported : "the PTX backend has no lowering for this op");
-    return cx.poison(op);
-  }
-  if (!cx.checkTypes(op)) return cx.poison(op);
-  rule(cx, op);
-}
-
-function lowerRegionOps(cx: KernelLowering, region: Region, args: readonly Lowered[]): Op {
-  region.args.forEach((a, i) => cx.set(a, args[i] ?? { kind: "invalid" }));
-  const last = region.ops[region.ops.length - 1];
-  if (!last || !TERMINATORS.has(last.name)) throw new Error("PTX lowering: region does not end in a terminator");
-  for (const op of region.ops) if (op !== last) lowerOp(cx, op);
-  return last;
-}
+const lowerRegionOps = regionLowering<KernelLowering, Lowered>("PTX", PTX_RULES, { kind: "invalid" });
 
 /** The `ld.param` type of a scalar argument (i1 travels as a u32 0/1, language.md §7). */
 const PARAM_TYPE: Readonly<Record<string, string>> = { pred: "u32", i8: "s8", i16: "b16", i32: "b32", i64: "b64", f16: "b16", bf16: "b16", f32: "b32", f64: "b64" };

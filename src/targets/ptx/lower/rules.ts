@@ -5,7 +5,8 @@
  * configs) are listed too, so the table states every op's fate.
  */
 import type { Literal, Op } from "../../../ir/core.js";
-import { unsupported, type KernelLowering, type Lowered, type Rule, type Scalar, type Unsupported } from "./context.js";
+import type { KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+import { NEVER_LOWERED, type LoweringTable } from "../../../dialects/lowering.js";
 import { INDEX_RULE_NAMES, LANE_RULES, type LaneRule } from "./lanes.js";
 import { CONTROL_RULES } from "./rules-control.js";
 import { KERNEL_RULES } from "./rules-kernel.js";
@@ -74,9 +75,9 @@ const VECTOR_LANEWISE = [
   "cmpf", "extf", "fptrunc", "extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "select",
 ];
 
-const NOT_IN_PREPARED = "it does not survive to prepared-low IR (inlined, folded or split off before a backend runs)";
-
-export const PTX_RULES: Readonly<Record<string, Rule | Unsupported>> = {
+/** Partial in type because the lane rules come from name lists; test/ptx/table.test.ts holds it to the registry. */
+export const PTX_RULES: Partial<LoweringTable<Rule>> = {
+  ...NEVER_LOWERED,
   "index.constant": constantRule,
   "scalar.constant": constantRule,
   "vector.constant": constantRule,
@@ -89,10 +90,4 @@ export const PTX_RULES: Readonly<Record<string, Rule | Unsupported>> = {
   ...MEMORY_RULES,
   ...KERNEL_RULES,
   ...VECTOR_RULES,
-  "kernel.launch.config": unsupported(NOT_IN_PREPARED),
-  "func.call": unsupported(NOT_IN_PREPARED),
-  "template.apply": unsupported(NOT_IN_PREPARED),
-  "template.call": unsupported(NOT_IN_PREPARED),
-  "config.get": unsupported(NOT_IN_PREPARED),
-  "target.subgroup.size": unsupported(NOT_IN_PREPARED),
 };

@@ -10,7 +10,7 @@
  */
 import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
 import { D } from "../../../core/diag/catalog.js";
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
@@ -18,29 +18,24 @@ import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js"
 import type { BooleanFeature, SpirvTargetInfo } from "../profile.js";
 import { Op as S, StorageClass } from "../spec.js";
 import { KernelLowering, scalarTypeOf, type Lowered, type SharedGlobals } from "./context.js";
-import { ruleFor } from "./rules.js";
+import { SPIRV_RULES } from "./rules.js";
+import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
 
-const TERMINATORS = new Set(["scf.yield", "scf.condition", "kernel.return"]);
+/** Every rule, preceded by an OpLine at its op when the module carries line info (`loom compile -g`). */
+const RULES_WITH_LINES = Object.fromEntries(
+  Object.entries(SPIRV_RULES).map(([name, rule]) => [
+    name,
+    typeof rule === "function"
+      ? (cx: KernelLowering, op: Op) => {
+          if (cx.module.lineInfo && op.span) cx.fn.emit(I.line(cx.module.sourceFile(op.span.source), op.span.line, op.span.column));
+          rule(cx, op);
+        }
+      : rule,
+  ]),
+) as typeof SPIRV_RULES;
 
-function lowerOp(cx: KernelLowering, op: Op): void {
-  const rule = ruleFor(op.name);
-  if (!rule) {
-    cx.unsupported(op, `'${op.name}'`, "the SPIR-V backend has no lowering for this op");
-    return cx.poison(op);
-  }
-  if (!cx.checkTypes(op)) return cx.poison(op);
-  if (cx.module.lineInfo && op.span) cx.fn.emit(I.line(cx.module.sourceFile(op.span.source), op.span.line, op.span.column));
-  rule(cx, op);
-}
-
-function lowerRegionOps(cx: KernelLowering, region: Region, args: readonly Lowered[]): Op {
-  region.args.forEach((a, i) => cx.set(a, args[i] ?? { kind: "invalid" }));
-  const last = region.ops[region.ops.length - 1];
-  if (!last || !TERMINATORS.has(last.name)) throw new Error("SPIR-V lowering: region does not end in a terminator");
-  for (const op of region.ops) if (op !== last) lowerOp(cx, op);
-  return last;
-}
+const lowerRegionOps = regionLowering<KernelLowering, Lowered>("SPIR-V", RULES_WITH_LINES, { kind: "invalid" });
 
 interface PushMember {
   readonly key: string;

@@ -10,7 +10,7 @@
  *  - scratch: a Workgroup (or Function) array of T sized by the allocation.
  */
 import type { OpName } from "../../../dialects/registry.js";
-import type { Op } from "../../../ir/core.js";
+import type { Op, Predicate, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { ViewType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
@@ -122,6 +122,164 @@ export function elementPointer(cx: KernelLowering, view: ViewDescriptor, indices
   const variable = scratchVariable(cx, root, view.element);
   cx.emit(I.accessChain(m.typePointer(storageClassOf(root), type), ptr, variable, [arrayIndex(cx, index)]));
   return { ptr, access: [], space: root.space };
+}
+
+// ---- wide accesses --------------------------------------------------------------------------
+//
+// A rank-1 `vector.load`/`vector.store` of 2 or 4 lanes of a 32-bit type along a unit-stride
+// axis becomes one 8- or 16-byte access when its element index is provably a multiple of the
+// lane count: through a second view of the binding typed as a runtime array of vectors
+// (`vec4 data[]`, stride 16, indexed by i / 4) under the "bindings" ABI, or through a
+// PhysicalStorageBuffer pointer to the vector with `Aligned 8|16` under "device-address"
+// (which also needs the buffer's base alignment, `buffer.assume.alignment`). The facts come from
+// the IR: known multiples of index values, the view's dims and base offset.
+
+const MULTIPLE_CAP = 1 << 16;
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+const lcm = (a: number, b: number): number => Math.min(MULTIPLE_CAP, (a / gcd(a, b)) * b);
+
+function intConstant(op: Op): bigint | undefined {
+  const lit = op.props.value as { kind?: string; value?: unknown } | undefined;
+  return (op.name === "index.constant" || op.name === "scalar.constant") && lit?.kind === "int" ? (lit.value as bigint) : undefined;
+}
+
+/** A number every value of `v` is a multiple of (1 when nothing is known; capped at 2^16). */
+export function knownMultiple(v: Value | bigint, staticSize?: readonly number[]): number {
+  if (typeof v === "bigint") return v === 0n ? MULTIPLE_CAP : Number(v < 0n ? -v : v) % MULTIPLE_CAP || MULTIPLE_CAP;
+  if (!("operands" in v.owner)) {
+    // An `scf.for` induction variable takes lo, lo + step, …: a multiple of gcd(lo, step).
+    const loop = v.owner.parent;
+    if (loop?.name === "scf.for" && v.owner.args[0] === v) return gcd(knownMultiple(loop.operands[0]!, staticSize), knownMultiple(loop.operands[2]!, staticSize));
+    return 1;
+  }
+  const def = v.owner;
+  const m = (i: number) => knownMultiple(def.operands[i]!, staticSize);
+  const c = intConstant(def);
+  if (c !== undefined) return knownMultiple(c);
+  switch (def.name) {
+    case "index.mul": case "index.scale": return Math.min(MULTIPLE_CAP, m(0) * m(1));
+    case "index.add": case "index.sub": case "index.min": case "index.max": return gcd(m(0), m(1));
+    case "index.madd": return gcd(Math.min(MULTIPLE_CAP, m(0) * m(1)), m(2));
+    case "index.shli": {
+      const k = def.operands[1]!.owner;
+      const s = "operands" in k ? intConstant(k) : undefined;
+      return s !== undefined && s >= 0n && s < 16n ? Math.min(MULTIPLE_CAP, m(0) * 2 ** Number(s)) : 1;
+    }
+    case "index.assume": {
+      const operand = def.operands[def.results.indexOf(v)]!;
+      let known = knownMultiple(operand, staticSize);
+      for (const p of (def.props.predicates ?? []) as readonly Predicate[]) {
+        const [a, n] = p.args;
+        if (p.kind === "mul" && (a === v || a === operand) && typeof n === "bigint" && n > 0n) known = lcm(known, Number(n % BigInt(MULTIPLE_CAP)) || MULTIPLE_CAP);
+      }
+      return known;
+    }
+    case "kernel.workgroup.size": {
+      const d = { x: 0, y: 1, z: 2 }[String(def.props.dim) as "x"] ?? 0;
+      return staticSize?.[d] ?? 1;
+    }
+    default: return 1;
+  }
+}
+
+/** The proven base alignment in bytes of a buffer value (kernel arguments: 1 unless assumed). */
+function bufferAlignment(v: Value): number {
+  if (!("operands" in v.owner)) return 1;
+  const def = v.owner;
+  const i = def.results.indexOf(v);
+  switch (def.name) {
+    case "buffer.assume.alignment": return Math.max(bufferAlignment(def.operands[i]!), Math.min(256, Number(def.props.minimumAlignment ?? 1)));
+    case "buffer.assume.noalias": case "buffer.assume.memory_space": return bufferAlignment(def.operands[i]!);
+    case "buffer.alloca": return Number(def.props.align ?? 1);
+    default: return 1;
+  }
+}
+
+/** Facts of a dense `buffer.view` (or a subview of one): multiples of the base element index and of each stride, the buffer's alignment. */
+interface ViewFacts {
+  readonly baseMultiple: number;
+  readonly strideMultiples: readonly number[];
+  readonly bufferAlign: number;
+}
+
+function viewFacts(view: Value, elementBytes: number, staticSize?: readonly number[]): ViewFacts | undefined {
+  if (!("operands" in view.owner)) return undefined;
+  const def = view.owner;
+  if (def.name === "view.subview") {
+    const parent = viewFacts(def.operands[0]!, elementBytes, staticSize);
+    if (!parent) return undefined;
+    const moved = indicesOf(def).reduce((acc, o, d) => gcd(acc, Math.min(MULTIPLE_CAP, knownMultiple(o, staticSize) * (parent.strideMultiples[d] ?? 1))), MULTIPLE_CAP);
+    return { ...parent, baseMultiple: gcd(parent.baseMultiple, moved) };
+  }
+  if (def.name !== "buffer.view") return undefined;
+  const type = view.type as ViewType;
+  if (type.layout && type.layout.kind === "value") {
+    const layoutDef = type.layout.value.owner;
+    if (!("operands" in layoutDef) || layoutDef.name !== "encoding.layout.dense") return undefined;
+  }
+  const strideMultiples = new Array<number>(type.dims.length);
+  let running = 1;
+  for (let d = type.dims.length - 1; d >= 0; d--) {
+    strideMultiples[d] = running;
+    const dim = type.dims[d]!;
+    running = Math.min(MULTIPLE_CAP, running * (dim.kind === "static" ? Math.max(1, dim.size) : knownMultiple(dim.value, staticSize)));
+  }
+  const offsetBytes = knownMultiple(def.operands[1]!, staticSize);
+  const baseMultiple = offsetBytes >= MULTIPLE_CAP ? MULTIPLE_CAP : offsetBytes % elementBytes === 0 ? offsetBytes / elementBytes : 1;
+  return { baseMultiple, strideMultiples, bufferAlign: bufferAlignment(def.operands[0]!) };
+}
+
+export interface WidePointer {
+  readonly ptr: Id;
+  readonly access: readonly Word[];
+  /** The vector type id of the access. */
+  readonly vectorType: Id;
+}
+
+/**
+ * One pointer to the `lanes`-wide vector at `view[indices]` (the access `op` of the IR view
+ * `viewValue`), or undefined where the access must stay lane by lane.
+ */
+export function widePointer(cx: KernelLowering, op: Op, viewValue: Value, view: ViewDescriptor, indices: readonly Id[], lanes: number): WidePointer | undefined {
+  const element = view.element;
+  if ((lanes !== 2 && lanes !== 4) || element.kind === "bool" || element.width !== 32 || view.root.kind !== "argument") return undefined;
+  const last = view.strides[view.strides.length - 1];
+  if (last === undefined || cx.constValue(last) !== 1n) return undefined;
+  const staticSize = cx.kernel.staticWorkgroupSize;
+  const facts = viewFacts(viewValue, 4, staticSize);
+  if (!facts) return undefined;
+  const multiple = indicesOf(op).reduce((acc, i, d) => gcd(acc, Math.min(MULTIPLE_CAP, knownMultiple(i, staticSize) * (facts.strideMultiples[d] ?? 1))), facts.baseMultiple);
+  if (multiple % lanes !== 0) return undefined;
+  const m = cx.module;
+  const vectorType = m.typeVector(element, lanes);
+  const index = elementIndex(cx, view, indices);
+  const root = view.root;
+  const ptr = m.id();
+  if (cx.info.abi === "device-address") {
+    if (facts.bufferAlign < lanes * 4) return undefined;
+    const address = cx.add64(cx.loadPush(`${root.slot.offset}:address`), cx.mul64(index, cx.u64(4)));
+    cx.emit(I.unary(S.ConvertUToPtr, m.typePointer(StorageClass.PhysicalStorageBuffer, vectorType), ptr, address));
+    return { ptr, access: [MemoryAccess.Aligned, lanes * 4], vectorType };
+  }
+  const key = `buffer:${root.binding}:v${lanes}${scalarKey(element)}`;
+  let variable = cx.memo.get(key);
+  if (variable === undefined) {
+    const block = m.typeBlock([{ type: m.typeRuntimeArray(vectorType, lanes * 4), offset: 0 }]);
+    variable = m.globalVariable(m.typePointer(StorageClass.StorageBuffer, block), StorageClass.StorageBuffer);
+    m.decorate(variable, Decoration.DescriptorSet, 0);
+    m.decorate(variable, Decoration.Binding, root.binding);
+    m.name(variable, `${root.slot.name}_v${lanes}${scalarKey(element)}`);
+    cx.memo.set(key, variable);
+  }
+  cx.iface.add(variable);
+  const vectorIndex = cx.binary(S.ShiftRightLogical, U64, index, cx.u64(Math.log2(lanes)));
+  cx.emit(I.accessChain(m.typePointer(StorageClass.StorageBuffer, vectorType), ptr, variable, [cx.u32(0), arrayIndex(cx, vectorIndex)]));
+  return { ptr, access: [], vectorType };
 }
 
 /** The ids of an index list (`Value | bigint` entries). */

@@ -1,7 +1,9 @@
 /**
  * `vector.*` ops that are not lanewise. Loom vectors are scalarized: a vector value is its
- * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits), and
- * drivers re-vectorize as they see fit. Dynamic lane indices become select chains.
+ * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits).
+ * Dynamic lane indices become select chains. Drivers do not merge adjacent scalar accesses,
+ * so a rank-1 load/store of 2 or 4 32-bit lanes whose element index is provably a multiple of
+ * the lane count is one 8/16-byte access (memory-rules.ts, "wide accesses").
  */
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
@@ -14,7 +16,7 @@ import { Op as S } from "../spec.js";
 import { combine } from "./arith-rules.js";
 import { LANE_RULES } from "./lanes.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
-import { elementPointer, indexIds } from "./memory-rules.js";
+import { elementPointer, indexIds, widePointer } from "./memory-rules.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;
 
@@ -101,7 +103,19 @@ const load: OpRule = (cx, op) => {
   const view = cx.get(op.operands[0]!);
   if (view.kind !== "view") return cx.poison(op);
   const shape = (op.results[0]!.type as VectorType).shape;
-  const lanes = laneIndices(cx, indexIds(cx, op), shape).map((idx) => {
+  const origin = indexIds(cx, op);
+  const wide = shape.length === 1 ? widePointer(cx, op, op.operands[0]!, view, origin, shape[0]!) : undefined;
+  if (wide) {
+    const whole = cx.module.id();
+    cx.emit(I.load(wide.vectorType, whole, wide.ptr, wide.access));
+    const parts = Array.from({ length: shape[0]! }, (_, lane) => {
+      const id = cx.module.id();
+      cx.emit(I.compositeExtract(cx.typeId(view.element), id, whole, [lane]));
+      return id;
+    });
+    return cx.set(op.results[0]!, { kind: "vector", lanes: parts, type: view.element });
+  }
+  const lanes = laneIndices(cx, origin, shape).map((idx) => {
     const p = elementPointer(cx, view, idx);
     const id = cx.module.id();
     cx.emit(I.load(cx.typeId(view.element), id, p.ptr, p.access));
@@ -114,7 +128,16 @@ const store: OpRule = (cx, op) => {
   const view = cx.get(op.operands[1]!);
   const v = vectorOperand(cx, op, 0);
   if (view.kind !== "view" || !v) return;
-  laneIndices(cx, indexIds(cx, op), shapeOf(op, 0)).forEach((idx, lane) => {
+  const shape = shapeOf(op, 0);
+  const origin = indexIds(cx, op);
+  const wide = shape.length === 1 ? widePointer(cx, op, op.operands[1]!, view, origin, shape[0]!) : undefined;
+  if (wide) {
+    const whole = cx.module.id();
+    cx.emit(I.compositeConstruct(wide.vectorType, whole, v.lanes));
+    cx.emit(I.store(wide.ptr, whole, wide.access));
+    return;
+  }
+  laneIndices(cx, origin, shape).forEach((idx, lane) => {
     const p = elementPointer(cx, view, idx);
     cx.emit(I.store(p.ptr, v.lanes[lane]!, p.access));
   });

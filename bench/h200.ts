@@ -1,0 +1,420 @@
+/**
+ * loom against what an NVIDIA user would otherwise run, on any NVIDIA GPU (written for the H200):
+ *
+ *   python3 bench/h200-anchors.py > anchors.json      # torch and Triton, same machine, same run
+ *   node dist/bench/h200.js --anchors anchors.json --out h200.json
+ *
+ * Each fast kernel of examples/kernels runs next to the simple one it replaces, through CUDA
+ * (loom's PTX, the driver's JIT) and through Vulkan (loom's SPIR-V), at the headline shapes of
+ * issues 9 and 14: saxpy 2^28, i32 sum 2^28, row softmax 32768×1024, transpose 8192², f32
+ * matmul 4096³. Every shape is checked against the suite's JS reference (matmul 4096³ on every
+ * 64th row: the full reference would take minutes), warmed up for ≥ 0.5 s of sustained load,
+ * then timed 20 times (CUDA events; Vulkan GPU timestamps): medians with min and max. Host
+ * overhead: one launch from JS (launch evaluation + argument packing + cuLaunchKernel) against
+ * the same launch from C (bench/c/cuda-launch.c, built with nvcc when it is on PATH), CUDA
+ * graph replay per node, and a tiny Vulkan dispatch (record, submit, wait). nvidia-smi's SM and
+ * memory clocks are read before and after each part. Prints one JSON object; exit status 1 when a
+ * check failed.
+ *
+ *   --anchors FILE  anchors JSON from bench/h200-anchors.py (goal ratios are computed against it)
+ *   --only cuda|vulkan
+ *   --quick         small shapes (a smoke run)
+ *   --kernel NAME   only this kernel's shapes (repeatable)
+ *   --warmup-ms T   sustained load before each timed shape (default 500)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import { KERNEL_SUITE } from "../examples/kernels/suite.js";
+import { compareOutput, compileForDevice, deviceProfile, runCase, workloadBits, type ExpectedOutput, type HostArray, type KernelCase, type OutputCheck, type SuiteKernel } from "../src/harness/index.js";
+import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, type KernelInterface, type LaunchConfig } from "../src/index.js";
+import { createPtxTargetEnvironment, profileFromDevice } from "../src/targets/ptx/index.js";
+import { CudaRuntime, type ArgValue, type CudaBuffer, type CudaKernel } from "../src/runtime/cuda/index.js";
+import { VulkanRuntime, packArguments } from "../src/runtime/vulkan/index.js";
+import { percentiles } from "./stats.js";
+
+const { values: opts } = parseArgs({ options: { anchors: { type: "string" }, out: { type: "string" }, only: { type: "string" }, quick: { type: "boolean" }, kernel: { type: "string", multiple: true }, "warmup-ms": { type: "string" } } });
+const QUICK = opts.quick === true;
+const REPEAT = QUICK ? 5 : 20;
+const WARMUP_MS = opts["warmup-ms"] !== undefined ? Number(opts["warmup-ms"]) : QUICK ? 100 : 500;
+const here = dirname(fileURLToPath(import.meta.url));
+const root = [resolve(here, "../.."), resolve(here, "..")].find((d) => existsSync(join(d, "examples/kernels"))) ?? resolve(here, "../..");
+const kernelDir = join(root, "examples/kernels");
+const message = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+
+interface Timing {
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+const timingOf = (ms: readonly number[]): Timing => ({ medianMs: percentiles([...ms]).p50, minMs: Math.min(...ms), maxMs: Math.max(...ms) });
+
+interface Row {
+  readonly api: "cuda" | "vulkan";
+  readonly kernel: string;
+  readonly label: string;
+  readonly passed: boolean;
+  readonly checks?: readonly OutputCheck[];
+  readonly error?: string;
+  readonly timing?: Timing;
+  readonly gbPerS?: number;
+  readonly tflops?: number;
+  readonly warmupDispatches?: number;
+}
+
+// ---- the shapes --------------------------------------------------------------------------
+
+const suite = (symbol: string): SuiteKernel => {
+  const k = KERNEL_SUITE.find((s) => s.symbol === symbol);
+  if (!k) throw new Error(`no suite kernel ${symbol}`);
+  return k;
+};
+
+/** A matmul case whose reference covers every `stride`-th row; other entries accept any finite value. */
+function sampledMatmul(base: SuiteKernel, m: number, stride: number): KernelCase {
+  const c = base.build({ workload: [m, m], sizes: { k: m } }, 11);
+  const a = (c.args.find((x) => x.kind === "buffer" && x.name === "a") as { data: Float32Array }).data;
+  const b = (c.args.find((x) => x.kind === "buffer" && x.name === "b") as { data: Float32Array }).data;
+  return {
+    ...c,
+    label: `${m}x${m} k=${m} (rows ≡ 0 mod ${stride} checked)`,
+    reference: () => {
+      const want = new Float32Array(m * m);
+      const mags = new Float64Array(m * m).fill(Infinity);
+      const row = new Float64Array(m);
+      const mag = new Float64Array(m);
+      for (let i = 0; i < m; i += stride) {
+        row.fill(0);
+        mag.fill(0);
+        for (let p = 0; p < m; p++) {
+          const aip = a[i * m + p]!;
+          for (let j = 0; j < m; j++) {
+            const t = aip * b[p * m + j]!;
+            row[j]! += t;
+            mag[j]! += Math.abs(t);
+          }
+        }
+        for (let j = 0; j < m; j++) {
+          want[i * m + j] = row[j]!;
+          mags[i * m + j] = mag[j]!;
+        }
+      }
+      const out: ExpectedOutput = { values: want, compare: { kind: "float", epsilons: m + 2 }, magnitude: mags };
+      return { c: out };
+    },
+  };
+}
+
+interface Shape {
+  readonly kernel: SuiteKernel;
+  readonly make: () => KernelCase;
+  /** Floating-point operations, for TFLOP/s (matmuls). */
+  readonly flops?: number;
+}
+
+function shapes(): Shape[] {
+  const n = QUICK ? 1 << 22 : 1 << 28;
+  const rows = QUICK ? 4096 : 32768;
+  const edge = QUICK ? 2048 : 8192;
+  const mm = QUICK ? 1024 : 4096;
+  const oneD = (symbol: string): Shape => ({ kernel: suite(symbol), make: () => suite(symbol).build({ workload: [n] }, 3) });
+  const softmax = (symbol: string, r: number): Shape => ({ kernel: suite(symbol), make: () => suite(symbol).build({ workload: [r], sizes: { cols: 1024 } }, 3) });
+  const transpose = (symbol: string, e: number): Shape => ({ kernel: suite(symbol), make: () => suite(symbol).build({ workload: [e, e] }, 3) });
+  const matmul = (symbol: string): Shape => ({ kernel: suite(symbol), make: () => sampledMatmul(suite(symbol), mm, 64), flops: 2 * mm ** 3 });
+  const all = [
+    oneD("saxpy"), oneD("saxpy4"),
+    oneD("reduce_sum"), oneD("reduce_sum4"),
+    softmax("row_softmax", 4096), softmax("row_softmax4", 4096), softmax("row_softmax", rows), softmax("row_softmax4", rows),
+    transpose("transpose_tile", 4096), transpose("transpose32", 4096), transpose("transpose_tile", edge), transpose("transpose32", edge),
+    matmul("matmul16"), matmul("matmul_tiled"),
+  ];
+  return all.filter((s) => !opts.kernel || opts.kernel.includes(s.kernel.symbol));
+}
+
+// ---- clocks ------------------------------------------------------------------------------
+
+function clocks(): unknown {
+  const r = spawnSync("nvidia-smi", ["--query-gpu=clocks.sm,clocks.mem,clocks.max.sm,power.draw,temperature.gpu", "--format=csv,noheader"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : `nvidia-smi: ${r.error?.message ?? r.stderr}`;
+}
+
+// ---- CUDA --------------------------------------------------------------------------------
+
+interface CudaCompiled {
+  readonly ptx: Uint8Array;
+  readonly record: KernelInterface;
+  launch(workload: readonly (number | bigint)[]): LaunchConfig;
+}
+
+function compilePtx(file: string, text: string, symbol: string, rt: CudaRuntime): CudaCompiled {
+  const env = createPtxTargetEnvironment();
+  const context = Context.create({ targetEnvironments: [env] });
+  const profile = profileFromDevice(env, rt);
+  const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
+  const workspace = new Workspace(context);
+  const parsed = workspace.parseModule(Source.fromText(file, text));
+  if (!parsed.ok || !parsed.value) throw new Error(parsed.formatDiagnostics());
+  const module = parsed.value;
+  const compiled = compileModule(Compiler.create(context), workspace, pipeline, module, { specializations: [{ functionSymbol: symbol, targetProfile: profile }], artifacts: { launchConfig: true } });
+  if (!compiled.ok) throw new Error(compiled.formatDiagnostics());
+  const emitted = emitModule(env, workspace, module, { artifactFormat: "ptx" });
+  if (!emitted.ok) throw new Error(emitted.formatDiagnostics());
+  const ptx = emitted.findArtifact("executable")!.contents.slice();
+  const record = parseExecutableInterface(emitted.findArtifact("interface")!.contents).kernels.find((r) => r.symbol === symbol)!;
+  const program = LaunchConfigProgram.load(compiled.findArtifact("launch-config")!);
+  const fn = program.lookupFunction(record.entryName);
+  const types = module.kernels().find((s) => s.symbol === symbol)?.workload.map((a) => a.type) ?? [];
+  return { ptx, record, launch: (w) => program.invoke(fn, w.map((v, i) => workloadBits(v, types[i] ?? ""))) };
+}
+
+const bytesOf = (a: HostArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const like = (a: HostArray, bytes: Uint8Array): HostArray => {
+  const buf = bytes.slice().buffer;
+  return a instanceof Float32Array ? new Float32Array(buf) : a instanceof Int32Array ? new Int32Array(buf) : new Uint32Array(buf);
+};
+
+function cudaRow(rt: CudaRuntime, shape: Shape, kernels: Map<string, { kernel: CudaKernel; compiled: CudaCompiled }>): Row {
+  const symbol = shape.kernel.symbol;
+  let label = "?";
+  const created: CudaBuffer[] = [];
+  try {
+    let entry = kernels.get(symbol);
+    if (!entry) {
+      const compiled = compilePtx(shape.kernel.file, readFileSync(join(kernelDir, shape.kernel.file), "utf8"), symbol, rt);
+      entry = { compiled, kernel: rt.createKernel(compiled.ptx, compiled.record, { dynamicSharedMemory: false }) };
+      kernels.set(symbol, entry);
+    }
+    const c = shape.make();
+    label = c.label;
+    const byName = new Map<string, { buffer: CudaBuffer; data: HostArray }>();
+    const args: ArgValue[] = c.args.map((a) => {
+      if (a.kind === "scalar") return a.value;
+      const buffer = rt.createBuffer(a.data.byteLength);
+      created.push(buffer);
+      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
+      byName.set(a.name, { buffer, data: a.data });
+      return { address: buffer.address, byteLength: buffer.byteLength };
+    });
+    const launch = entry.compiled.launch(c.workload);
+    const options = { workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, args };
+    rt.dispatch(entry.kernel, options);
+    const checks = Object.entries(c.reference()).map(([name, want]) => compareOutput(name, like(byName.get(name)!.data, byName.get(name)!.buffer.download()), want));
+    const passed = checks.every((x) => x.mismatches === 0);
+    let warm = 0;
+    const until = performance.now() + WARMUP_MS;
+    while (performance.now() < until) {
+      for (let i = 0; i < 10; i++, warm++) rt.launch(entry.kernel, options);
+      rt.synchronize();
+    }
+    const ms = Array.from({ length: REPEAT }, () => rt.dispatch(entry.kernel, { ...options, timing: true }).gpuMs ?? NaN);
+    const timing = timingOf(ms);
+    return { api: "cuda", kernel: symbol, label, passed, checks, timing, warmupDispatches: warm, ...rates(c, shape, timing) };
+  } catch (e) {
+    return { api: "cuda", kernel: symbol, label, passed: false, error: message(e) };
+  } finally {
+    for (const b of created) b.destroy();
+  }
+}
+
+function rates(c: KernelCase, shape: Shape, t: Timing): { gbPerS?: number; tflops?: number } {
+  return shape.flops ? { tflops: shape.flops / (t.medianMs * 1e9) } : { gbPerS: c.bytesMoved / (t.medianMs * 1e6) };
+}
+
+const NOOP = `// A launch that does nothing: host overhead only.
+kernel.def export("noop") @noop(%n: index) {
+  %c1 = index.constant 1 : index
+  %width = index.constant 32 : index
+  kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%width, %c1, %c1) : index
+} launch(%n: index, %x: buffer) {
+  kernel.return
+}
+`;
+
+function perLaunchUs(rt: { synchronize(): void }, fn: () => void, n: number): Timing {
+  const runs = Array.from({ length: 5 }, () => {
+    rt.synchronize();
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    const t = performance.now() - t0;
+    rt.synchronize();
+    return (t * 1000) / n;
+  });
+  const t = timingOf(runs);
+  return { medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs };
+}
+
+function cudaOverhead(rt: CudaRuntime): unknown {
+  const out: Record<string, unknown> = {};
+  const compiled = compilePtx("noop.loom", NOOP, "noop", rt);
+  const kernel = rt.createKernel(compiled.ptx, compiled.record, { dynamicSharedMemory: false });
+  const x = rt.createBuffer(256);
+  const args: ArgValue[] = [1, { address: x.address, byteLength: x.byteLength }];
+  const N = QUICK ? 2000 : 20000;
+  const oneLaunch = () => {
+    const l = compiled.launch([1]);
+    rt.launch(kernel, { workgroupCount: l.workgroupCount, workgroupSize: l.workgroupSize, args });
+  };
+  const until = performance.now() + WARMUP_MS;
+  while (performance.now() < until) for (let i = 0; i < 100; i++) oneLaunch();
+  // Units: the Timing fields hold microseconds here.
+  out["jsLaunchUs"] = perLaunchUs(rt, oneLaunch, N);
+  const l = compiled.launch([1]);
+  kernel.setArguments(args);
+  out["jsBoundLaunchUs"] = perLaunchUs(rt, () => rt.launch(kernel, { workgroupCount: l.workgroupCount, workgroupSize: l.workgroupSize }), N);
+  const nodes = 100;
+  const graph = rt.captureGraph((stream) => {
+    for (let i = 0; i < nodes; i++) rt.launch(kernel, { workgroupCount: l.workgroupCount, workgroupSize: l.workgroupSize, args, stream });
+  });
+  const replays = QUICK ? 20 : 200;
+  const g = perLaunchUs(rt, () => graph.launch(), replays);
+  out["graphPerNodeUs"] = { medianMs: g.medianMs / nodes, minMs: g.minMs / nodes, maxMs: g.maxMs / nodes };
+  graph.destroy();
+  // The same PTX from C: nvcc must be on PATH.
+  const dir = mkdtempSync(join(tmpdir(), "loom-h200-"));
+  const ptxPath = join(dir, "noop.ptx");
+  writeFileSync(ptxPath, compiled.ptx);
+  const exe = join(dir, "cuda-launch");
+  const build = spawnSync("nvcc", ["-O2", "-o", exe, join(root, "bench/c/cuda-launch.c"), "-lcuda"], { encoding: "utf8" });
+  if (build.status !== 0) out["cBaseline"] = { error: `nvcc: ${build.error?.message ?? build.stderr}` };
+  else {
+    const r = spawnSync(exe, [ptxPath, compiled.record.entryName, String(compiled.record.argumentBlockBytes), String(N)], { encoding: "utf8" });
+    out["cBaseline"] = r.status === 0 ? (JSON.parse(r.stdout) as unknown) : { error: r.stderr };
+  }
+  x.destroy();
+  return out;
+}
+
+function runCuda(report: Record<string, unknown>, rows: Row[]): void {
+  let rt: CudaRuntime | undefined;
+  try {
+    rt = CudaRuntime.create();
+    report["cudaDevice"] = rt.deviceInfo();
+    report["clocksBeforeCuda"] = clocks();
+    const kernels = new Map<string, { kernel: CudaKernel; compiled: CudaCompiled }>();
+    for (const s of shapes()) {
+      const row = cudaRow(rt, s, kernels);
+      rows.push(row);
+      process.stderr.write(`cuda ${row.kernel} ${row.label}: ${row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
+    }
+    report["cudaOverhead"] = cudaOverhead(rt);
+    report["clocksAfterCuda"] = clocks();
+  } catch (e) {
+    report["cudaError"] = message(e);
+  } finally {
+    rt?.destroy();
+  }
+}
+
+// ---- Vulkan ------------------------------------------------------------------------------
+
+function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
+  let rt: VulkanRuntime | undefined;
+  try {
+    rt = VulkanRuntime.create();
+    const info = rt.deviceInfo();
+    report["vulkanDevice"] = { name: info.name, apiVersion: info.apiVersion, queueFamily: info.computeQueueFamily, subgroupSize: info.subgroupSize };
+    report["clocksBeforeVulkan"] = clocks();
+    const profile = deviceProfile(rt);
+    const compiledBy = new Map<string, ReturnType<typeof compileForDevice>>();
+    for (const s of shapes()) {
+      const symbol = s.kernel.symbol;
+      let label = "?";
+      try {
+        let compiled = compiledBy.get(symbol);
+        if (!compiled) compiledBy.set(symbol, (compiled = compileForDevice(s.kernel.file, readFileSync(join(kernelDir, s.kernel.file), "utf8"), profile, symbol)));
+        if (!compiled.ok) throw new Error(compiled.diagnostics);
+        const c = s.make();
+        label = c.label;
+        // Sustained load: enough dispatches (each waits ≈ 0.1 ms on the host) to cover WARMUP_MS.
+        const estimateMs = s.flops ? s.flops / 2e10 : c.bytesMoved / 3e9;
+        const warm = WARMUP_MS > 0 ? Math.min(20000, Math.ceil(WARMUP_MS / (estimateMs + 0.1))) : 0;
+        const r = runCase(rt, compiled.kernel, c, { repeats: warm + REPEAT });
+        const ms = r.gpuNs.slice(warm).map((ns) => ns / 1e6);
+        const timing = ms.length ? timingOf(ms) : undefined;
+        rows.push({ api: "vulkan", kernel: symbol, label, passed: r.passed, checks: r.device, warmupDispatches: warm, ...(timing ? { timing, ...rates(c, s, timing) } : {}) });
+      } catch (e) {
+        rows.push({ api: "vulkan", kernel: symbol, label, passed: false, error: message(e) });
+      }
+      const row = rows[rows.length - 1]!;
+      process.stderr.write(`vulkan ${row.kernel} ${row.label}: ${row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
+    }
+    // A tiny dispatch end to end: record, submit, wait.
+    const noop = compileForDevice("noop.loom", NOOP, profile, "noop");
+    if (noop.ok) {
+      const vk = rt.createKernel(noop.kernel.spirv, noop.kernel.record, noop.kernel.exportName);
+      const x = rt.createBuffer(256);
+      const argBlock = packArguments(noop.kernel.slots, [1, vk.bufferArgument(x)], noop.kernel.interface.argumentBlockBytes);
+      const dispatch = () => void rt!.dispatch(vk, { workgroupCount: [1, 1, 1], argBlock, buffers: [x] });
+      for (let i = 0; i < (QUICK ? 20 : 500); i++) dispatch();
+      const n = QUICK ? 50 : 2000;
+      report["vulkanTinyDispatchUs"] = perLaunchUs({ synchronize: () => undefined }, dispatch, n);
+      x.destroy();
+      vk.destroy();
+    }
+    report["clocksAfterVulkan"] = clocks();
+  } catch (e) {
+    report["vulkanError"] = message(e);
+  } finally {
+    rt?.destroy();
+  }
+}
+
+// ---- goals -------------------------------------------------------------------------------
+
+function goals(rows: readonly Row[], anchors: Record<string, { gbPerS?: number; tflops?: number }> | undefined, report: Record<string, unknown>): unknown[] {
+  const find = (api: string, kernel: string, labelPart = "") => rows.find((r) => r.api === api && r.kernel === kernel && r.label.includes(labelPart) && r.passed);
+  const a = (k: string) => anchors?.[k];
+  const out: unknown[] = [];
+  const ratio = (what: string, got: number | undefined, anchorName: string, anchorValue: number | undefined, goal: number) =>
+    out.push({ what, loom: got ?? null, anchor: anchorName, anchorValue: anchorValue ?? null, ratio: got && anchorValue ? got / anchorValue : null, goal, met: got && anchorValue ? got / anchorValue >= goal : null });
+  const n = QUICK ? "4194304" : "268435456";
+  const rowsLabel = QUICK ? "4096x1024" : "32768x1024";
+  const edge = QUICK ? "2048x2048" : "8192x8192";
+  const mm = QUICK ? 1024 : 4096;
+  const saxpyAnchor = Math.max(a("triton_saxpy")?.gbPerS ?? 0, a("torch_add_saxpy")?.gbPerS ?? 0) || undefined;
+  for (const api of ["cuda", "vulkan"]) {
+    ratio(`${api} saxpy4 2^28 GB/s vs max(Triton, torch add_)`, find(api, "saxpy4", n)?.gbPerS, "triton_saxpy|torch_add_saxpy", saxpyAnchor, 0.97);
+    ratio(`${api} reduce_sum4 2^28 GB/s vs torch.sum (f32)`, find(api, "reduce_sum4", n)?.gbPerS, "torch_sum", a("torch_sum")?.gbPerS, 0.95);
+    ratio(`${api} row_softmax4 ${rowsLabel} GB/s vs Triton softmax`, find(api, "row_softmax4", rowsLabel)?.gbPerS, `triton_softmax_${rowsLabel}`, a(`triton_softmax_${rowsLabel}`)?.gbPerS, 0.9);
+    ratio(`${api} transpose32 ${edge} GB/s vs device copy`, find(api, "transpose32", edge)?.gbPerS, `torch_copy_${edge}`, a(`torch_copy_${edge}`)?.gbPerS, 0.9);
+  }
+  ratio(`cuda matmul_tiled ${mm}³ TFLOP/s vs Triton f32 ieee`, find("cuda", "matmul_tiled")?.tflops, `triton_mm_f32_ieee_${mm}`, a(`triton_mm_f32_ieee_${mm}`)?.tflops, 0.8);
+  const vkMm = find("vulkan", "matmul_tiled")?.tflops;
+  out.push({ what: `vulkan matmul_tiled ${mm}³ TFLOP/s (goal ≥ 25)`, loom: vkMm ?? null, goal: 25, met: vkMm !== undefined ? vkMm >= 25 : null, torchMm: a(`torch_mm_f32_${mm}`)?.tflops ?? null });
+  const o = report["cudaOverhead"] as { jsLaunchUs?: Timing; graphPerNodeUs?: Timing; cBaseline?: { launchUs?: { median: number } } } | undefined;
+  const js = o?.jsLaunchUs?.medianMs, c = o?.cBaseline?.launchUs?.median;
+  out.push({ what: "cuda host µs per launch (launch eval + packing + cuLaunchKernel) vs C cuLaunchKernel", loom: js ?? null, anchorValue: c ?? null, ratio: js && c ? js / c : null, goal: "≤ 1.3", met: js && c ? js / c <= 1.3 : null });
+  out.push({ what: "cuda graph replay µs per node", loom: o?.graphPerNodeUs?.medianMs ?? null, goal: "≤ 1", met: o?.graphPerNodeUs ? o.graphPerNodeUs.medianMs <= 1 : null });
+  return out;
+}
+
+function main(): number {
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, mode: QUICK ? "quick" : "full", repeat: REPEAT, warmupMs: WARMUP_MS };
+  const rows: Row[] = [];
+  if (opts.only !== "vulkan") runCuda(report, rows);
+  if (opts.only !== "cuda") runVulkan(report, rows);
+  let anchors: Record<string, { gbPerS?: number; tflops?: number }> | undefined;
+  if (opts.anchors && existsSync(opts.anchors)) {
+    try {
+      const parsed = JSON.parse(readFileSync(opts.anchors, "utf8")) as { anchors?: Record<string, { gbPerS?: number; tflops?: number }> };
+      anchors = parsed.anchors;
+      report["anchors"] = parsed;
+    } catch (e) {
+      report["anchorsError"] = message(e);
+    }
+  }
+  report["goals"] = goals(rows, anchors, report);
+  report["rows"] = rows;
+  const passed = rows.every((r) => r.passed) && report["cudaError"] === undefined && report["vulkanError"] === undefined;
+  report["passed"] = passed;
+  const text = JSON.stringify(report, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : typeof v === "number" && !Number.isFinite(v) ? String(v) : v), 1);
+  process.stdout.write(`${text}\n`);
+  if (opts.out) writeFileSync(opts.out, text);
+  return passed ? 0 : 1;
+}
+
+process.exitCode = main();

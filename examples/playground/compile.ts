@@ -1,0 +1,245 @@
+/**
+ * The playground's compiler half, run in its Web Worker (and in Node by the tests): parse and
+ * compile a `.loom` kernel for the chosen target, render the emitted module as text, evaluate
+ * its launch for a workload, and prepare a WebGPU run — seeded inputs plus what the reference
+ * interpreter computes from them. Only `loomc/browser`; no DOM, no Node.
+ */
+import {
+  Compiler,
+  Context,
+  LaunchConfigProgram,
+  PassProgram,
+  Source,
+  Workspace,
+  amdgpu,
+  compileModule,
+  disassembleSpirv,
+  emitModule,
+  parseExecutableInterface,
+  prepareReferenceKernel,
+  ptx,
+  spirv,
+  wgsl,
+  type Diagnostic,
+  type LaunchConfig,
+  type ReferenceArgValue,
+  type Result,
+  type TargetEnvironment,
+  type TargetProfile,
+} from "loomc/browser";
+import type { AdapterFactsMessage, CompileResponse, ElementType, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse } from "./protocol.js";
+import { amdgpuListing } from "./listing.js";
+
+const ENVIRONMENTS = {
+  wgsl: wgsl.createWgslTargetEnvironment(),
+  spirv: spirv.createSpirvTargetEnvironment(),
+  ptx: ptx.createPtxTargetEnvironment(),
+  amdgpu: amdgpu.createAmdgpuTargetEnvironment(),
+} satisfies Record<TargetName, TargetEnvironment>;
+
+const FORMATS: Record<TargetName, string> = { wgsl: "wgsl", spirv: "spirv", ptx: "ptx", amdgpu: "amdgpu-hsaco" };
+
+const context = Context.create({ targetEnvironments: Object.values(ENVIRONMENTS) });
+const compiler = Compiler.create(context);
+const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
+
+function defaultProfiles(): Record<TargetName, TargetProfile> {
+  return {
+    wgsl: wgsl.createWgslProfile(ENVIRONMENTS.wgsl, { identifier: "webgpu-core", identity: { device: "webgpu" } }),
+    spirv: spirv.createSpirvProfile(ENVIRONMENTS.spirv, { identifier: "vulkan1.3-int64", identity: { environment: "vulkan1.3", features: { shaderInt64: true } } }),
+    ptx: ptx.createPtxProfile(ENVIRONMENTS.ptx, { identifier: "sm_90", identity: { target: "sm_90" } }),
+    amdgpu: amdgpu.createAmdgpuProfile(ENVIRONMENTS.amdgpu, { identifier: "gfx1100", identity: { target: "gfx1100" } }),
+  };
+}
+let profiles = defaultProfiles();
+
+/** Compile for the page's own adapter from now on (its features and limits). */
+export function useAdapter(facts: AdapterFactsMessage): void {
+  profiles = { ...profiles, wgsl: wgsl.createWgslProfile(ENVIRONMENTS.wgsl, wgsl.profileFromAdapter(facts, "page-adapter")) };
+}
+
+function plain(d: Diagnostic): PlainDiagnostic {
+  const loc = d.location;
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    ...(d.help ? { help: d.help } : {}),
+    ...(loc ? { line: loc.line, column: loc.column, ...(loc.endLine !== undefined ? { endLine: loc.endLine } : {}), ...(loc.endColumn !== undefined ? { endColumn: loc.endColumn } : {}) } : {}),
+  };
+}
+
+function launchBits(value: number, type: string): bigint {
+  if (type === "f32" || type === "f64") {
+    const view = new DataView(new ArrayBuffer(8));
+    if (type === "f64") view.setFloat64(0, value, true);
+    else view.setFloat32(0, value, true);
+    return type === "f64" ? view.getBigUint64(0, true) : BigInt(view.getUint32(0, true));
+  }
+  return BigInt.asUintN(64, BigInt(Math.trunc(value)));
+}
+
+const plainLaunch = (l: LaunchConfig): PlainLaunch => ({ workgroupCount: [...l.workgroupCount], workgroupSize: [...l.workgroupSize], workgroupStorageBytes: l.workgroupStorageBytes });
+
+interface Compiled {
+  readonly ok: boolean;
+  readonly diagnostics: PlainDiagnostic[];
+  readonly kernels: string[];
+  readonly kernel?: string;
+  readonly emitted?: Result;
+  readonly compiled?: Result;
+  readonly module?: NonNullable<ReturnType<Workspace["parseModule"]>["value"]>;
+  readonly workloadTypes?: readonly string[];
+}
+
+function compileFor(text: string, target: TargetName, kernel: string | undefined): Compiled {
+  const workspace = new Workspace(context);
+  const parsed = workspace.parseModule(Source.fromText("kernel.loom", text));
+  const diagnostics = parsed.diagnostics.map(plain);
+  if (!parsed.ok || !parsed.value) return { ok: false, diagnostics, kernels: [] };
+  const module = parsed.value;
+  const defined = module.kernels().filter((k) => k.defined);
+  const kernels = defined.map((k) => k.symbol);
+  const chosen = defined.find((k) => k.symbol === kernel) ?? defined[0];
+  if (!chosen) return { ok: false, diagnostics: [...diagnostics, { severity: "error", code: "PLAYGROUND", message: "the module defines no kernel (kernel.def)" }], kernels };
+  const compiled = compileModule(compiler, workspace, pipeline, module, { specializations: [{ functionSymbol: chosen.symbol, targetProfile: profiles[target] }], artifacts: { launchConfig: true } });
+  diagnostics.push(...compiled.diagnostics.map(plain));
+  const base = { kernels, kernel: chosen.symbol, module, workloadTypes: chosen.workload.map((w) => w.type) };
+  if (!compiled.ok) return { ok: false, diagnostics, ...base, compiled };
+  const emitted = emitModule(ENVIRONMENTS[target], workspace, module, { artifactFormat: FORMATS[target] });
+  diagnostics.push(...emitted.diagnostics.map(plain));
+  return { ok: emitted.ok, diagnostics, ...base, compiled, emitted };
+}
+
+function evaluateLaunch(c: Compiled, workload: readonly number[]): LaunchConfig {
+  const artifact = c.compiled?.findArtifact("launch-config");
+  if (!artifact || !c.kernel) throw new Error("no launch-config artifact");
+  const program = LaunchConfigProgram.load(artifact);
+  const fn = program.lookupFunction(exportNameOf(c));
+  const types = c.workloadTypes ?? [];
+  if (workload.length !== types.length) throw new Error(`@${c.kernel} takes ${types.length} workload value(s) (${types.join(", ") || "none"}), got ${workload.length}`);
+  return program.invoke(fn, workload.map((v, i) => launchBits(v, types[i]!)));
+}
+
+function exportNameOf(c: Compiled): string {
+  return c.module!.kernels().find((k) => k.symbol === c.kernel)!.exportName;
+}
+
+function render(target: TargetName, bytes: Uint8Array): string {
+  if (target === "spirv") return disassembleSpirv(bytes);
+  if (target === "amdgpu") return amdgpuListing(bytes);
+  return new TextDecoder().decode(bytes);
+}
+
+export function compileRequest(id: number, text: string, target: TargetName, kernel: string | undefined, workload: readonly number[]): CompileResponse {
+  const started = performance.now();
+  const c = compileFor(text, target, kernel);
+  const compileMs = performance.now() - started;
+  const executable = c.emitted?.findArtifact("executable");
+  const out: { -readonly [K in keyof CompileResponse]: CompileResponse[K] } = { kind: "compiled", id, ok: c.ok, diagnostics: c.diagnostics, kernels: c.kernels, compileMs };
+  if (c.kernel) out.kernel = c.kernel;
+  if (executable) out.output = render(target, executable.contents);
+  if (c.compiled?.ok) {
+    try {
+      out.launch = plainLaunch(evaluateLaunch(c, workload));
+    } catch (e) {
+      out.launchError = (e as Error).message;
+    }
+  }
+  return out;
+}
+
+/** Seeded xorshift32 in [0, 1). */
+function random(seed: number): () => number {
+  let s = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 2 ** 32;
+  };
+}
+
+const MAX_ELEMENTS = 1 << 22;
+/** A float scalar that is neither a workload argument nor in `sizes` (saxpy's alpha). */
+const DEFAULT_FLOAT_SCALAR = 2.5;
+
+/**
+ * Compiles for WGSL, evaluates the launch and builds the inputs: a scalar named like a workload
+ * argument takes its value, others come from `sizes` (a float scalar defaults to 2.5); buffer NAME holds `sizes[NAME]` elements
+ * (default: the larger of the launch's invocations and the product of every workload value and
+ * size) of its first view's element type — f32 on a 2⁻¹² grid in [−4, 4), integers in [0, 1024).
+ * The reference interpreter runs on copies; its buffers are the expected outputs.
+ */
+export function prepareRun(id: number, text: string, kernel: string | undefined, workload: readonly number[], sizes: Readonly<Record<string, number>>, seed: number): RunResponse {
+  const c = compileFor(text, "wgsl", kernel);
+  const fail = (error: string): RunResponse => ({ kind: "run-ready", id, ok: false, diagnostics: c.diagnostics, error, ...(c.kernel ? { kernel: c.kernel } : {}) });
+  if (!c.ok || !c.emitted) return fail("the kernel does not compile to WGSL");
+  const wgslText = new TextDecoder().decode(c.emitted.findArtifact("executable")!.contents);
+  const recordText = new TextDecoder().decode(c.emitted.findArtifact("interface")!.contents);
+  const record = parseExecutableInterface(recordText).kernels.find((k) => k.symbol === c.kernel)!;
+  let launch: LaunchConfig;
+  try {
+    launch = evaluateLaunch(c, workload);
+  } catch (e) {
+    return fail(`launch: ${(e as Error).message}`);
+  }
+  const workloadNames = c.module!.kernels().find((k) => k.symbol === c.kernel)!.workload.map((w) => w.name);
+  const invocations = [...launch.workgroupCount, ...launch.workgroupSize].reduce((a, b) => a * b, 1);
+  const product = [...workload, ...Object.values(sizes)].reduce((a, b) => a * Math.max(1, b), 1);
+  const defaultCount = Math.min(MAX_ELEMENTS, Math.max(1, invocations, product));
+  const rng = random(seed);
+  const buffers: { name: string; type: ElementType; data: ArrayBuffer }[] = [];
+  const args: ({ scalar: number } | { buffer: number })[] = [];
+  const refArgs: ReferenceArgValue[] = [];
+  for (const [i, a] of record.arguments.entries()) {
+    const name = a.name || `arg${i}`;
+    if (a.type === "buffer") {
+      const count = sizes[name] ?? defaultCount;
+      if (!Number.isSafeInteger(count) || count < 0 || count > MAX_ELEMENTS) return fail(`buffer '${name}': ${count} elements is not a count up to ${MAX_ELEMENTS}`);
+      const element = a.elementTypes?.[0];
+      const type: ElementType = element === "f32" ? "f32" : element === "u32" ? "u32" : "i32";
+      const data = type === "f32" ? Float32Array.from({ length: count }, () => Math.round((rng() * 8 - 4) * 4096) / 4096) : Int32Array.from({ length: count }, () => Math.floor(rng() * 1024));
+      args.push({ buffer: buffers.length });
+      buffers.push({ name, type, data: data.buffer });
+      refArgs.push(new Uint8Array(data.buffer.slice(0)));
+      continue;
+    }
+    const w = workloadNames.indexOf(name);
+    const float = a.type === "f16" || a.type === "bf16" || a.type === "f32" || a.type === "f64";
+    const value = w >= 0 ? workload[w] : (sizes[name] ?? (float ? DEFAULT_FLOAT_SCALAR : undefined));
+    if (value === undefined) return fail(`scalar '${name}' is not a workload argument; give it in sizes as ${name}=VALUE`);
+    args.push({ scalar: value });
+    refArgs.push(float ? value : BigInt(Math.trunc(value)));
+  }
+  const started = performance.now();
+  try {
+    prepareReferenceKernel(c.module!, c.kernel!).run({ workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, subgroupSize: launch.subgroupSize || 4, args: refArgs });
+  } catch (e) {
+    return fail(`reference interpreter: ${(e as Error).message}`);
+  }
+  const interpreterMs = performance.now() - started;
+  const expected = refArgs.filter((a): a is Uint8Array => a instanceof Uint8Array).map((b) => b.buffer as ArrayBuffer);
+  return { kind: "run-ready", id, ok: true, diagnostics: c.diagnostics, kernel: c.kernel!, wgsl: wgslText, record: recordText, launch: plainLaunch(launch), args, buffers, expected, interpreterMs };
+}
+
+/** Parse + compile + emit of each kernel, `warmup` times untimed, then `repeats` timed: the median. */
+export function timeCompiles(id: number, kernels: readonly { file: string; symbol: string; text: string }[], target: TargetName, warmup: number, repeats: number): TimeResponse {
+  const times = kernels.map(({ symbol, text }) => {
+    const samplesMs: number[] = [];
+    for (let i = 0; i < warmup + repeats; i++) {
+      const started = performance.now();
+      const c = compileFor(text, target, symbol);
+      const ms = performance.now() - started;
+      if (!c.ok) return { symbol, p50Ms: NaN, samplesMs, error: c.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ") };
+      if (i >= warmup) samplesMs.push(ms);
+    }
+    const sorted = [...samplesMs].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const p50Ms = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    return { symbol, p50Ms, samplesMs };
+  });
+  return { kind: "compile-times", id, target, times };
+}

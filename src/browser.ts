@@ -1,0 +1,26 @@
+/**
+ * `loomc/browser`: the whole compiler for a web page or worker — the core API, every target
+ * package (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`), the reference interpreter and the WebGPU
+ * runtime (`webgpu`) — as one ESM entry with no Node import. It works under a strict
+ * Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load` here builds the
+ * closure evaluator unless asked for generated code, so a page never attempts `new Function`
+ * (whose refusal a strict page would report as a violation). test/browser/bundle.test.ts bundles it with esbuild and holds it to a size budget.
+ */
+import { LaunchConfigProgram as CoreLaunchConfigProgram, type LaunchConfigLoadOptions } from "./index.js";
+
+export * from "./index.js";
+// One namespace per package, as `loomc/target/<name>` and `loomc/runtime/webgpu` export them
+// (the packages share names such as DEFAULT_LIMITS).
+export * as amdgpu from "./targets/amdgpu/index.js";
+export * as spirv from "./targets/spirv/index.js";
+export * as ptx from "./targets/ptx/index.js";
+export * as wgsl from "./targets/wgsl/index.js";
+export * as webgpu from "./runtime/webgpu/index.js";
+// The SPIR-V target's own disassembler (spirv-dis's text), for showing modules in a page.
+export { disassembleSpirv } from "./targets/spirv/disassemble.js";
+
+/** `loomc`'s LaunchConfigProgram, loading with closures by default (`{ codegen: true }` to generate code). */
+export const LaunchConfigProgram: Pick<typeof CoreLaunchConfigProgram, "load"> = {
+  load: (artifactOrBytes, options: LaunchConfigLoadOptions = {}) => CoreLaunchConfigProgram.load(artifactOrBytes, { codegen: false, ...options }),
+};
+export type LaunchConfigProgram = CoreLaunchConfigProgram;

@@ -1,0 +1,486 @@
+/**
+ * Integer, boolean and float selection. Each helper picks the scalar unit when every
+ * operand is uniform (an SGPR or a constant) and the vector unit otherwise, folds
+ * constants, and keeps bounded 64-bit values narrow (32-bit arithmetic when the result's
+ * proven bound fits). Operand legality is handled here: VOP2's second source is a VGPR,
+ * and VOP3 reads at most one SGPR or literal on gfx9 (two on gfx11) and no literal on gfx9.
+ */
+import { imm, isLiteral } from "../isa/operands.js";
+import { part, type MOperand, type VReg } from "../machine/program.js";
+import { fitsU32, KernelLowering, type Carrier, type Scalar } from "./context.js";
+
+type Cx = KernelLowering;
+
+const uniform = (cx: Cx, ...xs: Scalar[]) => xs.every((x) => x.c !== undefined || (cx.isS(x) && !x.mask));
+
+/** Number of SGPR (or literal) reads a VALU instruction may make. */
+const busLimit = (cx: Cx) => (cx.family === "gfx9" ? 1 : 2);
+
+function isScalarRead(o: MOperand): boolean {
+  return (o.k === "vreg" && o.r.cls === "s") || o.k === "s" || (o.k === "imm" && isLiteral(o));
+}
+
+/** Legal VOP3 sources: literals out on gfx9, SGPR reads within the constant bus. */
+export function vop3Sources(cx: Cx, ops: readonly MOperand[], extraReads = 0): MOperand[] {
+  const out = ops.map((o) => cx.vop3(o));
+  const key = (o: MOperand) => (o.k === "vreg" ? `r${o.r.id}:${o.sub}` : JSON.stringify(o));
+  const reads = () => new Set(out.filter(isScalarRead).map(key)).size + extraReads;
+  for (let i = out.length - 1; i >= 0 && reads() > busLimit(cx); i--) if (isScalarRead(out[i]!)) out[i] = cx.toVgpr(out[i]!);
+  return out;
+}
+
+export function vop3(cx: Cx, mnemonic: string, dst: MOperand, ops: readonly MOperand[], extraReads = 0): void {
+  cx.emit(mnemonic, [dst, ...vop3Sources(cx, ops, extraReads)]);
+}
+
+/** VOP2 `d = a op b`: b must be a VGPR (commutative ops swap, others move b). */
+export function vop2(cx: Cx, mnemonic: string, dst: MOperand, a: MOperand, b: MOperand, commutative: boolean): void {
+  const isV = (o: MOperand) => o.k === "vreg" && o.r.cls === "v";
+  if (!isV(b) && isV(a) && commutative) [a, b] = [b, a];
+  if (!isV(b)) b = cx.v32(b);
+  cx.emit(mnemonic, [dst, a, b]);
+}
+
+const s32 = (cx: Cx, t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar => cx.sval(t, reg, extra);
+
+// ---- 32-bit integers ----------------------------------------------------------------------
+
+type Int32Op = "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | "shru" | "shrs" | "minu" | "maxu" | "mins" | "maxs";
+
+const SALU32: Record<Int32Op, string> = {
+  add: "s_add_u32", sub: "s_sub_u32", mul: "s_mul_i32", and: "s_and_b32", or: "s_or_b32", xor: "s_xor_b32", shl: "s_lshl_b32", shru: "s_lshr_b32",
+  shrs: "s_ashr_i32", minu: "s_min_u32", maxu: "s_max_u32", mins: "s_min_i32", maxs: "s_max_i32",
+};
+/** VALU forms: [mnemonic, commutative, reversed (VOP2 `rev` takes the shift amount first)]. */
+const VALU32: Record<Int32Op, [string, boolean, boolean]> = {
+  add: ["v_add_u32", true, false], sub: ["v_sub_u32", false, false], mul: ["v_mul_lo_u32", true, false], and: ["v_and_b32", true, false],
+  or: ["v_or_b32", true, false], xor: ["v_xor_b32", true, false], shl: ["v_lshlrev_b32", false, true], shru: ["v_lshrrev_b32", false, true],
+  shrs: ["v_ashrrev_i32", false, true], minu: ["v_min_u32", true, false], maxu: ["v_max_u32", true, false], mins: ["v_min_i32", true, false], maxs: ["v_max_i32", true, false],
+};
+
+function fold32(op: Int32Op, a: bigint, b: bigint): bigint {
+  const sa = BigInt.asIntN(32, a), sb = BigInt.asIntN(32, b);
+  switch (op) {
+    case "add": return a + b;
+    case "sub": return a - b;
+    case "mul": return a * b;
+    case "and": return a & b;
+    case "or": return a | b;
+    case "xor": return a ^ b;
+    case "shl": return a << (b & 31n);
+    case "shru": return BigInt.asUintN(32, a) >> (b & 31n);
+    case "shrs": return sa >> (b & 31n);
+    case "minu": return a < b ? a : b;
+    case "maxu": return a > b ? a : b;
+    case "mins": return sa < sb ? sa : sb;
+    case "maxs": return sa > sb ? sa : sb;
+  }
+}
+
+/** A 32-bit operation on dwords `a`, `b` (operands are 32-bit sources). */
+export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i32", max?: bigint): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const(t === "i64" ? "i32" : t, fold32(op, BigInt.asUintN(32, a.c), BigInt.asUintN(32, b.c)));
+  const extra: Partial<Scalar> = max !== undefined ? { max } : {};
+  if (uniform(cx, a, b)) {
+    const d = cx.vreg("s", 1);
+    cx.emit(SALU32[op], [part(d), cx.lo(a), cx.lo(b)]);
+    return s32(cx, t, d, extra);
+  }
+  const d = cx.vreg("v", 1);
+  const [mnemonic, commutative, reversed] = VALU32[op];
+  if (mnemonic === "v_mul_lo_u32") {
+    const small = a.max !== undefined && b.max !== undefined && a.max < 1n << 24n && b.max < 1n << 24n;
+    if (small) vop2(cx, "v_mul_u32_u24", part(d), cx.lo(a), cx.lo(b), true);
+    else vop3(cx, mnemonic, part(d), [cx.lo(a), cx.lo(b)]);
+  } else if (reversed) vop2(cx, mnemonic, part(d), cx.lo(b), cx.lo(a), false);
+  else vop2(cx, mnemonic, part(d), cx.lo(a), cx.lo(b), commutative);
+  return s32(cx, t, d, extra);
+}
+
+// ---- 64-bit integers ----------------------------------------------------------------------
+
+const narrowOf = (cx: Cx, x: Scalar, max: bigint | undefined): Scalar => ({ ...x, t: "i64", narrow: true, ...(max !== undefined ? { max } : {}) });
+
+const wrap64 = (c: bigint) => BigInt.asUintN(64, c);
+
+function pairResult(cx: Cx, reg: VReg, max?: bigint): Scalar {
+  return cx.sval("i64", reg, max !== undefined ? { max } : {});
+}
+
+export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("add64", [a, b], () => add64Uncached(cx, a, b));
+}
+
+function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c + b.c));
+  if (a.c === 0n) return b;
+  if (b.c === 0n) return a;
+  const max = KernelLowering.addMax(a.max, b.max);
+  if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "add", a, b, "i64"), max);
+  return carryChain(cx, "add", a, b, max !== undefined && max < 1n << 63n ? max : undefined);
+}
+
+export function sub64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("sub64", [a, b], () => sub64Uncached(cx, a, b));
+}
+
+function sub64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c - b.c));
+  if (b.c === 0n) return a;
+  return carryChain(cx, "sub", a, b, undefined);
+}
+
+function carryChain(cx: Cx, kind: "add" | "sub", a: Scalar, b: Scalar, max: bigint | undefined): Scalar {
+  if (uniform(cx, a, b)) {
+    const d = cx.vreg("s", 2);
+    cx.emit(kind === "add" ? "s_add_u32" : "s_sub_u32", [part(d, 0, 1), cx.lo(a), cx.lo(b)]);
+    cx.emit(kind === "add" ? "s_addc_u32" : "s_subb_u32", [part(d, 1, 1), cx.hi(a), cx.hi(b)]);
+    return pairResult(cx, d, max);
+  }
+  if (kind === "add" && cx.hasLshlAdd64) return lshlAdd64(cx, a, 0, b, max);
+  // VOP2 carry forms: src0 any, src1 a VGPR; a − b keeps its order, so b becomes the VGPR.
+  let [p, q] = [a, b];
+  if (kind === "add" && !cx.isV(b)) [p, q] = [b, a];
+  const d = cx.vreg("v", 2);
+  const vcc = cx.vcc;
+  const qlo = cx.v32(cx.lo(q)), qhi = cx.v32(cx.hi(q));
+  const lo = kind === "add" ? "v_add_co_u32" : "v_sub_co_u32";
+  if (cx.family === "gfx9") cx.emit(lo, [part(d, 0, 1), vcc, cx.lo(p), qlo]);
+  else cx.emit(`${lo}_e64`, [part(d, 0, 1), vcc, ...vop3Sources(cx, [cx.lo(p), qlo])]);
+  // gfx9's constant bus is spent on VCC: the high source moves to a VGPR unless inline.
+  let phi = cx.hi(p);
+  if (cx.family === "gfx9" && isScalarRead(phi)) phi = cx.v32(phi);
+  cx.emit(kind === "add" ? "v_addc_co_u32" : "v_subb_co_u32", [part(d, 1, 1), vcc, phi, qhi, vcc]);
+  return pairResult(cx, d, max);
+}
+
+/** (a << k) + b in one `v_lshl_add_u64` (gfx940+); at most one SGPR pair, no literal. */
+export function lshlAdd64(cx: Cx, a: Scalar, k: number, b: Scalar, max?: bigint): Scalar {
+  const d = cx.vreg("v", 2);
+  const pa = cx.isV(a) || a.c !== undefined && !cx.inline64(a.c) ? part(cx.vpair(a)) : cx.src64(a);
+  let pb = b.c !== undefined && !cx.inline64(b.c) ? part(cx.vpair(b)) : cx.src64(b);
+  if (isScalarRead(pa) && isScalarRead(pb)) pb = part(cx.vpair(b));
+  cx.emit("v_lshl_add_u64", [part(d), pa, imm(k), pb]);
+  return pairResult(cx, d, max);
+}
+
+function log2(c: bigint): number | undefined {
+  if (c <= 0n || (c & (c - 1n)) !== 0n) return undefined;
+  return c.toString(2).length - 1;
+}
+
+export function shl64(cx: Cx, x: Scalar, k: number): Scalar {
+  return cx.memo("shl64", [x, k], () => shl64Uncached(cx, x, k));
+}
+
+function shl64Uncached(cx: Cx, x: Scalar, k: number): Scalar {
+  if (k === 0) return x;
+  if (x.c !== undefined) return cx.const("i64", wrap64(x.c << BigInt(k)));
+  const max = x.max !== undefined ? x.max << BigInt(k) : undefined;
+  if (cx.hiZero(x) && fitsU32(max)) return narrowOf(cx, int32(cx, "shl", x, cx.const("i32", BigInt(k)), "i64"), max);
+  if (uniform(cx, x)) {
+    const d = cx.vreg("s", 2);
+    cx.emit("s_lshl_b64", [part(d), part(cx.spair(x)), imm(k)]);
+    return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+  }
+  const d = cx.vreg("v", 2);
+  cx.emit("v_lshlrev_b64", [part(d), imm(k), part(cx.vpair(x))]);
+  return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+}
+
+/** x >> amount (logical or arithmetic); `amount` is an i64 whose low dword is used. */
+export function shr64(cx: Cx, x: Scalar, amount: Scalar, arithmetic: boolean): Scalar {
+  if (x.c !== undefined && amount.c !== undefined) {
+    const k = amount.c & 63n;
+    return cx.const("i64", wrap64(arithmetic ? BigInt.asIntN(64, x.c) >> k : x.c >> k));
+  }
+  if (amount.c === 0n) return x;
+  const nonneg = x.max !== undefined;
+  if (cx.hiZero(x) && (nonneg || !arithmetic)) {
+    // Narrow and non-negative: a 32-bit logical shift (amounts ≥ 32 give 0 only below 64: mask).
+    if (amount.c !== undefined && amount.c >= 32n) return cx.const("i64", 0n);
+    if (amount.c !== undefined || (amount.max !== undefined && amount.max < 32n)) return narrowOf(cx, int32(cx, "shru", x, amount, "i64"), x.max);
+  }
+  if (uniform(cx, x, amount)) {
+    const d = cx.vreg("s", 2);
+    cx.emit(arithmetic ? "s_ashr_i64" : "s_lshr_b64", [part(d), part(cx.spair(x)), cx.lo(amount)]);
+    return pairResult(cx, d, x.max);
+  }
+  const d = cx.vreg("v", 2);
+  vop3(cx, arithmetic ? "v_ashrrev_i64" : "v_lshrrev_b64", part(d), [cx.lo(amount), part(cx.vpair(x))]);
+  return pairResult(cx, d, x.max);
+}
+
+export function mul64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  return cx.memo("mul64", [a, b], () => mul64Uncached(cx, a, b));
+}
+
+function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i64", wrap64(a.c * b.c));
+  if (a.c !== undefined) [a, b] = [b, a];
+  if (b.c === 0n) return cx.const("i64", 0n);
+  if (b.c === 1n) return a;
+  const k = b.c !== undefined ? log2(b.c) : undefined;
+  if (k !== undefined) return shl64(cx, a, k);
+  const max = a.max !== undefined && b.max !== undefined ? a.max * b.max : undefined;
+  if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "mul", a, b, "i64"), max);
+  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  if (uniform(cx, a, b)) {
+    const d = cx.vreg("s", 2);
+    cx.emit("s_mul_i32", [part(d, 0, 1), cx.lo(a), cx.lo(b)]);
+    const hi = cx.vreg("s", 1);
+    cx.emit("s_mul_hi_u32", [part(hi), cx.lo(a), cx.lo(b)]);
+    let acc: MOperand = part(hi);
+    for (const [x, y] of [[a, b], [b, a]] as const) {
+      if (cx.hiZero(x)) continue;
+      const t = cx.vreg("s", 1);
+      cx.emit("s_mul_i32", [part(t), cx.hi(x), cx.lo(y)]);
+      const s = cx.vreg("s", 1);
+      cx.emit("s_add_u32", [part(s), acc, part(t)]);
+      acc = part(s);
+    }
+    cx.emit("s_mov_b32", [part(d, 1, 1), acc]);
+    return pairResult(cx, d, keep);
+  }
+  const d = cx.vreg("v", 2);
+  madU64(cx, d, cx.lo(a), cx.lo(b), imm(0));
+  const cross: MOperand[] = [];
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    if (cx.hiZero(x)) continue;
+    const t = cx.vreg("v", 1);
+    vop3(cx, "v_mul_lo_u32", part(t), [cx.hi(x), cx.lo(y)]);
+    cross.push(part(t));
+  }
+  if (cross.length === 0) return pairResult(cx, d, keep);
+  const r = cx.vreg("v", 2);
+  cx.emit("v_mov_b32", [part(r, 0, 1), part(d, 0, 1)]);
+  if (cross.length === 1) vop2(cx, "v_add_u32", part(r, 1, 1), cross[0]!, part(d, 1, 1), true);
+  else vop3(cx, "v_add3_u32", part(r, 1, 1), [part(d, 1, 1), cross[0]!, cross[1]!]);
+  return pairResult(cx, r, keep);
+}
+
+/** d[0:1] = a · b + c (u32 × u32 + u64). */
+function madU64(cx: Cx, d: VReg, a: MOperand, b: MOperand, c: MOperand): void {
+  const carry = cx.family === "gfx9" ? cx.vcc : { k: "special" as const, name: "null" as const, n: 1 };
+  cx.emit("v_mad_u64_u32", [part(d), carry, ...vop3Sources(cx, [a, b, c])]);
+}
+
+export function madd64(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
+  return add64(cx, mul64(cx, a, b), c);
+}
+
+// ---- comparisons, selects, booleans -------------------------------------------------------
+
+export type IntPredicate = "eq" | "ne" | "slt" | "sle" | "sgt" | "sge" | "ult" | "ule" | "ugt" | "uge";
+
+const CMP_SUFFIX: Record<IntPredicate, [string, boolean]> = {
+  eq: ["eq", false], ne: ["lg", false], slt: ["lt", true], sle: ["le", true], sgt: ["gt", true], sge: ["ge", true],
+  ult: ["lt", false], ule: ["le", false], ugt: ["gt", false], uge: ["ge", false],
+};
+
+function foldCmp(p: IntPredicate, a: bigint, b: bigint, bits: number): boolean {
+  const sa = BigInt.asIntN(bits, a), sb = BigInt.asIntN(bits, b), ua = BigInt.asUintN(bits, a), ub = BigInt.asUintN(bits, b);
+  switch (p) {
+    case "eq": return ua === ub;
+    case "ne": return ua !== ub;
+    case "slt": return sa < sb;
+    case "sle": return sa <= sb;
+    case "sgt": return sa > sb;
+    case "sge": return sa >= sb;
+    case "ult": return ua < ub;
+    case "ule": return ua <= ub;
+    case "ugt": return ua > ub;
+    case "uge": return ua >= ub;
+  }
+}
+
+/**
+ * A uniform boolean (SGPR 0/1) from SCC (`invert`: from its complement). A branch that
+ * immediately tests it reads SCC instead (control.ts `branchUnless`).
+ */
+function fromScc(cx: Cx, invert = false): Scalar {
+  const d = cx.vreg("s", 1);
+  cx.emit("s_cselect_b32", [part(d), imm(invert ? 0 : 1), imm(invert ? 1 : 0)]);
+  return cx.sval("i1", d, { max: 1n });
+}
+
+/** 64-bit a < b on the scalar unit: SCC = the borrow of a − b (sign bits flipped for signed). */
+function scalarLess64(cx: Cx, a: Scalar, b: Scalar, signed: boolean): void {
+  let ahi = cx.hi(a), bhi = cx.hi(b);
+  if (signed) {
+    const flip = (o: MOperand) => {
+      if (o.k === "imm") return imm((o.v ^ 0x80000000) >>> 0);
+      const t = cx.vreg("s", 1);
+      cx.emit("s_xor_b32", [part(t), o, imm(0x80000000)]);
+      return part(t);
+    };
+    ahi = flip(ahi);
+    bhi = flip(bhi);
+  }
+  const lo = cx.vreg("s", 1), hi = cx.vreg("s", 1);
+  cx.emit("s_sub_u32", [part(lo), cx.lo(a), cx.lo(b)]);
+  cx.emit("s_subb_u32", [part(hi), ahi, bhi]);
+}
+
+/** A lane mask → uniform boolean (any active lane set; all active lanes agree). */
+function maskToBool(cx: Cx, m: Scalar): Scalar {
+  cx.emit(cx.wave === 64 ? "s_cmp_lg_u64" : "s_cmp_lg_u32", [part(m.reg!), imm(0)]);
+  return fromScc(cx);
+}
+
+/** An integer comparison; `bits` is 32 or 64. */
+export function compareInt(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 32 | 64): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i1", foldCmp(p, a.c, b.c, bits) ? 1n : 0n);
+  let [suffix, signed] = CMP_SUFFIX[p];
+  // Narrow 64-bit values are non-negative: signed and unsigned orders agree on them.
+  const narrow = bits === 32 || (cx.hiZero(a) && cx.hiZero(b));
+  if (bits === 64 && narrow) signed = false;
+  const type = `${signed ? "i" : "u"}${narrow ? 32 : 64}`;
+  if (uniform(cx, a, b) && !narrow && suffix !== "eq" && suffix !== "lg") {
+    // lt: a < b; gt: b < a; ge: !(a < b); le: !(b < a).
+    const swap = suffix === "gt" || suffix === "le";
+    scalarLess64(cx, swap ? b : a, swap ? a : b, signed);
+    return fromScc(cx, suffix === "ge" || suffix === "le");
+  }
+  if (uniform(cx, a, b) && (narrow || suffix === "eq" || suffix === "lg")) {
+    if (narrow) cx.emit(`s_cmp_${suffix}_${signed ? "i" : "u"}32`, [cx.lo(a), cx.lo(b)]);
+    else cx.emit(`s_cmp_${suffix}_u64`, [cx.src64(a), cx.src64(b)]);
+    return fromScc(cx);
+  }
+  const m = cx.vreg("s", cx.maskDwords);
+  const srcs = narrow ? [cx.lo(a), cx.lo(b)] : [cx.src64(a), cx.src64(b)];
+  vop3(cx, `v_cmp_${suffix === "lg" ? "ne" : suffix}_${type}`, part(m), srcs);
+  const mask = cx.sval("i1", m, { mask: true });
+  return uniform(cx, a, b) ? maskToBool(cx, mask) : mask;
+}
+
+const FLOAT_PREDICATES: Readonly<Record<string, string>> = {
+  oeq: "eq", one: "lg", olt: "lt", ole: "le", ogt: "gt", oge: "ge", ord: "o",
+  ueq: "nlg", une: "neq", ult: "nge", ule: "ngt", ugt: "nle", uge: "nlt", uno: "u",
+};
+
+export function compareFloat(cx: Cx, pred: string, a: Scalar, b: Scalar): Scalar | undefined {
+  const suffix = FLOAT_PREDICATES[pred];
+  if (!suffix) return undefined;
+  const m = cx.vreg("s", cx.maskDwords);
+  vop3(cx, `v_cmp_${suffix}_f32`, part(m), [cx.lo(a), cx.lo(b)]);
+  const mask = cx.sval("i1", m, { mask: true });
+  return uniform(cx, a, b) ? maskToBool(cx, mask) : mask;
+}
+
+/** An i1 as a lane mask. */
+export function asMask(cx: Cx, x: Scalar): MOperand {
+  if (x.mask) return part(x.reg!);
+  if (x.c !== undefined) return imm(x.c !== 0n ? -1 : 0);
+  const m = cx.vreg("s", cx.maskDwords);
+  cx.emit("s_cmp_lg_u32", [cx.lo(x), imm(0)]);
+  cx.emit(cx.wave === 64 ? "s_cselect_b64" : "s_cselect_b32", [part(m), imm(-1), imm(0)]);
+  return part(m);
+}
+
+export function boolOp(cx: Cx, op: "and" | "or" | "xor", a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i1", fold32(op, a.c, b.c) & 1n);
+  if (!a.mask && !b.mask) return { ...int32(cx, op, a, b, "i1"), max: 1n };
+  const m = cx.vreg("s", cx.maskDwords);
+  cx.emit(cx.maskOp(`s_${op}`), [part(m), asMask(cx, a), asMask(cx, b)]);
+  return cx.sval("i1", m, { mask: true });
+}
+
+/** `c ? a : b` for one dword. */
+function select32(cx: Cx, c: Scalar, a: MOperand, b: MOperand, inVector: boolean): MOperand {
+  if (!c.mask && !inVector) {
+    const d = cx.vreg("s", 1);
+    cx.emit("s_cmp_lg_u32", [cx.lo(c), imm(0)]);
+    cx.emit("s_cselect_b32", [part(d), a, b]);
+    return part(d);
+  }
+  const d = cx.vreg("v", 1);
+  const mask = asMask(cx, c);
+  // v_cndmask_b32 d, false-value, true-value, mask (the mask is one SGPR read).
+  cx.emit("v_cndmask_b32_e64", [part(d), ...vop3Sources(cx, [b, a], 1), mask]);
+  return part(d);
+}
+
+export function select(cx: Cx, c: Scalar, a: Scalar, b: Scalar): Scalar {
+  if (c.c !== undefined) return c.c !== 0n ? a : b;
+  const t = a.t;
+  const vector = c.mask === true || !uniform(cx, a, b);
+  if (t === "i1") {
+    if (!vector && !a.mask && !b.mask) return { ...cx.sval("i1", (select32(cx, c, cx.lo(a), cx.lo(b), false) as { r: VReg }).r), max: 1n };
+    const am = asMask(cx, a), bm = asMask(cx, b), cm = asMask(cx, c);
+    const t1 = cx.vreg("s", cx.maskDwords), t2 = cx.vreg("s", cx.maskDwords), m = cx.vreg("s", cx.maskDwords);
+    cx.emit(cx.maskOp("s_and"), [part(t1), cm, am]);
+    cx.emit(cx.maskOp("s_andn2"), [part(t2), bm, cm]);
+    cx.emit(cx.maskOp("s_or"), [part(m), part(t1), part(t2)]);
+    return cx.sval("i1", m, { mask: true });
+  }
+  const max = a.max !== undefined && b.max !== undefined ? (a.max > b.max ? a.max : b.max) : undefined;
+  const extra = max !== undefined ? { max } : {};
+  if (t === "i64") {
+    if (cx.hiZero(a) && cx.hiZero(b)) return { ...cx.sval("i64", (select32(cx, c, cx.lo(a), cx.lo(b), vector) as { r: VReg }).r, extra), narrow: true };
+    const lo = select32(cx, c, cx.lo(a), cx.lo(b), vector) as { r: VReg };
+    const hi = select32(cx, c, cx.hi(a), cx.hi(b), vector) as { r: VReg };
+    const d = cx.vreg(lo.r.cls, 2);
+    cx.emit(lo.r.cls === "s" ? "s_mov_b32" : "v_mov_b32", [part(d, 0, 1), part(lo.r)]);
+    cx.emit(lo.r.cls === "s" ? "s_mov_b32" : "v_mov_b32", [part(d, 1, 1), part(hi.r)]);
+    return cx.sval("i64", d, extra);
+  }
+  return cx.sval(t, (select32(cx, c, cx.lo(a), cx.lo(b), vector || t === "f32") as { r: VReg }).r, extra);
+}
+
+/** min/max of 64-bit values through compare + select; 32-bit directly. */
+export function minmax64(cx: Cx, which: "min" | "max", signed: boolean, a: Scalar, b: Scalar): Scalar {
+  if (cx.hiZero(a) && cx.hiZero(b)) {
+    const max = a.max !== undefined && b.max !== undefined ? (which === "min" ? (a.max < b.max ? a.max : b.max) : a.max > b.max ? a.max : b.max) : undefined;
+    return narrowOf(cx, int32(cx, which === "min" ? "minu" : "maxu", a, b, "i64"), max);
+  }
+  const p: IntPredicate = which === "min" ? (signed ? "slt" : "ult") : signed ? "sgt" : "ugt";
+  const c = compareInt(cx, p, a, b, 64);
+  return select(cx, c, a, b);
+}
+
+// ---- floats -------------------------------------------------------------------------------
+
+export function vfloat(cx: Cx, mnemonic: string, a: Scalar, b: Scalar, commutative: boolean): Scalar {
+  const d = cx.vreg("v", 1);
+  vop2(cx, mnemonic, part(d), cx.lo(a), cx.lo(b), commutative);
+  return cx.sval("f32", d);
+}
+
+export function vunary(cx: Cx, mnemonic: string, a: Scalar, t: Carrier = "f32"): Scalar {
+  const d = cx.vreg("v", 1);
+  cx.emit(mnemonic, [part(d), cx.lo(a)]);
+  if (TRANSCENDENTAL.has(mnemonic)) transHazard(cx);
+  return cx.sval(t, d);
+}
+
+const TRANSCENDENTAL = new Set(["v_exp_f32", "v_log_f32", "v_rcp_f32", "v_sqrt_f32", "v_rsq_f32", "v_sin_f32", "v_cos_f32"]);
+
+/**
+ * A transcendental's result read by the next VALU instruction: gfx940 needs one wait
+ * state (LLVM's TransForwardingHazard), gfx11 a `s_waitcnt_depctr` on va_vdst
+ * (VALUTransUseHazard). Always inserting them is conservative and cheap.
+ */
+export function transHazard(cx: Cx): void {
+  if (cx.family === "gfx9") cx.program.emit({ mnemonic: "s_nop", operands: [], simm: 0 });
+  else cx.program.emit({ mnemonic: "s_waitcnt_depctr", operands: [], simm: 0x0fff });
+}
+
+export function fma(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  vop3(cx, "v_fma_f32", part(d), [cx.lo(a), cx.lo(b), cx.lo(c)]);
+  return cx.sval("f32", d);
+}
+
+export const floatBits = (value: number): bigint => {
+  const v = new DataView(new ArrayBuffer(4));
+  v.setFloat32(0, value);
+  return BigInt(v.getUint32(0));
+};
+
+/** IEEE minimum/maximum: NaN if either operand is NaN (v_min/v_max return the other). */
+export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar {
+  const unordered = compareFloat(cx, "uno", a, b)!;
+  return select(cx, unordered, cx.const("f32", 0x7fc00000n), r);
+}
+

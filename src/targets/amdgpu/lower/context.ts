@@ -1,0 +1,385 @@
+/**
+ * The state of lowering one prepared kernel to AMDGPU machine instructions: what each Loom
+ * value became (`Lowered`), the machine program being built, and the TARGET diagnostics
+ * found on the way. Rules (rules-*.ts) read operands with `get`/`scalar`, emit with `emit`
+ * and the arithmetic helpers here, and record results with `set`.
+ *
+ * Register classes follow uniformity: a value every invocation of the workgroup shares
+ * (the verifier's analysis, joined with the operands' classes for values the pipeline
+ * made after verification) lives in SGPRs and is computed by the scalar unit; a varying
+ * value lives in VGPRs; a varying i1 is a lane mask in SGPRs (one bit per lane), a uniform
+ * i1 an SGPR holding 0 or 1. Floats are computed by the vector unit (gfx9 and gfx11 have
+ * no scalar float ALU), so a uniform float is an SGPR only when it comes from the kernarg
+ * segment. `index`/`offset`/`i64` are 64-bit; a 64-bit value whose upper half is known to
+ * be zero (`narrow`) is kept as its low dword, so bounded index arithmetic is 32-bit.
+ */
+import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
+import { D } from "../../../core/diag/catalog.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
+import type { PrimName, Type } from "../../../ir/types.js";
+import type { PreparedKernel, Uniformity } from "../../../core/prepared.js";
+import type { AmdgpuTargetInfo } from "../profile.js";
+import type { IsaFamily } from "../isa/family.js";
+import { imm, special, type Operand } from "../isa/operands.js";
+import { isLiteral } from "../isa/operands.js";
+import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
+
+export type Carrier = "i1" | "i32" | "i64" | "f32";
+
+/**
+ * A scalar value: a constant (`c`, the bits), or a register (`reg`, SGPR or VGPR). An i64
+ * in a register is a pair unless `narrow` (then `reg` is its low dword and the high dword
+ * is zero). `max` is a proven unsigned upper bound (the value is then non-negative).
+ * A varying i1 is a lane mask (`mask`).
+ */
+export interface Scalar {
+  readonly kind: "scalar";
+  readonly t: Carrier;
+  readonly c?: bigint;
+  readonly reg?: VReg;
+  readonly narrow?: boolean;
+  readonly max?: bigint;
+  /** A varying i1: one bit per lane in an SGPR (wave32) or SGPR pair (wave64). */
+  readonly mask?: boolean;
+  /** A register control flow writes more than once (merges, loop-carried values): never reused by CSE. */
+  readonly mutable?: boolean;
+}
+
+export type Lowered =
+  | Scalar
+  | { readonly kind: "vector"; readonly lanes: readonly Scalar[]; readonly t: Carrier }
+  | { readonly kind: "buffer"; readonly space: "global" | "lds"; readonly addr: Scalar }
+  | { readonly kind: "view"; readonly space: "global" | "lds"; readonly base: Scalar; readonly strides: readonly Scalar[]; readonly element: Carrier; readonly bytes: number }
+  | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
+  | { readonly kind: "invalid" };
+
+export type Rule = (cx: KernelLowering, op: Op) => void;
+
+export function carrierOf(name: PrimName): Carrier | undefined {
+  switch (name) {
+    case "i1": return "i1";
+    case "i32": return "i32";
+    case "index": case "offset": case "i64": return "i64";
+    case "f32": return "f32";
+    default: return undefined;
+  }
+}
+
+const U32 = 0xffffffffn;
+
+export class KernelLowering {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly program = new MachineProgram();
+  private readonly values = new Map<Value, Lowered>();
+  private readonly reported = new Set<Op | Value>();
+  private readonly classes = new Map<Value, Uniformity>();
+  readonly family: IsaFamily;
+  readonly wave: 32 | 64;
+  /** Hardware-initialized registers the kernel read. */
+  workgroupIds = [false, false, false];
+  workitemDims: 0 | 1 | 2 = 0;
+  usesVcc = false;
+  /** Hidden kernel arguments read (code object v5 `hidden_block_count_*`). */
+  hiddenBlockCount = [false, false, false];
+
+  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
+    throw new Error("AMDGPU lowering: lowerRegion is not installed");
+  };
+
+  constructor(
+    readonly kernel: PreparedKernel,
+    readonly info: AmdgpuTargetInfo,
+    wave: 32 | 64,
+    /** SGPR index of the kernarg segment pointer. */
+    readonly kernargSgpr: number,
+    /** SGPR index of each workgroup id (system SGPRs: x, then y and z when enabled). */
+    readonly workgroupIdSgprs: readonly number[],
+    /** Kernarg offset of the code object v5 hidden arguments. */
+    readonly hiddenArgumentsOffset: number,
+  ) {
+    this.family = info.processor.family;
+    this.wave = wave;
+  }
+
+  /** gfx940+ `v_lshl_add_u64` (64-bit (a << k) + b in one VALU instruction). */
+  get hasLshlAdd64(): boolean {
+    return /^gfx94|^gfx950/.test(this.info.processor.name);
+  }
+
+  get target(): string {
+    return `AMDGPU profile '${this.kernel.profile.identifier}' (${this.info.targetId})`;
+  }
+
+  // ---- diagnostics --------------------------------------------------------------------------
+  unsupported(at: Op | Value, what: string, help?: string): void {
+    if (this.reported.has(at)) return;
+    this.reported.add(at);
+    const span = at.span ?? this.kernel.op.span;
+    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
+  }
+
+  checkTypes(op: Op): boolean {
+    for (const v of [...op.operands, ...op.results]) {
+      const t = v.type;
+      const name = t.kind === "prim" ? t.name : t.element.name;
+      if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
+      if (carrierOf(name) === undefined) {
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i32, i64/index/offset and f32 so far");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---- values -------------------------------------------------------------------------------
+  set(v: Value, l: Lowered): void {
+    this.values.set(v, l);
+  }
+
+  get(v: Value): Lowered {
+    const l = this.values.get(v);
+    if (!l) throw new Error(`AMDGPU lowering: '%${v.name}' used before it was lowered`);
+    return l;
+  }
+
+  scalar(v: Value): Scalar {
+    const l = this.get(v);
+    if (l.kind === "scalar") return l;
+    if (l.kind === "invalid") return { kind: "scalar", t: this.carrier(v.type) ?? "i32", c: 0n };
+    throw new Error(`AMDGPU lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
+  }
+
+  poison(op: Op): void {
+    for (const r of op.results) this.set(r, { kind: "invalid" });
+  }
+
+  carrier(t: Type): Carrier | undefined {
+    if (t.kind === "prim") return carrierOf(t.name);
+    return carrierOf(t.element.name);
+  }
+
+  /** Uniformity of a value (uniformity.ts: the verifier's analysis joined with the body's own). */
+  uniform(v: Value): boolean {
+    return this.classes.get(v) === "uniform";
+  }
+
+  setUniformity(map: ReadonlyMap<Value, Uniformity>): void {
+    for (const [v, u] of map) this.classes.set(v, u);
+  }
+
+  // ---- emission -----------------------------------------------------------------------------
+  vreg(cls: RegClass, n: number, fixed?: number): VReg {
+    return this.program.vreg(cls, n, fixed);
+  }
+
+  emit(mnemonic: string, operands: readonly MOperand[], fields: Omit<MInst, "mnemonic" | "operands"> = {}): void {
+    if (operands.some((o) => o.k === "special" && o.name === "vcc")) this.usesVcc = true;
+    this.program.emit({ mnemonic, operands, ...fields });
+  }
+
+  label(): Label {
+    return this.program.label();
+  }
+
+  place(l: Label): void {
+    this.program.place(l);
+  }
+
+  branch(mnemonic: string, target: Label): void {
+    this.program.emit({ mnemonic, operands: [], simm: 0, target });
+  }
+
+  get vcc(): Operand {
+    this.usesVcc = true;
+    return special("vcc", this.wave / 32);
+  }
+
+  get exec(): Operand {
+    return special("exec", this.wave / 32);
+  }
+
+  /** Lane-mask width in SGPRs. */
+  get maskDwords(): number {
+    return this.wave / 32;
+  }
+
+  /** `s_*_b32` or `s_*_b64` for lane-mask operations. */
+  maskOp(base: string): string {
+    return `${base}_b${this.wave}`;
+  }
+
+  private fixedRegs = new Map<string, VReg>();
+  private readonly scopes: Map<string, Scalar>[] = [new Map()];
+  private readonly ids = new WeakMap<object, number>();
+
+  /** Region scopes for common-subexpression reuse: a value computed in an enclosing region dominates. */
+  pushScope(): void {
+    this.scopes.push(new Map());
+  }
+  popScope(): void {
+    this.scopes.pop();
+  }
+
+  /** `fn()` once per scope chain for the same operation on the same operands (pure helpers only). */
+  memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
+    if (operands.some((o) => typeof o !== "number" && o.mutable)) return fn();
+    const key = `${op}(${operands.map((o) => (typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`)).join(",")})`;
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const hit = this.scopes[i]!.get(key);
+      if (hit) return hit;
+    }
+    const r = fn();
+    this.scopes.at(-1)!.set(key, r);
+    return r;
+  }
+
+  private idOf(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) this.ids.set(o, (id = this.nextId++));
+    return id;
+  }
+  private nextId = 0;
+
+  /** A hardware-initialized register, as one fixed virtual register per kernel. */
+  fixedReg(cls: RegClass, index: number, n: number): VReg {
+    const key = `${cls}${index}:${n}`;
+    let r = this.fixedRegs.get(key);
+    if (!r) this.fixedRegs.set(key, (r = this.vreg(cls, n, index)));
+    return r;
+  }
+
+  kernargPointer(): VReg {
+    return this.fixedReg("s", this.kernargSgpr, 2);
+  }
+
+  // ---- constants ------------------------------------------------------------------------------
+  const(t: Carrier, c: bigint): Scalar {
+    const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
+    return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
+  }
+
+  // ---- operands -------------------------------------------------------------------------------
+  isS(x: Scalar): boolean {
+    return x.reg?.cls === "s";
+  }
+  isV(x: Scalar): boolean {
+    return x.reg?.cls === "v";
+  }
+
+  /** A 32-bit operand (the low dword of a 64-bit value). */
+  lo(x: Scalar): MOperand {
+    if (x.c !== undefined) return imm(Number(x.c & U32));
+    return x.t === "i64" && !x.narrow ? part(x.reg!, 0, 1) : part(x.reg!, 0, 1);
+  }
+
+  /** The high dword of a 64-bit value. */
+  hi(x: Scalar): MOperand {
+    if (x.c !== undefined) return imm(Number((x.c >> 32n) & U32));
+    return x.narrow ? imm(0) : part(x.reg!, 1, 1);
+  }
+
+  /** Whether the 64-bit value's high dword is zero. */
+  hiZero(x: Scalar): boolean {
+    return x.narrow === true || (x.c !== undefined && x.c >> 32n === 0n);
+  }
+
+  /** x in a 32-bit VGPR (moves SGPRs and immediates). */
+  v32(o: MOperand): MOperand {
+    if (o.k === "vreg" && o.r.cls === "v") return o;
+    const d = this.vreg("v", 1);
+    this.emit("v_mov_b32", [part(d), o]);
+    return part(d);
+  }
+
+  /** A whole 1-dword VGPR holding the 32-bit operand (a register of its own when `o` is part of a tuple). */
+  own32(o: MOperand): VReg {
+    if (o.k === "vreg" && o.r.cls === "v" && o.r.n === 1) return o.r;
+    const d = this.vreg("v", 1);
+    this.emit("v_mov_b32", [part(d), o]);
+    return d;
+  }
+
+  /** Any operand (1 or 2 dwords) in VGPRs. */
+  toVgpr(o: MOperand): MOperand {
+    const n = o.k === "vreg" || o.k === "s" || o.k === "v" ? o.n : 1;
+    if (n === 1) return this.v32(o);
+    if (o.k === "vreg" && o.r.cls === "v") return o;
+    const d = this.vreg("v", 2);
+    if (o.k === "vreg") {
+      this.emit("v_mov_b32", [part(d, 0, 1), part(o.r, o.sub, 1)]);
+      this.emit("v_mov_b32", [part(d, 1, 1), part(o.r, o.sub + 1, 1)]);
+    } else throw new Error("AMDGPU lowering: a 64-bit operand outside a register");
+    return part(d);
+  }
+
+  /** An operand usable where gfx9 VOP3 forbids literals (moved into an SGPR). */
+  vop3(o: MOperand): MOperand {
+    if (this.family === "gfx9" && o.k === "imm" && isLiteral(o)) {
+      const d = this.vreg("s", 1);
+      this.emit("s_mov_b32", [part(d), o]);
+      return part(d);
+    }
+    return o;
+  }
+
+  /** A 32-bit SGPR operand or inline/literal immediate for SALU sources. */
+  s32(o: MOperand): MOperand {
+    return o;
+  }
+
+  /** The 64-bit value in a VGPR pair. */
+  vpair(x: Scalar): VReg {
+    if (x.reg && x.reg.cls === "v" && !x.narrow && x.reg.n === 2) return x.reg;
+    const d = this.vreg("v", 2);
+    this.emit("v_mov_b32", [part(d, 0, 1), this.lo(x)]);
+    this.emit("v_mov_b32", [part(d, 1, 1), this.hi(x)]);
+    return d;
+  }
+
+  /** The 64-bit value in an SGPR pair (x must not be a VGPR value). */
+  spair(x: Scalar): VReg {
+    if (x.reg && x.reg.cls === "s" && !x.narrow && x.reg.n === 2) return x.reg;
+    const d = this.vreg("s", 2);
+    if (x.c !== undefined && this.inline64(x.c)) {
+      this.emit("s_mov_b64", [part(d), imm(Number(BigInt.asIntN(32, x.c)))]);
+      return d;
+    }
+    this.emit("s_mov_b32", [part(d, 0, 1), this.lo(x)]);
+    this.emit("s_mov_b32", [part(d, 1, 1), this.hi(x)]);
+    return d;
+  }
+
+  /** A 64-bit constant that is an inline constant of a 64-bit operand. */
+  inline64(c: bigint): boolean {
+    const s = BigInt.asIntN(64, c);
+    return s >= -16n && s <= 64n;
+  }
+
+  /** A 64-bit operand for VALU sources: a pair register or an inline constant. */
+  src64(x: Scalar): MOperand {
+    if (x.c !== undefined && this.inline64(x.c)) return imm(Number(BigInt.asIntN(32, x.c)));
+    if (x.reg && !x.narrow && x.reg.n === 2) return part(x.reg);
+    return part(this.isS(x) || x.c !== undefined ? this.spairOrV(x) : this.vpair(x));
+  }
+
+  private spairOrV(x: Scalar): VReg {
+    return x.reg?.cls === "v" ? this.vpair(x) : this.spair(x);
+  }
+
+  // ---- results --------------------------------------------------------------------------------
+  sval(t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar {
+    return { kind: "scalar", t, reg, ...extra };
+  }
+
+  /** A 32-bit result register of the class the operands allow. */
+  result32(uniform: boolean): VReg {
+    return this.vreg(uniform ? "s" : "v", 1);
+  }
+
+  /** Sum of two upper bounds, when both are known. */
+  static addMax(a?: bigint, b?: bigint): bigint | undefined {
+    return a !== undefined && b !== undefined ? a + b : undefined;
+  }
+}
+
+export const fitsU32 = (max: bigint | undefined): boolean => max !== undefined && max <= U32;

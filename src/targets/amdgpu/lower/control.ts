@@ -1,0 +1,288 @@
+/**
+ * Structured control flow. A uniform condition (an SGPR boolean) branches on SCC; a
+ * varying one (a lane mask) runs both sides under EXEC masks:
+ *
+ *   uniform if   s_cmp_lg_u32 c, 0; s_cbranch_scc0 ELSE; then; s_branch END; ELSE: else; END:
+ *   varying if   s_and_saveexec saved, m; s_cbranch_execz ELSE; then;
+ *                ELSE: s_andn2 exec, saved, m; s_cbranch_execz END; else; END: s_mov exec, saved
+ *   uniform for  iv = lo; HEAD: iv < hi ? : s_cbranch_scc0 EXIT; body; iv += step; s_branch HEAD; EXIT:
+ *   varying for  saved = exec; HEAD: m = iv < hi; exec &= m; s_cbranch_execz EXIT; body; iv += step;
+ *                s_branch HEAD; EXIT: exec = saved   (lanes leave the loop one by one)
+ *
+ * Values leaving a region get registers of their own that each side writes (VGPR writes
+ * obey EXEC, so each lane keeps its own side's value; lane masks are merged with EXEC
+ * explicitly because scalar writes do not). `scf.for ... unroll` with a constant trip count
+ * of at most 64 is unrolled (its induction variable then folds into offsets).
+ */
+import type { Op, Region } from "../../../ir/core.js";
+import { imm } from "../isa/operands.js";
+import { part, type Item, type VReg } from "../machine/program.js";
+import { add64, compareInt, select } from "./arith.js";
+import type { KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+
+type Cx = KernelLowering;
+
+const MAX_UNROLL = 64;
+
+function capture(cx: Cx, region: Region | undefined, args: readonly Lowered[]): { items: Item[]; yielded: Lowered[] } {
+  if (!region) return { items: [], yielded: [] };
+  const start = cx.program.items.length;
+  const term = cx.lowerRegion(region, args);
+  const yielded = term.operands.map((v) => cx.get(v));
+  return { items: cx.program.items.splice(start), yielded };
+}
+
+function append(cx: Cx, items: readonly Item[]): void {
+  cx.program.items.push(...items);
+}
+
+interface Slot {
+  readonly value: Scalar;
+  readonly cls: "s" | "v";
+}
+
+/** A register shaped for `template`'s type, in class `cls`. */
+function slotFor(cx: Cx, template: Scalar, cls: "s" | "v", narrow: boolean, max?: bigint): Slot {
+  if (template.t === "i1" && cls === "s" && template.mask) {
+    return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true, mutable: true }), cls };
+  }
+  const n = template.t === "i64" && !narrow ? 2 : 1;
+  const reg = cx.vreg(cls, n);
+  const extra: Partial<Scalar> = { mutable: true, ...(narrow ? { narrow: true } : {}), ...(max !== undefined ? { max } : {}), ...(template.t === "i1" && cls === "s" ? { max: 1n } : {}) };
+  return { value: cx.sval(template.t, reg, extra), cls };
+}
+
+/** slot := value (under the current EXEC for VGPRs; masks merge with EXEC when `merge`). */
+function assign(cx: Cx, slot: Slot, value: Scalar, merge: boolean): void {
+  const to = slot.value;
+  if (to.mask) {
+    const m = value.mask ? part(value.reg!) : value.c !== undefined ? imm(value.c ? -1 : 0) : undefined;
+    const src = m ?? (() => {
+      const t = cx.vreg("s", cx.maskDwords);
+      cx.emit("s_cmp_lg_u32", [cx.lo(value), imm(0)]);
+      cx.emit(cx.maskOp("s_cselect"), [part(t), imm(-1), imm(0)]);
+      return part(t);
+    })();
+    if (!merge) return cx.emit(cx.maskOp("s_mov"), [part(to.reg!), src]);
+    const t = cx.vreg("s", cx.maskDwords);
+    cx.emit(cx.maskOp("s_and"), [part(t), src, cx.exec]);
+    cx.emit(cx.maskOp("s_or"), [part(to.reg!), part(to.reg!), part(t)]);
+    return;
+  }
+  const mov = slot.cls === "s" ? "s_mov_b32" : "v_mov_b32";
+  const reg = to.reg!;
+  if (value.reg === reg) return;
+  if (slot.cls === "s" && value.reg?.cls === "v") {
+    // The analysis proved it uniform: every active lane holds the same value.
+    for (let i = 0; i < reg.n; i++) cx.emit("v_readfirstlane_b32", [part(reg, i, 1), i === 0 ? cx.lo(value) : cx.hi(value)]);
+    return;
+  }
+  cx.emit(mov, [part(reg, 0, 1), cx.lo(value.mask ? boolValue(cx, value) : value)]);
+  if (reg.n === 2) cx.emit(mov, [part(reg, 1, 1), cx.hi(value)]);
+}
+
+function boolValue(cx: Cx, mask: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  cx.emit("v_cndmask_b32_e64", [part(d), imm(0), imm(1), part(mask.reg!)]);
+  return cx.sval("i32", d);
+}
+
+const isScalarValue = (l: Lowered): l is Scalar => l.kind === "scalar";
+
+function scalarYields(cx: Cx, op: Op, lists: readonly Lowered[][]): Scalar[][] | undefined {
+  for (const l of lists) {
+    if (!l.every(isScalarValue)) {
+      if (!l.some((x) => x.kind === "invalid")) cx.unsupported(op, `'${op.name}' yielding buffers, views or vectors`, "the AMDGPU back end merges scalars only so far");
+      return undefined;
+    }
+  }
+  return lists as Scalar[][];
+}
+
+const maxOf = (xs: readonly Scalar[]) => (xs.every((x) => x.max !== undefined) ? xs.reduce((m, x) => (x.max! > m ? x.max! : m), 0n) : undefined);
+
+function resultSlots(cx: Cx, op: Op, yields: readonly Scalar[][], uniform: boolean): Slot[] {
+  return op.results.map((r, i) => {
+    const ys = yields.map((y) => y[i]!);
+    const t = ys[0]!;
+    const allScalar = ys.every((y) => y.c !== undefined || (y.reg?.cls === "s" && !y.mask));
+    const cls = uniform && cx.uniform(r) && allScalar && t.t !== "f32" ? "s" : "v";
+    if (t.t === "i1" && cls === "v") return { value: cx.sval("i1", cx.vreg("s", cx.maskDwords), { mask: true, mutable: true }), cls: "s" };
+    const narrow = t.t === "i64" && ys.every((y) => cx.hiZero(y));
+    return slotFor(cx, t, cls, narrow, maxOf(ys));
+  });
+}
+
+/**
+ * Branches to `target` when the uniform boolean `cond` is false. When `cond` was just made
+ * from SCC (`s_cselect_b32 d, 1, 0` or `0, 1` as the last instruction), the select is
+ * dropped and the branch tests SCC itself.
+ */
+function branchUnless(cx: Cx, cond: Scalar, target: import("../machine/program.js").Label, onlyUse: boolean): void {
+  const last = cx.program.items.at(-1);
+  if (onlyUse && last?.kind === "inst" && last.inst.mnemonic === "s_cselect_b32") {
+    const [d, t] = last.inst.operands;
+    if (d?.k === "vreg" && d.r === cond.reg && t?.k === "imm") {
+      cx.program.items.pop();
+      return cx.branch(t.v === 1 ? "s_cbranch_scc0" : "s_cbranch_scc1", target);
+    }
+  }
+  cx.emit("s_cmp_lg_u32", [cx.lo(cond), imm(0)]);
+  cx.branch("s_cbranch_scc0", target);
+}
+
+const ifRule: Rule = (cx, op) => {
+  const cond = cx.scalar(op.operands[0]!);
+  if (cond.c !== undefined) {
+    const taken = cond.c !== 0n ? op.regions[0] : op.regions[1];
+    const r = capture(cx, taken, []);
+    append(cx, r.items);
+    return op.results.forEach((res, i) => cx.set(res, r.yielded[i] ?? { kind: "invalid" }));
+  }
+  const thenPart = capture(cx, op.regions[0], []);
+  const elsePart = capture(cx, op.regions[1], []);
+  let slots: Slot[] = [];
+  const uniform = !cond.mask;
+  if (op.results.length > 0) {
+    const yields = scalarYields(cx, op, [thenPart.yielded, elsePart.yielded]);
+    if (!yields) return cx.poison(op);
+    slots = resultSlots(cx, op, yields, uniform);
+  }
+  const masks = slots.filter((s) => s.value.mask);
+  const end = cx.label(), otherwise = cx.label();
+  if (uniform) {
+    branchUnless(cx, cond, otherwise, cx.kernel.uses.get(op.operands[0]!) === 1);
+    append(cx, thenPart.items);
+    slots.forEach((s, i) => assign(cx, s, thenPart.yielded[i] as Scalar, false));
+    cx.branch("s_branch", end);
+    cx.place(otherwise);
+    append(cx, elsePart.items);
+    slots.forEach((s, i) => assign(cx, s, elsePart.yielded[i] as Scalar, false));
+    cx.place(end);
+  } else {
+    const saved = cx.vreg("s", cx.maskDwords);
+    for (const m of masks) cx.emit(cx.maskOp("s_mov"), [part(m.value.reg!), imm(0)]);
+    cx.emit(cx.maskOp("s_and_saveexec"), [part(saved), part(cond.reg!)]);
+    cx.branch("s_cbranch_execz", otherwise);
+    append(cx, thenPart.items);
+    slots.forEach((s, i) => assign(cx, s, thenPart.yielded[i] as Scalar, true));
+    cx.place(otherwise);
+    const hasElse = elsePart.items.length > 0 || slots.length > 0;
+    if (hasElse) {
+      cx.emit(cx.maskOp("s_andn2"), [cx.exec, part(saved), part(cond.reg!)]);
+      cx.branch("s_cbranch_execz", end);
+      append(cx, elsePart.items);
+      slots.forEach((s, i) => assign(cx, s, elsePart.yielded[i] as Scalar, true));
+    }
+    cx.place(end);
+    cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
+  }
+  op.results.forEach((r, i) => cx.set(r, slots[i]!.value));
+};
+
+function tripCount(lo: Scalar, hi: Scalar, step: Scalar): number | undefined {
+  if (lo.c === undefined || hi.c === undefined || step.c === undefined) return undefined;
+  const l = BigInt.asIntN(64, lo.c), h = BigInt.asIntN(64, hi.c), s = BigInt.asIntN(64, step.c);
+  if (s <= 0n) return undefined;
+  return h <= l ? 0 : Number((h - l + s - 1n) / s);
+}
+
+const forRule: Rule = (cx, op) => {
+  const [loV, hiV, stepV, ...initValues] = op.operands;
+  const lo = cx.scalar(loV!), hi = cx.scalar(hiV!), step = cx.scalar(stepV!);
+  const inits = initValues.map((v) => cx.get(v));
+  const initScalars = scalarYields(cx, op, [inits]);
+  if (!initScalars) return cx.poison(op);
+  const body = op.regions[0]!;
+  const trips = tripCount(lo, hi, step);
+  if (trips !== undefined && (trips === 0 || (op.props.unroll !== undefined && op.props.unroll !== false && trips <= MAX_UNROLL))) {
+    let carried: Lowered[] = inits;
+    for (let k = 0; k < trips; k++) {
+      const iv = cx.const("i64", BigInt.asIntN(64, lo.c!) + BigInt(k) * BigInt.asIntN(64, step.c!));
+      const r = capture(cx, body, [iv, ...carried]);
+      append(cx, r.items);
+      carried = r.yielded;
+    }
+    return op.results.forEach((res, i) => cx.set(res, carried[i]!));
+  }
+  const isUniform = (x: Scalar) => x.c !== undefined || (x.reg?.cls === "s" && !x.mask);
+  const uniformLoop = isUniform(lo) && isUniform(hi) && isUniform(step);
+  if (initScalars[0]!.some((x) => x.t === "i1")) {
+    cx.unsupported(op, "an i1 loop-carried value", "carry an i32 instead");
+    return cx.poison(op);
+  }
+  if (step.c === undefined || BigInt.asIntN(64, step.c) <= 0n) {
+    if (!(step.max !== undefined)) {
+      cx.unsupported(op, "'scf.for' with a step not known to be positive", "the AMDGPU back end selects loops with positive steps");
+      return cx.poison(op);
+    }
+  }
+  const narrow = cx.hiZero(lo) && cx.hiZero(step) && hi.max !== undefined && step.max !== undefined && hi.max + step.max < 1n << 31n;
+  const ivCls = uniformLoop ? "s" : "v";
+  const ivSlot = slotFor(cx, { kind: "scalar", t: "i64" }, ivCls, narrow, narrow ? hi.max : undefined);
+  assign(cx, ivSlot, lo, false);
+  const slots = initScalars[0]!.map((init, i) => {
+    const arg = body.args[i + 1]!;
+    const cls = uniformLoop && cx.uniform(arg) && isUniform(init) && init.t !== "f32" ? "s" : "v";
+    const s = slotFor(cx, init, cls, false);
+    assign(cx, s, init, false);
+    return s;
+  });
+  const saved = uniformLoop ? undefined : cx.vreg("s", cx.maskDwords);
+  if (saved) cx.emit(cx.maskOp("s_mov"), [part(saved), cx.exec]);
+  const head = cx.label(), exit = cx.label();
+  cx.program.loop("begin");
+  cx.place(head);
+  const iv = ivSlot.value;
+  const more = compareInt(cx, "slt", iv, hi, 64);
+  if (uniformLoop) {
+    if (more.mask) {
+      cx.emit(cx.wave === 64 ? "s_cmp_lg_u64" : "s_cmp_lg_u32", [part(more.reg!), imm(0)]);
+      cx.branch("s_cbranch_scc0", exit);
+    } else branchUnless(cx, more, exit, true);
+  } else {
+    const m = more.mask ? part(more.reg!) : undefined;
+    if (!m) {
+      cx.emit("s_cmp_lg_u32", [cx.lo(more), imm(0)]);
+      cx.branch("s_cbranch_scc0", exit);
+    } else {
+      cx.emit(cx.maskOp("s_and"), [cx.exec, cx.exec, m]);
+      cx.branch("s_cbranch_execz", exit);
+    }
+  }
+  const r = capture(cx, body, [iv, ...slots.map((s) => s.value)]);
+  append(cx, r.items);
+  const yields = scalarYields(cx, op, [r.yielded]);
+  if (yields) {
+    // A parallel copy: yields that are carried registers are read before any is written.
+    const carriedRegs = new Set<VReg>(slots.map((s) => s.value.reg!));
+    const staged = yields[0]!.map((y, i) => {
+      if (!y.reg || !carriedRegs.has(y.reg) || y.reg === slots[i]!.value.reg) return y;
+      const t = slotFor(cx, y, slots[i]!.cls, false);
+      assign(cx, t, y, false);
+      return t.value;
+    });
+    staged.forEach((y, i) => assign(cx, slots[i]!, y, false));
+  }
+  assign(cx, ivSlot, add64(cx, iv, step), false);
+  cx.branch("s_branch", head);
+  cx.program.loop("end");
+  cx.place(exit);
+  if (saved) cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
+  op.results.forEach((res, i) => cx.set(res, slots[i]!.value));
+};
+
+const scfSelect: Rule = (cx, op) => {
+  const [c, a, b] = op.operands.map((v) => cx.get(v));
+  if (c?.kind !== "scalar" || a?.kind !== "scalar" || b?.kind !== "scalar") {
+    cx.unsupported(op, "'scf.select' of non-scalars");
+    return cx.poison(op);
+  }
+  cx.set(op.results[0]!, select(cx, c, a, b));
+};
+
+export const CONTROL_RULES = {
+  "scf.if": ifRule,
+  "scf.for": forRule,
+  "scf.select": scfSelect,
+} as const satisfies Record<string, Rule>;

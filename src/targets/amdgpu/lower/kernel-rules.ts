@@ -1,0 +1,219 @@
+/**
+ * `kernel.*` device ops. Workitem ids arrive packed in v0 (x bits 0–9, y 10–19, z 20–29 on
+ * gfx90a+/gfx11), workgroup ids in the system SGPRs after the user SGPRs, the workgroup
+ * count in the code object v5 hidden argument `hidden_block_count_*` (kernarg offset
+ * alignUp(explicit block, 8) + 4·dim). A workgroup barrier drains memory (vmcnt, lgkmcnt,
+ * gfx11 vscnt) before `s_barrier`, and on gfx11 invalidates the WGP's L0 after it (acquire
+ * at workgroup scope in WGP mode); a subgroup barrier only drains (a wave runs in lockstep).
+ */
+import type { Op } from "../../../ir/core.js";
+import { imm } from "../isa/operands.js";
+import { waitcntImmediate } from "../isa/encoder.js";
+import { part } from "../machine/program.js";
+import { add64, int32, mul64, nanPropagating, vfloat } from "./arith.js";
+import type { KernelLowering, Rule, Scalar } from "./context.js";
+
+type Cx = KernelLowering;
+
+const DIMS = { x: 0, y: 1, z: 2 } as const;
+const dimOf = (op: Op): 0 | 1 | 2 => DIMS[String(op.props.dim) as "x" | "y" | "z"] ?? 0;
+
+function workgroupSize(cx: Cx, op: Op, d: number): number | undefined {
+  const size = cx.kernel.staticWorkgroupSize;
+  if (!size) {
+    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size (hidden_group_size_* is not read yet)");
+    return undefined;
+  }
+  return size[d];
+}
+
+function workitemId(cx: Cx, op: Op, d: 0 | 1 | 2): Scalar | undefined {
+  const size = cx.kernel.staticWorkgroupSize;
+  const extent = size?.[d] ?? 1024;
+  if (extent === 1) return cx.const("i64", 0n);
+  cx.workitemDims = Math.max(cx.workitemDims, d) as 0 | 1 | 2;
+  const v0 = cx.fixedReg("v", 0, 1);
+  const max = BigInt(extent - 1);
+  const onlyX = d === 0 && size !== undefined && size[1] === 1 && size[2] === 1;
+  if (onlyX) return cx.sval("i64", v0, { narrow: true, max });
+  const r = cx.vreg("v", 1);
+  if (d === 0) cx.emit("v_and_b32", [part(r), imm(0x3ff), part(v0)]);
+  else cx.emit("v_bfe_u32", [part(r), part(v0), imm(10 * d), imm(10)]);
+  void op;
+  return cx.sval("i64", r, { narrow: true, max });
+}
+
+function workgroupId(cx: Cx, d: 0 | 1 | 2): Scalar {
+  cx.workgroupIds[d] = true;
+  const index = cx.workgroupIdSgprs[d]!;
+  return cx.sval("i64", cx.fixedReg("s", index, 1), { narrow: true, max: 0xffffffffn });
+}
+
+const workitemIdRule: Rule = (cx, op) => {
+  const v = workitemId(cx, op, dimOf(op));
+  if (!v) return cx.poison(op);
+  cx.set(op.results[0]!, v);
+};
+
+const workgroupIdRule: Rule = (cx, op) => cx.set(op.results[0]!, workgroupId(cx, dimOf(op)));
+
+const workgroupSizeRule: Rule = (cx, op) => {
+  const s = workgroupSize(cx, op, dimOf(op));
+  if (s === undefined) return cx.poison(op);
+  cx.set(op.results[0]!, cx.const("i64", BigInt(s)));
+};
+
+const dispatchIdRule: Rule = (cx, op) => {
+  const d = dimOf(op);
+  const s = workgroupSize(cx, op, d);
+  if (s === undefined) return cx.poison(op);
+  const tid = workitemId(cx, op, d)!;
+  cx.set(op.results[0]!, add64(cx, mul64(cx, workgroupId(cx, d), cx.const("i64", BigInt(s))), tid));
+};
+
+const workgroupCountRule: Rule = (cx, op) => {
+  const d = dimOf(op);
+  cx.hiddenBlockCount[d] = true;
+  const r = cx.vreg("s", 1);
+  cx.emit("s_load_b32", [part(r), part(cx.kernargPointer())], { offset: cx.hiddenArgumentsOffset + 4 * d });
+  cx.set(op.results[0]!, cx.sval("i64", r, { narrow: true, max: 0xffffffffn }));
+};
+
+function drain(cx: Cx): void {
+  cx.emit("s_waitcnt", [], { simm: waitcntImmediate(cx.family, 0, 0) });
+  if (cx.family !== "gfx9") cx.emit("s_waitcnt_vscnt", [{ k: "special", name: "null", n: 1 }], { simm: 0 });
+}
+
+const barrierRule: Rule = (cx, op) => {
+  drain(cx);
+  if (op.props.scope === "subgroup") return;
+  cx.emit("s_barrier", []);
+  if (cx.family === "gfx11") cx.emit("buffer_gl0_inv", []);
+};
+
+const laneIdRule: Rule = (cx, op) => {
+  const r = cx.vreg("v", 1);
+  cx.emit("v_mbcnt_lo_u32_b32", [part(r), imm(-1), imm(0)]);
+  if (cx.wave === 64) {
+    const h = cx.vreg("v", 1);
+    cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(r)]);
+    return cx.set(op.results[0]!, cx.sval("i64", h, { narrow: true, max: 63n }));
+  }
+  cx.set(op.results[0]!, cx.sval("i64", r, { narrow: true, max: BigInt(cx.wave - 1) }));
+};
+
+const subgroupSizeRule: Rule = (cx, op) => cx.set(op.results[0]!, cx.const("i64", BigInt(cx.wave)));
+
+/** Whole waves only: a partial wave's inactive lanes would take part in the exchange. */
+function fullWaves(cx: Cx, op: Op): boolean {
+  const size = cx.kernel.staticWorkgroupSize;
+  if (size && (size[0] * size[1] * size[2]) % cx.wave === 0) return true;
+  cx.unsupported(op, `'${op.name}' in a workgroup that is not whole waves of ${cx.wave}`, `use a static workgroup size whose product is a multiple of ${cx.wave}`);
+  return false;
+}
+
+/**
+ * Butterfly reduction through `ds_bpermute_b32` (LDS hardware, no LDS memory): every lane
+ * combines with lane ^ k for k = cluster/2 … 1, so all lanes get the result.
+ */
+const subgroupReduceRule: Rule = (cx, op) => {
+  if (!fullWaves(cx, op)) return cx.poison(op);
+  const kind = String(op.props.kind);
+  const x = cx.scalar(op.operands[0]!);
+  if (x.t !== "i32" || !["addi", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui"].includes(kind)) {
+    cx.unsupported(op, `'kernel.subgroup.reduce<${kind}>' on ${x.t}`, "the AMDGPU back end reduces i32 so far");
+    return cx.poison(op);
+  }
+  const combine = { addi: "add", andi: "and", ori: "or", xori: "xor", minsi: "mins", maxsi: "maxs", minui: "minu", maxui: "maxu" }[kind] as Parameters<typeof int32>[1];
+  const cluster = Number(op.props.clusterSize ?? cx.wave);
+  const lane = cx.vreg("v", 1);
+  cx.emit("v_mbcnt_lo_u32_b32", [part(lane), imm(-1), imm(0)]);
+  let laneId = part(lane);
+  if (cx.wave === 64) {
+    const h = cx.vreg("v", 1);
+    cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(lane)]);
+    laneId = part(h);
+  }
+  let v: Scalar = { ...x, max: undefined };
+  v = cx.sval("i32", cx.own32(cx.lo(v)));
+  for (let k = cluster / 2; k >= 1; k /= 2) {
+    const partner = cx.vreg("v", 1);
+    cx.emit("v_xor_b32", [part(partner), imm(k), laneId]);
+    const addr = cx.vreg("v", 1);
+    cx.emit("v_lshlrev_b32", [part(addr), imm(2), part(partner)]);
+    const other = cx.vreg("v", 1);
+    cx.emit("ds_bpermute_b32", [part(other), part(addr), cx.lo(v)]);
+    v = int32(cx, combine, v, cx.sval("i32", other));
+  }
+  cx.set(op.results[0]!, v);
+};
+
+/** Combining one kind of reduction (i32 and f32). */
+function combiner(kind: string, t: string): ((cx: Cx, a: Scalar, b: Scalar) => Scalar) | undefined {
+  const ints: Record<string, Parameters<typeof int32>[1]> = { addi: "add", muli: "mul", andi: "and", ori: "or", xori: "xor", minsi: "mins", maxsi: "maxs", minui: "minu", maxui: "maxu" };
+  if (t === "i32" && ints[kind]) return (cx, a, b) => int32(cx, ints[kind]!, a, b);
+  if (t !== "f32") return undefined;
+  switch (kind) {
+    case "addf": return (cx, a, b) => vfloat(cx, "v_add_f32", a, b, true);
+    case "mulf": return (cx, a, b) => vfloat(cx, "v_mul_f32", a, b, true);
+    case "minnumf": return (cx, a, b) => vfloat(cx, "v_min_f32", a, b, true);
+    case "maxnumf": return (cx, a, b) => vfloat(cx, "v_max_f32", a, b, true);
+    case "maximumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_max_f32", a, b, true), a, b);
+    case "minimumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_min_f32", a, b, true), a, b);
+    default: return undefined;
+  }
+}
+
+const MAX_FOLD = 256;
+
+/**
+ * Every invocation stores its value in the collective's LDS scratch (one slot per
+ * invocation, at the offset the pipeline assigned), barrier, then folds all slots in
+ * flat-id order (the same association everywhere, so every invocation gets the same
+ * value), barrier again so the scratch can be reused.
+ */
+const workgroupReduceRule: Rule = (cx, op) => {
+  const size = cx.kernel.staticWorkgroupSize;
+  const offset = cx.kernel.allocations.get(op)?.offset;
+  const x = cx.scalar(op.operands[0]!);
+  const combine = combiner(String(op.props.kind), x.t);
+  const flat = size ? size[0] * size[1] * size[2] : 0;
+  if (!size || offset === undefined || !combine || flat > MAX_FOLD || offset + 4 * flat > 0xffff) {
+    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end folds i32/f32 over at most ${MAX_FOLD} invocations of a static workgroup`);
+    return cx.poison(op);
+  }
+  // flat id = x + sx·(y + sy·z)
+  let id = workitemId(cx, op, 0)!;
+  if (size[1] > 1 || size[2] > 1) {
+    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, cx.const("i32", BigInt(size[1]))));
+    id = int32(cx, "add", id, int32(cx, "mul", yz, cx.const("i32", BigInt(size[0]))));
+  }
+  const slot = int32(cx, "shl", id, cx.const("i32", 2n));
+  cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
+  drain(cx);
+  cx.emit("s_barrier", []);
+  const zero = cx.v32(imm(0));
+  let acc: Scalar | undefined;
+  for (let k = 0; k < flat; k++) {
+    const d = cx.vreg("v", 1);
+    cx.emit("ds_load_b32", [part(d), zero], { offset: offset + 4 * k });
+    const v = cx.sval(x.t, d);
+    acc = acc ? combine(cx, acc, v) : v;
+  }
+  drain(cx);
+  cx.emit("s_barrier", []);
+  cx.set(op.results[0]!, acc!);
+};
+
+export const KERNEL_RULES = {
+  "kernel.workgroup.reduce": workgroupReduceRule,
+  "kernel.workitem.id": workitemIdRule,
+  "kernel.workgroup.id": workgroupIdRule,
+  "kernel.workgroup.size": workgroupSizeRule,
+  "kernel.workgroup.count": workgroupCountRule,
+  "kernel.workitem.dispatch.id": dispatchIdRule,
+  "kernel.barrier": barrierRule,
+  "kernel.subgroup.lane.id": laneIdRule,
+  "kernel.subgroup.size": subgroupSizeRule,
+  "kernel.subgroup.reduce": subgroupReduceRule,
+} as const satisfies Record<string, Rule>;

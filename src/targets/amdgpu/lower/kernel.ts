@@ -1,0 +1,166 @@
+/**
+ * Lowering one prepared kernel to AMDGPU machine code (docs/amdgpu.md "Code generation"):
+ *
+ *   1. select: the body's ops through the lowering table (rules.ts) into a machine program
+ *      over virtual registers; kernel arguments are `s_load`s from the kernarg segment
+ *   2. allocate: linear scan (machine/regalloc.ts); a kernel that does not fit is TARGET/001
+ *   3. wait: `s_waitcnt` insertion (machine/waitcnt.ts)
+ *   4. lay out: branch fixups, words and the listing (machine/layout.ts)
+ */
+import type { Region } from "../../../ir/core.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
+import { regionLowering } from "../../../dialects/lowering.js";
+import { isOp } from "../../../dialects/registry.js";
+import { walkRegion } from "../../../ir/walk.js";
+import { sgprLayout, type KernelResources } from "../descriptor.js";
+import type { Instruction } from "../isa/encoder.js";
+import type { Operand } from "../isa/operands.js";
+import { MAX_SGPR } from "../isa/operands.js";
+import { layout } from "../machine/layout.js";
+import type { MOperand, VReg } from "../machine/program.js";
+import { part } from "../machine/program.js";
+import { allocateRegisters } from "../machine/regalloc.js";
+import { removeDeadInstructions } from "../machine/dce.js";
+import { insertWaits, type PItem } from "../machine/waitcnt.js";
+import { insertHazardNops } from "../machine/hazards.js";
+import type { AmdgpuTargetInfo } from "../profile.js";
+import type { WavefrontSize } from "../profiles.js";
+import { carrierOf, KernelLowering, type Lowered } from "./context.js";
+import { AMDGPU_RULES } from "./rules.js";
+import { bodyUniformity } from "./uniformity.js";
+
+const lowerRegionOps = regionLowering<KernelLowering, Lowered>("AMDGPU", AMDGPU_RULES, { kind: "invalid" });
+
+/** A code object v5 hidden argument the kernel reads (listed in the metadata `.args`). */
+export interface HiddenArgument {
+  readonly kind: "hidden_block_count_x" | "hidden_block_count_y" | "hidden_block_count_z";
+  readonly offset: number;
+  readonly size: number;
+}
+
+export interface MachineKernel {
+  readonly program: readonly Instruction[];
+  readonly code: Uint8Array;
+  readonly listing: string;
+  readonly resources: KernelResources;
+  /** Kernarg segment bytes: the explicit block, then the hidden arguments read. */
+  readonly kernargSize: number;
+  readonly hiddenArguments: readonly HiddenArgument[];
+}
+
+export interface LoweredKernel {
+  readonly cx: KernelLowering;
+  readonly machine?: MachineKernel;
+}
+
+const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
+
+/** Which hardware inputs the body reads (they decide the SGPR layout before selection). */
+function scanInputs(body: Region): { workgroupIds: boolean[]; blockCount: boolean } {
+  const workgroupIds = [true, false, false];
+  let blockCount = false;
+  walkRegion(body, (op) => {
+    if (isOp(op, "kernel.workgroup.id") || isOp(op, "kernel.workitem.dispatch.id")) {
+      const d = { x: 0, y: 1, z: 2 }[String(op.props.dim)] ?? 0;
+      workgroupIds[d] = true;
+    }
+    if (isOp(op, "kernel.workgroup.count")) blockCount = true;
+  });
+  return { workgroupIds, blockCount };
+}
+
+/** Loads every used argument from the kernarg segment (buffers: their 64-bit address). */
+function bindArguments(cx: KernelLowering): Lowered[] {
+  const k = cx.kernel;
+  return k.args.map((slot): Lowered => {
+    if (!k.uses.has(slot.value) || slot.type.kind !== "prim") return { kind: "invalid" };
+    const ptr = part(cx.kernargPointer());
+    if (slot.type.name === "buffer") {
+      const d = cx.vreg("s", 2);
+      cx.emit("s_load_b64", [part(d), ptr], { offset: slot.offset });
+      return { kind: "buffer", space: "global", addr: cx.sval("i64", d) };
+    }
+    const t = carrierOf(slot.type.name);
+    if (!t) {
+      cx.unsupported(slot.value, `an argument of type '${slot.type.name}'`);
+      return { kind: "invalid" };
+    }
+    const d = cx.vreg("s", t === "i64" ? 2 : 1);
+    cx.emit(t === "i64" ? "s_load_b64" : "s_load_b32", [part(d), ptr], { offset: slot.offset });
+    return cx.sval(t, d, t === "i1" ? { max: 1n } : {});
+  });
+}
+
+function physical(o: MOperand, assigned: ReadonlyMap<VReg, number>): Operand {
+  if (o.k !== "vreg") return o;
+  const base = assigned.get(o.r);
+  if (base === undefined) throw new Error("AMDGPU lowering: a virtual register was not allocated");
+  return { k: o.r.cls, i: base + o.sub, n: o.n };
+}
+
+export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave: WavefrontSize, analyses: import("../../../core/prepared.js").ModuleAnalyses | undefined): LoweredKernel {
+  const family = info.processor.family;
+  const inputs = scanInputs(kernel.body);
+  const hiddenOffset = alignUp(kernel.argBlockSize, 8);
+  const kernargSize = inputs.blockCount ? hiddenOffset + 12 : kernel.argBlockSize;
+  const layoutInfo = sgprLayout(info, wave, kernargSize, inputs.workgroupIds[1]!, inputs.workgroupIds[2]!);
+  const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset);
+  cx.lowerRegion = (region, args) => {
+    cx.pushScope();
+    try {
+      return lowerRegionOps(cx, region, args);
+    } finally {
+      cx.popScope();
+    }
+  };
+  if (family !== "gfx9" && family !== "gfx11") {
+    const first = kernel.body.ops.find((op) => !isOp(op, "kernel.return"));
+    if (first) {
+      cx.unsupported(first, `'${first.name}'`, `AMDGPU instruction selection targets gfx9 (CDNA) and gfx11 (RDNA3) so far; ${family} kernels may only return`);
+      return { cx };
+    }
+  }
+  cx.setUniformity(bodyUniformity(kernel.body, analyses));
+  const args = bindArguments(cx);
+  const term = lowerRegionOps(cx, kernel.body, args);
+  if (!isOp(term, "kernel.return")) throw new Error(`AMDGPU lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
+  cx.emit("s_endpgm", []);
+  if (cx.diagnostics.length > 0) return { cx };
+
+  const sgprLimit = Math.min(family === "gfx9" ? 102 : MAX_SGPR + 1, info.processor.addressableSgprs);
+  removeDeadInstructions(cx.program.items);
+  const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
+  if (!allocation.ok) {
+    const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";
+    cx.unsupported(kernel.op, `a kernel needing more than ${allocation.limit} ${what}`, "spilling to scratch is not implemented; split the kernel or reduce live values");
+    return { cx };
+  }
+  const items: PItem[] = cx.program.items.map((item): PItem => {
+    if (item.kind !== "inst") return item;
+    const { target, operands, ...rest } = item.inst;
+    const inst: Instruction = { ...rest, operands: operands.map((o) => physical(o, allocation.physical)) };
+    return target ? { kind: "inst", inst, target } : { kind: "inst", inst };
+  });
+  // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).
+  const vdecCoExec = /^gfx94|^gfx950/.test(info.processor.name);
+  const waited = insertHazardNops(insertWaits(items, family), vdecCoExec, wave === 64);
+  const syntax = { glc: info.processor.name.startsWith("gfx94") || info.processor.name === "gfx950" ? ("sc0" as const) : ("glc" as const) };
+  const laid = layout(waited, family, syntax);
+  const resources: KernelResources = {
+    vgprs: allocation.vgprsUsed,
+    agprs: 0,
+    // As LLVM reports it: the SGPRs the code names (the hardware-initialized ones need no allocation).
+    sgprs: allocation.sgprsUsed,
+    usesVcc: cx.usesVcc,
+    usesFlatScratch: false,
+    workgroupIdY: inputs.workgroupIds[1]!,
+    workgroupIdZ: inputs.workgroupIds[2]!,
+    workitemIdDims: cx.workitemDims,
+    privateSegmentFixedSize: 0,
+    usesDynamicStack: false,
+  };
+  const hiddenArguments: HiddenArgument[] = inputs.blockCount
+    ? (["x", "y", "z"] as const).map((d, i) => ({ kind: `hidden_block_count_${d}` as const, offset: hiddenOffset + 4 * i, size: 4 }))
+    : [];
+  return { cx, machine: { program: laid.program, code: laid.code, listing: laid.listing, resources, kernargSize, hiddenArguments } };
+}

@@ -1,0 +1,339 @@
+/**
+ * Buffers, views and atomics. A global buffer is its 64-bit address (from the kernarg
+ * segment); a workgroup buffer is its byte offset in LDS (the allocation offset the
+ * pipeline assigned). A view is the address of element (0, …, 0) and element strides. An
+ * access computes `base + size·Σ iⱼ·sⱼ` (constant parts folded into the instruction's
+ * offset field where it fits), then
+ *
+ *   global: global_load/store_b32|b64|b128 vdst, v[addr:addr+1], off offset:k
+ *   LDS:    ds_load/store_b32 vdst, vaddr offset:k   (32-bit addresses)
+ *
+ * Rank-1 vectors of 2 or 4 dwords along a unit-stride axis are one b64/b128 global access.
+ * Atomics are relaxed only (global_atomic_* / ds_*; returning forms when the result is used).
+ */
+import type { Op } from "../../../ir/core.js";
+import { indicesOf } from "../../../ir/props.js";
+import type { VectorType, ViewType } from "../../../ir/types.js";
+import { imm, OFF } from "../isa/operands.js";
+import { part, type MOperand, type VReg } from "../machine/program.js";
+import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
+import type { Carrier, KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+
+type Cx = KernelLowering;
+type ViewValue = Extract<Lowered, { kind: "view" }>;
+
+const BYTES: Record<Carrier, number> = { i1: 4, i32: 4, i64: 8, f32: 4 };
+
+function indexScalars(cx: Cx, op: Op): Scalar[] {
+  return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.const("i64", i) : cx.scalar(i)));
+}
+
+/** Splits `x` into a register part and a constant (for offset fields). */
+function splitConstant(x: Scalar): { v?: Scalar; k: bigint } {
+  return x.c !== undefined ? { k: BigInt.asIntN(64, x.c) } : { v: x, k: 0n };
+}
+
+/** Element offset Σ iⱼ·sⱼ as (register part, constant elements). */
+function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[]): { v?: Scalar; k: bigint } {
+  let v: Scalar | undefined;
+  let k = 0n;
+  indices.forEach((i, d) => {
+    const term = mul64(cx, i, view.strides[d]!);
+    const s = splitConstant(term);
+    k += s.k;
+    if (s.v) v = v ? add64(cx, v, s.v) : s.v;
+  });
+  return v ? { v, k } : { k };
+}
+
+interface Address {
+  /** global: a VGPR pair; LDS: a 32-bit VGPR. */
+  readonly reg: MOperand;
+  readonly offset: number;
+}
+
+function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
+  const e = elementOffset(cx, view, indices);
+  const shift = Math.log2(view.bytes);
+  let k = e.k * BigInt(view.bytes);
+  const base = splitConstant(view.base);
+  k += base.k;
+  let sum: Scalar | undefined;
+  const wide = e.v !== undefined && !(cx.hiZero(e.v) && e.v.max !== undefined && e.v.max << BigInt(shift) <= 0xffffffffn);
+  if (e.v && base.v && view.space === "global" && cx.hasLshlAdd64 && wide) sum = cx.memo("lshlAdd64", [e.v, shift, base.v], () => lshlAdd64(cx, e.v!, shift, base.v!));
+  else {
+    sum = e.v ? shl64(cx, e.v, shift) : undefined;
+    if (base.v) sum = sum ? add64(cx, base.v, sum) : base.v;
+  }
+  if (view.space === "lds") {
+    // LDS offsets are 16 bits; larger constants join the register part.
+    let offset = Number(k);
+    let reg: Scalar | undefined = sum;
+    if (offset < 0 || offset > 0xffff) {
+      reg = reg ? int32(cx, "add", reg, cx.const("i32", BigInt(offset))) : cx.const("i32", BigInt(offset));
+      offset = 0;
+    }
+    return { reg: cx.v32(reg ? cx.lo(reg) : imm(0)), offset };
+  }
+  let offset = Number(k);
+  if (offset < -4096 || offset > 4095) {
+    sum = sum ? add64(cx, sum, cx.const("i64", k)) : cx.const("i64", k);
+    offset = 0;
+  }
+  return { reg: part(cx.vpair(sum ?? cx.const("i64", 0n))), offset };
+}
+
+const SIZE_SUFFIX: Record<number, string> = { 1: "b32", 2: "b64", 4: "b128" };
+
+function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
+  const d = cx.vreg("v", dwords);
+  const suffix = SIZE_SUFFIX[dwords]!;
+  if (view.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
+  else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
+  return d;
+}
+
+function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
+  const suffix = SIZE_SUFFIX[data.n]!;
+  if (view.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
+}
+
+/** A scalar's dwords in VGPRs, for store data. */
+function dataRegs(cx: Cx, x: Scalar): VReg {
+  if (x.t === "i64") return cx.vpair(x);
+  return cx.own32(cx.lo(x.mask ? boolToInt(cx, x) : x));
+}
+
+function boolToInt(cx: Cx, x: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  cx.emit("v_cndmask_b32_e64", [part(d), imm(0), imm(1), part(x.reg!)]);
+  return cx.sval("i32", d);
+}
+
+function elementCarrier(cx: Cx, op: Op, result: number): Carrier | undefined {
+  return cx.carrier(op.results[result]!.type);
+}
+
+// ---- buffers and views --------------------------------------------------------------------
+
+const allocaRule: Rule = (cx, op) => {
+  const a = cx.kernel.allocations.get(op);
+  if (op.props.space !== "workgroup" || a?.offset === undefined) {
+    cx.unsupported(op, "'buffer.alloca<private>'", "private (scratch) memory is not selected by the AMDGPU back end yet");
+    return cx.poison(op);
+  }
+  cx.set(op.results[0]!, { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+};
+
+const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
+
+function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
+  const layout = type.layout;
+  if (layout?.kind === "value") {
+    const l = cx.get(layout.value);
+    if (l.kind !== "layout") return undefined;
+    if (l.strides) return [...l.strides];
+  }
+  const strides = new Array<Scalar>(type.dims.length);
+  let running = cx.const("i64", 1n);
+  for (let d = type.dims.length - 1; d >= 0; d--) {
+    strides[d] = running;
+    const dim = type.dims[d]!;
+    running = mul64(cx, running, dim.kind === "static" ? cx.const("i64", BigInt(dim.size)) : cx.scalar(dim.value));
+  }
+  return strides;
+}
+
+const viewRule: Rule = (cx, op) => {
+  const buf = cx.get(op.operands[0]!);
+  if (buf.kind !== "buffer") return cx.poison(op);
+  const element = cx.carrier(op.results[0]!.type);
+  if (!element || element === "i1") {
+    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i32, i64 and f32 elements so far");
+    return cx.poison(op);
+  }
+  const strides = stridesOf(cx, op.results[0]!.type as ViewType);
+  if (!strides) return cx.poison(op);
+  const base = add64(cx, buf.addr, cx.scalar(op.operands[1]!));
+  cx.set(op.results[0]!, { kind: "view", space: buf.space, base, strides, element, bytes: BYTES[element] });
+};
+
+const subviewRule: Rule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  if (v.kind !== "view") return cx.poison(op);
+  const e = elementOffset(cx, v, indexScalars(cx, op));
+  const bytes = e.v ? shl64(cx, e.v, Math.log2(v.bytes)) : cx.const("i64", 0n);
+  const base = add64(cx, add64(cx, v.base, bytes), cx.const("i64", e.k * BigInt(v.bytes)));
+  cx.set(op.results[0]!, { ...v, base });
+};
+
+const denseLayout: Rule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
+const stridedLayout: Rule = (cx, op) => {
+  const strides = ((op.props.strides as readonly (bigint | import("../../../ir/core.js").Value)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? cx.const("i64", x) : cx.scalar(x)));
+  cx.set(op.results[0]!, { kind: "layout", strides });
+};
+
+function scalarOf(t: Carrier, d: VReg, cx: Cx): Scalar {
+  return cx.sval(t, d);
+}
+
+const loadRule: Rule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  if (v.kind !== "view") return cx.poison(op);
+  const t = elementCarrier(cx, op, 0)!;
+  const d = load(cx, v, address(cx, v, indexScalars(cx, op)), v.bytes / 4);
+  cx.set(op.results[0]!, scalarOf(t, d, cx));
+};
+
+const storeRule: Rule = (cx, op) => {
+  const v = cx.get(op.operands[1]!);
+  if (v.kind !== "view") return;
+  store(cx, v, address(cx, v, indexScalars(cx, op)), dataRegs(cx, cx.scalar(op.operands[0]!)));
+};
+
+// ---- vectors ------------------------------------------------------------------------------
+
+function vectorShape(op: Op, operand: number | "result"): readonly number[] {
+  const t = (operand === "result" ? op.results[0]! : op.operands[operand]!).type as VectorType;
+  return t.shape;
+}
+
+/** Lane indices of a rank-1 vector access along the view's last axis. */
+function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
+  const origin = indexScalars(cx, op);
+  return Array.from({ length: n }, (_, lane) => origin.map((x, d) => (d === origin.length - 1 ? add64(cx, x, cx.const("i64", BigInt(lane))) : x)));
+}
+
+function wholeAccess(v: ViewValue, n: number): boolean {
+  return v.space === "global" && v.bytes === 4 && (n === 2 || n === 4) && v.strides.at(-1)?.c === 1n;
+}
+
+const vectorLoad: Rule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  const shape = vectorShape(op, "result");
+  if (v.kind !== "view") return cx.poison(op);
+  if (shape.length !== 1) {
+    cx.unsupported(op, "a vector access of rank > 1");
+    return cx.poison(op);
+  }
+  const n = shape[0]!;
+  const t = v.element;
+  if (wholeAccess(v, n)) {
+    const d = load(cx, v, address(cx, v, indexScalars(cx, op)), n);
+    const lanes = Array.from({ length: n }, (_, i) => {
+      const r = cx.vreg("v", 1);
+      cx.emit("v_mov_b32", [part(r), part(d, i, 1)]);
+      return cx.sval(t, r);
+    });
+    return cx.set(op.results[0]!, { kind: "vector", lanes, t });
+  }
+  const lanes = laneIndices(cx, op, n).map((idx) => scalarOf(t, load(cx, v, address(cx, v, idx), v.bytes / 4), cx));
+  cx.set(op.results[0]!, { kind: "vector", lanes, t });
+};
+
+const vectorStore: Rule = (cx, op) => {
+  const v = cx.get(op.operands[1]!);
+  const value = cx.get(op.operands[0]!);
+  const shape = vectorShape(op, 0);
+  if (v.kind !== "view" || value.kind !== "vector") return;
+  if (shape.length !== 1) return cx.unsupported(op, "a vector access of rank > 1");
+  const n = shape[0]!;
+  if (wholeAccess(v, n)) {
+    const d = cx.vreg("v", n);
+    value.lanes.forEach((l, i) => cx.emit("v_mov_b32", [part(d, i, 1), cx.lo(l)]));
+    return store(cx, v, address(cx, v, indexScalars(cx, op)), d);
+  }
+  laneIndices(cx, op, n).forEach((idx, i) => store(cx, v, address(cx, v, idx), dataRegs(cx, value.lanes[i]!)));
+};
+
+// ---- atomics ------------------------------------------------------------------------------
+
+const GLOBAL_ATOMICS: Record<string, string> = {
+  addi: "global_atomic_add_u32", subi: "global_atomic_sub_u32", andi: "global_atomic_and_b32", ori: "global_atomic_or_b32", xori: "global_atomic_xor_b32",
+  minsi: "global_atomic_min_i32", maxsi: "global_atomic_max_i32", minui: "global_atomic_min_u32", maxui: "global_atomic_max_u32",
+  xchgi: "global_atomic_swap_b32", xchgf: "global_atomic_swap_b32", addf: "global_atomic_add_f32",
+};
+const LDS_ATOMICS: Record<string, string> = {
+  addi: "ds_add", subi: "ds_sub", andi: "ds_and", ori: "ds_or", xori: "ds_xor", minsi: "ds_min", maxsi: "ds_max", minui: "ds_min", maxui: "ds_max", addf: "ds_add",
+};
+const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b32", ori: "b32", xori: "b32", minsi: "i32", maxsi: "i32", minui: "u32", maxui: "u32", addf: "f32" };
+
+function relaxedOnly(cx: Cx, op: Op): boolean {
+  const o = String(op.props.ordering ?? "relaxed");
+  if (o === "relaxed") return true;
+  cx.unsupported(op, `an atomic with ordering '${o}'`, "the AMDGPU back end selects relaxed atomics so far");
+  return false;
+}
+
+const rmwRule: Rule = (cx, op) => {
+  const kind = String(op.props.kind);
+  const v = cx.get(op.operands[1]!);
+  if (v.kind !== "view" || !relaxedOnly(cx, op)) return cx.poison(op);
+  if (v.bytes !== 4) {
+    cx.unsupported(op, `atomics on '${v.element}' elements`);
+    return cx.poison(op);
+  }
+  const result = op.results[0];
+  const returns = result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0;
+  const at = address(cx, v, indexScalars(cx, op));
+  const data = dataRegs(cx, cx.scalar(op.operands[0]!));
+  if (v.space === "lds") {
+    const base = LDS_ATOMICS[kind];
+    if (!base) {
+      cx.unsupported(op, `'${kind}' atomics on workgroup memory`);
+      return cx.poison(op);
+    }
+    const suffix = LDS_SUFFIX[kind]!;
+    if (returns) {
+      const d = cx.vreg("v", 1);
+      cx.emit(`${base}_rtn_${suffix}`, [part(d), at.reg, part(data)], { offset: at.offset });
+      return cx.set(result, cx.sval(v.element, d));
+    }
+    cx.emit(`${base}_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+    if (result) cx.set(result, { kind: "invalid" });
+    return;
+  }
+  const mnemonic = GLOBAL_ATOMICS[kind];
+  if (!mnemonic) {
+    cx.unsupported(op, `'${kind}' atomics on global memory`);
+    return cx.poison(op);
+  }
+  if (returns) {
+    const d = cx.vreg("v", 1);
+    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true });
+    return cx.set(result, cx.sval(v.element, d));
+  }
+  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset });
+  if (result) cx.set(result, { kind: "invalid" });
+};
+
+const bufferLength: Rule = (cx, op) => {
+  const arg = op.operands[0]!;
+  const slot = cx.kernel.args.find((a) => a.value === arg);
+  if (!slot) {
+    cx.unsupported(op, "'buffer.length' of a buffer that is not a kernel argument");
+    return cx.poison(op);
+  }
+  const d = cx.vreg("s", 2);
+  cx.emit("s_load_b64", [part(d), part(cx.kernargPointer())], { offset: slot.offset + 8 });
+  cx.set(op.results[0]!, cx.sval("i64", d));
+};
+
+export const MEMORY_RULES = {
+  "buffer.alloca": allocaRule,
+  "buffer.view": viewRule,
+  "buffer.length": bufferLength,
+  "buffer.assume.noalias": identity,
+  "buffer.assume.alignment": identity,
+  "buffer.assume.memory_space": identity,
+  "encoding.layout.dense": denseLayout,
+  "encoding.layout.strided": stridedLayout,
+  "view.subview": subviewRule,
+  "view.load": loadRule,
+  "view.store": storeRule,
+  "view.atomic.rmw": rmwRule,
+  "view.atomic.reduce": rmwRule,
+  "vector.load": vectorLoad,
+  "vector.store": vectorStore,
+} as const satisfies Record<string, Rule>;

@@ -1,0 +1,253 @@
+/**
+ * The AMDGPU lowering table: one entry per op name (dialects/lowering.ts), a rule or
+ * `unsupported(reason)` (TARGET/001 at the op). Rules are small: they read lowered
+ * operands, call the selection helpers of arith.ts / memory.ts / control.ts and record
+ * results.
+ */
+import type { Op } from "../../../ir/core.js";
+import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
+import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
+import { imm } from "../isa/operands.js";
+import { part } from "../machine/program.js";
+import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import type { KernelLowering, Rule, Scalar } from "./context.js";
+import { CONTROL_RULES } from "./control.js";
+import { KERNEL_RULES } from "./kernel-rules.js";
+import { MEMORY_RULES } from "./memory.js";
+
+type Cx = KernelLowering;
+
+function literal(op: Op): bigint | number | boolean {
+  const lit = propOf(op, "value");
+  if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`AMDGPU lowering: '${op.name}' has no numeric literal`);
+  return lit.value;
+}
+
+const constantRule: Rule = (cx, op) => {
+  const r = op.results[0]!;
+  const t = cx.carrier(r.type)!;
+  const v = literal(op);
+  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
+  if (r.type.kind === "vector") {
+    const n = r.type.shape.reduce((a, x) => a * x, 1);
+    return cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(c), t });
+  }
+  cx.set(r, c);
+};
+
+const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
+
+/** A binary lane operation on scalars or lane by lane on vectors. */
+type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
+
+function lanewise(fn: Lane): Rule {
+  return (cx, op) => {
+    const inputs = op.operands.map((v) => cx.get(v));
+    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const result = op.results[0]!;
+    const lane = (i: number) => inputs.map((l) => (l.kind === "vector" ? l.lanes[i]! : (l as Scalar)));
+    const fail = () => {
+      cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
+      cx.poison(op);
+    };
+    if (result.type.kind === "vector") {
+      const n = result.type.shape.reduce((a, x) => a * x, 1);
+      const lanes: Scalar[] = [];
+      for (let i = 0; i < n; i++) {
+        const r = fn(cx, op, lane(i));
+        if (!r) return fail();
+        lanes.push(r);
+      }
+      return cx.set(result, { kind: "vector", lanes, t: lanes[0]!.t });
+    }
+    const r = fn(cx, op, lane(0));
+    if (!r) return fail();
+    cx.set(result, r);
+  };
+}
+
+const carrierOfOperand = (cx: Cx, op: Op, i = 0) => cx.carrier(op.operands[i]!.type);
+
+/** Integer binary ops on i32, i64 (index) and i1. */
+function intBinary(kind: "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | "shru" | "shrs" | "mins" | "maxs" | "minu" | "maxu"): Lane {
+  return (cx, op, [a, b]) => {
+    const t = carrierOfOperand(cx, op);
+    if (t === "i1") {
+      if (kind === "and" || kind === "or" || kind === "xor") return boolOp(cx, kind, a!, b!);
+      return undefined;
+    }
+    if (t === "i32") {
+      const max = kind === "and" && (a!.c !== undefined || b!.c !== undefined) ? BigInt.asUintN(32, (a!.c ?? b!.c)!) : kind === "shru" && a!.max !== undefined ? a!.max : undefined;
+      return int32(cx, kind, a!, b!, "i32", max !== undefined && max < 1n << 31n ? max : undefined);
+    }
+    if (t !== "i64") return undefined;
+    switch (kind) {
+      case "add": return add64(cx, a!, b!);
+      case "sub": return sub64(cx, a!, b!);
+      case "mul": return mul64(cx, a!, b!);
+      case "shl": return b!.c !== undefined ? shl64(cx, a!, Number(b!.c & 63n)) : shlVariable(cx, a!, b!);
+      case "shru": return shr64(cx, a!, b!, false);
+      case "shrs": return shr64(cx, a!, b!, true);
+      case "mins": case "minu": return minmax64(cx, "min", kind === "mins", a!, b!);
+      case "maxs": case "maxu": return minmax64(cx, "max", kind === "maxs", a!, b!);
+      default: return bitwise64(cx, kind, a!, b!);
+    }
+  };
+}
+
+function shlVariable(cx: Cx, x: Scalar, amount: Scalar): Scalar {
+  const uniformAll = (cx.isS(x) || x.c !== undefined) && (cx.isS(amount) || amount.c !== undefined);
+  if (uniformAll) {
+    const d = cx.vreg("s", 2);
+    cx.emit("s_lshl_b64", [part(d), part(cx.spair(x)), cx.lo(amount)]);
+    return cx.sval("i64", d);
+  }
+  const d = cx.vreg("v", 2);
+  vop3(cx, "v_lshlrev_b64", part(d), [cx.lo(amount), part(cx.vpair(x))]);
+  return cx.sval("i64", d);
+}
+
+function bitwise64(cx: Cx, kind: "and" | "or" | "xor", a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i64", kind === "and" ? a.c & b.c : kind === "or" ? a.c | b.c : a.c ^ b.c);
+  const vector = cx.isV(a) || cx.isV(b);
+  const d = cx.vreg(vector ? "v" : "s", 2);
+  const halves: [number, ReturnType<Cx["lo"]>, ReturnType<Cx["lo"]>][] = [[0, cx.lo(a), cx.lo(b)], [1, cx.hi(a), cx.hi(b)]];
+  for (const [i, x, y] of halves) {
+    if (vector) vop2(cx, `v_${kind}_b32`, part(d, i, 1), x, y, true);
+    else cx.emit(`s_${kind}_b32`, [part(d, i, 1), x, y]);
+  }
+  return cx.sval("i64", d);
+}
+
+const cmpi: Lane = (cx, op, [a, b]) => {
+  const t = carrierOfOperand(cx, op);
+  const p = String(op.props.predicate) as IntPredicate;
+  if (t === "i32") return compareInt(cx, p, a!, b!, 32);
+  if (t === "i64") return compareInt(cx, p, a!, b!, 64);
+  return undefined;
+};
+
+const cmpf: Lane = (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "f32" ? compareFloat(cx, String(op.props.predicate), a!, b!) : undefined);
+
+const f32Only = (fn: Lane): Lane => (cx, op, args) => (cx.carrier(op.results[0]!.type) === "f32" ? fn(cx, op, args) : undefined);
+
+const LOG2_E = 0x3fb8aa3b;
+const LN_2 = 0x3f317218;
+const INV_TWO_PI = 0x3e22f983;
+
+const FLOAT_LANES: Record<string, Lane> = {
+  addf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_add_f32", a!, b!, true)),
+  subf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_sub_f32", a!, b!, false)),
+  mulf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_mul_f32", a!, b!, true)),
+  minnumf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_min_f32", a!, b!, true)),
+  maxnumf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_max_f32", a!, b!, true)),
+  maximumf: f32Only((cx, _op, [a, b]) => nanPropagating(cx, vfloat(cx, "v_max_f32", a!, b!, true), a!, b!)),
+  minimumf: f32Only((cx, _op, [a, b]) => nanPropagating(cx, vfloat(cx, "v_min_f32", a!, b!, true), a!, b!)),
+  // a / b = a · (1/b): v_rcp_f32 is within 1 ulp, the product within 2.5 ulp (docs/amdgpu.md).
+  divf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_mul_f32", a!, vunary(cx, "v_rcp_f32", b!), true)),
+  fmaf: f32Only((cx, _op, [a, b, c]) => fma(cx, a!, b!, c!)),
+  negf: f32Only((cx, _op, [a]) => vfloat(cx, "v_xor_b32", cx.const("i32", 0x80000000n), a!, true)),
+  absf: f32Only((cx, _op, [a]) => vfloat(cx, "v_and_b32", cx.const("i32", 0x7fffffffn), a!, true)),
+  expf: f32Only((cx, _op, [a]) => vunary(cx, "v_exp_f32", vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(LOG2_E)), a!, true))),
+  exp2f: f32Only((cx, _op, [a]) => vunary(cx, "v_exp_f32", a!)),
+  logf: f32Only((cx, _op, [a]) => vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(LN_2)), vunary(cx, "v_log_f32", a!), true)),
+  log2f: f32Only((cx, _op, [a]) => vunary(cx, "v_log_f32", a!)),
+  sqrtf: f32Only((cx, _op, [a]) => vunary(cx, "v_sqrt_f32", a!)),
+  rsqrtf: f32Only((cx, _op, [a]) => vunary(cx, "v_rsq_f32", a!)),
+  sinf: f32Only((cx, _op, [a]) => vunary(cx, "v_sin_f32", vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(INV_TWO_PI)), a!, true))),
+  cosf: f32Only((cx, _op, [a]) => vunary(cx, "v_cos_f32", vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(INV_TWO_PI)), a!, true))),
+  floorf: f32Only((cx, _op, [a]) => vunary(cx, "v_floor_f32", a!)),
+  ceilf: f32Only((cx, _op, [a]) => vunary(cx, "v_ceil_f32", a!)),
+  truncf: f32Only((cx, _op, [a]) => vunary(cx, "v_trunc_f32", a!)),
+  roundevenf: f32Only((cx, _op, [a]) => vunary(cx, "v_rndne_f32", a!)),
+};
+
+const CONVERSIONS: Record<string, Lane> = {
+  sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(op.results[0]!.type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
+  uitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(op.results[0]!.type) === "f32" ? vunary(cx, "v_cvt_f32_u32", a!) : undefined),
+  fptosi: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(op.results[0]!.type) === "i32" ? vunary(cx, "v_cvt_i32_f32", a!, "i32") : undefined),
+  fptoui: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(op.results[0]!.type) === "i32" ? vunary(cx, "v_cvt_u32_f32", a!, "i32") : undefined),
+  bitcast: (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op), to = cx.carrier(op.results[0]!.type);
+    if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
+    return undefined;
+  },
+};
+
+/** index.cast / scalar.cast between i32 and i64 (sign-extending, language.md), and same-width. */
+const cast: Lane = (cx, op, [a]) => {
+  const from = carrierOfOperand(cx, op), to = cx.carrier(op.results[0]!.type);
+  if (from === to) return a;
+  if (from === "i32" && to === "i64") {
+    if (a!.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a!.c));
+    if (a!.max !== undefined && a!.max < 1n << 31n) return { ...a!, t: "i64", narrow: true };
+    const hi = int32(cx, "shrs", a!, cx.const("i32", 31n));
+    const d = cx.vreg(hi.reg!.cls, 2);
+    const mov = hi.reg!.cls === "s" ? "s_mov_b32" : "v_mov_b32";
+    cx.emit(mov, [part(d, 0, 1), cx.lo(a!)]);
+    cx.emit(mov, [part(d, 1, 1), part(hi.reg!)]);
+    return cx.sval("i64", d);
+  }
+  if (from === "i64" && to === "i32") return { kind: "scalar", t: "i32", ...(a!.c !== undefined ? { c: BigInt.asUintN(32, a!.c) } : { reg: a!.reg! }) } as Scalar;
+  return undefined;
+};
+
+const INT_LANES: Record<string, Lane> = {
+  addi: intBinary("add"), subi: intBinary("sub"), muli: intBinary("mul"), andi: intBinary("and"), ori: intBinary("or"), xori: intBinary("xor"),
+  shli: intBinary("shl"), shrui: intBinary("shru"), shrsi: intBinary("shrs"), minsi: intBinary("mins"), maxsi: intBinary("maxs"),
+  minui: intBinary("minu"), maxui: intBinary("maxu"), cmpi, cmpf, cast,
+  select: (cx, _op, [c, a, b]) => select(cx, c!, a!, b!),
+  madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
+  divsi: divide(true), divui: divide(false),
+  ...FLOAT_LANES, ...CONVERSIONS,
+};
+
+/** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
+function divide(signed: boolean): Lane {
+  return (cx, op, [a, b]) => {
+    const t = carrierOfOperand(cx, op);
+    if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n) return undefined;
+    const k = BigInt(b!.c.toString(2).length - 1);
+    if (t === "i64" && signed && a!.max === undefined && a!.c === undefined) {
+      // Round toward zero: add 2^k − 1 to negative dividends before the arithmetic shift.
+      const sign = shr64(cx, a!, cx.const("i64", 63n), true);
+      const bias = shr64(cx, sign, cx.const("i64", 64n - k), false);
+      return shr64(cx, add64(cx, a!, bias), cx.const("i64", k), true);
+    }
+    if (signed && a!.max === undefined && a!.c === undefined) return undefined;
+    if (t === "i64") return shr64(cx, a!, cx.const("i64", k), false);
+    if (t === "i32") return int32(cx, "shru", a!, cx.const("i32", k));
+    return undefined;
+  };
+}
+
+const INDEX_NAMES: Record<string, string> = {
+  add: "addi", sub: "subi", mul: "muli", div: "divsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd", andi: "andi", ori: "ori", xori: "xori",
+  shli: "shli", shrsi: "shrsi", shrui: "shrui", cmp: "cmpi", cast: "cast",
+};
+
+const NOT_SELECTED = unsupported("not selected by the AMDGPU back end yet (docs/amdgpu.md lists what is)");
+
+function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupported>> {
+  return Object.fromEntries(namesWithPrefix(prefix).map((n) => [n, NOT_SELECTED]));
+}
+
+void imm;
+
+export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
+  ...dialect("kernel."), ...dialect("index."), ...dialect("scalar."), ...dialect("scf."), ...dialect("buffer."), ...dialect("encoding."),
+  ...dialect("view."), ...dialect("vector."), ...dialect("amdgpu."), ...dialect("spirv."),
+  ...NEVER_LOWERED,
+  "index.constant": constantRule,
+  "scalar.constant": constantRule,
+  "vector.constant": constantRule,
+  "index.assume": identity,
+  "scalar.assume": identity,
+  ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
+  ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
+  ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  ...CONTROL_RULES,
+  ...MEMORY_RULES,
+  ...KERNEL_RULES,
+} as Partial<LoweringTable<Rule>>;
+

@@ -1,0 +1,68 @@
+/**
+ * The code buffer: places instructions and labels, resolves branch fixups (SOPP branches
+ * count words from the instruction after the branch, signed 16 bits), and produces the
+ * machine words and the assembly listing. Every instruction's size is known before fixups
+ * (branches are one word), so one pass sizes and a second encodes.
+ */
+import { LoomError } from "../../../core/errors.js";
+import type { IsaFamily } from "../isa/family.js";
+import { encodeInstruction, formatInstruction, type Instruction, type Syntax } from "../isa/encoder.js";
+import type { Label } from "./program.js";
+import type { PItem } from "./waitcnt.js";
+
+export interface LaidOut {
+  readonly program: readonly Instruction[];
+  readonly code: Uint8Array;
+  /** Assembly text: `.LBB<n>:` labels and one instruction per line (llvm-mc-19 assembles it to `code`); made on first read. */
+  readonly listing: string;
+}
+
+export function layout(items: readonly PItem[], family: IsaFamily, syntax: Syntax): LaidOut {
+  const at = new Map<Label, number>();
+  const words: number[] = [];
+  const fixups: { index: number; target: Label; inst: Instruction; k: number }[] = [];
+  const program: Instruction[] = [];
+  for (const item of items) {
+    if (item.kind === "label") at.set(item.label, words.length);
+    if (item.kind !== "inst") continue;
+    // Branches are one SOPP word: encode with offset 0, patch the 16-bit field below.
+    if (item.target) fixups.push({ index: words.length, target: item.target, inst: item.inst, k: program.length });
+    program.push(item.inst);
+    for (const w of encodeInstruction(item.target ? { ...item.inst, simm: 0 } : item.inst, family)) words.push(w);
+  }
+  for (const f of fixups) {
+    const dest = at.get(f.target);
+    if (dest === undefined) throw new LoomError("internal", "AMDGPU layout: a branch to a label never placed");
+    const simm = dest - (f.index + 1);
+    if (simm < -32768 || simm > 32767) throw new LoomError("internal", `AMDGPU layout: branch of ${simm} words does not fit 16 bits`);
+    words[f.index] = ((words[f.index]! & 0xffff0000) | (simm & 0xffff)) >>> 0;
+    program[f.k] = { ...f.inst, simm };
+  }
+  const code = new Uint8Array(words.length * 4);
+  const view = new DataView(code.buffer);
+  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  let listing: string | undefined;
+  return {
+    program,
+    code,
+    get listing() {
+      return (listing ??= printListing(items, program, family, syntax));
+    },
+  };
+}
+
+function printListing(items: readonly PItem[], program: readonly Instruction[], family: IsaFamily, syntax: Syntax): string {
+  const names = new Map<Label, string>();
+  for (const item of items) if (item.kind === "label") names.set(item.label, `.LBB${names.size}`);
+  const lines: string[] = [];
+  let k = 0;
+  for (const item of items) {
+    if (item.kind === "label") lines.push(`${names.get(item.label)}:`);
+    if (item.kind !== "inst") continue;
+    const inst = program[k++]!;
+    // Branches print their label (llvm-mc resolves it to the same offset).
+    const text = item.target ? `${formatInstruction(inst, family, syntax).replace(/ -?\d+$/, "")} ${names.get(item.target)}` : formatInstruction(inst, family, syntax);
+    lines.push(`\t${text}`);
+  }
+  return lines.join("\n") + "\n";
+}

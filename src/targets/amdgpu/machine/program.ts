@@ -1,0 +1,84 @@
+/**
+ * The machine layer: a kernel as a list of machine instructions over virtual registers,
+ * with labels and loop markers, before register allocation. Virtual registers have a class
+ * (SGPR or VGPR) and a size in dwords (1, 2 or 4: 64-bit values and vector accesses are
+ * tuples); an operand may name a dword range of one. Hardware-initialized registers (the
+ * kernarg pointer, workgroup ids, workitem ids) are virtual registers fixed to their
+ * physical index, so the allocator keeps them there only while they are live.
+ *
+ * Branches name labels; `layout.ts` turns them into word offsets once sizes are known.
+ */
+import type { Operand } from "../isa/operands.js";
+
+export type RegClass = "s" | "v";
+
+export interface VReg {
+  readonly id: number;
+  readonly cls: RegClass;
+  readonly n: number;
+  /** Physical register the value arrives in (hardware-initialized registers). */
+  readonly fixed?: number;
+}
+
+/** A dword range of a virtual register. */
+export interface VOperand {
+  readonly k: "vreg";
+  readonly r: VReg;
+  readonly sub: number;
+  readonly n: number;
+}
+
+export type MOperand = Operand | VOperand;
+
+export interface Label {
+  readonly id: number;
+}
+
+export interface MInst {
+  readonly mnemonic: string;
+  readonly operands: readonly MOperand[];
+  readonly simm?: number;
+  readonly offset?: number;
+  readonly glc?: boolean;
+  /** Branch target (SOPP branches): layout fills in simm. */
+  readonly target?: Label;
+}
+
+export type Item =
+  | { readonly kind: "inst"; readonly inst: MInst }
+  | { readonly kind: "label"; readonly label: Label }
+  /** Loop bounds for liveness: values live around a loop stay live through all of it. */
+  | { readonly kind: "loop"; readonly edge: "begin" | "end" };
+
+export class MachineProgram {
+  readonly items: Item[] = [];
+  readonly vregs: VReg[] = [];
+  private labels = 0;
+
+  vreg(cls: RegClass, n: number, fixed?: number): VReg {
+    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n } : { id: this.vregs.length, cls, n, fixed };
+    this.vregs.push(r);
+    return r;
+  }
+
+  label(): Label {
+    return { id: this.labels++ };
+  }
+
+  emit(inst: MInst): void {
+    this.items.push({ kind: "inst", inst });
+  }
+
+  place(label: Label): void {
+    this.items.push({ kind: "label", label });
+  }
+
+  loop(edge: "begin" | "end"): void {
+    this.items.push({ kind: "loop", edge });
+  }
+}
+
+/** The whole register, or dwords [sub, sub + n) of it. */
+export function part(r: VReg, sub = 0, n = r.n - sub): VOperand {
+  return { k: "vreg", r, sub, n };
+}

@@ -1,0 +1,346 @@
+/**
+ * The state of lowering one prepared kernel to one WGSL entry point: what each Loom value
+ * became (`Lowered`: an expression, lanes, a view over a storage root…), the statement lines,
+ * the module-scope declarations the kernel needs, and the TARGET diagnostics found on the way.
+ *
+ * Every op result becomes a `let` (WGSL values are immutable, like SSA), except integer and
+ * float constants, which stay literals so address arithmetic folds. Values that leave a
+ * region (scf results, loop-carried values) get a `var` of their own that each path assigns.
+ *
+ * The address domain is 32 bits (docs/wgsl.md "Index width"): `index` is `i32`, `offset` is
+ * `u32`. Errors never stop lowering: an unsupported op is reported at its span and its
+ * results become `invalid`, so one pass finds every problem.
+ */
+import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
+import { D } from "../../../core/diag/catalog.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
+import type { PrimName, Type } from "../../../ir/types.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
+import type { WgslFeature, WgslTargetInfo } from "../profile.js";
+import type { Root } from "./storage.js";
+
+/** The WGSL type carrying a Loom scalar. */
+export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
+
+/** A scalar: an expression (a `let` name or a literal); `c` holds an integer literal's value. */
+export interface Scalar {
+  readonly kind: "scalar";
+  readonly e: string;
+  readonly t: WType;
+  readonly c?: bigint;
+}
+
+export type Lowered =
+  | Scalar
+  | { readonly kind: "vector"; readonly lanes: readonly Scalar[]; readonly t: WType }
+  /** A storage root (binding or allocation) and its byte length (u32). */
+  | { readonly kind: "buffer"; readonly root: Root; readonly length: Scalar }
+  /** A view: element (0, …, 0) is word `base` of the root's array; element strides per dimension. */
+  | { readonly kind: "view"; readonly root: Root; readonly element: WType; readonly base: Scalar; readonly strides: readonly Scalar[] }
+  | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
+  | { readonly kind: "invalid" };
+
+export type ViewValue = Extract<Lowered, { kind: "view" }>;
+export type VectorValue = Extract<Lowered, { kind: "vector" }>;
+export type Rule = (cx: KernelLowering, op: Op) => void;
+
+export function wgslTypeOf(name: PrimName): WType | undefined {
+  switch (name) {
+    case "i1": return "bool";
+    case "index": return "i32";
+    case "offset": return "u32";
+    case "i32": case "f32": case "f16": return name;
+    default: return undefined;
+  }
+}
+
+/** Bytes of an element in storage. */
+export const BYTES: Readonly<Record<WType, number>> = { bool: 4, i32: 4, u32: 4, f32: 4, f16: 2 };
+
+const I32_MIN = -(2n ** 31n), I32_MAX = 2n ** 31n - 1n, U32_MAX = 2n ** 32n - 1n;
+
+export class KernelLowering {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly lines: string[] = [];
+  /** Function-scope declarations that must precede the body (private arrays). */
+  readonly locals: string[] = [];
+  /** Module-scope declarations of this kernel (workgroup arrays). */
+  readonly globals: string[] = [];
+  /** WGSL extensions (`enable …`) the kernel needs. */
+  readonly enables = new Set<"f16" | "subgroups">();
+  /** Helper functions (by name → text) the kernel calls. */
+  readonly helpers = new Map<string, string>();
+  /** Entry-point builtins the body reads (`global_invocation_id` …). */
+  readonly builtins = new Set<string>();
+  /** Argument-block fields the body reads: offset → member. */
+  readonly uniformFields = new Map<number, { readonly name: string; readonly t: WType }>();
+  readonly usedFeatures = new Set<WgslFeature>();
+  readonly subgroupOperations = new Set<string>();
+  private readonly values = new Map<Value, Lowered>();
+  private readonly reported = new Set<Op | Value>();
+  private counter = 0;
+  private depth = 1;
+  /** Name of the argument-block uniform variable. */
+  readonly argsName: string;
+
+  /** Lowers a nested single-block region and returns its terminator (installed by kernel.ts). */
+  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
+    throw new Error("WGSL lowering: lowerRegion is not installed");
+  };
+
+  constructor(
+    readonly kernel: PreparedKernel,
+    readonly info: WgslTargetInfo,
+    /** Storage roots by the value that creates them (buffer arguments, allocations). */
+    readonly roots: ReadonlyMap<Value, Root>,
+  ) {
+    this.argsName = `${kernel.exportName}_args`;
+  }
+
+  get target(): string {
+    return `WGSL profile '${this.kernel.profile.identifier}'`;
+  }
+
+  // ---- diagnostics --------------------------------------------------------------------------
+  unsupported(at: Op | Value, what: string, help?: string): void {
+    if (this.reported.has(at)) return;
+    this.reported.add(at);
+    const span = at.span ?? this.kernel.op.span;
+    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
+  }
+
+  report(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  requireFeature(at: Op | Value, feature: WgslFeature, what: string): boolean {
+    if (this.info.features.includes(feature)) {
+      this.usedFeatures.add(feature);
+      return true;
+    }
+    this.unsupported(at, what, `the profile lacks the WebGPU feature '${feature}' (add it to identity.features when the adapter has it)`);
+    return false;
+  }
+
+  /** Checks the types an op touches; reports the first the profile cannot carry. */
+  checkTypes(op: Op): boolean {
+    for (const v of [...op.operands, ...op.results]) {
+      const t = v.type;
+      if (t.kind !== "prim" && t.kind !== "vector" && t.kind !== "view") continue;
+      const name = t.kind === "prim" ? t.name : t.element.name;
+      if (name === "buffer" || name === "encoding<layout>") continue;
+      if (!this.carries(op, name, `'${op.name}' on type '${name}'`)) return false;
+    }
+    return true;
+  }
+
+  /** Whether the profile carries Loom type `name` (reports at `at` when not). */
+  carries(at: Op | Value, name: string, what: string): boolean {
+    if (name === "f16") {
+      if (!this.requireFeature(at, "shader-f16", what)) return false;
+      this.enables.add("f16");
+      return true;
+    }
+    if (wgslTypeOf(name as PrimName) !== undefined) return true;
+    const why =
+      name === "i64" ? "WGSL has no 64-bit integers (index and offset narrow to 32 bits, docs/wgsl.md; i64 values do not)"
+      : name === "f64" ? "WGSL has no f64"
+      : name === "i8" || name === "i16" ? "WGSL has no 8- or 16-bit integers; use i32"
+      : name === "bf16" ? "WGSL has no bf16; use f32 or f16"
+      : undefined;
+    this.unsupported(at, what, why);
+    return false;
+  }
+
+  // ---- values -------------------------------------------------------------------------------
+  set(v: Value, l: Lowered): void {
+    this.values.set(v, l);
+  }
+
+  get(v: Value): Lowered {
+    const l = this.values.get(v);
+    if (!l) throw new Error(`WGSL lowering: '%${v.name}' used before it was lowered`);
+    return l;
+  }
+
+  /** The scalar a value became (a placeholder for an invalid one). */
+  scalar(v: Value): Scalar {
+    const l = this.get(v);
+    if (l.kind === "scalar") return l;
+    if (l.kind === "invalid") return { kind: "scalar", e: "invalid", t: this.scalarType(v.type) ?? "i32" };
+    throw new Error(`WGSL lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
+  }
+
+  poison(op: Op): void {
+    for (const r of op.results) this.set(r, { kind: "invalid" });
+  }
+
+  scalarType(t: Type): WType | undefined {
+    if (t.kind === "prim") return wgslTypeOf(t.name);
+    if (t.kind === "vector" || t.kind === "view") return wgslTypeOf(t.element.name);
+    return undefined;
+  }
+
+  /** The carrier of a value's type (callers have checked it is a scalar or vector). */
+  typeOf(v: Value): WType {
+    const t = this.scalarType(v.type);
+    if (!t) throw new Error(`WGSL lowering: no carrier for '%${v.name}'`);
+    return t;
+  }
+
+  // ---- emission -----------------------------------------------------------------------------
+  fresh(prefix = "v"): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  line(text: string): void {
+    this.lines.push(`${"  ".repeat(this.depth)}${text}`);
+  }
+
+  /** Runs `body` one block deeper (the caller writes the braces). */
+  nested(body: () => void): void {
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** A `let` of type `t` bound to `expr`. */
+  let(t: WType, expr: string): Scalar {
+    const name = this.fresh();
+    this.line(`let ${name}: ${t} = ${expr};`);
+    return { kind: "scalar", e: name, t };
+  }
+
+  /** A mutable `var` of type `t` (zero-initialized, or `init`). */
+  variable(t: WType, init?: Scalar): Scalar {
+    const name = this.fresh("m");
+    this.line(init ? `var ${name}: ${t} = ${init.e};` : `var ${name}: ${t};`);
+    return { kind: "scalar", e: name, t };
+  }
+
+  assign(to: Scalar, from: Scalar): void {
+    if (to.e !== from.e && to.e !== "invalid") this.line(`${to.e} = ${from.e};`);
+  }
+
+  /** The argument-block field at `offset` (declared in the kernel's uniform struct). */
+  uniform(offset: number, name: string, t: WType): Scalar {
+    const member = `arg_${name}`;
+    this.uniformFields.set(offset, { name: member, t });
+    return { kind: "scalar", e: `${this.argsName}.${member}`, t };
+  }
+
+  helper(name: string, text: string): string {
+    this.helpers.set(name, text);
+    return name;
+  }
+
+  builtin(name: string): string {
+    this.builtins.add(name);
+    return BUILTIN_PARAMETERS[name]!;
+  }
+
+  /** An integer literal of type `t` (i32 wraps to 32 bits; out of range of the address domain is the caller's check). */
+  int(t: WType, value: bigint | number): Scalar {
+    const v = BigInt(value);
+    if (t === "bool") return { kind: "scalar", e: v !== 0n ? "true" : "false", t };
+    if (t === "u32") {
+      const c = BigInt.asUintN(32, v);
+      return { kind: "scalar", e: `${c}u`, t, c };
+    }
+    const c = BigInt.asIntN(32, v);
+    if (c === I32_MIN) return { kind: "scalar", e: "i32(-2147483648)", t: "i32", c };
+    return { kind: "scalar", e: c < 0n ? `(${c}i)` : `${c}i`, t: "i32", c };
+  }
+
+  /** Whether `value` fits the 32-bit carrier of `t` (index: i32; offset: u32). */
+  static fits(t: WType, value: bigint): boolean {
+    return t === "u32" ? value >= 0n && value <= U32_MAX : value >= I32_MIN && value <= I32_MAX;
+  }
+
+  i32(value: bigint | number): Scalar {
+    return this.int("i32", value);
+  }
+
+  /** A float literal (non-finite values are made at run time: WGSL constants cannot be inf or NaN). */
+  float(t: WType, value: number): Scalar {
+    const rounded = t === "f16" ? roundToF16(value) : Math.fround(value);
+    if (!Number.isFinite(rounded)) {
+      const bits = t === "f16" ? (Number.isNaN(rounded) ? 0x7e00 : rounded > 0 ? 0x7c00 : 0xfc00) : Number.isNaN(rounded) ? 0x7fc00000 : rounded > 0 ? 0x7f800000 : 0xff800000;
+      const word = this.let("u32", `${bits}u`);
+      return this.let(t, t === "f16" ? `f16(unpack2x16float(${word.e}).x)` : `bitcast<f32>(${word.e})`);
+    }
+    const text = Object.is(rounded, -0) ? "-0.0" : String(rounded);
+    const literal = `${text.includes(".") || text.includes("e") ? text : `${text}.0`}${t === "f16" ? "h" : "f"}`;
+    return { kind: "scalar", e: rounded < 0 || Object.is(rounded, -0) ? `(${literal})` : literal, t };
+  }
+
+  bool(value: boolean): Scalar {
+    return { kind: "scalar", e: value ? "true" : "false", t: "bool" };
+  }
+
+  // ---- 32-bit address arithmetic, folding constants ------------------------------------------
+  add(a: Scalar, b: Scalar): Scalar {
+    if (a.c === 0n) return b;
+    if (b.c === 0n) return a;
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c + b.c);
+    return this.let(a.t, `(${a.e} + ${b.e})`);
+  }
+
+  mul(a: Scalar, b: Scalar): Scalar {
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c * b.c);
+    if (a.c === 1n) return b;
+    if (b.c === 1n) return a;
+    if (a.c === 0n || b.c === 0n) return this.int(a.t, 0);
+    return this.let(a.t, `(${a.e} * ${b.e})`);
+  }
+
+  /** An `i32` or `u32` value as the other (same bits). */
+  reinterpret(x: Scalar, to: "i32" | "u32"): Scalar {
+    if (x.t === to) return x;
+    if (x.c !== undefined) return this.int(to, x.c);
+    return { kind: "scalar", e: `bitcast<${to}>(${x.e})`, t: to };
+  }
+}
+
+/** Entry-point parameter of each builtin the body may read. */
+const BUILTIN_PARAMETERS: Readonly<Record<string, string>> = {
+  local_invocation_id: "local_id",
+  workgroup_id: "group_id",
+  num_workgroups: "group_count",
+  global_invocation_id: "global_id",
+  local_invocation_index: "local_index",
+  subgroup_invocation_id: "lane_id",
+  subgroup_size: "lane_count",
+};
+
+export const BUILTIN_TYPES: Readonly<Record<string, string>> = {
+  local_invocation_id: "vec3<u32>",
+  workgroup_id: "vec3<u32>",
+  num_workgroups: "vec3<u32>",
+  global_invocation_id: "vec3<u32>",
+  local_invocation_index: "u32",
+  subgroup_invocation_id: "u32",
+  subgroup_size: "u32",
+};
+
+export function builtinParameter(name: string): string {
+  return BUILTIN_PARAMETERS[name]!;
+}
+
+/** `value` rounded to the nearest binary16 (ties to even), as a double. */
+function roundToF16(value: number): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  const a = Math.abs(value);
+  if (a >= 65520) return value > 0 ? Infinity : -Infinity;
+  let exp = Math.floor(Math.log2(a));
+  if (2 ** exp > a) exp--;
+  const quantum = 2 ** (Math.max(exp, -14) - 10);
+  const q = a / quantum;
+  const f = Math.floor(q);
+  const d = q - f;
+  const m = d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
+  return Math.sign(value) * m * quantum;
+}

@@ -1,0 +1,113 @@
+/**
+ * `loomc/browser` (src/browser.ts): bundled with esbuild for the browser, it holds no Node
+ * import, stays within its size budget (core + all targets + the WebGPU runtime ≤ 200 KB
+ * gzipped, minified ESM), and compiles the saxpy suite kernel to SPIR-V, PTX and WGSL and evaluates
+ * its launch inside a V8 context whose code generation from strings is off — what a page under
+ * a strict Content-Security-Policy offers — with the closure launch evaluator. Prints each entry
+ * point's size (one JSON line per entry).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createContext, runInContext } from "node:vm";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { fromRoot } from "../util/paths.js";
+
+const BUDGET_GZIP_BYTES = 200 * 1024;
+
+async function bundle(entry: string, format: "esm" | "iife", minify = true): Promise<{ code: string; inputs: string[] }> {
+  const out = await build({
+    entryPoints: [fromRoot(entry)],
+    bundle: true,
+    platform: "browser",
+    format,
+    ...(format === "iife" ? { globalName: "loomc" } : {}),
+    minify,
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+    target: "es2022",
+  });
+  assert.deepEqual(out.errors, []);
+  return { code: out.outputFiles[0]!.text, inputs: Object.keys(out.metafile.inputs) };
+}
+
+const ENTRIES: Readonly<Record<string, string>> = {
+  "loomc/browser": "src/browser.ts",
+  loomc: "src/index.ts",
+  "loomc/target/amdgpu": "src/targets/amdgpu/index.ts",
+  "loomc/target/spirv": "src/targets/spirv/index.ts",
+  "loomc/target/ptx": "src/targets/ptx/index.ts",
+  "loomc/target/wgsl": "src/targets/wgsl/index.ts",
+  "loomc/runtime/webgpu": "src/runtime/webgpu/index.ts",
+};
+
+test("loomc/browser bundles without Node imports, within 200 KB gzipped; sizes per entry point", async () => {
+  const sizes: Record<string, { minified: number; gzip: number }> = {};
+  for (const [name, path] of Object.entries(ENTRIES)) {
+    const { code, inputs } = await bundle(path, "esm");
+    assert.ok(!inputs.some((i) => i.startsWith("node:") || i.includes("node_modules/@types")), `${name} pulls in ${inputs.filter((i) => i.startsWith("node:")).join(", ")}`);
+    assert.ok(!/\bfrom\s*["']node:|require\(["']node:/.test(code), `${name}: a Node built-in is imported`);
+    sizes[name] = { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  }
+  for (const [name, s] of Object.entries(sizes)) console.log(JSON.stringify({ bundle: name, minifiedBytes: s.minified, gzipBytes: s.gzip }));
+  const all = sizes["loomc/browser"]!;
+  assert.ok(all.gzip <= BUDGET_GZIP_BYTES, `loomc/browser is ${all.gzip} bytes gzipped; the budget is ${BUDGET_GZIP_BYTES}`);
+  // The browser entry holds every target: it is larger than any one of them.
+  for (const name of ["loomc/target/amdgpu", "loomc/target/spirv", "loomc/target/ptx", "loomc/target/wgsl"]) assert.ok(all.minified > sizes[name]!.minified, name);
+});
+
+test("under a no-eval policy, loomc/browser compiles saxpy to SPIR-V, PTX and WGSL and evaluates its launch with closures", async () => {
+  const { code } = await bundle("src/browser.ts", "iife", false);
+  const page = createContext({ TextEncoder, TextDecoder }, { codeGeneration: { strings: false, wasm: false } });
+  runInContext(code, page);
+  const saxpy = readFileSync(fromRoot("examples/kernels/saxpy.loom"), "utf8");
+  const result = JSON.parse(
+    runInContext(
+      `(() => {
+        const L = loomc;
+        const refused = (() => { try { new Function("return 1"); return false; } catch (e) { return e instanceof EvalError; } })();
+        const spv = L.spirv.createSpirvTargetEnvironment(), ptx = L.ptx.createPtxTargetEnvironment(), wgsl = L.wgsl.createWgslTargetEnvironment();
+        const context = L.Context.create({ targetEnvironments: [spv, ptx, wgsl] });
+        const pipeline = L.PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value;
+        const compiler = L.Compiler.create(context);
+        const out = { refused };
+        for (const [env, profile, format] of [
+          [spv, L.spirv.createSpirvProfile(spv, { identifier: "s", identity: { environment: "vulkan1.3", features: { shaderInt64: true } } }), "spirv"],
+          [ptx, L.ptx.createPtxProfile(ptx, { identifier: "p", identity: { target: "sm_80" } }), "ptx"],
+          [wgsl, L.wgsl.createWgslProfile(wgsl, { identifier: "w", identity: { device: "webgpu" } }), "wgsl"],
+        ]) {
+          const ws = new L.Workspace(context);
+          const m = ws.parseModule(L.Source.fromText("saxpy.loom", ${JSON.stringify(saxpy)})).value;
+          const c = L.compileModule(compiler, ws, pipeline, m, { specializations: [{ functionSymbol: "saxpy", targetProfile: profile }], artifacts: { launchConfig: true } });
+          if (!c.ok) throw new Error(c.formatDiagnostics());
+          const p = L.LaunchConfigProgram.load(c.findArtifact("launch-config"));
+          const launch = p.invoke(p.lookupFunction("saxpy"), [1009n]);
+          const e = L.emitModule(env, ws, m, { artifactFormat: format });
+          if (!e.ok) throw new Error(e.formatDiagnostics());
+          const bytes = e.findArtifact("executable").contents;
+          out[format] = { evaluator: p.evaluator, groups: launch.workgroupCount.join("x"), size: launch.workgroupSize.join("x"),
+            text: format === "spirv" ? L.disassembleSpirv(bytes) : new TextDecoder().decode(bytes),
+            record: L.parseExecutableInterface(e.findArtifact("interface").contents).kernels[0].entryName };
+        }
+        out.webgpu = typeof L.webgpu.WebGpuRuntime.create;
+        return JSON.stringify(out);
+      })()`,
+      page,
+    ) as string,
+  ) as { refused: boolean; webgpu: string } & Record<"spirv" | "ptx" | "wgsl", { evaluator: string; groups: string; size: string; text: string; record: string }>;
+  assert.equal(result.refused, true, "the context refuses code from strings");
+  assert.equal(result.webgpu, "function");
+  for (const format of ["spirv", "ptx", "wgsl"] as const) {
+    const r = result[format];
+    assert.equal(r.evaluator, "closures");
+    assert.equal(r.record, "saxpy");
+    const [gx] = r.groups.split("x").map(Number);
+    const [wx] = r.size.split("x").map(Number);
+    assert.ok(gx! * wx! >= 1009 && (gx! - 1) * wx! < 1009, `${format}: ${r.groups} groups of ${r.size} cover 1009 elements`);
+  }
+  assert.match(result.spirv.text, /OpEntryPoint GLCompute %\d+ "saxpy"/);
+  assert.match(result.ptx.text, /\.visible \.entry saxpy/);
+  assert.match(result.wgsl.text, /@compute @workgroup_size\(\d+, 1, 1\)\s*fn saxpy\(/);
+});

@@ -1,0 +1,119 @@
+/**
+ * The playground in headless Chromium (playwright-core driving Debian's chromium, WebGPU on its
+ * SwiftShader adapter), served over http://127.0.0.1 under a strict CSP: the page loads saxpy
+ * and shows its WGSL and launch; an edit with a mistake shows the diagnostic inline; the fixed
+ * edit compiles and runs on WebGPU, matching the reference interpreter; the other targets show
+ * their modules; every suite kernel runs in the page and matches; the in-page compile time of
+ * each suite kernel is printed. A screenshot lands in the test's temp dir. Any console error,
+ * page error or CSP violation fails the test.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPlayground } from "../../examples/playground/server.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+interface PageApi {
+  ready: Promise<void>;
+  runNow(): Promise<{ passed: boolean; kernel: string; checks: { name: string; count: number; mismatches: number }[]; wallMs: number[]; error?: string }>;
+  timeSuiteCompiles(target: string, warmup: number, repeats: number): Promise<{ times: { symbol: string; p50Ms: number; samplesMs: number[]; error?: string }[] }>;
+  lastCompile(): { ok: boolean; output?: string; diagnostics: { severity: string; code: string; line?: number }[] } | undefined;
+}
+// What the page functions below see (they run in the browser; the test has no DOM library).
+declare const window: { loomPlayground: PageApi };
+declare const document: { getElementById(id: string): { textContent: string | null } | null };
+
+test("playground: edit → diagnostics → compile → run on WebGPU → matches the interpreter; every suite kernel; compile times", async (t) => {
+  let chromium: typeof import("playwright-core").chromium;
+  try {
+    ({ chromium } = await import("playwright-core"));
+  } catch (e) {
+    const reason = `playwright-core does not load (${(e as Error).message}; npm ci)`;
+    if (process.env.REQUIRE_ALL_TOOLS === "1") throw new Error(`REQUIRE_ALL_TOOLS=1 but ${reason}`);
+    console.log(`SKIP ${t.name}: ${reason}`);
+    return t.skip(reason);
+  }
+  if (!existsSync(CHROMIUM)) {
+    const reason = `${CHROMIUM} is missing (apt-get install chromium)`;
+    if (process.env.REQUIRE_ALL_TOOLS === "1") throw new Error(`REQUIRE_ALL_TOOLS=1 but ${reason}`);
+    console.log(`SKIP ${t.name}: ${reason}`);
+    return t.skip(reason);
+  }
+  const server = await startPlayground(0);
+  console.log(JSON.stringify({ playgroundBundles: server.bundles }));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
+  const problems: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // A loaded CI machine compiles slowly: waits are for correctness, not speed.
+    page.setDefaultTimeout(120_000);
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console.error: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    await page.goto(server.url);
+    await page.evaluate(() => window.loomPlayground.ready);
+    assert.match(await page.locator("#adapter").textContent() ?? "", /^WebGPU: /, "the page has a WebGPU adapter");
+
+    // saxpy loads and compiles to WGSL; the launch for 1009 elements is shown.
+    await page.waitForFunction(() => window.loomPlayground.lastCompile()?.ok === true);
+    assert.match(await page.locator("#output").textContent() ?? "", /@compute @workgroup_size\(128, 1, 1\)\s*fn saxpy/);
+    assert.match(await page.locator("#launch").textContent() ?? "", /8×1×1 workgroups of 128×1×1 invocations/);
+    assert.ok((await page.locator("#highlight .tm-keyword-other-op").count()) > 10, "op names are highlighted");
+
+    // An edit with a mistake: the diagnostic appears inline as you type.
+    const source = (await page.inputValue("#editor"));
+    await page.fill("#editor", source.replace("%updated = scalar.fmaf %alpha, %xi, %yi : f32", "%updated = scalar.addf %xi, %oops : f32"));
+    await page.waitForFunction(() => window.loomPlayground.lastCompile()?.ok === false);
+    const diag = await page.locator("#diagnostics li.error").first().textContent();
+    assert.match(diag ?? "", /^20:\d+: error\[/, `the error names its line: ${diag}`);
+    assert.ok((await page.locator("#highlight .diag").count()) > 0, "the error's range is underlined in the editor");
+
+    // Fixed: y = x + y now; it compiles, runs on WebGPU and matches the interpreter.
+    await page.fill("#editor", source.replace("%updated = scalar.fmaf %alpha, %xi, %yi : f32", "%updated = scalar.addf %xi, %yi : f32"));
+    await page.waitForFunction(() => window.loomPlayground.lastCompile()?.ok === true);
+    assert.match(await page.locator("#output").textContent() ?? "", /\+/);
+    await page.click("#run");
+    await page.waitForFunction(() => /PASS|FAIL|not run/.test(document.getElementById("run-status")?.textContent ?? ""));
+    const status = await page.locator("#run-status").textContent();
+    assert.match(status ?? "", /^PASS @saxpy on WebGPU/, status ?? "");
+    assert.ok((await page.locator("#chart rect").count()) >= 10, "the timings chart has a bar per dispatch");
+    const shots = mkdtempSync(join(tmpdir(), "loom-playground-"));
+    await page.screenshot({ path: join(shots, "playground.png"), fullPage: true });
+    console.log(`screenshot: ${join(shots, "playground.png")}`);
+
+    // The other targets show their modules beside the source.
+    for (const [target, pattern] of [["spirv", /OpEntryPoint GLCompute %\d+ "saxpy"/], ["ptx", /\.visible \.entry saxpy/]] as const) {
+      await page.selectOption("#target", target);
+      await page.waitForFunction((tg) => document.getElementById("output-title")?.textContent !== "" && window.loomPlayground.lastCompile()?.ok === true && (document.getElementById("output")?.textContent ?? "").length > 0 && document.getElementById("output-title")!.textContent!.startsWith(tg === "spirv" ? "SPIR-V" : "PTX"), target);
+      assert.match(await page.locator("#output").textContent() ?? "", pattern, target);
+    }
+    await page.selectOption("#target", "wgsl");
+
+    // Every suite kernel runs in the page and matches the interpreter.
+    const symbols = await page.$$eval("#example option", (os) => os.map((o) => (o as unknown as { value: string }).value));
+    assert.ok(symbols.length >= 9, symbols.join());
+    for (const symbol of symbols) {
+      await page.selectOption("#example", symbol);
+      await page.waitForFunction(() => window.loomPlayground.lastCompile()?.ok === true);
+      const run = await page.evaluate(() => window.loomPlayground.runNow());
+      assert.ok(run.passed, `${symbol} in the page: ${run.error ?? JSON.stringify(run.checks)}`);
+      console.log(JSON.stringify({ pageRun: symbol, checks: run.checks.map((c) => `${c.name}:${c.count}`), medianWallMs: [...run.wallMs].sort((a, b) => a - b)[run.wallMs.length >> 1] }));
+    }
+
+    // In-page compile time of each suite kernel (parse + compile + emit to WGSL, after warm-up).
+    const times = await page.evaluate(() => window.loomPlayground.timeSuiteCompiles("wgsl", 10, 31));
+    for (const k of times.times) {
+      assert.equal(k.error, undefined, `${k.symbol}: ${k.error}`);
+      console.log(JSON.stringify({ inPageCompile: k.symbol, target: "wgsl", p50Ms: Number(k.p50Ms.toFixed(3)), minMs: Number(Math.min(...k.samplesMs).toFixed(3)), samples: k.samplesMs.length }));
+    }
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -1,0 +1,16 @@
+/** The WGSL lowering table states every declared op's fate: a rule or a reason it is not lowered. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { OP_INFOS } from "../../src/dialects/registry.js";
+import { WGSL_RULES } from "../../src/targets/wgsl/lower/rules.js";
+
+test("every op that may reach a device body has a WGSL entry", () => {
+  // Terminators are lowered by the op that owns their region (scf.*, the kernel body).
+  const missing = OP_INFOS.filter((op) => op.placement.includes("D") && !op.terminator && !Object.hasOwn(WGSL_RULES, op.name)).map((op) => op.name);
+  assert.deepEqual(missing, []);
+});
+
+test("the WGSL table names no op the registry lacks", () => {
+  const known = new Set<string>(OP_INFOS.map((op) => op.name));
+  assert.deepEqual(Object.keys(WGSL_RULES).filter((n) => !known.has(n)), []);
+});
