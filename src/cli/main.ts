@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loom` command: a thin shell over the public API (docs/cli.md). Each command is one
+ * The `loom` command: fmt, verify, compile, launch, link, run, test, explain; a thin shell over the public API (docs/cli.md). Each command is one
  * file exporting a `Command`; it joins the tool with one line in `COMMANDS`.
  * Exit status: 0 success, 1 program errors, 2 usage errors, 3 I/O failures, 4 no device.
  */

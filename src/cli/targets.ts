@@ -75,7 +75,7 @@ export const NAMED_SPIRV_PROFILES: Readonly<Record<string, NamedSpirvProfile>> =
 };
 
 /** Spellings of the live-device targets: environment → the harness device kind. */
-const LIVE = { spirv: "vulkan", vulkan: "vulkan", ptx: "cuda", cuda: "cuda" } as const;
+const LIVE = { spirv: "vulkan", vulkan: "vulkan", ptx: "cuda", cuda: "cuda", wgsl: "webgpu", webgpu: "webgpu" } as const;
 
 function parseLimits(limits: readonly string[]): Record<string, number | number[]> {
   const out: Record<string, number | number[]> = {};

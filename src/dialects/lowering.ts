@@ -58,6 +58,8 @@ export interface LoweringContext<L> {
   /** Marks the op's results invalid, so their users lower without cascading reports. */
   poison(op: Op): void;
   set(value: Value, lowered: L): void;
+  /** Called before an op's rule runs (e.g. to emit a debug line for it). */
+  beforeRule?(op: Op): void;
 }
 
 /** Lowers a region's ops through a table, returning its terminator for the owner's rule. */
@@ -80,6 +82,7 @@ export function regionLowering<C extends LoweringContext<L>, L>(
       return cx.poison(op);
     }
     if (!cx.checkTypes(op)) return cx.poison(op);
+    cx.beforeRule?.(op);
     entry(cx, op);
   };
   return (cx, region, args) => {

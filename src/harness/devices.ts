@@ -10,6 +10,8 @@ import { createPtxProfile, createPtxTargetEnvironment, KNOWN_TARGETS as PTX_TARG
 import { packArguments, VulkanRuntime, type ArgValue as VulkanArg, type VulkanBuffer } from "../runtime/vulkan/index.js";
 import { CudaRuntime, type ArgValue as CudaArg, type CudaBuffer } from "../runtime/cuda/index.js";
 import type { DeviceKernel, DeviceTarget } from "./device.js";
+import { SIM_PROVIDER } from "./device-sim.js";
+import { WEBGPU_PROVIDER } from "./device-webgpu.js";
 
 /** Device memory the harness fills and reads back. */
 export interface HarnessBuffer {
@@ -236,6 +238,8 @@ const CUDA: DeviceProvider = {
 const PROVIDERS: Record<string, DeviceProvider> = {
   vulkan: VULKAN,
   cuda: CUDA,
+  sim: SIM_PROVIDER,
+  webgpu: WEBGPU_PROVIDER,
 };
 
 /** The provider of `kind`, or undefined. */

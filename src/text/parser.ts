@@ -208,10 +208,9 @@ export class Parser {
       this.recover(startIndex);
       return null;
     }
-    // An end-of-line comment stays on the previous op's line ("\r", see commentTexts).
-    const own = comments[0]?.endOfLine ? comments.slice(1) : comments;
-    op.comments = [...(own === comments ? [] : [`\r${comments[0]!.text}`]), ...commentLines(own, first.blankBefore)];
-    op.blankBefore = own.length > 0 ? own[0]!.blankBefore : first.blankBefore;
+    op.comments = commentLines(comments, first.blankBefore);
+    const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
+    op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
     op.parent = region;
     return op;
   }
@@ -821,13 +820,17 @@ export class Parser {
  * An op's leading comment lines, with a blank-line mark where the source separated two of them
  * or the last of them from the op (a file-header comment stays apart from the first op).
  */
-function commentLines(comments: readonly { text: string; blankBefore: boolean }[], opBlankBefore: boolean): string[] {
+function commentLines(comments: readonly Comment[], opBlankBefore: boolean): string[] {
   const out: string[] = [];
-  comments.forEach((c, i) => {
+  // An end-of-line comment belongs to the previous op's line ("\r", see commentTexts).
+  const first = comments[0];
+  const own = first?.endOfLine ? comments.slice(1) : comments;
+  if (first?.endOfLine) out.push(`\r${first.text}`);
+  own.forEach((c, i) => {
     if (i > 0 && c.blankBefore) out.push(BLANK_COMMENT_LINE);
     out.push(c.text);
   });
-  if (comments.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
+  if (own.length > 0 && opBlankBefore) out.push(BLANK_COMMENT_LINE);
   return out;
 }
 
@@ -871,12 +874,13 @@ function tokenText(t: Token): string {
 }
 
 /**
- * Trailing comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line
- * comment (written after the previous op on its line) starts with "\r" and is printed back at
- * the end of that line; a blank line between two comments is a BLANK_COMMENT_LINE entry.
+ * Comment texts as the IR keeps them (ir/core.ts `Op.comments`): an end-of-line comment (one
+ * written after the previous op on its line) starts with "\r" and is printed back at the end of
+ * that line; a comment after a blank line inside a group starts with "\n" and keeps the blank.
+ * Neither character can occur in a comment's own text.
  */
 function commentTexts(comments: readonly Comment[]): string[] {
-  // The first own-line comment's blank line is the region's blank-line flag.
+  // The first own-line comment's blank line is the op's (or region's) blank-line flag.
   const firstOwn = comments[0]?.endOfLine ? 1 : 0;
-  return comments.flatMap((c, i) => (c.endOfLine ? [`\r${c.text}`] : i > firstOwn && c.blankBefore ? [BLANK_COMMENT_LINE, c.text] : [c.text]));
+  return comments.map((c, i) => (c.endOfLine ? `\r${c.text}` : i > firstOwn && c.blankBefore ? `\n${c.text}` : c.text));
 }

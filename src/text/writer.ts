@@ -104,7 +104,7 @@ export class Writer {
     const pad = INDENT.repeat(this.depth);
     const comments = this.endOfLine(op.comments);
     if (blank && !first) this.lines.push("");
-    this.comments(comments, pad);
+    for (const c of comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c}`);
     this.cur = pad;
     if (isOp(op, "alias")) {
       this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;
@@ -134,9 +134,12 @@ export class Writer {
     return comments.slice(1);
   }
 
-  /** Own-line comments; a BLANK_COMMENT_LINE entry is a blank line. */
+  /** Own-line comments; "\n" marks a blank line before one. */
   private comments(comments: readonly string[], pad: string): void {
-    for (const c of comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
+    for (const c of comments) {
+      if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
+      else this.lines.push(`${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
+    }
   }
 
   endLine(): void {

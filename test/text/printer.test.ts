@@ -96,9 +96,9 @@ func.def @f(%t: i1) {
   assert.deepEqual(fn!.comments, [" b"]);
   const body = fn!.regions[0]!;
   const [a, ifOp, ret] = body.ops;
-  // The blank line between a comment and its op is kept, as a mark in the comment lines.
-  assert.deepEqual([a!.comments, a!.blankBefore], [[" c", BLANK_COMMENT_LINE], false]);
+  // The blank line between a comment and its op is kept, as a mark in the comment lines;
   // "// d" ends %a's line and stays there ("\r"); the blank line before "// e" is the if's.
+  assert.deepEqual([a!.comments, a!.blankBefore], [[" c", BLANK_COMMENT_LINE], false]);
   assert.deepEqual([ifOp!.comments, ifOp!.blankBefore], [["\r d", " e"], true]);
   assert.deepEqual(ifOp!.regions[0]!.trailingComments, [" f"]);
   assert.equal(ret!.blankBefore, false);

@@ -195,6 +195,11 @@ export class KernelLowering {
     throw new Error(`SPIR-V lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
   }
 
+  /** With line info on (`loom compile -g`), an OpLine naming the op's source position. */
+  beforeRule(op: Op): void {
+    if (this.module.lineInfo && op.span) this.fn.emit(I.line(this.module.sourceFile(op.span.source), op.span.line, op.span.column));
+  }
+
   /** Marks every result of `op` invalid (after an error). */
   poison(op: Op): void {
     for (const r of op.results) this.set(r, { kind: "invalid" });
