@@ -7,6 +7,7 @@
  * failure is reported in it, never thrown. Exit status 1 when any case failed.
  *
  *   --quick        the quick shapes instead of the bench shapes
+ *   --tests-only   the test shapes alone (correctness; bench/h200.ts times the large shapes)
  *   --repeat N     timed launches per bench shape (default 20)
  *   --warmup-ms T  sustained load before each timed shape (default 500)
  *   --out FILE     also write the JSON there
@@ -23,7 +24,7 @@ import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace,
 import { createPtxProfile, createPtxTargetEnvironment } from "../src/targets/ptx/index.js";
 import { CudaRuntime, type ArgValue, type CudaBuffer, type CudaKernel } from "../src/runtime/cuda/index.js";
 
-const { values: opts } = parseArgs({ options: { quick: { type: "boolean" }, repeat: { type: "string" }, "warmup-ms": { type: "string" }, out: { type: "string" } } });
+const { values: opts } = parseArgs({ options: { quick: { type: "boolean" }, "tests-only": { type: "boolean" }, repeat: { type: "string" }, "warmup-ms": { type: "string" }, out: { type: "string" } } });
 const here = dirname(fileURLToPath(import.meta.url));
 /** examples/kernels beside the source tree (run from dist/bench/ or bench/). */
 const kernelDir = [resolve(here, "../../examples/kernels"), resolve(here, "../examples/kernels")].find((d) => existsSync(d)) ?? resolve(here, "../../examples/kernels");
@@ -149,7 +150,7 @@ function main(): number {
       }
       report.kernels.push({ kernel: k.symbol, ok: true, compileMs: compiled.compileMs, jitMs: performance.now() - j0, ptxBytes: compiled.ptx.byteLength });
       k.shapes.test.forEach((shape, i) => report.cases.push(runCase(rt!, kernel, compiled, k, k.build(shape, 1000 + i), "test")));
-      const timed = opts.quick ? k.shapes.quick : k.shapes.bench;
+      const timed = opts["tests-only"] ? [] : opts.quick ? k.shapes.quick : k.shapes.bench;
       timed.forEach((shape, i) => report.cases.push(runCase(rt!, kernel, compiled, k, k.build(shape, 2000 + i), "bench")));
       process.stderr.write(`${k.symbol}: ${report.cases.filter((c) => c.kernel === k.symbol && c.passed).length}/${report.cases.filter((c) => c.kernel === k.symbol).length} passed\n`);
     }

@@ -247,7 +247,7 @@ function perLaunchUs(rt: { synchronize(): void }, fn: () => void, n: number): Ti
   return { medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs };
 }
 
-function cudaOverhead(rt: CudaRuntime): unknown {
+async function cudaOverhead(rt: CudaRuntime): Promise<unknown> {
   const out: Record<string, unknown> = {};
   const compiled = compilePtx("noop.loom", NOOP, "noop", rt);
   const kernel = rt.createKernel(compiled.ptx, compiled.record, { dynamicSharedMemory: false });
@@ -284,11 +284,25 @@ function cudaOverhead(rt: CudaRuntime): unknown {
     const r = spawnSync(exe, [ptxPath, compiled.record.entryName, String(compiled.record.argumentBlockBytes), String(N)], { encoding: "utf8" });
     out["cBaseline"] = r.status === 0 ? (JSON.parse(r.stdout) as unknown) : { error: r.stderr };
   }
+  // The driver's JIT through a cubin cache: a miss runs cuLink*, a hit loads the cached cubin.
+  const store = new Map<string, Uint8Array>();
+  const cache = { get: (k: string) => store.get(k), put: (k: string, b: Uint8Array) => void store.set(k, b) };
+  const matmul = compilePtx("matmul_tiled.loom", readFileSync(join(kernelDir, "matmul_tiled.loom"), "utf8"), "matmul_tiled", rt);
+  const timeCreate = async () => {
+    const t0 = performance.now();
+    const r = await rt.createKernelCached(matmul.ptx, matmul.record, cache, { dynamicSharedMemory: false });
+    return { ms: performance.now() - t0, hit: r.hit };
+  };
+  out["cubinCache"] = { miss: await timeCreate(), hit: await timeCreate(), plainLoadModuleMs: (() => {
+    const t0 = performance.now();
+    rt.createKernel(matmul.ptx, matmul.record, { dynamicSharedMemory: false });
+    return performance.now() - t0;
+  })() };
   x.destroy();
   return out;
 }
 
-function runCuda(report: Record<string, unknown>, rows: Row[]): void {
+async function runCuda(report: Record<string, unknown>, rows: Row[]): Promise<void> {
   let rt: CudaRuntime | undefined;
   try {
     rt = CudaRuntime.create();
@@ -298,9 +312,10 @@ function runCuda(report: Record<string, unknown>, rows: Row[]): void {
     for (const s of shapes()) {
       const row = cudaRow(rt, s, kernels);
       rows.push(row);
+      checkpoint(report, rows);
       process.stderr.write(`cuda ${row.kernel} ${row.label}: ${row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
     }
-    report["cudaOverhead"] = cudaOverhead(rt);
+    report["cudaOverhead"] = await cudaOverhead(rt);
     report["clocksAfterCuda"] = clocks();
   } catch (e) {
     report["cudaError"] = message(e);
@@ -340,6 +355,7 @@ function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
         rows.push({ api: "vulkan", kernel: symbol, label, passed: false, error: message(e) });
       }
       const row = rows[rows.length - 1]!;
+      checkpoint(report, rows);
       process.stderr.write(`vulkan ${row.kernel} ${row.label}: ${row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
     }
     // A tiny dispatch end to end: record, submit, wait.
@@ -352,6 +368,15 @@ function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
       for (let i = 0; i < (QUICK ? 20 : 500); i++) dispatch();
       const n = QUICK ? 50 : 2000;
       report["vulkanTinyDispatchUs"] = perLaunchUs({ synchronize: () => undefined }, dispatch, n);
+      // The same dispatch 1000 times in one submission (submitBatch): host µs per dispatch, and the GPU's.
+      const items = Array.from({ length: 1000 }, () => ({ kernel: vk, workgroupCount: [1, 1, 1] as const, argBlock, buffers: [x] }));
+      rt.submitBatch(items).wait();
+      const batches = Array.from({ length: 5 }, () => {
+        const t0 = performance.now();
+        const r = rt!.submitBatch(items, { timestamps: true }).wait();
+        return { hostUs: ((performance.now() - t0) * 1000) / items.length, gpuUs: (r.gpuNs ?? NaN) / 1000 / items.length };
+      });
+      report["vulkanBatchedPerDispatchUs"] = { host: timingOf(batches.map((b) => b.hostUs)), gpu: timingOf(batches.map((b) => b.gpuUs)) };
       x.destroy();
       vk.destroy();
     }
@@ -388,14 +413,23 @@ function goals(rows: readonly Row[], anchors: Record<string, { gbPerS?: number; 
   const o = report["cudaOverhead"] as { jsLaunchUs?: Timing; graphPerNodeUs?: Timing; cBaseline?: { launchUs?: { median: number } } } | undefined;
   const js = o?.jsLaunchUs?.medianMs, c = o?.cBaseline?.launchUs?.median;
   out.push({ what: "cuda host µs per launch (launch eval + packing + cuLaunchKernel) vs C cuLaunchKernel", loom: js ?? null, anchorValue: c ?? null, ratio: js && c ? js / c : null, goal: "≤ 1.3", met: js && c ? js / c <= 1.3 : null });
+  const tiny = report["vulkanTinyDispatchUs"] as Timing | undefined;
+  out.push({ what: "vulkan tiny dispatch µs (record + submit + wait) vs C baseline", loom: tiny?.medianMs ?? null, anchorValue: null, goal: "≤ 1.2× C", met: null, note: "no same-run C Vulkan baseline (see docs/benchmarks.md)" });
+  const batched = report["vulkanBatchedPerDispatchUs"] as { host: Timing } | undefined;
+  out.push({ what: "vulkan batched µs per dispatch (host)", loom: batched?.host.medianMs ?? null, goal: "≤ 5", met: batched ? batched.host.medianMs <= 5 : null });
   out.push({ what: "cuda graph replay µs per node", loom: o?.graphPerNodeUs?.medianMs ?? null, goal: "≤ 1", met: o?.graphPerNodeUs ? o.graphPerNodeUs.medianMs <= 1 : null });
   return out;
 }
 
-function main(): number {
+/** Writes what is known so far to --out (a run cut short still leaves its rows). */
+function checkpoint(report: Record<string, unknown>, rows: readonly Row[]): void {
+  if (opts.out) writeFileSync(opts.out, JSON.stringify({ ...report, rows, partial: true }, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v), 1));
+}
+
+async function main(): Promise<number> {
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, mode: QUICK ? "quick" : "full", repeat: REPEAT, warmupMs: WARMUP_MS };
   const rows: Row[] = [];
-  if (opts.only !== "vulkan") runCuda(report, rows);
+  if (opts.only !== "vulkan") await runCuda(report, rows);
   if (opts.only !== "cuda") runVulkan(report, rows);
   let anchors: Record<string, { gbPerS?: number; tflops?: number }> | undefined;
   if (opts.anchors && existsSync(opts.anchors)) {
@@ -417,4 +451,4 @@ function main(): number {
   return passed ? 0 : 1;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -12,6 +12,7 @@
  * reported as skipped, not failed.
  *
  *   --quick         the quick shapes only, 3 timed repetitions (a smoke test)
+ *   --tests-only    the test shapes alone (correctness; bench/h200.ts times the large shapes)
  *   --repeat N      timed repetitions per case (default 20; test shapes use 3)
  *   --warmup N      untimed dispatches before a bench shape's timed ones (default 200): GPUs
  *                   raise their clocks only under sustained load (H200: 817 → 2148 GB/s on saxpy)
@@ -67,6 +68,7 @@ const parsed = (() => {
     return parseArgs({
       options: {
         quick: { type: "boolean" },
+        "tests-only": { type: "boolean" },
         repeat: { type: "string" },
         warmup: { type: "string" },
         kernel: { type: "string", multiple: true },
@@ -129,7 +131,10 @@ try {
     }
     const plan: [CaseReport["kind"], CaseShape, number][] = quick
       ? kernel.shapes.quick.map((s) => ["quick", s, repeat])
-      : [...kernel.shapes.test.map((s): [CaseReport["kind"], CaseShape, number] => ["test", s, Math.min(repeat, 3)]), ...kernel.shapes.bench.map((s): [CaseReport["kind"], CaseShape, number] => ["bench", s, repeat])];
+      : [
+          ...kernel.shapes.test.map((s): [CaseReport["kind"], CaseShape, number] => ["test", s, Math.min(repeat, 3)]),
+          ...(parsed["tests-only"] ? [] : kernel.shapes.bench.map((s): [CaseReport["kind"], CaseShape, number] => ["bench", s, repeat])),
+        ];
     for (const [kind, shape, repeats] of plan) {
       const c = kernel.build(shape, seed);
       process.stderr.write(`${kernel.symbol} ${c.label} ...`);

@@ -348,12 +348,12 @@ const rowSoftmax: SuiteKernel = {
   },
 };
 
-/** row_softmax4: row_softmax's cases and reference at bandwidth (256 invocations, 16-byte vectors when cols is a multiple of 4). */
+/** row_softmax4: row_softmax's cases and reference at bandwidth (a subgroup per row, 16-byte vectors when cols is a multiple of 4). */
 const rowSoftmax4: SuiteKernel = {
   ...rowSoftmax,
   file: "row_softmax4.loom",
   symbol: "row_softmax4",
-  summary: "row softmax (f32) at bandwidth: one pass of running (max, sum), vectors kept in registers, 256 invocations per row",
+  summary: "row softmax (f32) at bandwidth: one subgroup per row, one pass of running (max, sum), 16-byte vectors, no barrier",
   shapes: {
     test: [...rowSoftmax.shapes.test, { workload: [5], sizes: { cols: 1024 } }, { workload: [3], sizes: { cols: 2052 } }, { workload: [4], sizes: { cols: 8 } }],
     quick: [{ workload: [1] }, { workload: [97], sizes: { cols: 132 } }],

@@ -59,7 +59,7 @@ test("an op the backend cannot select yet is TARGET/001 at the op; what it uses 
   };
   const diags = env.check(preparedModule(gfx1100, [spec]));
   assert.deepEqual(diags.map((d) => [d.code, d.location?.line]), [["TARGET/001", 8]]);
-  assert.match(diags[0]!.message, /'kernel\.workgroup\.reduce' is not supported on .*gfx1100/);
+  assert.match(diags[0]!.message, /'kernel\.workgroup\.reduce<addi>' on i64 .* is not supported on .*gfx1100/);
   assert.ok(diags[0]!.help);
   const out = env.emit(preparedModule(gfx1100, [spec]), request);
   assert.equal(out.contents, undefined, "no partial code object");

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../../src/index.js";
 import { amdgpuListingOf, createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../../src/targets/amdgpu/index.js";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
+import { NOT_YET_SELECTED } from "./not-yet.js";
 import { fromRoot } from "../util/paths.js";
 import { runTool } from "../util/tools.js";
 import { requireLlvm, withTempDir } from "./llvm.js";
@@ -25,7 +26,7 @@ const compiler = Compiler.create(context);
 const pipeline = PassProgram.fromTargetPipeline(context, { identifier: "amdgpu-codegen", kind: "prepared-low" }).value!;
 
 /** Kernels not selected yet, with the op that is TARGET/001 (docs/amdgpu.md "Not done yet"). */
-const NOT_YET: Readonly<Record<string, string>> = {};
+const NOT_YET = NOT_YET_SELECTED;
 
 function compile(file: string, symbol: string, target: string) {
   const ws = new Workspace(context);

@@ -155,13 +155,14 @@ function nagaCompiler(): Promise<((code: string, to: string) => string) | string
 
 /**
  * undefined when naga accepts `code`, else its message. naga 25 implements subgroup
- * operations but not yet the `enable subgroups;` directive, so that line is dropped first.
+ * operations but not yet the `enable subgroups;` directive (nor the `subgroup_uniformity`
+ * diagnostic rule), so those lines are dropped first.
  */
 export async function nagaError(t: TestContext, code: string): Promise<string | undefined | false> {
   const compile = await nagaCompiler();
   if (typeof compile === "string") return missing(t, compile);
   try {
-    compile(code.replace(/^enable subgroups;\n/m, ""), "wgsl");
+    compile(code.replace(/^enable subgroups;\n/m, "").replace(/^diagnostic\(off, subgroup_uniformity\);\n/m, ""), "wgsl");
     return undefined;
   } catch (e) {
     return String((e as Error)?.message ?? e);

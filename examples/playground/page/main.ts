@@ -19,6 +19,10 @@ const DEFAULTS: Readonly<Record<string, { workload: string; sizes: string }>> = 
   matmul16: { workload: "33,40", sizes: "k=48" },
   transpose_tile: { workload: "31,47", sizes: "" },
   row_softmax: { workload: "7", sizes: "cols=301" },
+  // N a multiple of 4 and K of 8, as the kernel's `where` requires.
+  matmul_tiled: { workload: "33,40", sizes: "k=48" },
+  transpose32: { workload: "31,47", sizes: "" },
+  row_softmax4: { workload: "7", sizes: "cols=300" },
 };
 
 const $ = <T extends HTMLElement>(id: string): T => {

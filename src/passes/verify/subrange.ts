@@ -80,7 +80,8 @@ function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
     const x = indices[i];
     const at = typeof x === "bigint" ? x : x && typeof x === "object" && "type" in x ? ctx.folder.constant(x as Value) : undefined;
     const dim = view.dims[i]!;
-    if (at === undefined || dim.kind !== "static") continue;
+    // A literal outside the 64-bit index range is STRUCTURE/014 already (verify/literals.ts).
+    if (at === undefined || dim.kind !== "static" || at < -(2n ** 63n) || at >= 2n ** 63n) continue;
     if (at < 0n || at >= BigInt(dim.size)) {
       return void ctx.report(D.subviewOutOfBounds, op.span, [`index ${at} of dimension ${i} is outside [0, ${dim.size}) of ${typeToString(view)}`]);
     }

@@ -199,7 +199,47 @@ const INT_LANES: Record<string, Lane> = {
   select: (cx, _op, [c, a, b]) => select(cx, c!, a!, b!),
   madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
   divsi: divide(true), divui: divide(false),
+  remsi: remainder(true), remui: remainder(false),
   ...FLOAT_LANES, ...CONVERSIONS,
+};
+
+/** The remainder by a power-of-two constant: a − (a / 2^k) · 2^k, with `divide`'s rounding toward zero. */
+function remainder(signed: boolean): Lane {
+  const div = divide(signed);
+  return (cx, op, [a, b]) => {
+    const q = div(cx, op, [a!, b!]);
+    if (q === undefined) return undefined;
+    const k = b!.c!.toString(2).length - 1;
+    const t = carrierOfOperand(cx, op);
+    if (t === "i64") return sub64(cx, a!, shl64(cx, q, k));
+    if (t === "i32") return int32(cx, "sub", a!, int32(cx, "shl", q, cx.const("i32", BigInt(k))));
+    return undefined;
+  };
+}
+
+/** Every lane is the scalar operand (vectors are lists of lane values). */
+const splatRule: Rule = (cx, op) => {
+  const x = cx.get(op.operands[0]!);
+  const r = op.results[0]!;
+  if (x.kind === "invalid" || x.kind === "vector" || r.type.kind !== "vector") return cx.poison(op);
+  const n = r.type.shape.reduce((a, d) => a * d, 1);
+  cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(x as Scalar), t: (x as Scalar).t });
+};
+
+/** `vector.reduce<kind> %v, %init`: the in-order fold of the lanes through the scalar rule of `kind`. */
+const vectorReduceRule: Rule = (cx, op) => {
+  const v = cx.get(op.operands[0]!);
+  const init = cx.get(op.operands[1]!);
+  if (v.kind === "invalid" || init.kind === "invalid") return cx.poison(op);
+  const kind = String(op.props.kind);
+  const combine = INT_LANES[kind];
+  let acc: Scalar | undefined = init as Scalar;
+  if (v.kind === "vector" && combine) for (const lane of v.lanes) acc = acc && combine(cx, op, [acc, lane]);
+  if (!acc || v.kind !== "vector" || !combine) {
+    cx.unsupported(op, `'vector.reduce<${kind}>' on these operand types`, "not selected by the AMDGPU back end yet");
+    return cx.poison(op);
+  }
+  cx.set(op.results[0]!, acc);
 };
 
 /** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
@@ -222,7 +262,7 @@ function divide(signed: boolean): Lane {
 }
 
 const INDEX_NAMES: Record<string, string> = {
-  add: "addi", sub: "subi", mul: "muli", div: "divsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd", andi: "andi", ori: "ori", xori: "xori",
+  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd", andi: "andi", ori: "ori", xori: "xori",
   shli: "shli", shrsi: "shrsi", shrui: "shrui", cmp: "cmpi", cast: "cast",
 };
 
@@ -246,6 +286,8 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
   ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  "vector.splat": splatRule,
+  "vector.reduce": vectorReduceRule,
   ...CONTROL_RULES,
   ...MEMORY_RULES,
   ...KERNEL_RULES,

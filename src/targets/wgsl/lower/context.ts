@@ -227,7 +227,9 @@ export class KernelLowering {
 
   /** The argument-block field at `offset` (declared in the kernel's uniform struct). */
   uniform(offset: number, name: string, t: WType): Scalar {
-    const member = `arg_${name}`;
+    let member = this.uniformFields.get(offset)?.name ?? `arg_${name}`;
+    // Names that sanitize alike get their offset appended.
+    if ([...this.uniformFields].some(([o, f]) => o !== offset && f.name === member)) member = `${member}_${offset}`;
     this.uniformFields.set(offset, { name: member, t });
     return { kind: "scalar", e: `${this.argsName}.${member}`, t };
   }

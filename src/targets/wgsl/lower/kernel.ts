@@ -52,7 +52,8 @@ function bindArguments(cx: KernelLowering): Lowered[] {
     if (!cx.carries(slot.value, name, `an argument of type '${name}'`)) return { kind: "invalid" };
     const t = wgslTypeOf(name)!;
     const field = cx.uniform(slot.offset, safeName(slot.name), t === "bool" ? "u32" : t);
-    const local = `arg_${safeName(slot.name)}`;
+    // The member name is unique in the struct, so it is a unique local name too.
+    const local = field.e.slice(cx.argsName.length + 1);
     cx.line(`let ${local}: ${t} = ${t === "bool" ? `(${field.e} != 0u)` : field.e};`);
     return { kind: "scalar", e: local, t };
   });

@@ -208,7 +208,16 @@ const trunci: LaneRule = ({ cx, args: [a], to }) => {
   return a!.t === to ? a! : cx.reinterpret(a!, to as "i32" | "u32");
 };
 
-const bitcast: LaneRule = ({ cx, args: [a], to }) => (a!.t === to ? a! : cx.let(to, `bitcast<${to}>(${a!.e})`));
+/**
+ * A constant operand goes through a `let` first: `bitcast<f32>(literal)` is a const-expression,
+ * which Tint evaluates and rejects when the bits are a NaN or an infinity; at run time the
+ * device keeps the pattern.
+ */
+const bitcast: LaneRule = ({ cx, args: [a], to }) => {
+  if (a!.t === to) return a!;
+  const source = a!.c !== undefined ? cx.let(a!.t, a!.e) : a!;
+  return cx.let(to, `bitcast<${to}>(${source.e})`);
+};
 
 /** `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate out — all 32 bits here. */
 const indexCast: LaneRule = ({ cx, args: [a], to }) => {

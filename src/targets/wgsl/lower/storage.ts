@@ -122,12 +122,17 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
     else if (kind === "minui" || kind === "maxui") f.unsigned = true;
   });
   const out = new Map<Value, Root>();
+  const taken = new Set<string>();
   let binding = 0;
   for (const a of body.args) {
     if (!starts.has(a)) continue;
     const k = binding++;
     const slot = kernel.args.find((x) => x.value === a);
-    out.set(a, declare("binding", `${kernel.exportName}_${safeName(a.name)}`, facts.get(a)!, { binding: k, ...(slot ? { lengthOffset: slot.offset + 8 } : {}) }));
+    // Two argument names may sanitize alike (`a.b`, `a_b`): the binding number tells them apart.
+    let name = `${kernel.exportName}_${safeName(a.name)}`;
+    if (taken.has(name)) name = `${name}_${k}`;
+    taken.add(name);
+    out.set(a, declare("binding", name, facts.get(a)!, { binding: k, ...(slot ? { lengthOffset: slot.offset + 8 } : {}) }));
   }
   allocas.forEach((op, i) => {
     const space = op.props.space === "workgroup" ? "workgroup" : "private";
