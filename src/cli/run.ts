@@ -65,6 +65,8 @@ and compares.
   --device KIND          vulkan (default): a Vulkan 1.3 device (SPIR-V); LOOM_VULKAN_DEVICE picks one
                          cuda: an NVIDIA GPU through libcuda.so.1 (PTX); LOOM_CUDA_DEVICE picks one,
                          LOOM_CUDA_LIBRARY overrides the driver's path
+                         webgpu: WebGPU through Node's webgpu package (Dawn; WGSL); sim: AMDGPU code in
+                         loom's ISA simulator (gfx1100; --device-index gfx942 for wave64)
   --device-index SEL     the device: an index or part of its name (instead of the variables)
   --workload V,...       one value per workload argument (as in 'loom launch')
   --size NAME=N          suite kernels: an extra size (e.g. k=64 for matmul16);

@@ -16,7 +16,7 @@ import type { DeviceProvider, HarnessBuffer, HarnessDevice } from "./devices.js"
 import type { WebGpuAnswer, WebGpuRequest } from "./webgpu-worker.js";
 
 /** How long one request may take before the device is given up (a SwiftShader dispatch of a big case is seconds). */
-const REQUEST_TIMEOUT_MS = Number(process.env.LOOM_WEBGPU_TIMEOUT_MS ?? 300_000);
+const REQUEST_TIMEOUT_MS = ((v) => (Number.isSafeInteger(v) && v > 0 ? v : 300_000))(Number(process.env.LOOM_WEBGPU_TIMEOUT_MS));
 
 let wgslEnv: ReturnType<typeof createWgslTargetEnvironment> | undefined;
 function wgslEnvironment(): ReturnType<typeof createWgslTargetEnvironment> {
@@ -44,7 +44,11 @@ class WebGpuThread {
 
   /** Sends one request and waits for its answer; a worker error is rethrown as a LoomError. */
   call(request: WebGpuRequest, transfer: ArrayBuffer[] = []): unknown {
-    if (this.closed) throw new LoomError("failed-precondition", "the WebGPU device was destroyed");
+    if (this.closed) {
+      // Freeing after the device is gone (cleanup after a failure) has nothing left to do.
+      if (request.op === "destroyBuffer" || request.op === "destroyKernel" || request.op === "close") return undefined;
+      throw new LoomError("failed-precondition", "the WebGPU device was destroyed");
+    }
     const seq = ++this.seq;
     this.port.postMessage({ seq, request }, transfer);
     const deadline = Date.now() + REQUEST_TIMEOUT_MS;

@@ -81,7 +81,7 @@ export class Op {
   results: Value[] = [];
   regions: Region[] = [];
   props: Record<string, Prop> = {};
-  /** Leading `//` comments (text after `//`, verbatim; a "\r" or "\n" prefix marks an end-of-line comment or a blank line before it: text/parser.ts `commentTexts`). */
+  /** Leading `//` comments (text after `//`, verbatim; a "\r" prefix marks an end-of-line comment, a lone "\n" a blank line: text/parser.ts `commentLines`, `commentTexts`). */
   comments: string[] = [];
   /** A blank line preceded this op (or its comments) in the source. */
   blankBefore = false;

@@ -25,7 +25,7 @@ test("item 1: loom launch evaluates the launch configuration of every suite kern
   assert.equal(r.err, "");
   for (const k of SUITE) {
     const workload = SUITE_WORKLOAD[k] ?? "1009";
-    const l = loom("launch", fromRoot(`examples/kernels/${k}.loom`), "--kernel", k, "--workload", workload.split(",").length === 2 && k !== "matmul16" && k !== "transpose_tile" ? "1009" : workload);
+    const l = loom("launch", fromRoot(`examples/kernels/${k}.loom`), "--kernel", k, "--workload", workload);
     assert.equal(l.code, 0, `${k}: ${l.err}`);
     assert.match(l.out, /^workgroups=\d+x\d+x\d+ /, k);
   }

@@ -19,6 +19,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/cli/targets.ts": "usage messages with an example --target value",
   "src/harness/device.ts": "the kernel-suite harness runs kernels on Vulkan devices, which consume SPIR-V",
   "src/harness/index.ts": "re-exports the harness's SPIR-V environment",
+  "src/harness/devices.ts": "the device providers: each runtime runs one target's executables (Vulkan SPIR-V, CUDA PTX)",
+  "src/harness/device-sim.ts": "the sim device runs AMDGPU code objects in the ISA simulator",
+  "src/harness/device-webgpu.ts": "the webgpu device runs WGSL",
+  "src/harness/webgpu-worker.ts": "the webgpu device's worker runs WGSL",
+  "src/cli/run.ts": "help text: which executable each --device runs",
+  "src/cli/explanations.ts": "explanations of TARGET diagnostics name the flags and targets that fix them",
   "src/abi/conventions.ts": "names which kind of target uses each argument-passing convention",
   "src/browser.ts": "the browser entry bundles every target package, one namespace each",
 };

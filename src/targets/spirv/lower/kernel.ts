@@ -10,7 +10,7 @@
  */
 import { makeDiagnostic } from "../../../core/diag/diagnostic.js";
 import { D } from "../../../core/diag/catalog.js";
-import type { Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
@@ -22,7 +22,20 @@ import { SPIRV_RULES } from "./rules.js";
 import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
 
-const lowerRegionOps = regionLowering<KernelLowering, Lowered>("SPIR-V", SPIRV_RULES, { kind: "invalid" });
+/** Every rule, preceded by an OpLine at its op when the module carries line info (`loom compile -g`). */
+const RULES_WITH_LINES = Object.fromEntries(
+  Object.entries(SPIRV_RULES).map(([name, rule]) => [
+    name,
+    typeof rule === "function"
+      ? (cx: KernelLowering, op: Op) => {
+          if (cx.module.lineInfo && op.span) cx.fn.emit(I.line(cx.module.sourceFile(op.span.source), op.span.line, op.span.column));
+          rule(cx, op);
+        }
+      : rule,
+  ]),
+) as typeof SPIRV_RULES;
+
+const lowerRegionOps = regionLowering<KernelLowering, Lowered>("SPIR-V", RULES_WITH_LINES, { kind: "invalid" });
 
 interface PushMember {
   readonly key: string;
