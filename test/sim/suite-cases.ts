@@ -25,7 +25,7 @@ export const SUITE_LAUNCH: Record<string, (workload: readonly number[]) => { wor
   reduce_sum4: ([n = 0]) => ({ workgroups: [Math.min(ceilDiv(n, 2048), 2048), 1, 1], workgroupSize: [256, 1, 1] }),
   matmul_tiled: ([m = 0, n = 0]) => ({ workgroups: [ceilDiv(n, 128), ceilDiv(m, 128), 1], workgroupSize: [16, 16, 1] }),
   transpose32: ([rows = 0, cols = 0]) => ({ workgroups: [ceilDiv(cols, 32), ceilDiv(rows, 32), 1], workgroupSize: [32, 8, 1] }),
-  row_softmax4: ([rows = 0]) => ({ workgroups: [rows, 1, 1], workgroupSize: [256, 1, 1] }),
+  row_softmax4: ([rows = 0]) => ({ workgroups: [ceilDiv(rows, 4), 1, 1], workgroupSize: [256, 1, 1] }),
 };
 
 export interface SimCaseResult {
