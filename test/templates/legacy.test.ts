@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { printModule } from "../../src/text/printer.js";
 import { codes, parse as parseText } from "../text/helpers.js";
-import { compile, gfx1100, gfx942, gridKernel, launch, selections, vulkan } from "../link/helpers.js";
+import { compile, gfx1100, gfx942, gridKernel, index, launch, selections, vulkan } from "../link/helpers.js";
 
 /** Providers of `demo.width` in the reference's legacy spelling; no family declaration. */
 const LEGACY = `func.template<demo.width> pure requires [#target.subgroup.size<32>] priority(1) @width_wave32() -> (index) {
@@ -108,4 +108,16 @@ test("malformed legacy forms are coded diagnostics at file:line:col", () => {
     [`func.def @f(%x: i32) -> (i32) {\n  %y = func.apply(%x) : (i32) -> (i32)\n  func.return %y : i32\n}\n`, ["PARSE/003@2:18"]],
   ];
   for (const [text, expected] of cases) assert.deepEqual(codes(parseText(text).diagnostics), expected, text);
+});
+
+test("legacy providers in a linked library serve a legacy application in the root", () => {
+  const library = LEGACY.slice(0, LEGACY.indexOf("kernel.def"));
+  const root = gridKernel("grid", `  %width = func.apply<demo.width>() pure : () -> (index)
+  %groups = index.constant 1 : index`);
+  const linkIndex = index({ "providers.loom": library });
+  for (const [profile, provider] of [[gfx1100, "width_wave32"], [gfx942, "width_wave64"], [vulkan, "width_portable"]] as const) {
+    const { result } = compile(root, [["grid", profile]], { linkIndex });
+    assert.ok(result.ok, result.formatDiagnostics());
+    assert.equal(selections(result)[0]?.provider, provider);
+  }
 });
