@@ -38,6 +38,7 @@ import { Reporter } from "./reporter.js";
 import { Scope } from "./scope.js";
 import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } from "./token.js";
 import { syntaxOf } from "./syntax/registry.js";
+import { canonicalOpName, declareLegacyFamilies } from "./syntax/legacy.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
 import { isOp } from "../dialects/registry.js";
 import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
@@ -125,6 +126,7 @@ export class Parser {
     } finally {
       this.closeIsolated(topScope);
     }
+    declareLegacyFamilies(module);
     normalizeTopLevelBlanks(module);
     this.checkAliases(module);
   }
@@ -234,7 +236,9 @@ export class Parser {
     }
     this.next();
     const syntax = syntaxOf(nameTok.text);
-    if (!syntax || !lookupOp(nameTok.text)) {
+    // A legacy spelling (func.template, func.apply) builds its canonical op.
+    const opName = canonicalOpName(nameTok.text) ?? nameTok.text;
+    if (!syntax || !lookupOp(opName)) {
       // A record op of a target package nobody registered: say which records are known.
       if (looksLikeTargetRecord(nameTok.text)) {
         const known = targetRecordNames().join(", ") || "none";
@@ -246,7 +250,7 @@ export class Parser {
       this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `did you mean '${near}'?` });
       throw new ParseFailure();
     }
-    const op = new Op(nameTok.text, this.span(nameTok));
+    const op = new Op(opName, this.span(nameTok));
     this.opNames.push(nameTok);
     let types: Type[];
     try {

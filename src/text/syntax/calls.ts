@@ -7,6 +7,7 @@ import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { CALL_MODIFIER_GROUPS } from "../vocabulary.js";
 import { annotationOf, nullaryForm, parseSingleAnnotation, register } from "./core.js";
+import { parseContractKey } from "./legacy.js";
 import { propOf } from "../../dialects/registry.js";
 
 /**
@@ -82,11 +83,25 @@ register("template.apply", {
     op.props.modifiers = parseModifiers(p, [["pure"], ["hot", "cold"]]);
     return parseCallTypes(p, op);
   },
-  print(w, op) {
-    w.text(`<@${op.props.family}>(`).values(op.operands).text(")");
-    printModifiers(w, op);
-    printCallTypes(w, op);
+  print: (w: Writer, op: Op) => printApply(w, op),
+});
+
+function printApply(w: Writer, op: Op): void {
+  w.text(`<@${op.props.family as string}>(`).values(op.operands).text(")");
+  printModifiers(w, op);
+  printCallTypes(w, op);
+}
+
+/** Legacy `(%r, ... =)? func.apply<key>(%x, ...) (pure)? (hot|cold)? : (T, ...) (-> (R, ...))?`, built as a `template.apply` (legacy.ts). */
+register("func.apply", {
+  parse(p: Parser, op: Op): Type[] {
+    parseContractKey(p, op);
+    parseArgs(p, op);
+    op.props.modifiers = parseModifiers(p, [["pure"], ["hot", "cold"]]);
+    return parseCallTypes(p, op);
   },
+  // Never reached: the op is built as a template.apply, printed by that op's syntax.
+  print: (w: Writer, op: Op) => printApply(w, op),
 });
 
 /** `%v = config.get @key : T` */

@@ -17,6 +17,7 @@ import { FUNC_MODIFIER_GROUPS } from "../vocabulary.js";
 import { targetRecordSpec } from "../../core/target-records.js";
 import type { TargetRecordSpec } from "../../core/target.js";
 import { register, type OpSyntax } from "./core.js";
+import { parseContractKey, renameLegacyReturns } from "./legacy.js";
 import { isOp, propOf } from "../../dialects/registry.js";
 
 // ---------------------------------------------------------------- header clauses
@@ -212,6 +213,27 @@ register("func.def", callableSyntax(FUNC_HEADER, true, false));
 register("func.decl", callableSyntax(FUNC_HEADER, false, false));
 register("template.decl", callableSyntax(TEMPLATE_DECL_HEADER, false, false));
 register("template.def", callableSyntax(TEMPLATE_DEF_HEADER, true, true));
+
+/**
+ * Legacy `func.template<key> (modifiers)? (target(@T))? (priority(N))? (requires [...])? @impl(...)
+ * (-> (...))? (where [...])? { ... func.return ... }`, built as a `template.def` (legacy.ts).
+ * `inline`/`noinline` are read and dropped: every provider is inlined at its application.
+ */
+const LEGACY_TEMPLATE_HEADER: HeaderSpec = { ...TEMPLATE_DEF_HEADER, groups: [...TEMPLATE_DEF_HEADER.groups, ["inline", "noinline"]] };
+const templateDefSyntax = callableSyntax(TEMPLATE_DEF_HEADER, true, true);
+register("func.template", {
+  parse(p: Parser, op: Op): Type[] {
+    parseContractKey(p, op);
+    parseHeader(p, op, LEGACY_TEMPLATE_HEADER);
+    op.props.modifiers = (propOf(op, "modifiers") ?? []).filter((m) => m !== "inline" && m !== "noinline");
+    op.props.symbol = p.parseSymbol().text;
+    const region = op.addRegion();
+    parseSignaturePart(p, op, region, { results: true, whereKey: "where", body: true });
+    renameLegacyReturns(region);
+    return [];
+  },
+  print: templateDefSyntax.print,
+});
 
 // ---------------------------------------------------------------- config
 
