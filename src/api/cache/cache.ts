@@ -162,18 +162,18 @@ export class ArtifactCache {
   /** The cached compile, from memory or the store; undefined on a miss. */
   get(key: string): CachedCompile | undefined {
     const hit = this.#memoryHit(key, "get");
-    if (hit || !this.#store) return hit;
-    const storeKey = digestText(key);
-    const bytes = this.#store.read(storeKey);
+    if (hit) return hit;
+    const storeKey = this.#store ? digestText(key) : "";
+    const bytes = this.#store?.read(storeKey);
     return this.#fromStore(key, storeKey, bytes, () => this.#store?.remove?.(storeKey));
   }
 
   /** `get` through the `asyncStore` (memory first); undefined on a miss. */
   async getAsync(key: string): Promise<CachedCompile | undefined> {
     const hit = this.#memoryHit(key, "getAsync");
-    if (hit || !this.#asyncStore) return hit;
-    const storeKey = digestText(key);
-    const bytes = await this.#asyncStore.get(storeKey);
+    if (hit) return hit;
+    const storeKey = this.#asyncStore ? digestText(key) : "";
+    const bytes = await this.#asyncStore?.get(storeKey);
     return this.#fromStore(key, storeKey, bytes, () => void this.#asyncStore?.remove?.(storeKey).catch(() => undefined));
   }
 
