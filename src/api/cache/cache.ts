@@ -2,7 +2,8 @@
  * The artifact cache: compiled kernel versions, content-addressed by everything that can
  * change an artifact — source bytes, linked library digests, profile facts, config
  * bindings, compile and emit options, and the compiler version. Entries live in memory
- * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`).
+ * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`) or an
+ * `AsyncCacheStore` (e.g. Redis, `loomc/node`, through `getAsync` / `putAsync`).
  *
  * A key is an opaque canonical string of all inputs: source text verbatim (bytes sources
  * and other immutable inputs by their SHA-256, computed once per object). Memory lookups
