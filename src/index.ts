@@ -15,7 +15,7 @@ export { LinkIndexBuilder, LinkIndex, linkModule, type LinkModuleOptions, type L
 export { LaunchConfigProgram, createLaunchConfig, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts, TargetPackage, TargetRecordSpec, TargetRecordAttribute, CommandLineDeviceFacts } from "./core/target.js";
 export { COMMON_TARGET_ATTRIBUTES } from "./core/target-records.js";
-export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type CacheStats } from "./api/cache/cache.js";
+export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type AsyncCacheStore, type CacheStats } from "./api/cache/cache.js";
 export { LOOMC_VERSION } from "./core/version.js";
 export { prepareReferenceKernel } from "./api/reference.js";
 export type {

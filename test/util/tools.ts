@@ -24,11 +24,15 @@ export function haveCommand(cmd: string): boolean {
  */
 export function requireTool(t: TestContext, cmd: string, fix: string): boolean {
   if (haveCommand(cmd)) return true;
-  const reason = `${cmd} not found on PATH (${fix})`;
+  skipOrFail(t, `${cmd} not found on PATH (${fix})`);
+  return false;
+}
+
+/** Skips the test printing `reason` (a missing tool or service), or throws under REQUIRE_ALL_TOOLS=1. */
+export function skipOrFail(t: TestContext, reason: string): void {
   if (process.env.REQUIRE_ALL_TOOLS === "1") throw new Error(`REQUIRE_ALL_TOOLS=1 but ${reason}`);
   console.log(`SKIP ${t.name}: ${reason}`);
   t.skip(reason);
-  return false;
 }
 
 export interface RunResult {

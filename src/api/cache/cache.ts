@@ -2,7 +2,8 @@
  * The artifact cache: compiled kernel versions, content-addressed by everything that can
  * change an artifact — source bytes, linked library digests, profile facts, config
  * bindings, compile and emit options, and the compiler version. Entries live in memory
- * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`).
+ * (LRU) and optionally in a `CacheStore` (e.g. a directory, `loomc/node`) or an
+ * `AsyncCacheStore` (e.g. Redis, `loomc/node`, through `getAsync` / `putAsync`).
  *
  * A key is an opaque canonical string of all inputs: source text verbatim (bytes sources
  * and other immutable inputs by their SHA-256, computed once per object). Memory lookups
@@ -15,7 +16,7 @@ import { LoomError } from "../../core/errors.js";
 import type { TargetProfile } from "../../core/target.js";
 import { LOOMC_VERSION } from "../../core/version.js";
 import { canonicalText, digestOnce, digestText } from "./digest.js";
-import { decodeEntry, encodeEntry } from "./entry-codec.js";
+import { checkEntry, encodeEntry } from "./entry-codec.js";
 
 /** Everything a cached compile depends on. Mirrors compileModule + emitModule options. */
 export interface CacheKeyInput {
@@ -48,10 +49,22 @@ export interface CacheStore {
   remove?(key: string): void;
 }
 
+/**
+ * A store whose I/O is asynchronous (e.g. Redis, `loomc/node`), used by `getAsync` /
+ * `putAsync`. Same contract as `CacheStore`: SHA-256 hex keys, failures are misses.
+ */
+export interface AsyncCacheStore {
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  remove?(key: string): Promise<void>;
+}
+
 export interface ArtifactCacheOptions {
   /** Entries kept in memory (least recently used evicted first); default 256. */
   readonly maxEntries?: number;
   readonly store?: CacheStore;
+  /** Backing for `getAsync` / `putAsync` (the sync `get` / `put` do not consult it). */
+  readonly asyncStore?: AsyncCacheStore;
   /**
    * A secret for stores on shared storage: entries are then authenticated with
    * HMAC-SHA-256 under it, so only processes holding the key can write an entry this cache
@@ -87,7 +100,9 @@ export class ArtifactCache {
   readonly #entries = new Map<string, CachedCompile>();
   readonly #maxEntries: number;
   readonly #store: CacheStore | undefined;
+  readonly #asyncStore: AsyncCacheStore | undefined;
   readonly #integrityKey: Uint8Array | undefined;
+  #lastRejection: string | undefined;
   readonly stats: CacheStats = { hits: 0, misses: 0, storeHits: 0, evictions: 0 };
 
   constructor(options: ArtifactCacheOptions = {}) {
@@ -99,6 +114,11 @@ export class ArtifactCache {
       throw new LoomError("invalid-argument", "ArtifactCache: 'store' must have read(key) and write(key, bytes)");
     }
     this.#store = store;
+    const asyncStore = options.asyncStore;
+    if (asyncStore !== undefined && (typeof asyncStore !== "object" || asyncStore === null || typeof asyncStore.get !== "function" || typeof asyncStore.put !== "function")) {
+      throw new LoomError("invalid-argument", "ArtifactCache: 'asyncStore' must have get(key) and put(key, bytes)");
+    }
+    this.#asyncStore = asyncStore;
     const secret = options.integrityKey;
     if (secret !== undefined && !(secret instanceof Uint8Array && secret.length > 0) && !(typeof secret === "string" && secret.length > 0)) {
       throw new LoomError("invalid-argument", "ArtifactCache: 'integrityKey' must be a non-empty Uint8Array or string");
@@ -135,41 +155,85 @@ export class ArtifactCache {
     return this.#entries.size;
   }
 
+  /** Why the last entry read from a store was refused (undefined until one is). */
+  get lastRejection(): string | undefined {
+    return this.#lastRejection;
+  }
+
   /** The cached compile, from memory or the store; undefined on a miss. */
   get(key: string): CachedCompile | undefined {
-    if (typeof key !== "string") throw new LoomError("invalid-argument", "ArtifactCache.get: 'key' must be a string (from keyFor)");
-    const hit = this.#entries.get(key);
-    if (hit) {
-      // Refresh recency: Map iteration order is insertion order.
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      this.stats.hits++;
-      return hit;
-    }
+    const hit = this.#memoryHit(key, "get");
+    if (hit) return hit;
     const storeKey = this.#store ? digestText(key) : "";
     const bytes = this.#store?.read(storeKey);
+    return this.#fromStore(key, storeKey, bytes, () => this.#store?.remove?.(storeKey));
+  }
+
+  /** `get` through the `asyncStore` (memory first); undefined on a miss. */
+  async getAsync(key: string): Promise<CachedCompile | undefined> {
+    const hit = this.#memoryHit(key, "getAsync");
+    if (hit) return hit;
+    const storeKey = this.#asyncStore ? digestText(key) : "";
+    const bytes = await this.#asyncStore?.get(storeKey);
+    return this.#fromStore(key, storeKey, bytes, () => void this.#asyncStore?.remove?.(storeKey).catch(() => undefined));
+  }
+
+  /** Stores a successful compile's artifacts (bytes are copied: the entry owns them). */
+  put(key: string, value: CachedCompile): CachedCompile {
+    const entry = this.#admit(key, value, "put");
+    if (this.#store) {
+      const storeKey = digestText(key);
+      this.#store.write(storeKey, encodeEntry(entry, storeKey, this.#integrityKey));
+    }
+    return entry;
+  }
+
+  /** `put`, writing through the `asyncStore`; resolves once the store has the entry (or failed). */
+  async putAsync(key: string, value: CachedCompile): Promise<CachedCompile> {
+    const entry = this.#admit(key, value, "putAsync");
+    if (this.#asyncStore) {
+      const storeKey = digestText(key);
+      await this.#asyncStore.put(storeKey, encodeEntry(entry, storeKey, this.#integrityKey));
+    }
+    return entry;
+  }
+
+  #memoryHit(key: string, method: string): CachedCompile | undefined {
+    if (typeof key !== "string") throw new LoomError("invalid-argument", `ArtifactCache.${method}: 'key' must be a string (from keyFor)`);
+    const hit = this.#entries.get(key);
+    if (!hit) return undefined;
+    // Refresh recency: Map iteration order is insertion order.
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    this.stats.hits++;
+    return hit;
+  }
+
+  /** Decodes and validates bytes a store returned; a refused entry is dropped and counts a miss. */
+  #fromStore(key: string, storeKey: string, bytes: Uint8Array | undefined, drop: () => void): CachedCompile | undefined {
     if (bytes) {
-      const entry = decodeEntry(bytes, storeKey, this.#integrityKey);
-      if (entry) {
+      const checked = checkEntry(bytes, storeKey, this.#integrityKey);
+      if (typeof checked !== "string") {
         this.stats.storeHits++;
-        this.#remember(key, entry);
-        return entry;
+        this.#remember(key, checked);
+        return checked;
       }
-      this.#store?.remove?.(storeKey); // corrupt or foreign: drop it, count a miss
+      this.#lastRejection = checked;
+      drop(); // corrupt or foreign
     }
     this.stats.misses++;
     return undefined;
   }
 
-  /** Stores a successful compile's artifacts (bytes are copied: the entry owns them). */
-  put(key: string, value: CachedCompile): CachedCompile {
-    if (typeof key !== "string") throw new LoomError("invalid-argument", "ArtifactCache.put: 'key' must be a string (from keyFor)");
+  /** Validates a value for `put` / `putAsync` and keeps a frozen copy in memory. */
+  #admit(key: string, value: CachedCompile, method: string): CachedCompile {
+    if (typeof key !== "string") throw new LoomError("invalid-argument", `ArtifactCache.${method}: 'key' must be a string (from keyFor)`);
     if (!value || !Array.isArray(value.artifacts) || !Array.isArray(value.diagnostics)) {
-      throw new LoomError("invalid-argument", "ArtifactCache.put: the value must be { artifacts: Artifact[], diagnostics: Diagnostic[] }");
+      throw new LoomError("invalid-argument", `ArtifactCache.${method}: the value must be { artifacts: Artifact[], diagnostics: Diagnostic[] }`);
     }
     value.artifacts.forEach((a, i) => {
       if (!a || typeof a.kind !== "string" || typeof a.format !== "string" || typeof a.identifier !== "string" || !(a.contents instanceof Uint8Array)) {
-        throw new LoomError("invalid-argument", `ArtifactCache.put: artifacts[${i}] must be an Artifact with Uint8Array contents`);
+        throw new LoomError("invalid-argument", `ArtifactCache.${method}: artifacts[${i}] must be an Artifact with Uint8Array contents`);
       }
     });
     const entry: CachedCompile = Object.freeze({
@@ -177,10 +241,6 @@ export class ArtifactCache {
       diagnostics: Object.freeze([...value.diagnostics]),
     });
     this.#remember(key, entry);
-    if (this.#store) {
-      const storeKey = digestText(key);
-      this.#store.write(storeKey, encodeEntry(entry, storeKey, this.#integrityKey));
-    }
     return entry;
   }
 

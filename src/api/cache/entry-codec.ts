@@ -80,29 +80,36 @@ function isDiagnostic(d: unknown, nested = false): boolean {
 }
 
 export function decodeEntry(file: Uint8Array, storeKey: string, integrityKey?: Uint8Array): CachedCompile | undefined {
+  const checked = checkEntry(file, storeKey, integrityKey);
+  return typeof checked === "string" ? undefined : checked;
+}
+
+/** `decodeEntry`, but a refused entry yields the reason (a sentence) instead of undefined. */
+export function checkEntry(file: Uint8Array, storeKey: string, integrityKey?: Uint8Array): CachedCompile | string {
   try {
-    if (file.length < 40 || !MAGIC.every((b, i) => file[i] === b)) return undefined;
+    if (file.length < 40 || !MAGIC.every((b, i) => file[i] === b)) return "not an LMCE entry";
     const body = file.subarray(0, file.length - 32);
     const expected = trailer(body, integrityKey);
-    if (!expected.every((b, i) => file[body.length + i] === b)) return undefined;
+    if (!expected.every((b, i) => file[body.length + i] === b)) return integrityKey ? "HMAC trailer mismatch (damaged, or not written under this integrityKey)" : "SHA-256 trailer mismatch (damaged)";
     const h = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(4, true);
-    if (8 + h > body.length) return undefined;
+    if (8 + h > body.length) return "header length past the end";
     const header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body.subarray(8, 8 + h))) as unknown;
-    if (!isObject(header) || header.key !== storeKey || !Array.isArray(header.artifacts) || !Array.isArray(header.diagnostics)) return undefined;
-    if (!header.diagnostics.every((d) => isDiagnostic(d))) return undefined;
+    if (!isObject(header) || !Array.isArray(header.artifacts) || !Array.isArray(header.diagnostics)) return "header does not match the schema";
+    if (header.key !== storeKey) return "entry belongs to another key";
+    if (!header.diagnostics.every((d) => isDiagnostic(d))) return "a diagnostic does not match the schema";
     const payload = body.subarray(8 + h);
     let at = 0;
     const artifacts: Artifact[] = [];
     for (const a of header.artifacts as unknown[]) {
-      if (!isObject(a) || !KINDS.has(a.kind as string) || typeof a.format !== "string" || typeof a.identifier !== "string" || !isCount(a.length)) return undefined;
+      if (!isObject(a) || !KINDS.has(a.kind as string) || typeof a.format !== "string" || typeof a.identifier !== "string" || !isCount(a.length)) return "an artifact record does not match the schema";
       const length = a.length as number;
-      if (at + length > payload.length) return undefined;
+      if (at + length > payload.length) return "artifact lengths exceed the payload";
       artifacts.push(Object.freeze({ kind: a.kind as Artifact["kind"], format: a.format, identifier: a.identifier, contents: payload.slice(at, at + length) }));
       at += length;
     }
-    if (at !== payload.length) return undefined;
+    if (at !== payload.length) return "artifact lengths do not add up to the payload";
     return Object.freeze({ artifacts: Object.freeze(artifacts), diagnostics: Object.freeze(header.diagnostics as Diagnostic[]) });
   } catch {
-    return undefined; // malformed JSON or UTF-8
+    return "header is not valid UTF-8 JSON";
   }
 }
