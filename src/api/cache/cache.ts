@@ -25,7 +25,12 @@ export interface CacheKeyInput {
   readonly config?: Readonly<Record<string, bigint | number | boolean>>;
   readonly artifacts?: { readonly launchConfig?: boolean };
   /** Linked libraries: anything with stable bytes (a LinkIndex's `toBytes()`) or a digest. */
-  readonly linkIndex?: { /** Stable bytes identifying the link index. */ toBytes(): Uint8Array } | { readonly digest: string };
+  readonly linkIndex?:
+    | {
+        /** Stable bytes identifying the link index. */
+        toBytes(): Uint8Array;
+      }
+    | { readonly digest: string };
   /** Emission requests whose artifacts are cached together with the compile's. */
   readonly emit?: readonly {
     readonly artifactFormat: string;
