@@ -7,6 +7,7 @@
 
 /** The device-argument types v1 passes. */
 const DEVICE_ARGUMENT_TYPES = ["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"] as const;
+/** A kernel argument type a device runtime can pass: a scalar (`i1`…`f64`, `index`, `offset`) or `buffer`. */
 export type DeviceArgumentType = (typeof DEVICE_ARGUMENT_TYPES)[number];
 
 /** How one argument sits in the block. */

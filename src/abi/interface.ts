@@ -8,6 +8,7 @@
 import { ARGUMENT_ENCODINGS, isDeviceArgumentType, type DeviceArgumentType } from "./arguments.js";
 import type { BufferAddressing, BufferBinding } from "./conventions.js";
 
+/** Version of the kernel-interface JSON schema written next to every kernel artifact (docs/abi.md). */
 export const KERNEL_INTERFACE_VERSION = 1;
 
 /** One field of the explicit argument block. */
@@ -23,6 +24,7 @@ export interface InterfaceArgument {
   readonly elementTypes?: readonly string[];
 }
 
+/** Subgroup facts a kernel depends on (size and operations); a runtime refuses a device that lacks them. */
 export interface SubgroupRequirements {
   /** Subgroup width the kernel was compiled for; 0 = any (read at run time). */
   readonly size: number;

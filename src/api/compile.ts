@@ -15,12 +15,14 @@ import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
 import { isOp } from "../dialects/registry.js";
 
+/** One function to specialize: its symbol and the target profile it is compiled for. */
 export interface TargetSpecialization {
   /** Kernel symbol, with or without '@'. */
   readonly functionSymbol: string;
   readonly targetProfile: TargetProfile;
 }
 
+/** Options of {@link compileModule}: which functions to specialize for which target profiles, plus module name and config values. */
 export interface CompileOptions {
   readonly moduleName?: string;
   readonly specializations: readonly TargetSpecialization[];
@@ -38,6 +40,7 @@ export interface CompileOptions {
   readonly linkIndex?: LinkIndex;
 }
 
+/** Options of {@link emitModule}: which specialized functions to emit and which artifacts to produce. */
 export interface EmitOptions {
   readonly artifactFormat: string;
   readonly identifier?: string;
@@ -78,6 +81,7 @@ const ARTIFACT_OPTION_KEYS = ["launchConfig", "templateSelections"] as const sat
 const SPECIALIZATION_KEYS = ["functionSymbol", "targetProfile"] as const satisfies readonly (keyof TargetSpecialization)[];
 const EMIT_OPTION_KEYS = ["artifactFormat", "identifier", "primary", "target"] as const satisfies readonly (keyof EmitOptions)[];
 
+/** Compiles `module` (parsed in `workspace`) through `pipeline`, specializing each named function for its target profile. Bad programs give a failed `Result` with diagnostics; API misuse throws `LoomError("invalid-argument")`. */
 export function compileModule(compiler: Compiler, workspace: Workspace, pipeline: PassProgram, module: Module, options: CompileOptions): Result {
   if (!(compiler instanceof Compiler)) bad("compileModule: 'compiler' must be a Compiler");
   if (!(workspace instanceof Workspace)) bad("compileModule: 'workspace' must be a Workspace");
@@ -185,6 +189,7 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
   });
 }
 
+/** Emits the compiled `module` for `environment` (e.g. SPIR-V, PTX, AMDGPU object) into a `Result` whose artifacts carry the binary and its kernel interface. Misuse throws `LoomError("invalid-argument")`. */
 export function emitModule(environment: TargetEnvironment, workspace: Workspace, module: Module, options: EmitOptions): Result {
   if (!environment || typeof environment.emit !== "function") bad("emitModule: 'environment' must be a TargetEnvironment");
   if (!(workspace instanceof Workspace)) bad("emitModule: 'workspace' must be a Workspace");

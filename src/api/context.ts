@@ -7,6 +7,7 @@ import { Result } from "./result.js";
 import type { TargetEnvironment, TargetPackage } from "../core/target.js";
 import { registerTargetRecord } from "../core/target-records.js";
 
+/** Options of {@link Context.create}: the target environments (and extra target packages) to register. */
 export interface ContextOptions {
   readonly targetEnvironments?: readonly TargetEnvironment[];
   /**
@@ -17,6 +18,7 @@ export interface ContextOptions {
   readonly targetPackages?: readonly TargetPackage[];
 }
 
+/** Immutable set of target environments (and target records) a compiler may use; create once and share. */
 export class Context {
   readonly targetEnvironments: readonly TargetEnvironment[];
   private constructor(envs: readonly TargetEnvironment[]) {
@@ -24,6 +26,7 @@ export class Context {
     Object.freeze(this);
   }
 
+  /** Creates a frozen Context. Throws `LoomError("invalid-argument")` for malformed options and `LoomError("already-exists")` when two environments share a name. */
   static create(options: ContextOptions = {}): Context {
     if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "Context.create: options must be an object");
     const packages = options.targetPackages ?? [];
@@ -52,15 +55,18 @@ export class Context {
   environment(name: string): TargetEnvironment | undefined {
     return this.targetEnvironments.find((e) => e.name === name);
   }
+  /** Whether `env` is one of this Context's registered environments (identity, not name). */
   hasEnvironment(env: TargetEnvironment): boolean {
     return this.targetEnvironments.includes(env);
   }
 }
 
+/** Immutable compiler handle bound to a {@link Context}; pass it to {@link compileModule}. */
 export class Compiler {
   private constructor(readonly context: Context) {
     Object.freeze(this);
   }
+  /** Creates a Compiler bound to `context`; throws `LoomError("invalid-argument")` if it is not a Context. */
   static create(context: Context): Compiler {
     if (!(context instanceof Context)) throw new LoomError("invalid-argument", "Compiler.create: 'context' must be a Context");
     return new Compiler(context);
@@ -69,6 +75,7 @@ export class Compiler {
 
 export type PipelineKind = "prepared-low";
 
+/** Options of {@link PassProgram.fromTargetPipeline}: pipeline kind, identifier, error limit and verification. */
 export interface TargetPipelineOptions {
   readonly identifier?: string;
   readonly kind: PipelineKind;
@@ -90,6 +97,7 @@ export class PassProgram {
     Object.freeze(this);
   }
 
+  /** Selects the pass pipeline `options.kind` for `context`. Throws `LoomError("invalid-argument")` for a non-Context, malformed options or an unknown kind. */
   static fromTargetPipeline(context: Context, options: TargetPipelineOptions): Result<PassProgram> {
     if (!(context instanceof Context)) throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: 'context' must be a Context");
     if (!options || typeof options !== "object") throw new LoomError("invalid-argument", "PassProgram.fromTargetPipeline: options must be an object");

@@ -28,6 +28,7 @@ export interface LinkLibraryInfo {
   readonly symbols: readonly LinkSymbolInfo[];
 }
 
+/** One exported symbol of a library in a link index: its name, module and signature. */
 export interface LinkSymbolInfo {
   readonly name: string;
   /** The defining op, e.g. "func.def", "template.def", "config.def". */
@@ -36,6 +37,7 @@ export interface LinkSymbolInfo {
   readonly linkable: boolean;
 }
 
+/** Options used when freezing a {@link LinkIndexBuilder} into a link index. */
 export interface LinkIndexFreezeOptions {
   /** Stop reporting after this many errors per library (PARSE/012); default 20. */
   readonly maxErrors?: number;
@@ -50,6 +52,7 @@ export function linkLibraries(index: LinkIndex): readonly LinkLibrary[] {
   return libs;
 }
 
+/** Collects linkable library modules and their exported symbols, then freezes them into an immutable link index. */
 export class LinkIndexBuilder {
   readonly #sources: Source[] = [];
   #frozen = false;
@@ -169,6 +172,7 @@ function isLinkable(op: string, modifiers: unknown): boolean {
   return op === "func.def" && Array.isArray(modifiers) && modifiers.includes("public");
 }
 
+/** Options for linking a module against a link index. */
 export interface LinkModuleOptions {
   /** Root kernels (with or without '@'); default: every kernel.def and kernel.decl of the module. */
   readonly roots?: readonly string[];

@@ -28,6 +28,7 @@ export type ModuleState =
   | { readonly phase: "compiled"; readonly context: Context; readonly prepared: PreparedModule }
   | { readonly phase: "failed" };
 
+/** A parsed module owned by a {@link Workspace}; the input to {@link compileModule}. */
 export class Module {
   #state: ModuleState = { phase: "parsed" };
   /**

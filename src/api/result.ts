@@ -3,6 +3,7 @@ import type { Diagnostic } from "../core/diag/diagnostic.js";
 import type { Artifact } from "../core/artifact.js";
 import { renderDiagnostics, type SourceLookup } from "../core/diag/render.js";
 
+/** Outcome of an API call that can fail on bad input: `state` (`succeeded`/`failed`), coded diagnostics (file:line:col) and, when succeeded, a value and artifacts. */
 export class Result<T = void> {
   readonly state: "succeeded" | "failed";
   readonly value?: T;
@@ -25,6 +26,7 @@ export class Result<T = void> {
     return this.state === "succeeded";
   }
 
+  /** The first artifact of `kind` (and `format`, if given), or `undefined`. */
   findArtifact(kind: Artifact["kind"], format?: string): Artifact | undefined {
     return this.artifacts.find((a) => a.kind === kind && (format === undefined || a.format === format));
   }
@@ -34,6 +36,7 @@ export class Result<T = void> {
     return renderDiagnostics(this.diagnostics, this.#lookup, options);
   }
 
+  /** A JSON-safe view: state, diagnostics and artifact metadata (contents as byte counts, not bytes). */
   toJSON(): object {
     return {
       state: this.state,

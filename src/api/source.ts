@@ -3,8 +3,10 @@ import { LoomError } from "../core/errors.js";
 
 const LOOM_MAGIC = [0x4c, 0x4f, 0x4f, 0x4d]; // "LOOM"
 
+/** Whether a Source copied its input bytes (`copied`) or references the caller's buffer (`borrowed`, which must then stay unchanged). */
 export type SourceOwnership = "copied" | "borrowed";
 
+/** Loom source text with a display name used in diagnostics; create with `fromText`, `fromBytes` or `fromPath`. */
 export class Source {
   /** `text` for `.loom`, `bytecode` for `.loombc` (detected by the magic, never by the name). */
   readonly kind: "text" | "bytecode";
@@ -21,6 +23,7 @@ export class Source {
     Object.freeze(this);
   }
 
+  /** A Source holding `text` under the display `name`; throws `LoomError("invalid-argument")` for a non-string text or empty name. */
   static fromText(name: string, text: string): Source {
     checkName(name);
     if (typeof text !== "string") throw new LoomError("invalid-argument", "Source.fromText: 'text' must be a string");

@@ -10,11 +10,13 @@ import { Module } from "./module.js";
 import { Result } from "./result.js";
 import { firstInvalidUtf8, Source } from "./source.js";
 
+/** Options of parsing a {@link Source} into a module. */
 export interface ParseOptions {
   /** Stop after this many errors (PARSE/012); default 20. */
   readonly maxErrors?: number;
 }
 
+/** Mutable per-compile state: parses sources into {@link Module}s and owns them; not shared between threads of work. */
 export class Workspace {
   #busy = false;
   constructor(readonly context: Context) {

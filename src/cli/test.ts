@@ -3,7 +3,7 @@
  * line per case and mode, then a summary. The runner is `runLoomTest` in loomc/harness.
  */
 import { readFile } from "node:fs/promises";
-import { UsageError, type Command } from "./common.js";
+import { UsageError, output, type Command } from "./common.js";
 import { runLoomTest, type AnnotationMatch, type LoomTestReport } from "../harness/index.js";
 
 export const testCommand: Command = {
@@ -16,7 +16,7 @@ text after '// ----'), format bytecode (write, read back, print the same). Other
 reported as unsupported. Exit 1 if any case fails.
   --match codes  match annotations by code and line only (not the quoted message parts)
   --quiet        print failing and unsupported cases only, and the summary
-  --json         one JSON report per file on stdout`,
+  --json         one loom-cli/1 document on stdout; result: { files: [report], passed, failed, unsupported }`,
   options: { match: { type: "string" }, quiet: { type: "boolean", short: "q" }, json: { type: "boolean" } },
   async run(values, files) {
     if (files.length === 0) throw new UsageError("expected at least one FILE");
@@ -32,10 +32,7 @@ reported as unsupported. Exit 1 if any case fails.
       }
       const report = runLoomTest(file, text, { match: match as AnnotationMatch });
       reports.push(report);
-      if (values.json) {
-        console.log(JSON.stringify({ ...report, outcomes: report.outcomes.map((o) => ({ case: o.case.name, line: o.case.line, mode: o.mode, status: o.status, details: o.details })) }));
-        continue;
-      }
+      if (values.json) continue;
       for (const o of report.outcomes) {
         if (values.quiet && o.status === "pass") continue;
         console.log(`${o.status.toUpperCase().padEnd(11)} ${file}:${o.case.line} ${o.case.name} [${o.mode}]`);
@@ -43,7 +40,11 @@ reported as unsupported. Exit 1 if any case fails.
       }
     }
     const sum = (k: "passed" | "failed" | "unsupported") => reports.reduce((n, r) => n + r[k], 0);
-    if (!values.json) console.log(`loom test: ${sum("passed")} passed, ${sum("failed")} failed, ${sum("unsupported")} unsupported (${files.length} file${files.length === 1 ? "" : "s"})`);
+    // --json: the per-case results go inside the CLI's one document (main.ts prints it), not beside it.
+    if (values.json) {
+      const files = reports.map((r) => ({ ...r, outcomes: r.outcomes.map((o) => ({ case: o.case.name, line: o.case.line, mode: o.mode, status: o.status, details: o.details })) }));
+      output.result = { files, passed: sum("passed"), failed: sum("failed"), unsupported: sum("unsupported") };
+    } else console.log(`loom test: ${sum("passed")} passed, ${sum("failed")} failed, ${sum("unsupported")} unsupported (${files.length} file${files.length === 1 ? "" : "s"})`);
     return sum("failed") > 0 ? 1 : 0;
   },
 };

@@ -27,6 +27,7 @@ export interface TargetFacts {
   readonly maxArgumentBlockBytes: number;
 }
 
+/** The facts a target environment compiles against for one device class (identity, limits, features). */
 export interface TargetProfile {
   /** Caller-chosen name for diagnostics and cache keys. */
   readonly identifier: string;
@@ -55,6 +56,7 @@ export interface EmitOutput {
   readonly kernelInterfaces?: readonly TargetKernelInterface[];
 }
 
+/** A code generator for one target family (e.g. spirv, ptx, amdgpu): emits specialized functions to artifacts. */
 export interface TargetEnvironment {
   readonly name: string;
   /**
@@ -130,6 +132,7 @@ export interface TargetPackage {
   readonly name: string;
   /** Its target-record op; a package without one is targeted through `target.decl` only. */
   readonly record?: TargetRecordSpec;
+  /** Creates a fresh {@link TargetEnvironment} of this package. */
   readonly createEnvironment: () => TargetEnvironment;
   /** `options` as the package's own create*Profile takes them. */
   readonly createProfile: (env: TargetEnvironment, options: never) => TargetProfile;

@@ -19,6 +19,7 @@ import { Context, Source, Workspace, type Diagnostic, type Module } from "../ind
 /** How strictly an `ERROR@` annotation is matched against a diagnostic. */
 export type AnnotationMatch = "messages" | "codes";
 
+/** One case of a `.loom` test file: the text between `// ====` separators, with its optional expected output. */
 export interface LoomTestCase {
   /** 1-based ordinal in the file. */
   readonly ordinal: number;
@@ -33,14 +34,17 @@ export interface LoomTestCase {
   readonly expectedLine?: number;
 }
 
+/** A parsed `.loom` test file: its `// RUN:` modes and its cases. */
 export interface LoomTestFile {
   /** Each `// RUN:` line's mode, in order (`verify`, `roundtrip`, `format bytecode`, …). */
   readonly modes: readonly string[];
   readonly cases: readonly LoomTestCase[];
 }
 
+/** Outcome of one case under one mode: `pass`, `fail`, or `unsupported` (the mode cannot run it here). */
 export type CaseStatus = "pass" | "fail" | "unsupported";
 
+/** The result of running one case under one RUN mode, with the reasons when it did not pass. */
 export interface CaseOutcome {
   readonly case: LoomTestCase;
   readonly mode: string;
@@ -49,6 +53,7 @@ export interface CaseOutcome {
   readonly details: readonly string[];
 }
 
+/** The results of running every case of one test file under every RUN mode, with counts per status. */
 export interface LoomTestReport {
   readonly file: string;
   readonly outcomes: readonly CaseOutcome[];
@@ -57,6 +62,7 @@ export interface LoomTestReport {
   readonly unsupported: number;
 }
 
+/** Options of running a `.loom` test file. */
 export interface LoomTestOptions {
   /** `messages` (default) also requires each quoted part in the message; `codes` checks code and line only. */
   readonly match?: AnnotationMatch;

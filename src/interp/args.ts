@@ -14,6 +14,7 @@ import type { Val } from "./state.js";
 import { describePredicate } from "./ops-arith.js";
 
 export type BufferArg = Uint8Array | { readonly bytes: Uint8Array; readonly byteLength: number } | null;
+/** A reference-interpreter kernel argument: a scalar (bigint, number or boolean) or a host buffer. */
 export type ArgValue = bigint | number | boolean | BufferArg;
 
 function bad(i: number, v: Value, why: string): never {

@@ -24,6 +24,7 @@ export interface PrepareOptions {
   readonly config?: Readonly<Record<string, ConfigBinding>>;
 }
 
+/** Options of one reference-interpreter dispatch: workgroup count and size, subgroup width, arguments, and step/scratch bounds. */
 export interface DispatchOptions {
   readonly workgroupCount: readonly [number, number, number];
   readonly workgroupSize: readonly [number, number, number];
@@ -39,6 +40,7 @@ export interface DispatchOptions {
   readonly scratchFill?: number;
 }
 
+/** What a reference-interpreter dispatch ran: workgroups, invocations and ops executed. */
 export interface DispatchReport {
   readonly workgroups: number;
   readonly invocations: number;

@@ -83,6 +83,7 @@ export class LaunchConfigFunction {
   }
 }
 
+/** A loaded launch-configuration program (`.loombc`): computes launch configurations on the host for the kernels it was compiled with. */
 export class LaunchConfigProgram {
   readonly #functions: ReadonlyMap<string, LaunchConfigFunction>;
   readonly producer: string;
@@ -114,6 +115,7 @@ export class LaunchConfigProgram {
     return [...this.#functions.keys()];
   }
 
+  /** The launch-configuration function exported as `exportName`. Throws `LoomError("invalid-argument")` for a non-string name and `LoomError("not-found")` when there is none. */
   lookupFunction(exportName: string): LaunchConfigFunction {
     if (typeof exportName !== "string") throw new LoomError("invalid-argument", "lookupFunction: the export name must be a string");
     const f = this.#functions.get(exportName.startsWith("@") ? exportName.slice(1) : exportName);

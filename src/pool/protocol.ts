@@ -14,6 +14,7 @@ export interface WorkerSetup {
   readonly maxErrors?: number;
 }
 
+/** One compile request for a compile pool: source, kernels with target names, config and the executables to emit. */
 export interface CompileJob {
   readonly source: { readonly name: string; readonly text?: string; readonly bytes?: Uint8Array };
   readonly moduleName?: string;
@@ -25,6 +26,7 @@ export interface CompileJob {
   readonly emit?: readonly { readonly target: string; readonly artifactFormat?: string; readonly identifier?: string }[];
 }
 
+/** The result of a {@link CompileJob}: success flag, diagnostics, artifacts and the rendered diagnostics. */
 export interface CompileOutcome {
   readonly ok: boolean;
   readonly diagnostics: readonly Diagnostic[];

@@ -94,3 +94,29 @@ test("loom test prints one line per case and a summary; exit 1 when a case fails
   const usage = spawnSync(process.execPath, [CLI, "test", "--match", "loose", bad], { encoding: "utf8" });
   assert.equal(usage.status, 2);
 });
+
+test("loom test --json prints one loom-cli/1 document with the per-case results inside", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loom-test-"));
+  const bad = join(dir, "bad.loom-test");
+  writeFileSync(bad, CASE.replace("TYPE/004", "TYPE/001"));
+  const good = join(DIR, FILES[0]!);
+  const run = spawnSync(process.execPath, [CLI, "test", "--json", good, bad], { encoding: "utf8" });
+  assert.equal(run.status, 1, run.stderr);
+  const lines = run.stdout.split("\n").filter((l) => l.length > 0);
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}`);
+  const doc = JSON.parse(lines[0]!) as {
+    schema: string; command: string; ok: boolean; exitCode: number;
+    result: { files: { file: string; outcomes: { case: string; line: number; mode: string; status: string; details: string[] }[]; failed: number }[]; passed: number; failed: number };
+  };
+  assert.equal(doc.schema, "loom-cli/1");
+  assert.equal(doc.command, "test");
+  assert.equal(doc.ok, false);
+  assert.equal(doc.exitCode, 1);
+  assert.deepEqual(doc.result.files.map((f) => f.file), [good, bad]);
+  assert.equal(doc.result.files[0]!.failed, 0);
+  assert.ok(doc.result.passed > 0);
+  assert.equal(doc.result.failed, 1);
+  const failing = doc.result.files[1]!.outcomes.find((o) => o.status === "fail");
+  assert.deepEqual(failing && [failing.case, failing.line, failing.mode], ["@f", 1, "verify"]);
+  assert.ok(failing!.details.length > 0, "a failing case says why");
+});

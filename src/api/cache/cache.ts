@@ -26,7 +26,12 @@ export interface CacheKeyInput {
   readonly config?: Readonly<Record<string, bigint | number | boolean>>;
   readonly artifacts?: { readonly launchConfig?: boolean };
   /** Linked libraries: anything with stable bytes (a LinkIndex's `toBytes()`) or a digest. */
-  readonly linkIndex?: { toBytes(): Uint8Array } | { readonly digest: string };
+  readonly linkIndex?:
+    | {
+        /** Stable bytes identifying the link index. */
+        toBytes(): Uint8Array;
+      }
+    | { readonly digest: string };
   /** Emission requests whose artifacts are cached together with the compile's. */
   readonly emit?: readonly {
     readonly artifactFormat: string;
@@ -36,6 +41,7 @@ export interface CacheKeyInput {
   }[];
 }
 
+/** A cached compile: the compile `Result` and the emit `Result`s it was stored with. */
 export interface CachedCompile {
   readonly artifacts: readonly Artifact[];
   /** Warnings and notes of the successful compile (failed compiles are not cached). */
@@ -44,8 +50,11 @@ export interface CachedCompile {
 
 /** Persistent backing for the cache, addressed by SHA-256 hex; calls are synchronous and may fail silently. */
 export interface CacheStore {
+  /** The bytes stored under `key`, or `undefined` when there are none (a miss, never an error). */
   read(key: string): Uint8Array | undefined;
+  /** Stores `bytes` under `key`, replacing any earlier entry. */
   write(key: string, bytes: Uint8Array): void;
+  /** Deletes the entry under `key`, if any (optional; used to evict corrupt entries). */
   remove?(key: string): void;
 }
 
@@ -59,6 +68,7 @@ export interface AsyncCacheStore {
   remove?(key: string): Promise<void>;
 }
 
+/** Options of an {@link ArtifactCache}: its backing store and in-memory limits. */
 export interface ArtifactCacheOptions {
   /** Entries kept in memory (least recently used evicted first); default 256. */
   readonly maxEntries?: number;
@@ -73,6 +83,7 @@ export interface ArtifactCacheOptions {
   readonly integrityKey?: Uint8Array | string;
 }
 
+/** Counters of an {@link ArtifactCache} since creation or the last `clear()`. */
 export interface CacheStats {
   hits: number;
   misses: number;
@@ -96,6 +107,7 @@ function linkDigest(l: CacheKeyInput["linkIndex"]): string {
   return digestOnce(l, () => (l as { toBytes(): Uint8Array }).toBytes());
 }
 
+/** Content-addressed cache of compile and emit results: the same inputs give the same key, so a hit returns the artifacts byte-identical to a fresh compile. */
 export class ArtifactCache {
   readonly #entries = new Map<string, CachedCompile>();
   readonly #maxEntries: number;
@@ -252,6 +264,7 @@ export class ArtifactCache {
     return made ? this.put(key, made) : undefined;
   }
 
+  /** Drops every in-memory entry; the backing store is left as is. */
   clear(): void {
     this.#entries.clear();
   }

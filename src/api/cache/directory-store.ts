@@ -16,6 +16,7 @@ const KEY = /^[0-9a-f]{64}$/;
 /** Default cap on one entry file (bytes): anything larger is a miss and is not read. */
 const DEFAULT_MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
+/** Options of a {@link DirectoryStore}: the directory and its size bound. */
 export interface DirectoryStoreOptions {
   /** Largest entry file read or written, in bytes (default 256 MiB). */
   readonly maxEntryBytes?: number;
@@ -44,6 +45,7 @@ export class DirectoryStore implements CacheStore {
     return join(this.directory, `${key}.lmce`);
   }
 
+  /** The bytes stored under `key`, or `undefined` for a missing or unreadable entry. */
   read(key: string): Uint8Array | undefined {
     const path = this.#path(key);
     let fd: number | undefined;
@@ -66,6 +68,7 @@ export class DirectoryStore implements CacheStore {
     }
   }
 
+  /** Writes `bytes` under `key` atomically (temporary file + rename), so readers never see a partial entry; entries over the size bound and I/O failures are silently not stored. */
   write(key: string, bytes: Uint8Array): void {
     const path = this.#path(key);
     if (!(bytes instanceof Uint8Array)) throw new LoomError("invalid-argument", "DirectoryStore.write: 'bytes' must be a Uint8Array");
@@ -85,6 +88,7 @@ export class DirectoryStore implements CacheStore {
     }
   }
 
+  /** Deletes the file holding `key`, if any. */
   remove(key: string): void {
     rmSync(this.#path(key), { force: true });
   }

@@ -2,6 +2,7 @@
 import type { Span } from "../../ir/core.js";
 import { D, formatTemplate, type CatalogEntry } from "./catalog.js";
 
+/** A position (optionally a range) in a source: source name, 1-based line and column. */
 export interface DiagnosticLocation {
   source: string;
   line: number;
@@ -10,6 +11,7 @@ export interface DiagnosticLocation {
   endColumn?: number;
 }
 
+/** A coded diagnostic: severity, code (e.g. `PARSE/012`), message and source location. */
 export interface Diagnostic {
   severity: "error" | "warning" | "note" | "remark";
   code: string;

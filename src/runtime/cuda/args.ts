@@ -13,6 +13,7 @@ export interface BufferArgument {
   readonly byteLength: bigint | number;
 }
 
+/** A CUDA kernel argument: a scalar (number, bigint or boolean) or a {@link CudaBuffer}-like buffer argument. */
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
 /**

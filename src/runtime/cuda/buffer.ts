@@ -6,6 +6,7 @@
 import { LoomError } from "../../core/errors.js";
 import { check, enter, makeCurrent, type CudaContext } from "./context.js";
 
+/** A device memory allocation in a CUDA context; sizes and offsets are in bytes. */
 export class CudaBuffer {
   /** Device address of the first byte (0n for an empty buffer). */
   readonly address: bigint;

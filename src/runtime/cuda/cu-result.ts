@@ -122,6 +122,7 @@ export function cuResultName(code: number): string {
  */
 const CONTEXT_LOST: ReadonlySet<number> = new Set([214, 220, 700, 702, 709, 710, 714, 715, 716, 717, 718, 719, 721, 810, 911]);
 
+/** Whether the CUresult `code` leaves the CUDA context unusable (kernel fault, trap, uncorrectable ECC error), so the runtime must be recreated. */
 export function losesContext(code: number): boolean {
   return CONTEXT_LOST.has(code);
 }

@@ -6,6 +6,7 @@ import { LoomError } from "../../core/errors.js";
 import { DEVICE_ATTRIBUTE, MAX_PARAMETER_BYTES_LEGACY, MAX_PARAMETER_BYTES_VOLTA } from "./constants.js";
 import type { CudaLibrary } from "./ffi.js";
 
+/** Per-device CUDA limits a launch is checked against (threads, block and grid sizes, shared memory in bytes, parameter bytes). */
 export interface CudaLimits {
   readonly maxThreadsPerBlock: number;
   readonly maxBlockDim: readonly [number, number, number];
@@ -24,6 +25,7 @@ export interface CudaLimits {
   readonly maxParameterBytes: number;
 }
 
+/** Identity and limits of the CUDA device a runtime uses. */
 export interface CudaDeviceInfo {
   /** Ordinal for cuDeviceGet. */
   readonly index: number;
@@ -136,6 +138,7 @@ export function maxParameterBytes(computeMajor: number, driverVersion: number): 
   return computeMajor >= 7 && driverVersion >= 12010 ? MAX_PARAMETER_BYTES_VOLTA : MAX_PARAMETER_BYTES_LEGACY;
 }
 
+/** A CUDA device that could be selected: its ordinal and name. */
 export interface CudaDeviceCandidate {
   readonly index: number;
   readonly name: string;

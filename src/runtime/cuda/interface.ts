@@ -6,6 +6,7 @@
  */
 import { LoomError } from "../../core/errors.js";
 
+/** A kernel argument type as the CUDA runtime packs it into the parameter block. */
 export type CudaArgumentType = "index" | "offset" | "i1" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64" | "buffer";
 
 /** Size and alignment of each argument type in the explicit argument block (language.md §7). */
@@ -34,6 +35,7 @@ export interface CudaInterfaceArgument {
   readonly size: number;
 }
 
+/** The kernel interface of a PTX kernel: entry name, argument layout and launch facts (docs/abi.md). */
 export interface CudaKernelInterface {
   /** The `.entry` name in the PTX / cubin. */
   readonly entryName: string;

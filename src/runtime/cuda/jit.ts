@@ -8,6 +8,7 @@ import { LoomError } from "../../core/errors.js";
 import { JIT_INPUT_PTX, JIT_OPTION } from "./constants.js";
 import { check, enter, type CudaContext } from "./context.js";
 
+/** Options of the driver's PTX JIT compile (log sizes, optimization level, register cap). */
 export interface JitOptions {
   /** Bytes of each log buffer (default 64 KiB). */
   readonly logBytes?: number;
@@ -21,6 +22,7 @@ export interface JitOptions {
   readonly verbose?: boolean;
 }
 
+/** What the driver's PTX JIT reported: its info log and compile time in milliseconds. */
 export interface JitResult {
   /** Informational output (with `verbose`: registers, spills). */
   readonly infoLog: string;
@@ -170,6 +172,7 @@ export function loadModuleImage(ctx: CudaContext, image: Uint8Array | string, op
   }
 }
 
+/** The result of JIT-linking PTX into a cubin, with the driver's logs. */
 export interface CubinResult extends JitResult {
   /** The linked cubin (an ELF image for the context's device). */
   readonly cubin: Uint8Array;

@@ -28,6 +28,7 @@ export interface LaunchOptions extends LaunchShape {
   readonly stream?: { readonly handle: bigint };
 }
 
+/** Options of creating a {@link CudaKernel}. */
 export interface KernelOptions {
   /**
    * Pass `workgroupStorageBytes` as dynamic shared memory (docs/abi.md, PTX row). Default true;
@@ -46,6 +47,7 @@ export interface CudaFunctionAttributes {
   readonly binaryVersion: number;
 }
 
+/** A PTX or cubin image loaded into a CUDA context; holds the kernels created from it. */
 export class CudaModule {
   private readonly kernels = new Set<CudaKernel>();
   private unloaded = false;
@@ -87,6 +89,7 @@ export class CudaModule {
   }
 }
 
+/** A launchable kernel of a loaded {@link CudaModule}, with its interface and the driver's function attributes. */
 export class CudaKernel {
   readonly record: CudaKernelInterface;
   readonly attributes: CudaFunctionAttributes;

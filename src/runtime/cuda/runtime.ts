@@ -23,7 +23,9 @@ import { CudaEvent, CudaGraph, CudaStream, type Owned } from "./stream.js";
  * small adapter (docs/runtime-cuda.md).
  */
 export interface CubinCache {
+  /** The cubin cached under `key`, or `undefined` on a miss (may be async). */
   get(key: string): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+  /** Stores the cubin `bytes` under `key` (may be async; the result is ignored). */
   put(key: string, bytes: Uint8Array): unknown;
 }
 
@@ -102,6 +104,7 @@ export class CudaRuntime {
     return listDevicesOf(loadCuda(throwing));
   }
 
+  /** Identity and limits of the device this runtime uses. */
   deviceInfo(): CudaDeviceInfo {
     return this.ctx.info;
   }
@@ -220,12 +223,14 @@ export class CudaRuntime {
     return launched ? { launched, gpuMs } : { launched };
   }
 
+  /** Creates a non-default stream on this runtime's context. */
   createStream(): CudaStream {
     const s = new CudaStream(this.ctx, (o) => this.owned.delete(o));
     this.owned.add(s);
     return s;
   }
 
+  /** Creates an event for timing and ordering work on this runtime's context. */
   createEvent(): CudaEvent {
     const e = new CudaEvent(this.ctx, (o) => this.owned.delete(o));
     this.owned.add(e);

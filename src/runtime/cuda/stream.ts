@@ -24,6 +24,7 @@ export abstract class Owned {
     if (this.released) throw new LoomError("failed-precondition", `${what}: the ${this.constructor.name} was destroyed`);
     enter(this.ctx, what);
   }
+  /** Frees the driver object; called at most once, by `destroy()`, while the context is alive. */
   protected abstract release(): void;
   /** Releases the driver object. Idempotent. */
   destroy(): void {
@@ -37,6 +38,7 @@ export abstract class Owned {
   }
 }
 
+/** A CUDA stream: an ordered queue of launches and copies; `destroy()` releases it. */
 export class CudaStream extends Owned {
   /** @internal */ readonly handle: bigint;
 
@@ -55,11 +57,13 @@ export class CudaStream extends Owned {
     check(this.ctx, this.ctx.lib.cu.cuStreamSynchronize(this.handle), "cuStreamSynchronize");
   }
 
+  /** Destroys the driver stream. */
   protected release(): void {
     this.ctx.lib.cu.cuStreamDestroy_v2(this.handle);
   }
 }
 
+/** A CUDA event recorded on a stream, for ordering and timing (milliseconds between events). */
 export class CudaEvent extends Owned {
   /** @internal */ readonly handle: bigint;
 
@@ -78,6 +82,7 @@ export class CudaEvent extends Owned {
     check(this.ctx, this.ctx.lib.cu.cuEventRecord(this.handle, stream?.handle ?? this.ctx.stream), "cuEventRecord");
   }
 
+  /** Blocks until the work recorded before this event has finished. */
   synchronize(): void {
     this.requireUsable("event.synchronize");
     check(this.ctx, this.ctx.lib.cu.cuEventSynchronize(this.handle), "cuEventSynchronize");
@@ -94,11 +99,13 @@ export class CudaEvent extends Owned {
     return ms[0] ?? 0;
   }
 
+  /** Destroys the driver event. */
   protected release(): void {
     this.ctx.lib.cu.cuEventDestroy_v2(this.handle);
   }
 }
 
+/** A captured, instantiated CUDA graph of launches that can be replayed on a stream. */
 export class CudaGraph extends Owned {
   /** @internal */ readonly exec: bigint;
 
@@ -138,6 +145,7 @@ export class CudaGraph extends Owned {
     check(this.ctx, this.ctx.lib.cu.cuGraphLaunch(this.exec, stream?.handle ?? this.ctx.stream), "cuGraphLaunch");
   }
 
+  /** Destroys the graph's executable instance. */
   protected release(): void {
     this.ctx.lib.cu.cuGraphExecDestroy(this.exec);
   }

@@ -6,6 +6,7 @@
 import { ARGUMENT_ENCODINGS, ARGUMENT_BLOCK_ALIGN, BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD, alignUp, isDeviceArgumentType, layoutArgumentBlock, type DeviceArgumentType } from "../../abi/index.js";
 import { LoomError } from "../../core/errors.js";
 
+/** A kernel argument type the Vulkan runtime can pack (the device argument types of docs/abi.md). */
 export type ArgType = DeviceArgumentType;
 
 /** One field of the block. */
@@ -22,8 +23,10 @@ export interface BufferArgument {
   readonly byteLength: bigint | number;
 }
 
+/** A Vulkan kernel argument: a scalar (number, bigint or boolean) or a buffer argument. */
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
+/** Size in bytes of one argument of `type` in the argument block. */
 export function argSize(type: ArgType): number {
   return ARGUMENT_ENCODINGS[type].size;
 }
@@ -180,5 +183,7 @@ export function minifloatBits(x: number, expBits: number, manBits: number): numb
   return sign | (biased << manBits) | (m & ((1 << manBits) - 1));
 }
 
+/** The IEEE binary16 bit pattern of `x` (round to nearest even), as an integer in 0…0xffff. */
 export const float16Bits = (x: number): number => minifloatBits(x, 5, 10);
+/** The bfloat16 bit pattern of `x` (round to nearest even), as an integer in 0…0xffff. */
 export const bfloat16Bits = (x: number): number => minifloatBits(x, 8, 7);

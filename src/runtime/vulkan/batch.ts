@@ -41,11 +41,13 @@ export interface BatchItem extends Omit<DispatchOptions, "timestamps"> {
   readonly kernel: VulkanKernel;
 }
 
+/** Options of submitting a batch of dispatches in one command buffer. */
 export interface BatchOptions {
   /** GPU time of the whole batch, from a timestamp before the first dispatch to one after the last. */
   readonly timestamps?: boolean;
 }
 
+/** What a batch submission did: dispatches recorded and, when requested, GPU time in ns. */
 export interface BatchResult {
   /** Dispatches recorded (items with a zero workgroup count are skipped). */
   readonly dispatched: number;

@@ -14,11 +14,13 @@ import { settle } from "./submit.js";
 /** Where a buffer's memory lives: "device" (default) or "host-visible" (mapped, ReBAR on dGPUs). */
 export type BufferMemory = "device" | "host-visible";
 
+/** Options of creating a {@link VulkanBuffer}: which memory it lives in. */
 export interface BufferOptions {
   /** Default "device". */
   readonly memory?: BufferMemory;
 }
 
+/** A Vulkan storage buffer with its memory; sizes and offsets are in bytes. */
 export class VulkanBuffer {
   /** Bytes the caller asked for; the VkBuffer may be slightly larger (never 0, multiple of 4). */
   readonly byteLength: number;

@@ -39,8 +39,10 @@ export const REPORTED_FEATURES = [
   "shaderSharedFloat32Atomics",
   "shaderSharedFloat32AtomicAdd",
 ] as const;
+/** A device feature the Vulkan runtime reports (and that profiles can require). */
 export type ReportedFeature = (typeof REPORTED_FEATURES)[number];
 
+/** Vulkan compute limits a dispatch is checked against (VkPhysicalDeviceLimits; sizes in bytes). */
 export interface VulkanLimits {
   readonly maxComputeWorkGroupSize: readonly [number, number, number];
   readonly maxComputeWorkGroupInvocations: number;
@@ -55,6 +57,7 @@ export interface VulkanLimits {
   readonly timestampPeriod: number;
 }
 
+/** Identity, limits, features and subgroup facts of the Vulkan device a runtime uses. */
 export interface VulkanDeviceInfo {
   /** Position in vkEnumeratePhysicalDevices order. */
   readonly index: number;

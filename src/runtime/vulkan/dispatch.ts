@@ -29,6 +29,7 @@ import { NativeArena } from "./native-arena.js";
 import { check } from "./vk-result.js";
 import { beginCommands, submitAndWait } from "./submit.js";
 
+/** Options of one dispatch: workgroup count, argument block, buffers and timing. */
 export interface DispatchOptions {
   /** Workgroups in x, y, z (from the launch-config evaluation). */
   readonly workgroupCount: readonly [number, number, number];
@@ -40,6 +41,7 @@ export interface DispatchOptions {
   readonly timestamps?: boolean;
 }
 
+/** What one dispatch did: whether it was submitted and, when requested, its GPU time in ns. */
 export interface DispatchResult {
   /** False when a workgroup count was 0 and nothing was submitted. */
   readonly dispatched: boolean;

@@ -143,6 +143,7 @@ function validateSpirv(spirv: Uint8Array): void {
   }
 }
 
+/** A compute pipeline made from a SPIR-V kernel and its interface record, ready to dispatch. */
 export class VulkanKernel {
   readonly entryName: string;
   /** The kernel's interface record, as the compiler wrote it. */

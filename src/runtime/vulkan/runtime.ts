@@ -72,6 +72,7 @@ export class VulkanRuntime {
     return listPhysicalDevices();
   }
 
+  /** Identity, limits and features of the device this runtime uses. */
   deviceInfo(): VulkanDeviceInfo {
     return this.ctx.info;
   }

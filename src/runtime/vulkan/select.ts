@@ -7,6 +7,7 @@
 import { LoomError } from "../../core/errors.js";
 import type { PhysicalDeviceType } from "./constants.js";
 
+/** A Vulkan physical device that could be selected, and why it is unusable if it is. */
 export interface DeviceCandidate {
   readonly index: number;
   readonly name: string;

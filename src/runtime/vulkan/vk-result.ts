@@ -35,6 +35,7 @@ const RESULT_NAMES: ReadonlyMap<number, string> = new Map([
   [-1000338000, "VK_ERROR_COMPRESSION_EXHAUSTED_EXT"],
 ]);
 
+/** The `VK_…` name of a VkResult code, or `VkResult(<code>)` for an unknown one. */
 export function vkResultName(code: number): string {
   return RESULT_NAMES.get(code) ?? `VkResult(${code})`;
 }

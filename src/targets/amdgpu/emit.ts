@@ -14,6 +14,7 @@ import { buildCodeObject, type CodeObjectKernel } from "./code-object.js";
 import { LoomError as InternalError } from "../../core/errors.js";
 import { amdgpuInfoOf, type AmdgpuTargetInfo } from "./profile.js";
 
+/** AMDGPU-specific emit options (the code object version). */
 export interface AmdgpuEmitOptions {
   /** Code object version: 5 (default for specific processors) or 6 (required for generic ones). */
   readonly codeObjectVersion?: 5 | 6;

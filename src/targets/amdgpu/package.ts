@@ -6,6 +6,7 @@ import { createAmdgpuTargetEnvironment } from "./environment.js";
 import { AMDGPU_ENVIRONMENT_NAME, createAmdgpuProfile } from "./profile.js";
 import { AMDGPU_TARGET_RECORD } from "./record.js";
 
+/** The AMDGPU target package: pass it to `Context.create({ targetPackages })` or use its `createEnvironment`. */
 export const AMDGPU_PACKAGE: TargetPackage = Object.freeze<TargetPackage>({
   name: AMDGPU_ENVIRONMENT_NAME,
   record: AMDGPU_TARGET_RECORD,

@@ -9,6 +9,7 @@ import { targetId, type FeatureSetting, type TargetFeatures } from "./target-id.
 
 export const AMDGPU_ENVIRONMENT_NAME = "amdgpu";
 
+/** Which AMDGPU processor a profile compiles for, with its target-ID features (sramecc, xnack). */
 export interface AmdgpuIdentity {
   /** Processor name (`gfx1100`), optionally a full target ID (`gfx90a:sramecc+:xnack-`). */
   readonly target: string;
@@ -19,6 +20,7 @@ export interface AmdgpuIdentity {
   readonly wavefrontSize?: WavefrontSize;
 }
 
+/** Options of {@link createAmdgpuProfile}: the profile identifier and processor identity. */
 export interface AmdgpuProfileOptions {
   readonly identifier: string;
   readonly identity: AmdgpuIdentity;
@@ -35,6 +37,7 @@ export interface AmdgpuTargetInfo {
   readonly codeObjectVersion: 5 | 6;
 }
 
+/** A target profile for the AMDGPU environment, with the backend's processor facts. */
 export interface AmdgpuProfile extends TargetProfile {
   readonly amdgpu: AmdgpuTargetInfo;
 }
@@ -95,6 +98,7 @@ function merge(a: boolean | undefined, b: boolean | undefined, feature: string):
   return a ?? b;
 }
 
+/** Creates an AMDGPU target profile for `env` from a processor identity. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown processor or unsupported target-ID features. */
 export function createAmdgpuProfile(env: TargetEnvironment, options: AmdgpuProfileOptions): AmdgpuProfile {
   if (!isRecord(env) || !amdgpuEnvironments.has(env as TargetEnvironment)) {
     throw invalid("env must be an environment made by createAmdgpuTargetEnvironment()");

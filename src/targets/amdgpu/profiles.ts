@@ -17,8 +17,10 @@ import type { IsaFamily } from "./isa/family.js";
 
 export type { IsaFamily };
 
+/** Threads per AMDGPU wavefront. */
 export type WavefrontSize = 32 | 64;
 
+/** One known AMDGPU processor: LLVM name, ISA family, ELF mach value and its hardware facts. */
 export interface AmdgpuProcessor {
   /** LLVM processor name, e.g. "gfx1100" or "gfx11-generic". */
   readonly name: string;
@@ -133,6 +135,7 @@ export const AMDGPU_PROCESSORS: ReadonlyMap<string, AmdgpuProcessor> = new Map(
   ].map((p) => [p.name, deepFreeze(p)] as const),
 );
 
+/** Names of every AMDGPU processor this backend knows, in table order. */
 export function knownProcessorNames(): string[] {
   return [...AMDGPU_PROCESSORS.keys()];
 }

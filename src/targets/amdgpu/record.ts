@@ -21,6 +21,7 @@ function admits(written: string, profile: TargetProfile): boolean {
   return generic !== null && new RegExp(`^${generic[1]}[0-9a-f]{2}$`).test(profile.target);
 }
 
+/** The AMDGPU target record: the `amdgpu.*` ops modules may name, and their rules. */
 export const AMDGPU_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: `${AMDGPU_ENVIRONMENT_NAME}.target`,
   environment: AMDGPU_ENVIRONMENT_NAME,

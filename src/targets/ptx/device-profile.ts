@@ -26,6 +26,7 @@ export interface CudaDeviceFacts {
 
 /** What profileFromDevice reads from a runtime (a CudaRuntime, or plain data in tests). */
 export interface CudaFactsSource {
+  /** Device facts (compute capability, limits, warp size) of the runtime's device. */
   profileFacts(): CudaDeviceFacts;
 }
 
@@ -36,6 +37,7 @@ export function ptxTargetFor([major, minor]: readonly [number, number]): PtxTarg
   return undefined;
 }
 
+/** A PTX profile for the device `runtime` drives. Throws `LoomError("invalid-argument")` for a non-runtime or bad options, `LoomError("failed-precondition")` for a device below sm_80 or with a warp size other than 32. */
 export function profileFromDevice(env: TargetEnvironment, runtime: CudaFactsSource, options: { readonly identifier?: string } = {}): PtxProfile {
   if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
     throw new LoomError("invalid-argument", "profileFromDevice: runtime must be a CudaRuntime (profileFacts())");

@@ -5,6 +5,7 @@ import { invalidArgument } from "../../core/validate.js";
 import { createPtxTargetEnvironment } from "./environment.js";
 import { createPtxProfile, PTX_ENVIRONMENT_NAME } from "./profile.js";
 
+/** The PTX target package: pass it to `Context.create({ targetPackages })` or use its `createEnvironment`. */
 export const PTX_PACKAGE: TargetPackage = Object.freeze<TargetPackage>({
   name: PTX_ENVIRONMENT_NAME,
   createEnvironment: createPtxTargetEnvironment,

@@ -15,7 +15,9 @@ export const PTX_TARGETS = {
   sm_90: { sm: 90, isa: "8.0" },
   sm_90a: { sm: 90, isa: "8.0" },
 } as const;
+/** A PTX target this backend knows (e.g. `sm_80`, `sm_90`). */
 export type PtxTargetName = keyof typeof PTX_TARGETS;
+/** Every PTX target this backend knows. */
 export const KNOWN_TARGETS = Object.keys(PTX_TARGETS) as readonly PtxTargetName[];
 
 /** Boolean device features; defaults follow the architecture (all true on sm_80+ except bf16 arithmetic on sm_80). */
@@ -33,9 +35,12 @@ export const PTX_FEATURES = [
   /** f32 atomic add on global and shared memory. */
   "float32AtomicAdd",
 ] as const;
+/** An optional PTX feature a profile may enable. */
 export type PtxFeature = (typeof PTX_FEATURES)[number];
+/** Which optional PTX features a profile has. */
 export type PtxFeatures = { readonly [K in PtxFeature]: boolean };
 
+/** Launch limits a PTX profile promises (threads, block/grid sizes; memory in bytes). */
 export interface PtxLimits {
   readonly maxThreadsPerBlock: number;
   readonly maxBlockDim: readonly [number, number, number];
@@ -46,12 +51,14 @@ export interface PtxLimits {
   readonly maxParameterBytes: number;
 }
 
+/** Which PTX target (`sm_*`) a profile compiles for, with optional feature and limit overrides. */
 export interface PtxIdentity {
   readonly target: PtxTargetName;
   readonly features?: Partial<PtxFeatures>;
   readonly limits?: Partial<PtxLimits>;
 }
 
+/** Options of {@link createPtxProfile}: the profile identifier and PTX identity. */
 export interface PtxProfileOptions {
   readonly identifier: string;
   readonly identity: PtxIdentity;
@@ -68,6 +75,7 @@ export interface PtxTargetInfo {
   readonly limits: PtxLimits;
 }
 
+/** A target profile for the PTX environment, with the backend's target facts. */
 export interface PtxProfile extends TargetProfile {
   readonly ptx: PtxTargetInfo;
 }
@@ -75,6 +83,7 @@ export interface PtxProfile extends TargetProfile {
 /** The warp width of every NVIDIA GPU. */
 export const WARP_SIZE = 32;
 
+/** Limits used where a PTX identity gives none (values every supported NVIDIA device meets). */
 export const DEFAULT_LIMITS: PtxLimits = {
   maxThreadsPerBlock: 1024,
   maxBlockDim: [1024, 1024, 64],
@@ -145,6 +154,7 @@ function readLimits(raw: unknown): PtxLimits {
   };
 }
 
+/** Creates a PTX target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown target or out-of-range limits. */
 export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
   if (!isRecord(env) || !ptxEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createPtxTargetEnvironment()");
   if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);

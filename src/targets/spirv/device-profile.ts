@@ -39,6 +39,7 @@ export interface VulkanDeviceFacts {
   readonly features: Readonly<Record<string, boolean>>;
 }
 
+/** Options of deriving a SPIR-V profile from a Vulkan device. */
 export interface DeviceProfileOptions {
   /** Profile identifier; default `vulkan:<device name>`. */
   readonly identifier?: string;
@@ -48,6 +49,7 @@ export interface DeviceProfileOptions {
 
 /** What profileFromDevice reads from a runtime (a VulkanRuntime, or plain data in tests). */
 export interface DeviceFactsSource {
+  /** Device facts (limits, features, subgroup facts) of the runtime's device. */
   profileFacts(): VulkanDeviceFacts;
   /** Consulted for subgroupSizeRange when the facts leave it out. */
   deviceInfo?(): { readonly subgroupSizeRange: { readonly min: number; readonly max: number } };

@@ -5,6 +5,7 @@ import { createSpirvTargetEnvironment } from "./environment.js";
 import { createSpirvProfile, SPIRV_ENVIRONMENT_NAME } from "./profile.js";
 import { SPIRV_TARGET_RECORD } from "./record.js";
 
+/** The SPIR-V target package: pass it to `Context.create({ targetPackages })` or use its `createEnvironment`. */
 export const SPIRV_PACKAGE: TargetPackage = Object.freeze<TargetPackage>({
   name: SPIRV_ENVIRONMENT_NAME,
   record: SPIRV_TARGET_RECORD,

@@ -9,7 +9,9 @@ import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/t
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
 
+/** Every Vulkan subgroup operation class, in VkSubgroupFeatureFlagBits order. */
 export const SUBGROUP_OPERATIONS = ["basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle-relative", "clustered", "quad"] as const;
+/** A Vulkan subgroup operation class (VkSubgroupFeatureFlagBits). */
 export type SubgroupOperation = (typeof SUBGROUP_OPERATIONS)[number];
 
 /** Boolean device features, by their Vulkan names. */
@@ -30,12 +32,15 @@ export const BOOLEAN_FEATURES = [
   "shaderBufferFloat32AtomicAdd",
   "shaderSharedFloat32AtomicAdd",
 ] as const;
+/** A yes/no device feature a SPIR-V profile may have. */
 export type BooleanFeature = (typeof BOOLEAN_FEATURES)[number];
 
+/** The features of a SPIR-V profile: yes/no features plus the supported subgroup operations. */
 export type SpirvFeatures = { readonly [K in BooleanFeature]: boolean } & {
   readonly subgroupOperations: readonly SubgroupOperation[];
 };
 
+/** Vulkan compute limits a SPIR-V profile promises (workgroup sizes; memory in bytes). */
 export interface SpirvLimits {
   readonly maxComputeWorkGroupSize: readonly [number, number, number];
   readonly maxComputeWorkGroupInvocations: number;
@@ -46,17 +51,21 @@ export interface SpirvLimits {
   readonly subgroupSize: number;
 }
 
+/** Every Vulkan environment the SPIR-V backend can target. */
 export const KNOWN_ENVIRONMENTS = ["vulkan1.3"] as const;
 export type SpirvEnvironmentName = (typeof KNOWN_ENVIRONMENTS)[number];
 export const ABIS = ["bindings", "device-address"] as const;
+/** How a SPIR-V kernel receives buffers: descriptor `bindings` or buffer device addresses (`device-address`) (docs/abi.md). */
 export type SpirvAbi = (typeof ABIS)[number];
 
+/** Which Vulkan environment a SPIR-V profile compiles for, with optional feature and limit overrides. */
 export interface SpirvIdentity {
   readonly environment: SpirvEnvironmentName;
   readonly features?: Partial<SpirvFeatures>;
   readonly limits?: Partial<SpirvLimits>;
 }
 
+/** Options of {@link createSpirvProfile}: identifier, identity and buffer-passing ABI. */
 export interface SpirvProfileOptions {
   readonly identifier: string;
   readonly identity: SpirvIdentity;
@@ -74,6 +83,7 @@ export interface SpirvTargetInfo {
   readonly limits: SpirvLimits;
 }
 
+/** A target profile for the SPIR-V environment, with the backend's target facts. */
 export interface SpirvProfile extends TargetProfile {
   readonly spirv: SpirvTargetInfo;
 }
@@ -169,6 +179,7 @@ function readLimits(raw: unknown): SpirvLimits {
   };
 }
 
+/** Creates a SPIR-V target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown environment name or out-of-range limits. */
 export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
   if (!isRecord(env) || !spirvEnvironments.has(env as TargetEnvironment)) {
     throw invalid("env must be an environment made by createSpirvTargetEnvironment()");

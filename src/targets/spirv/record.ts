@@ -14,6 +14,7 @@ function spelled(environment: string): string {
   return environment.replace(/\./g, "_");
 }
 
+/** The SPIR-V target record: the `spirv.*` ops modules may name, and their rules. */
 export const SPIRV_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: `${SPIRV_ENVIRONMENT_NAME}.target`,
   environment: SPIRV_ENVIRONMENT_NAME,
