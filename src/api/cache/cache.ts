@@ -63,8 +63,11 @@ export interface CacheStore {
  * `putAsync`. Same contract as `CacheStore`: SHA-256 hex keys, failures are misses.
  */
 export interface AsyncCacheStore {
+  /** The entry bytes stored under `key`, or undefined (a miss; store errors are misses too). */
   get(key: string): Promise<Uint8Array | undefined>;
+  /** Stores `bytes` under `key`, replacing any entry; a failed write is not an error. */
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Deletes the entry under `key` (the cache drops entries that fail validation). */
   remove?(key: string): Promise<void>;
 }
 

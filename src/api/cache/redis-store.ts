@@ -29,9 +29,11 @@ interface BinaryClient {
 
 /** What `RedisStore.open` needs of a client the caller made: a node-redis client, connected. */
 export interface RedisClientLike {
+  /** node-redis's `withTypeMapping`: the store asks for binary (Buffer) replies through it. */
   withTypeMapping(mapping: never): unknown;
 }
 
+/** How `RedisStore.open` reaches the server, and the namespace, TTL and size cap of its entries. */
 export interface RedisStoreOptions {
   /** A connected node-redis client (the caller owns it: `close()` leaves it open). */
   readonly client?: RedisClientLike;
@@ -113,6 +115,7 @@ export class RedisStore implements AsyncCacheStore {
     return this.namespace + key;
   }
 
+  /** The entry under `key`, or undefined: a miss, an oversized value or a Redis error (see `lastRejection`). */
   async get(key: string): Promise<Uint8Array | undefined> {
     const k = this.#key(key);
     try {
@@ -128,6 +131,7 @@ export class RedisStore implements AsyncCacheStore {
     }
   }
 
+  /** Writes `bytes` under `key` with the store's TTL (one `SET … EX`); oversized entries are not written. */
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const k = this.#key(key);
     if (!(bytes instanceof Uint8Array)) throw new LoomError("invalid-argument", "RedisStore.put: 'bytes' must be a Uint8Array");
@@ -142,6 +146,7 @@ export class RedisStore implements AsyncCacheStore {
     }
   }
 
+  /** Deletes the entry under `key`. */
   async remove(key: string): Promise<void> {
     const k = this.#key(key);
     try {
