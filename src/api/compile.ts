@@ -189,7 +189,7 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
   });
 }
 
-/** Emits the compiled `module` for `environment` (e.g. SPIR-V, PTX, AMDGPU object) into a `Result` whose artifacts carry the binary and its kernel interface. Misuse throws `LoomError("invalid-argument")`. */
+/** Emits the compiled `module` for `environment` into a `Result` whose artifacts carry the binary and its kernel interface. Misuse throws `LoomError("invalid-argument")`. */
 export function emitModule(environment: TargetEnvironment, workspace: Workspace, module: Module, options: EmitOptions): Result {
   if (!environment || typeof environment.emit !== "function") bad("emitModule: 'environment' must be a TargetEnvironment");
   if (!(workspace instanceof Workspace)) bad("emitModule: 'workspace' must be a Workspace");

@@ -56,7 +56,7 @@ export interface EmitOutput {
   readonly kernelInterfaces?: readonly TargetKernelInterface[];
 }
 
-/** A code generator for one target family (e.g. spirv, ptx, amdgpu): emits specialized functions to artifacts. */
+/** A code generator for one target family: emits specialized functions to artifacts. */
 export interface TargetEnvironment {
   readonly name: string;
   /**
