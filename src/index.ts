@@ -35,3 +35,5 @@ export {
   type SubgroupRequirements,
   type DeviceArgumentType,
 } from "./abi/index.js";
+/** "Did you mean": the closest of a list of names to a misspelled one (CLI flags, targets, features). */
+export { closestName } from "./core/suggest.js";

@@ -15,7 +15,7 @@ import { testCommand } from "./test.js";
 import { explainCommand } from "./explain.js";
 import { cliWording, DeviceError, EXIT, JSON_SCHEMA, output, UsageError, type Command } from "./common.js";
 import { IoError, setMaxInputBytes } from "./io.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../index.js";
 import { LoomError, LOOMC_VERSION } from "../index.js";
 
 /** Every command, in the order `loom --help` lists them. */

@@ -7,7 +7,7 @@
 import { LoomError } from "../index.js";
 import { DeviceError, output, progress, say, UsageError, type Command, type Values } from "./common.js";
 import { readInput } from "./io.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../index.js";
 import {
   CaseError,
   compileKernel,

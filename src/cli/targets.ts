@@ -11,7 +11,7 @@ import { KNOWN_TARGETS as PTX_TARGETS } from "../targets/ptx/index.js";
 import { knownProcessorNames } from "../targets/amdgpu/index.js";
 import { findDeviceProvider } from "../harness/index.js";
 import { UsageError } from "./common.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../index.js";
 
 export interface ResolvedTarget {
   environment: TargetEnvironment;
