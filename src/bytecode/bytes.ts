@@ -9,6 +9,8 @@
 import { LoomError } from "../core/errors.js";
 
 const U64_MAX = (1n << 64n) - 1n;
+/** One shared encoder: constructing one per string shows in compile profiles. */
+const UTF8 = new TextEncoder();
 
 export class ByteWriter {
   #buf = new Uint8Array(256);
@@ -54,6 +56,17 @@ export class ByteWriter {
   }
   /** Unsigned LEB128 of a value in `[0, 2^64)`. */
   varuint(v: number | bigint): this {
+    if (typeof v === "number" && v >= 0 && v <= 0xffffffff && Number.isInteger(v)) {
+      // The common case (counts, registers, string indices) without BigInt arithmetic.
+      let x = v;
+      this.#reserve(5);
+      while (x >= 0x80) {
+        this.#buf[this.#len++] = (x & 0x7f) | 0x80;
+        x = Math.floor(x / 128);
+      }
+      this.#buf[this.#len++] = x;
+      return this;
+    }
     let x = BigInt(v);
     if (x < 0n || x > U64_MAX) throw new RangeError(`varuint out of range: ${x}`);
     if (typeof v === "number" && !Number.isSafeInteger(v)) throw new RangeError(`varuint of a non-integer: ${v}`);
@@ -70,7 +83,7 @@ export class ByteWriter {
   }
   /** Length-prefixed UTF-8. */
   string(s: string): this {
-    const b = new TextEncoder().encode(s);
+    const b = UTF8.encode(s);
     return this.varuint(b.length).bytes(b);
   }
   finish(): Uint8Array {
