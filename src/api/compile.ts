@@ -213,7 +213,8 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     const lookup = (n: string) => module.sourceTexts.get(n);
     let out: ReturnType<TargetEnvironment["emit"]>;
     try {
-      out = environment.emit({ moduleName: state.prepared.moduleName, kernels }, {
+      const prepared = state.prepared;
+      out = environment.emit({ moduleName: prepared.moduleName, kernels, ...(prepared.lowered ? { lowered: prepared.lowered } : {}) }, {
         artifactFormat: options.artifactFormat,
         identifier,
         primary: options.primary ?? true,

@@ -40,8 +40,10 @@ export class ByteWriter {
   u32(v: number): this {
     return this.u16(v & 0xffff).u16(v >>> 16);
   }
-  u64(v: bigint): this {
-    return this.u32(Number(v & 0xffffffffn)).u32(Number((v >> 32n) & 0xffffffffn));
+  u64(v: bigint | number): this {
+    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return this.u32(v % 0x100000000).u32(Math.floor(v / 0x100000000));
+    const x = BigInt(v);
+    return this.u32(Number(x & 0xffffffffn)).u32(Number((x >> 32n) & 0xffffffffn));
   }
   bytes(b: Uint8Array): this {
     this.#reserve(b.length);
@@ -83,8 +85,17 @@ export class ByteWriter {
   }
   /** Length-prefixed UTF-8. */
   string(s: string): this {
-    const b = UTF8.encode(s);
-    return this.varuint(b.length).bytes(b);
+    let ascii = true;
+    for (let i = 0; i < s.length && ascii; i++) ascii = s.charCodeAt(i) < 0x80;
+    if (!ascii) {
+      const b = UTF8.encode(s);
+      return this.varuint(b.length).bytes(b);
+    }
+    // ASCII (every name the compiler writes): its UTF-8 is its char codes, no encoder round trip.
+    this.varuint(s.length);
+    this.#reserve(s.length);
+    for (let i = 0; i < s.length; i++) this.#buf[this.#len++] = s.charCodeAt(i);
+    return this;
   }
   finish(): Uint8Array {
     return this.#buf.slice(0, this.#len);

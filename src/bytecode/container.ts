@@ -55,8 +55,15 @@ export function hasLoomMagic(bytes: Uint8Array): boolean {
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
+/** The last producer string's UTF-8 (every compile writes the same one). */
+let lastProducer: { readonly text: string; readonly bytes: Uint8Array } | undefined;
+function producerBytes(text: string): Uint8Array {
+  if (lastProducer?.text !== text) lastProducer = { text, bytes: new TextEncoder().encode(text) };
+  return lastProducer.bytes;
+}
+
 export function writeContainer(c: { readonly locationMode: LocationMode; readonly producer: string; readonly sections: readonly Section[] }): Uint8Array {
-  const producer = new TextEncoder().encode(c.producer);
+  const producer = producerBytes(c.producer);
   if (producer.length > MAX_PRODUCER_BYTES || producer.includes(0)) throw new LoomError("invalid-argument", `producer string must be at most ${MAX_PRODUCER_BYTES} bytes without NUL`);
   if (c.sections.length > MAX_SECTIONS) throw new LoomError("invalid-argument", `at most ${MAX_SECTIONS} sections, got ${c.sections.length}`);
   const kinds = new Set<number>();
@@ -68,7 +75,7 @@ export function writeContainer(c: { readonly locationMode: LocationMode; readonl
   w.bytes(MAGIC).u8(FORMAT_VERSION).u8(c.locationMode).u16(c.sections.length).u32(0).u32(0).bytes(producer).u8(0).padTo(8);
   let offset = w.length + DIRECTORY_ENTRY * c.sections.length;
   for (const s of c.sections) {
-    w.u16(s.kind).u16(0).u32(0).u64(BigInt(offset)).u64(BigInt(s.bytes.length));
+    w.u16(s.kind).u16(0).u32(0).u64(offset).u64(s.bytes.length);
     offset = align8(offset + s.bytes.length);
   }
   for (const s of c.sections) w.bytes(s.bytes).padTo(8);

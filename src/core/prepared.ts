@@ -94,4 +94,38 @@ export interface PreparedModule {
   readonly kernels: readonly PreparedKernel[];
   /** The verifier's analyses of the module the kernels were specialized from (absent for hand-built modules). */
   readonly analyses?: ModuleAnalyses;
+  /**
+   * What target environments' `check` lowered during this compile, for their `emit` to reuse
+   * (check never lowers twice; emit never lowers what check already did). compileModule
+   * makes one per compile and hands the same one to `emit`; absent for hand-built modules,
+   * whose `emit` then lowers on its own.
+   */
+  readonly lowered?: LoweredForms;
+}
+
+/**
+ * Names one target environment's lowered form, typed: the environment creates one key at
+ * module load and is the only code that can read or write what is stored under it.
+ */
+export class LoweredFormKey<T> {
+  /** Only carries `T` for the type checker. */
+  declare readonly form?: T;
+  constructor(readonly environment: string) {}
+}
+
+/**
+ * Per-compile storage of lowered forms (one entry per target environment key), written by
+ * `TargetEnvironment.check` and read by `emit`: a plain slot of the prepared module instead
+ * of module-level caches, so it lives and dies with the compile.
+ */
+export class LoweredForms {
+  readonly #forms = new Map<LoweredFormKey<unknown>, unknown>();
+
+  set<T>(key: LoweredFormKey<T>, form: T): void {
+    this.#forms.set(key, form);
+  }
+  get<T>(key: LoweredFormKey<T>): T | undefined {
+    // Only `set` with the same key wrote this entry, so it holds a `T`.
+    return this.#forms.get(key) as T | undefined;
+  }
 }

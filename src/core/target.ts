@@ -71,7 +71,8 @@ export interface TargetEnvironment {
    * types, target-specific limits), reading the facts the pipeline recorded; the generic
    * limits of `TargetFacts` are already checked. Runs during compileModule so that failures
    * are compile diagnostics. A target that can only tell by lowering lowers each kernel here,
-   * once, and keeps the result for `emit`.
+   * once, and records the result in `module.lowered` under its own `LoweredFormKey`
+   * (core/prepared.ts); `emit` receives the same `lowered` and reads it back.
    */
   check(module: PreparedModule): Diagnostic[];
   /** Emit executable bytes for every kernel of the prepared module specialized for this environment. */

@@ -93,10 +93,10 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     for (const r of replacement) r.parent = region;
     out.push(...replacement);
   };
+  const resolve = (v: Value) => aliases.get(v) ?? v;
   for (const op of region.ops) {
     out.push(op);
     for (const inner of op.regions) foldInto(inner, constants, aliases);
-    const resolve = (v: Value) => aliases.get(v) ?? v;
     if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
       const c = constantOf(op);
       if (c !== undefined) constants.set(op.results[0]!, c);
@@ -209,10 +209,11 @@ function foldEvaluated(op: Op, evaluate: Evaluate, constants: Constants, aliases
 export function removeDeadOps(region: Region): Map<Value, number> {
   const uses = new Map<Value, number>();
   const all: Op[] = [];
+  const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
   const collect = (r: Region) => {
     for (const op of r.ops) {
       all.push(op);
-      forEachUse(op, (v) => void uses.set(v, (uses.get(v) ?? 0) + 1));
+      forEachUse(op, count);
       op.regions.forEach(collect);
     }
   };
@@ -223,16 +224,16 @@ export function removeDeadOps(region: Region): Map<Value, number> {
     return info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !uses.has(v));
   };
   const queue = all.filter(isDead);
-  while (queue.length > 0) {
-    const op = queue.pop()!;
+  const release = (v: Value) => {
+    const n = (uses.get(v) ?? 0) - 1;
+    if (n > 0) return void uses.set(v, n);
+    uses.delete(v);
+    if (v.owner instanceof IrOp && !removed.has(v.owner) && isDead(v.owner)) queue.push(v.owner);
+  };
+  for (let op = queue.pop(); op !== undefined; op = queue.pop()) {
     if (removed.has(op)) continue;
     removed.add(op);
-    forEachUse(op, (v) => {
-      const n = uses.get(v)! - 1;
-      if (n > 0) return void uses.set(v, n);
-      uses.delete(v);
-      if (v.owner instanceof IrOp && !removed.has(v.owner) && isDead(v.owner)) queue.push(v.owner);
-    });
+    forEachUse(op, release);
   }
   if (removed.size === 0) return uses;
   const sweep = (r: Region) => {

@@ -21,7 +21,7 @@ import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { layoutArgs } from "./abi.js";
 import { foldRegion, removeDeadOps } from "./fold.js";
 import { inlineCalls } from "./inline.js";
-import type { ModuleAnalyses, PreparedKernel, PreparedModule } from "../core/prepared.js";
+import { LoweredForms, type ModuleAnalyses, type PreparedKernel, type PreparedModule } from "../core/prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
 import { layoutAllocations } from "./storage.js";
 import { checkLaunchLimits } from "./launch-limits.js";
@@ -115,7 +115,7 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
     verifyModule(module, sink);
     if (sink.hasErrors) return undefined;
   }
-  const preparedModule: PreparedModule = { moduleName: request.moduleName, kernels, analyses: verified };
+  const preparedModule: PreparedModule = { moduleName: request.moduleName, kernels, analyses: verified, lowered: new LoweredForms() };
   const environments = new Set(request.specializations.map((s) => s.environment));
   for (const env of environments) for (const d of env.check(preparedModule)) sink.add(d);
   if (sink.hasErrors) return undefined;

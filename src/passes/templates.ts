@@ -17,7 +17,7 @@
 import type { ValueMap } from "../ir/clone.js";
 import { remapType } from "../ir/clone.js";
 import type { Literal, Module, Op, Predicate } from "../ir/core.js";
-import { typeEquals, type Type } from "../ir/types.js";
+import { typeEquals } from "../ir/types.js";
 import { D, note, type DiagnosticSink } from "../core/diag/diagnostic.js";
 import type { TargetProfile } from "../core/target.js";
 import { targetRecordSpec } from "../core/target-records.js";
@@ -54,7 +54,7 @@ function rejection(module: Module, apply: Op, provider: Op, profile: TargetProfi
   for (let i = 0; i < params.length; i++) {
     if (!typeEquals(remapType(params[i]!.type, map), apply.operands[i]!.type)) return `argument ${i} type differs from the apply's`;
   }
-  const results = Array.isArray(provider.props.resultTypes) ? (provider.props.resultTypes as Type[]) : [];
+  const results = propOf(provider, "resultTypes") ?? [];
   if (results.length !== apply.results.length || results.some((t, i) => !typeEquals(remapType(t, map), apply.results[i]!.type))) return "result types differ from the apply's";
 
   const target = typeof provider.props.target === "string" ? provider.props.target : undefined;
@@ -63,7 +63,7 @@ function rejection(module: Module, apply: Op, provider: Op, profile: TargetProfi
     if (!targetRecordAdmits(record, profile)) return `target(@${target}) does not admit profile '${profile.identifier}' (${profile.environment} ${profile.target})`;
   }
 
-  const preds = Array.isArray(provider.props.where) ? (provider.props.where as Predicate[]) : [];
+  const preds = propOf(provider, "where") ?? [];
   for (const p of preds) {
     const bound: Predicate = { kind: p.kind, args: p.args.map((a) => (typeof a === "bigint" ? a : (map.get(a) ?? a))) };
     const proven = proveAt(apply, bound);

@@ -95,6 +95,8 @@ export class Parser {
   private readonly opNames: Token[] = [];
   /** Layout aliases used in types, checked against the alias definitions at the end. */
   readonly aliasUses: { name: string; span: Span }[] = [];
+  /** Ops parsed from a legacy spelling (kept off the IR so both spellings give the same ops). */
+  readonly legacyOps = new Set<Op>();
 
   constructor(
     readonly source: string,
@@ -126,7 +128,7 @@ export class Parser {
     } finally {
       this.closeIsolated(topScope);
     }
-    declareLegacyFamilies(module);
+    declareLegacyFamilies(module, this.legacyOps);
     normalizeTopLevelBlanks(module);
     this.checkAliases(module);
   }
@@ -210,7 +212,8 @@ export class Parser {
       this.recover(startIndex);
       return null;
     }
-    op.comments = commentLines(comments, first.blankBefore);
+    // A new op already has no comment lines (what commentLines gives for none).
+    if (comments.length > 0) op.comments = commentLines(comments, first.blankBefore);
     const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
     op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
     op.parent = region;
@@ -349,12 +352,14 @@ export class Parser {
   }
 
   /** Pending comments plus those written before `t` (claimed: they attach to what starts at `t`). */
-  private takeComments(t: Token): Comment[] {
-    let out = this.pendingComments;
+  private takeComments(t: Token): readonly Comment[] {
+    let out: readonly Comment[] = this.pendingComments;
     if (t.comments) {
       out = out.length ? out.concat(t.comments) : t.comments;
       t.comments = undefined;
     }
+    // Most ops have no comments: no fresh array for them.
+    if (out.length === 0) return NO_COMMENTS;
     this.pendingComments = [];
     return out;
   }
@@ -824,6 +829,8 @@ export class Parser {
  * An op's leading comment lines, with a blank-line mark where the source separated two of them
  * or the last of them from the op (a file-header comment stays apart from the first op).
  */
+const NO_COMMENTS: readonly Comment[] = Object.freeze([]);
+
 function commentLines(comments: readonly Comment[], opBlankBefore: boolean): string[] {
   const out: string[] = [];
   // An end-of-line comment belongs to the previous op's line ("\r", see commentTexts).

@@ -56,7 +56,7 @@ export function signatureText(op: Op): string {
     case "template.def": {
       const regions = op.regions.slice(0, 1);
       const positions = positionsOf(regions);
-      const results = Array.isArray(op.props.resultTypes) ? (op.props.resultTypes as Type[]) : [];
+      const results = propOf(op, "resultTypes") ?? [];
       const pure = modifiers(op).includes("pure") ? "pure " : "";
       return `${pure}${argsText(regions[0], positions)} -> (${results.map((t) => typeText(t, positions)).join(", ")})${predicatesText(op.props.where, positions)}`;
     }

@@ -67,7 +67,7 @@ export function predicateText(p: Predicate): string {
  */
 export function checkConfigValue(decl: Op, value: ConfigScalar, span: Span | undefined): Diagnostic[] {
   const subject = decl.regions[0]?.args[0];
-  const preds = Array.isArray(decl.props.where) ? (decl.props.where as Predicate[]) : [];
+  const preds = propOf(decl, "where") ?? [];
   const out: Diagnostic[] = [];
   for (const p of preds) {
     if (evaluatePredicate(p, (v) => (v === subject ? value : undefined)) === false) out.push(makeDiagnostic(D.configPredicate, span, [decl.symbol ?? "?", predicateText(p)]));

@@ -22,39 +22,51 @@ function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
 
 class DominanceChecker {
   readonly #visible = new Set<Value>();
+  /** The op whose uses are being checked, and the values already reported there (made on the first report). */
+  #op: Op | undefined;
+  #reported: Set<Value> | undefined;
   constructor(private readonly ctx: VerifyContext) {}
 
-  #use(op: Op, v: Value, reported: Set<Value>): void {
-    if (this.#visible.has(v) || reported.has(v)) return;
-    reported.add(v);
-    this.ctx.report(D.notDominated, op.span, [v.name]);
+  /** Starts a new group of uses, reported at `op` (each undominated value once per group). */
+  #begin(op: Op): void {
+    this.#op = op;
+    this.#reported = undefined;
   }
+
+  /** Bound once, so that walking uses allocates no closure per op. */
+  readonly #use = (v: Value): void => {
+    if (this.#visible.has(v)) return;
+    const reported = (this.#reported ??= new Set<Value>());
+    if (reported.has(v)) return;
+    reported.add(v);
+    this.ctx.report(D.notDominated, this.#op?.span, [v.name]);
+  };
 
   /** Makes `region`'s args visible, checks their types, runs `fn`, then hides them again. */
   #withArgs(owner: Op, region: Region, fn: () => void): void {
     for (const a of region.args) this.#visible.add(a);
-    const reported = new Set<Value>();
-    for (const a of region.args) typeValues(a.type, (v) => this.#use(owner, v, reported));
+    this.#begin(owner);
+    for (const a of region.args) typeValues(a.type, this.#use);
     fn();
     for (const a of region.args) this.#visible.delete(a);
   }
 
-  #predicates(owner: Op, preds: unknown, reported: Set<Value>): void {
+  #predicates(preds: unknown): void {
     for (const p of Array.isArray(preds) ? (preds as Predicate[]) : []) {
-      for (const a of Array.isArray(p?.args) ? p.args : []) if (typeof a !== "bigint") this.#use(owner, a, reported);
+      for (const a of Array.isArray(p?.args) ? p.args : []) if (typeof a !== "bigint") this.#use(a);
     }
   }
 
-  #types(owner: Op, types: unknown, reported: Set<Value>): void {
-    for (const t of Array.isArray(types) ? (types as Type[]) : []) typeValues(t, (v) => this.#use(owner, v, reported));
+  #types(types: unknown): void {
+    for (const t of Array.isArray(types) ? (types as Type[]) : []) typeValues(t, this.#use);
   }
 
   /** A signature (or body) region of a top-level op, with the props that may mention its args. */
   #signature(op: Op, region: Region | undefined, whereKey: string | undefined, isBody: boolean): void {
     const run = () => {
-      const reported = new Set<Value>();
-      if (whereKey) this.#predicates(op, op.props[whereKey], reported);
-      if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op, op.props.resultTypes, reported);
+      this.#begin(op);
+      if (whereKey) this.#predicates(op.props[whereKey]);
+      if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
       if (isBody && region) this.#region(region);
     };
     if (region) this.#withArgs(op, region, run);
@@ -84,8 +96,8 @@ class DominanceChecker {
   #region(region: Region): void {
     const defined: Value[] = [];
     for (const op of region.ops) {
-      const reported = new Set<Value>();
-      forEachUse(op, (v) => this.#use(op, v, reported));
+      this.#begin(op);
+      forEachUse(op, this.#use);
       for (const inner of op.regions) this.#withArgs(op, inner, () => this.#region(inner));
       for (const r of op.results) {
         this.#visible.add(r);

@@ -90,15 +90,22 @@ function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
 
 /** Strided layouts: the stride count equals the rank of each view type naming the layout. */
 function checkStrides(ctx: VerifyContext, op: Op, layouts: Map<Value, Op>): void {
-  const types: Type[] = [...op.results.map((r) => r.type), ...op.operands.map((v) => v.type)];
-  for (const t of types) {
-    if (t.kind !== "view" || t.layout?.kind !== "value") continue;
-    const def = layouts.get(t.layout.value);
-    const strides = def?.props.strides;
-    if (def && Array.isArray(strides) && strides.length !== t.dims.length) {
-      return void ctx.report(D.countMismatch, op.span, [`layout '%${t.layout.value.name}' has ${strides.length} stride(s), used by the rank-${t.dims.length} ${typeToString(t)}`]);
-    }
+  if (layouts.size === 0) return;
+  // Results first, then operands; the first mismatch is reported.
+  for (const r of op.results) if (!stridesMatch(ctx, op, r.type, layouts)) return;
+  for (const v of op.operands) if (!stridesMatch(ctx, op, v.type, layouts)) return;
+}
+
+/** False (after reporting at `op`) when `t` names a strided layout of another rank. */
+function stridesMatch(ctx: VerifyContext, op: Op, t: Type, layouts: Map<Value, Op>): boolean {
+  if (t.kind !== "view" || t.layout?.kind !== "value") return true;
+  const def = layouts.get(t.layout.value);
+  const strides = def?.props.strides;
+  if (def && Array.isArray(strides) && strides.length !== t.dims.length) {
+    ctx.report(D.countMismatch, op.span, [`layout '%${t.layout.value.name}' has ${strides.length} stride(s), used by the rank-${t.dims.length} ${typeToString(t)}`]);
+    return false;
   }
+  return true;
 }
 
 export function checkSubranges(ctx: VerifyContext): void {

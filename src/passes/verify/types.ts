@@ -336,7 +336,7 @@ function calleeSignature(ctx: VerifyContext, op: Op): { params: Type[]; results:
     const v = op.operands[i];
     if (v) map.set(a, v);
   });
-  const resultTypes = Array.isArray(entry.op.props.resultTypes) ? (entry.op.props.resultTypes as Type[]) : [];
+  const resultTypes = propOf(entry.op, "resultTypes") ?? [];
   return { params: args.map((a) => remapType(a.type, map)), results: resultTypes.map((t) => remapType(t, map)), callee: entry.op };
 }
 
@@ -648,8 +648,8 @@ function checkProviderSignature(ctx: VerifyContext, c: OpTypes, op: Op): void {
     const want = remapType(a.type, map), got = args[i]!.type;
     if (!typeEquals(got, want)) c.mismatch(`implementation argument ${i} '%${args[i]!.name}' has type ${s(got)}, contract argument ${i} of '@${family}' ${s(want)}`);
   });
-  const results = Array.isArray(op.props.resultTypes) ? (op.props.resultTypes as Type[]) : [];
-  const wanted = Array.isArray(decl.props.resultTypes) ? (decl.props.resultTypes as Type[]) : [];
+  const results = propOf(op, "resultTypes") ?? [];
+  const wanted = decl.props.resultTypes ?? [];
   if (results.length !== wanted.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' returns ${results.length} value(s), its family '@${family}' ${wanted.length}`]);
   wanted.forEach((t, i) => {
     const want = remapType(t, map);
@@ -686,7 +686,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     if (isOp(op, "config.def")) {
       checkLiteral(ctx, op, op.props.value as Literal, t);
       const decl = op.symbol === undefined ? undefined : ctx.symbols.configDecl(op.symbol);
-      const declType = decl?.props.type as Type | undefined;
+      const declType = decl ? propOf(decl, "type") : undefined;
       if (declType && typeof declType === "object" && !typeEquals(declType, t)) c.mismatch(`config.def @${op.symbol} has type ${s(t)}, its config.decl has type ${s(declType)}`);
     }
   }

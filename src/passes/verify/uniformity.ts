@@ -8,9 +8,10 @@
  * config values, kernel and function arguments are uniform. Other results join their
  * uses, except: atomics vary; `subgroup.reduce` (whole subgroup) and `subgroup.broadcast`
  * are subgroup-uniform; `workgroup.reduce` is uniform; values leaving a region (`scf.if`
- * results, loop-carried values) also join the controlling condition. A loop-carried value
- * needs a fixpoint, so the analysis iterates until nothing changes (levels only rise, so
- * it terminates).
+ * results, loop-carried values) also join the controlling condition. SSA values are
+ * defined before their uses except around a loop, so one walk in program order suffices
+ * when each loop iterates its own body until its carried values settle (levels only rise,
+ * so that terminates).
  *
  * The control level of an op is the join of the conditions of every enclosing `scf.if`,
  * the bounds of every enclosing `scf.for`, and the condition of every enclosing
@@ -49,28 +50,43 @@ export class UniformityInfo {
   }
 }
 
-class Analysis {
-  changed = false;
-  constructor(readonly info: UniformityInfo) {}
+/** The level of the values an op uses (forEachUse's set), without a closure per call. */
+class UseLevel {
+  level: Level = 0;
+  constructor(readonly values: Map<Value, Level>) {}
+  readonly visit = (v: Value): void => {
+    const l = this.values.get(v) ?? 0;
+    if (l > this.level) this.level = l;
+  };
+}
 
-  level(v: Value): Level {
-    return this.info.values.get(v) ?? 0;
+class Analysis {
+  readonly #uses: UseLevel;
+  constructor(readonly info: UniformityInfo) {
+    this.#uses = new UseLevel(info.values);
   }
-  set(v: Value, l: Level): void {
+
+  level(v: Value | undefined): Level {
+    return v ? (this.info.values.get(v) ?? 0) : 0;
+  }
+  /** Raises `v` to `l`; true when that changed its level. */
+  set(v: Value, l: Level): boolean {
     if (l > this.level(v)) {
       this.info.values.set(v, l);
-      this.changed = true;
+      return true;
     }
+    return false;
   }
   uses(op: Op): Level {
-    let l: Level = 0;
-    forEachUse(op, (v) => (l = max(l, this.level(v))));
-    return l;
+    const u = this.#uses;
+    u.level = 0;
+    forEachUse(op, u.visit);
+    return u.level;
   }
-  joinAll(vs: readonly (Value | undefined)[]): Level {
-    let l: Level = 0;
-    for (const v of vs) if (v) l = max(l, this.level(v));
-    return l;
+
+  /** What `scf.for` iter arg `i` (1-based: 0 is the induction variable) joins: bounds, its init and the yield. */
+  carried(op: Op, bounds: Level, y: Op | undefined, i: number): Level {
+    return max(bounds, max(this.level(op.operands[2 + i]), this.level(y?.operands[i - 1])));
   }
 
   region(region: Region, ctl: Level): void {
@@ -78,28 +94,39 @@ class Analysis {
   }
 
   op(op: Op, ctl: Level): void {
-    this.info.control.set(op, max(this.info.control.get(op) ?? 0, ctl));
+    const control = this.info.control;
+    const before = control.get(op);
+    if (before === undefined || ctl > before) control.set(op, ctl);
     switch (op.name) {
       case "scf.if": {
-        const cond = this.joinAll([op.operands[0]]);
+        const cond = this.level(op.operands[0]);
         const inner = max(ctl, cond);
         for (const r of op.regions) this.region(r, inner);
-        op.results.forEach((res, i) => {
-          const yields = op.regions.map((r) => yieldOf(r)?.operands[i]);
-          this.set(res, max(cond, this.joinAll(yields)));
-        });
+        for (const [i, res] of op.results.entries()) {
+          let l = cond;
+          for (const r of op.regions) l = max(l, this.level(yieldOf(r)?.operands[i]));
+          this.set(res, l);
+        }
         return;
       }
       case "scf.for": {
         const body = op.regions[0];
-        const bounds = this.joinAll(op.operands.slice(0, 3));
+        const bounds = max(max(this.level(op.operands[0]), this.level(op.operands[1])), this.level(op.operands[2]));
         if (!body) return;
-        const [iv, ...iter] = body.args;
+        const iv = body.args[0];
         if (iv) this.set(iv, bounds);
-        const y = yieldOf(body);
-        iter.forEach((a, i) => this.set(a, max(bounds, this.joinAll([op.operands[3 + i], y?.operands[i]]))));
-        this.region(body, max(ctl, bounds));
-        op.results.forEach((res, i) => this.set(res, max(bounds, this.joinAll([op.operands[3 + i], yieldOf(body)?.operands[i]]))));
+        // Loop-carried values join what the body yields back: iterate the body until they
+        // settle (levels only rise, at most twice per value), so one walk of the module suffices.
+        for (;;) {
+          const y = yieldOf(body);
+          for (const [i, a] of body.args.entries()) if (i > 0) this.set(a, this.carried(op, bounds, y, i));
+          this.region(body, max(ctl, bounds));
+          const after = yieldOf(body);
+          let stale = false;
+          for (const [i, a] of body.args.entries()) if (i > 0 && this.carried(op, bounds, after, i) > this.level(a)) stale = true;
+          if (!stale) break;
+        }
+        for (const [i, res] of op.results.entries()) this.set(res, max(bounds, max(this.level(op.operands[3 + i]), this.level(yieldOf(body)?.operands[i]))));
         return;
       }
       case "scf.while": {
@@ -107,14 +134,21 @@ class Analysis {
         if (!before || !after) return;
         const cond = before.ops[before.ops.length - 1];
         const condOp = isOp(cond, "scf.condition") ? cond : undefined;
-        const loopCtl = condOp ? this.joinAll([condOp.operands[0]]) : 2;
-        const y = yieldOf(after);
-        before.args.forEach((a, i) => this.set(a, max(loopCtl, this.joinAll([op.operands[i], y?.operands[i]]))));
-        this.region(before, max(ctl, loopCtl));
-        const fwd = condOp?.operands.slice(1) ?? [];
-        after.args.forEach((a, i) => this.set(a, max(loopCtl, this.joinAll([fwd[i]]))));
-        this.region(after, max(ctl, loopCtl));
-        op.results.forEach((res, i) => this.set(res, max(loopCtl, this.joinAll([fwd[i]]))));
+        // The same settling as scf.for: `before` args join the inits and what `after` yields.
+        for (;;) {
+          const loopCtl = condOp ? this.level(condOp.operands[0]) : 2;
+          const y = yieldOf(after);
+          for (const [i, a] of before.args.entries()) this.set(a, max(loopCtl, max(this.level(op.operands[i]), this.level(y?.operands[i]))));
+          this.region(before, max(ctl, loopCtl));
+          const ctlAfter = condOp ? this.level(condOp.operands[0]) : 2;
+          for (const [i, a] of after.args.entries()) this.set(a, max(ctlAfter, this.level(condOp?.operands[i + 1])));
+          this.region(after, max(ctl, ctlAfter));
+          const y2 = yieldOf(after);
+          const settled = ctlAfter === loopCtl && before.args.every((a, i) => max(ctlAfter, max(this.level(op.operands[i]), this.level(y2?.operands[i]))) <= this.level(a));
+          if (settled) break;
+        }
+        const loopCtl = condOp ? this.level(condOp.operands[0]) : 2;
+        for (const [i, res] of op.results.entries()) this.set(res, max(loopCtl, this.level(condOp?.operands[i + 1])));
         return;
       }
     }
@@ -155,13 +189,8 @@ function requiredLevel(op: Op): Level | undefined {
 export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   const info = new UniformityInfo();
   const a = new Analysis(info);
-  // Each round that changes something raises at least one value (at most twice each), so
-  // this terminates; typical code settles in two or three rounds.
-  for (;;) {
-    a.changed = false;
-    for (const body of ctx.bodies) a.region(body.region, 0);
-    if (!a.changed) break;
-  }
+  // One walk: values flow forward in program order except around loops, which settle locally.
+  for (const body of ctx.bodies) a.region(body.region, 0);
   return info;
 }
 

@@ -9,7 +9,7 @@ import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
-import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import { lowerKernel } from "./lower/kernel.js";
 import { PTX_ENVIRONMENT_NAME, ptxInfoOf, registerPtxEnvironment, type PtxTargetInfo } from "./profile.js";
@@ -30,16 +30,16 @@ function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
   }
 }
 
-/** The lowered text of each kernel, memoized: prepared kernels never change after compile. */
-const loweredText = new WeakMap<PreparedKernel, string>();
+/** What `check` lowered: each kernel's text, kept on the prepared module for `emit` (core/prepared.ts). */
+const LOWERED = new LoweredFormKey<Map<PreparedKernel, string>>(PTX_ENVIRONMENT_NAME);
 
-function lowered(k: PreparedKernel, diagnostics: Diagnostic[]): { text: string; info: PtxTargetInfo } | undefined {
+function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): { text: string; info: PtxTargetInfo } | undefined {
   const info = ptxInfoOf(k.profile);
   if (!info) {
     diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createPtxProfile`]));
     return undefined;
   }
-  const memo = loweredText.get(k);
+  const memo = module.lowered?.get(LOWERED)?.get(k);
   if (memo !== undefined) return { text: memo, info };
   const r = guarded(k, () => lowerKernel(k, info));
   if ("code" in r) {
@@ -50,13 +50,17 @@ function lowered(k: PreparedKernel, diagnostics: Diagnostic[]): { text: string; 
     diagnostics.push(...r.cx.diagnostics);
     return undefined;
   }
-  loweredText.set(k, r.text);
   return { text: r.text, info };
 }
 
 export function checkPtxModule(module: PreparedModule): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const k of ptxKernels(module)) lowered(k, diagnostics);
+  const kept = new Map<PreparedKernel, string>();
+  for (const k of ptxKernels(module)) {
+    const r = lowered(module, k, diagnostics);
+    if (r) kept.set(k, r.text);
+  }
+  module.lowered?.set(LOWERED, kept);
   return diagnostics;
 }
 
@@ -75,7 +79,7 @@ export function emitPtxModule(module: PreparedModule, request: EmitRequest): Emi
   const kernels = ptxKernels(module);
   if (kernels.length === 0) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for PTX"])] };
   const diagnostics: Diagnostic[] = [];
-  const parts = kernels.map((k) => lowered(k, diagnostics));
+  const parts = kernels.map((k) => lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
   const infos = parts.map((p) => p!.info);
   if (infos.some((i) => i.target !== infos[0]!.target)) {

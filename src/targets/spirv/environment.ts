@@ -9,7 +9,7 @@ import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
-import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import type { TargetKernelInterface } from "../../abi/index.js";
 import { SharedGlobals } from "./lower/context.js";
@@ -43,14 +43,15 @@ function guarded(k: PreparedKernel, fn: () => Diagnostic[]): Diagnostic[] {
   }
 }
 
-/** SPIR-V words lowered at compile time, keyed by the first kernel, for the emit of exactly those kernels. */
+/** SPIR-V words lowered at compile time, for the emit of exactly those kernels. */
 interface LoweredModule {
   readonly kernels: readonly PreparedKernel[];
   readonly bytes: Uint8Array;
   /** What each kernel's interface record needs from the lowering (docs/abi.md). */
   readonly interfaces: readonly TargetKernelInterface[];
 }
-const loweredAtCompile = new WeakMap<PreparedKernel, LoweredModule>();
+/** What `check` lowered (the whole SPIR-V module), kept on the prepared module for `emit` (core/prepared.ts). */
+const LOWERED = new LoweredFormKey<LoweredModule>(SPIRV_ENVIRONMENT_NAME);
 
 function sameKernels(a: readonly PreparedKernel[], b: readonly PreparedKernel[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
@@ -117,7 +118,7 @@ export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
   const [head] = kernels;
   if (!head) return [];
   const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels);
-  if (bytes && interfaces) loweredAtCompile.set(head, { kernels, bytes, interfaces });
+  if (bytes && interfaces) module.lowered?.set(LOWERED, { kernels, bytes, interfaces });
   return diagnostics;
 }
 
@@ -135,7 +136,7 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   const [head] = kernels;
   if (!head) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
   // Line info is lowered on request (the compile-time lowering has none).
-  const kept = debugInfo ? undefined : loweredAtCompile.get(head);
+  const kept = debugInfo ? undefined : module.lowered?.get(LOWERED);
   // A copy: the caller owns the artifact's bytes; emitting again must not see its edits.
   if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice(), kernelInterfaces: kept.interfaces };
   const infos = kernels.map((k) => spirvInfoOf(k.profile));

@@ -10,7 +10,7 @@ import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
-import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import type { TargetKernelInterface } from "../../abi/index.js";
 import { lowerKernel, type LoweredKernel } from "./lower/kernel.js";
@@ -31,11 +31,11 @@ function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
   }
 }
 
-/** The lowered kernels, memoized: prepared kernels never change after compile. */
-const loweredKernels = new WeakMap<PreparedKernel, LoweredKernel>();
+/** What `check` lowered, per kernel, kept on the prepared module for `emit` (core/prepared.ts). */
+const LOWERED = new LoweredFormKey<Map<PreparedKernel, LoweredKernel>>(WGSL_ENVIRONMENT_NAME);
 
-function lowered(k: PreparedKernel, diagnostics: Diagnostic[]): LoweredKernel | undefined {
-  const memo = loweredKernels.get(k);
+function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): LoweredKernel | undefined {
+  const memo = module.lowered?.get(LOWERED)?.get(k);
   if (memo) return memo;
   const info = wgslInfoOf(k.profile);
   if (!info) {
@@ -51,13 +51,17 @@ function lowered(k: PreparedKernel, diagnostics: Diagnostic[]): LoweredKernel | 
     diagnostics.push(...r.cx.diagnostics);
     return undefined;
   }
-  loweredKernels.set(k, r);
   return r;
 }
 
 export function checkWgslModule(module: PreparedModule): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const k of wgslKernels(module)) lowered(k, diagnostics);
+  const kept = new Map<PreparedKernel, LoweredKernel>();
+  for (const k of wgslKernels(module)) {
+    const r = lowered(module, k, diagnostics);
+    if (r) kept.set(k, r);
+  }
+  module.lowered?.set(LOWERED, kept);
   return diagnostics;
 }
 
@@ -100,7 +104,7 @@ export function emitWgslModule(module: PreparedModule, request: EmitRequest): Em
   const kernels = wgslKernels(module);
   if (kernels.length === 0) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for WGSL"])] };
   const diagnostics: Diagnostic[] = [];
-  const parts = kernels.map((k) => lowered(k, diagnostics));
+  const parts = kernels.map((k) => lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
   const done = parts as LoweredKernel[];
   return { diagnostics, contents: new TextEncoder().encode(moduleText(done)), kernelInterfaces: done.map(kernelInterface) };

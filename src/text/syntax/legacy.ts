@@ -14,14 +14,15 @@ import { Tok } from "../token.js";
 import { isOp, propOf } from "../../dialects/registry.js";
 
 /** Legacy op name → the canonical op the parser builds for it. */
-const LEGACY_OP_NAMES: Readonly<Record<string, string>> = {
-  "func.template": "template.def",
-  "func.apply": "template.apply",
-};
+const LEGACY_OP_NAMES: ReadonlyMap<string, string> = new Map([
+  ["func.template", "template.def"],
+  ["func.apply", "template.apply"],
+]);
 
 /** The canonical op name for a legacy spelling, or undefined when `name` is not one. */
 export function canonicalOpName(name: string): string | undefined {
-  return Object.hasOwn(LEGACY_OP_NAMES, name) ? LEGACY_OP_NAMES[name] : undefined;
+  // Called for every parsed op: only `func.*` names can be legacy.
+  return name.startsWith("func.") ? LEGACY_OP_NAMES.get(name) : undefined;
 }
 
 /**
@@ -38,11 +39,8 @@ export function parseContractKey(p: Parser, op: Op): void {
     p.unexpected(t, "a contract key (e.g. 'tile.contract')");
   }
   p.expect(Tok.Greater, "'>'");
-  legacyOps.add(op);
+  p.legacyOps.add(op);
 }
-
-/** Ops parsed from a legacy spelling (kept off the IR so both spellings give the same ops). */
-const legacyOps = new WeakSet<Op>();
 
 /** A legacy provider body ends in `func.return`; the canonical one in `template.return`. */
 export function renameLegacyReturns(region: Region): void {
@@ -55,7 +53,9 @@ export function renameLegacyReturns(region: Region): void {
  * provider's (or, with no provider here, the first `func.apply`'s annotation); the verifier
  * then checks every other provider and application against it, as for canonical text.
  */
-export function declareLegacyFamilies(module: Module): void {
+export function declareLegacyFamilies(module: Module, legacyOps: ReadonlySet<Op>): void {
+  // Most modules use no legacy spelling: nothing to walk.
+  if (legacyOps.size === 0) return;
   const declared = new Set<string>();
   for (const op of module.ops) if (isOp(op, "template.decl") && op.symbol) declared.add(op.symbol);
   const firstUse = new Map<string, { index: number; source: Op }>();
@@ -63,8 +63,8 @@ export function declareLegacyFamilies(module: Module): void {
     visit(top, (op) => {
       if (!legacyOps.has(op)) return;
       if (op.name !== "template.def" && op.name !== "template.apply") return;
-      const family = op.props.family as string;
-      if (declared.has(family)) return;
+      const family = propOf(op, "family");
+      if (typeof family !== "string" || declared.has(family)) return;
       const seen = firstUse.get(family);
       // A provider's signature is preferred to an application's annotation.
       if (!seen) firstUse.set(family, { index, source: op });
