@@ -94,16 +94,18 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
     return size ? { ...base, requiredWorkgroupSize: size } : base;
   });
   const contents = buildCodeObject(info, objects, { codeObjectVersion });
-  listings.set(contents, amdgpuListing({ moduleName: module.moduleName, kernels }));
+  // The listing is printed only when asked for (`--emit asm`), not on every compile.
+  let listing: string | undefined;
+  listings.set(contents, () => (listing ??= amdgpuListing({ moduleName: module.moduleName, kernels })));
   return { diagnostics, contents };
 }
 
 /** The listing of each code object this process emitted, by its bytes (for `--emit asm`). */
-const listings = new WeakMap<Uint8Array, string>();
+const listings = new WeakMap<Uint8Array, () => string>();
 
 /** The assembly listing of an HSACO `env.emit` returned (undefined for other bytes). */
 export function amdgpuListingOf(hsaco: Uint8Array): string | undefined {
-  return listings.get(hsaco);
+  return listings.get(hsaco)?.();
 }
 
 /**
