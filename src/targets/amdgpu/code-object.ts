@@ -9,7 +9,8 @@ import { describeKernel, encodeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type Ke
 import { ByteWriter, alignUp } from "./elf/byte-writer.js";
 import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
 import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
-import { encodeProgram, type Instruction } from "./isa/encoder.js";
+import { encodeInstruction, encodeProgram, type Instruction } from "./isa/encoder.js";
+import type { IsaFamily } from "./isa/family.js";
 import { metadataMap, metadataNote } from "./metadata.js";
 import type { HiddenArgument } from "./lower/kernel.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
@@ -41,27 +42,37 @@ export interface CodeObjectOptions {
   readonly codeObjectVersion: 5 | 6;
 }
 
-function fillWords(w: ByteWriter, word: Uint8Array, until: number): void {
-  while (w.length < until) w.bytes(word);
+/** The one-word fill instructions of a family, encoded once per process. */
+const fillWords = new Map<string, { readonly nop: number; readonly pad: number | undefined }>();
+
+function fillOf(family: IsaFamily, hasAccumOffset: boolean): { readonly nop: number; readonly pad: number | undefined } {
+  const key = `${family}${hasAccumOffset ? "+acc" : ""}`;
+  let fill = fillWords.get(key);
+  if (!fill) {
+    const padding = codeEndPadding(family, hasAccumOffset);
+    const word = (i: Instruction) => encodeInstruction(i, family)[0] ?? 0;
+    fill = { nop: word(ALIGNMENT_FILL), pad: padding && word(padding.pad) };
+    fillWords.set(key, fill);
+  }
+  return fill;
 }
 
 /** `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after. */
 function layoutText(info: AmdgpuTargetInfo, codes: readonly Uint8Array[]): { bytes: Uint8Array; offsets: number[] } {
   const family = info.processor.family;
-  const nop = encodeProgram([ALIGNMENT_FILL], family);
-  const w = new ByteWriter();
+  const padding = codeEndPadding(family, info.processor.hasAccumOffset);
+  const fill = fillOf(family, info.processor.hasAccumOffset);
   const offsets: number[] = [];
+  let size = 0;
+  for (const code of codes) size = alignUp(size, KERNEL_CODE_ALIGN) + code.length;
+  if (padding) size = alignUp(size, padding.cacheLineBytes) + padding.fillBytes;
+  const w = new ByteWriter(size);
   for (const code of codes) {
-    fillWords(w, nop, alignUp(w.length, KERNEL_CODE_ALIGN));
+    w.words(fill.nop, (alignUp(w.length, KERNEL_CODE_ALIGN) - w.length) / 4);
     offsets.push(w.length);
     w.bytes(code);
   }
-  const padding = codeEndPadding(family, info.processor.hasAccumOffset);
-  if (padding) {
-    const pad = encodeProgram([padding.pad], family);
-    fillWords(w, pad, alignUp(w.length, padding.cacheLineBytes));
-    fillWords(w, pad, w.length + padding.fillBytes);
-  }
+  if (padding && fill.pad !== undefined) w.words(fill.pad, (alignUp(w.length, padding.cacheLineBytes) - w.length + padding.fillBytes) / 4);
   return { bytes: w.finish(), offsets };
 }
 
@@ -94,7 +105,7 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
       size: kernels.length * KERNEL_DESCRIPTOR_SIZE,
       align: 64,
       build: (addr) => {
-        const w = new ByteWriter();
+        const w = new ByteWriter(kernels.length * KERNEL_DESCRIPTOR_SIZE);
         descriptors.forEach((d, i) => {
           const kdAddress = addr.rodata + i * KERNEL_DESCRIPTOR_SIZE;
           w.bytes(encodeKernelDescriptor(d, addr.text + text.offsets[i]! - kdAddress));

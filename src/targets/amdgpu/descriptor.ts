@@ -157,7 +157,7 @@ export const KERNEL_DESCRIPTOR_SIZE = 64;
  * (KERNEL_CODE_ENTRY_BYTE_OFFSET, a signed 64-bit value).
  */
 export function encodeKernelDescriptor(d: KernelDescriptor, entryOffset: number): Uint8Array {
-  const w = new ByteWriter();
+  const w = new ByteWriter(KERNEL_DESCRIPTOR_SIZE);
   w.u32(d.groupSegmentFixedSize).u32(d.privateSegmentFixedSize).u32(d.kernargSize);
   w.zeros(4); // reserved
   w.u64(entryOffset);

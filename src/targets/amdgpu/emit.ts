@@ -13,6 +13,7 @@ import { amdgpuKernels, checkModule, kernelWavefrontSize, machineCodeOf } from "
 import { buildCodeObject, type CodeObjectKernel } from "./code-object.js";
 import { LoomError as InternalError } from "../../core/errors.js";
 import { amdgpuInfoOf, type AmdgpuTargetInfo } from "./profile.js";
+import type { MachineKernel } from "./lower/kernel.js";
 
 /** AMDGPU-specific emit options (the code object version). */
 export interface AmdgpuEmitOptions {
@@ -53,6 +54,24 @@ function checkTogether(kernels: readonly PreparedKernel[], infos: readonly Amdgp
   return out;
 }
 
+/** What the code object needs of one lowered kernel (its code, resources and ABI facts). */
+export function codeObjectKernel(k: PreparedKernel, info: AmdgpuTargetInfo, lowered: MachineKernel): CodeObjectKernel {
+  const size = k.staticWorkgroupSize;
+  const base: CodeObjectKernel = {
+    name: k.exportName,
+    program: lowered.program,
+    code: lowered.code,
+    resources: lowered.resources,
+    args: k.args,
+    hiddenArguments: lowered.hiddenArguments,
+    kernargSize: lowered.kernargSize,
+    groupSegmentFixedSize: k.workgroupStorageBytes,
+    wavefrontSize: kernelWavefrontSize(k, info),
+    maxFlatWorkgroupSize: size ? size[0] * size[1] * size[2] : info.processor.maxFlatWorkgroupSize,
+  };
+  return size ? { ...base, requiredWorkgroupSize: size } : base;
+}
+
 export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOutput {
   if (request.artifactFormat !== ARTIFACT_FORMAT.AMDGPU_HSACO) {
     throw new LoomError("invalid-argument", `request.artifactFormat '${request.artifactFormat}' is not emitted by the amdgpu environment (it emits '${ARTIFACT_FORMAT.AMDGPU_HSACO}')`);
@@ -77,33 +96,21 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
   const objects: CodeObjectKernel[] = kernels.map((k) => {
     const lowered = machineCodeOf(k);
     if (!lowered) throw new InternalError("internal", `AMDGPU emit: '@${k.symbol}' passed check without machine code`);
-    const wavefrontSize = kernelWavefrontSize(k, info);
-    const size = k.staticWorkgroupSize;
-    const base: CodeObjectKernel = {
-      name: k.exportName,
-      program: lowered.program,
-      code: lowered.code,
-      resources: lowered.resources,
-      args: k.args,
-      hiddenArguments: lowered.hiddenArguments,
-      kernargSize: lowered.kernargSize,
-      groupSegmentFixedSize: k.workgroupStorageBytes,
-      wavefrontSize,
-      maxFlatWorkgroupSize: size ? size[0] * size[1] * size[2] : info.processor.maxFlatWorkgroupSize,
-    };
-    return size ? { ...base, requiredWorkgroupSize: size } : base;
+    return codeObjectKernel(k, info, lowered);
   });
   const contents = buildCodeObject(info, objects, { codeObjectVersion });
-  listings.set(contents, amdgpuListing({ moduleName: module.moduleName, kernels }));
+  // The listing is printed only when asked for (`--emit asm`), not on every compile.
+  let listing: string | undefined;
+  listings.set(contents, () => (listing ??= amdgpuListing({ moduleName: module.moduleName, kernels })));
   return { diagnostics, contents };
 }
 
 /** The listing of each code object this process emitted, by its bytes (for `--emit asm`). */
-const listings = new WeakMap<Uint8Array, string>();
+const listings = new WeakMap<Uint8Array, () => string>();
 
 /** The assembly listing of an HSACO `env.emit` returned (undefined for other bytes). */
 export function amdgpuListingOf(hsaco: Uint8Array): string | undefined {
-  return listings.get(hsaco);
+  return listings.get(hsaco)?.();
 }
 
 /**

@@ -3,9 +3,9 @@
  * an `NT_AMDGPU_METADATA` note. Keys are written sorted, as LLVM writes them, so that the
  * note equals LLVM's byte for byte for the same kernels.
  */
-import { encode } from "@msgpack/msgpack";
 import type { ArgSlot } from "../../core/prepared.js";
 import type { KernelDescriptor } from "./descriptor.js";
+import { encodeMsgpack, type MsgpackValue } from "./elf/msgpack.js";
 import { elfNote } from "./elf/note.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
 import { amdhsaTarget } from "./target-id.js";
@@ -45,10 +45,10 @@ export function argsMetadata(args: readonly ArgSlot[]): ArgMetadata[] {
   return out;
 }
 
-export function kernelMetadata(info: AmdgpuTargetInfo, k: KernelMetadataInput): Record<string, unknown> {
+export function kernelMetadata(info: AmdgpuTargetInfo, k: KernelMetadataInput): Record<string, MsgpackValue> {
   const d = k.descriptor;
   const maxArgAlign = k.args.reduce((m, a) => Math.max(m, a.align), 4);
-  const md: Record<string, unknown> = {
+  const md: Record<string, MsgpackValue> = {
     ".args": [...argsMetadata(k.args), ...(k.hiddenArguments ?? []).map((h) => ({ ".offset": h.offset, ".size": h.size, ".value_kind": h.kind }))],
     ".group_segment_fixed_size": d.groupSegmentFixedSize,
     ".kernarg_segment_align": maxArgAlign,
@@ -70,7 +70,7 @@ export function kernelMetadata(info: AmdgpuTargetInfo, k: KernelMetadataInput): 
   return md;
 }
 
-export function metadataMap(info: AmdgpuTargetInfo, kernels: readonly KernelMetadataInput[]): Record<string, unknown> {
+export function metadataMap(info: AmdgpuTargetInfo, kernels: readonly KernelMetadataInput[]): Record<string, MsgpackValue> {
   return {
     "amdhsa.kernels": kernels.map((k) => kernelMetadata(info, k)),
     "amdhsa.target": amdhsaTarget(info.processor, info.features),
@@ -79,6 +79,6 @@ export function metadataMap(info: AmdgpuTargetInfo, kernels: readonly KernelMeta
 }
 
 /** The `.note` section contents: one NT_AMDGPU_METADATA record named "AMDGPU". */
-export function metadataNote(map: Record<string, unknown>): Uint8Array {
-  return elfNote("AMDGPU", NT_AMDGPU_METADATA, encode(map, { sortKeys: true }));
+export function metadataNote(map: Record<string, MsgpackValue>): Uint8Array {
+  return elfNote("AMDGPU", NT_AMDGPU_METADATA, encodeMsgpack(map));
 }

@@ -1,8 +1,14 @@
 /** A growable little-endian byte buffer for building ELF pieces. */
 export class ByteWriter {
-  #bytes = new Uint8Array(256);
-  #view = new DataView(this.#bytes.buffer);
+  #bytes: Uint8Array;
+  #view: DataView;
   #length = 0;
+
+  /** `capacity`: the expected final size (one allocation when it is right). */
+  constructor(capacity = 256) {
+    this.#bytes = new Uint8Array(Math.max(capacity, 16));
+    this.#view = new DataView(this.#bytes.buffer);
+  }
 
   get length(): number {
     return this.#length;
@@ -25,7 +31,7 @@ export class ByteWriter {
 
   u8(v: number): this {
     const at = this.#reserve(1);
-    this.#view.setUint8(at, v);
+    this.#bytes[at] = v;
     return this;
   }
   u16(v: number): this {
@@ -41,12 +47,25 @@ export class ByteWriter {
   /** A 64-bit field from a safe integer (negative values are two's complement). */
   u64(v: number | bigint): this {
     const at = this.#reserve(8);
-    this.#view.setBigUint64(at, BigInt.asUintN(64, BigInt(v)), true);
+    if (typeof v === "number" && Number.isSafeInteger(v)) {
+      // Split without BigInt: hi = floor(v / 2^32) (two's complement when negative), lo = the rest.
+      const hi = Math.floor(v / 0x100000000);
+      this.#view.setUint32(at, v - hi * 0x100000000, true);
+      this.#view.setUint32(at + 4, hi >>> 0, true);
+    } else {
+      this.#view.setBigUint64(at, BigInt.asUintN(64, BigInt(v)), true);
+    }
     return this;
   }
   bytes(b: Uint8Array): this {
     const at = this.#reserve(b.length); // may replace #bytes: reserve before reading it
     this.#bytes.set(b, at);
+    return this;
+  }
+  /** `count` copies of the 4-byte little-endian word `w` (code fill). */
+  words(w: number, count: number): this {
+    const at = this.#reserve(4 * count);
+    for (let i = 0; i < count; i++) this.#view.setUint32(at + 4 * i, w >>> 0, true);
     return this;
   }
   /** Zero bytes up to a multiple of `align`. */
@@ -63,7 +82,8 @@ export class ByteWriter {
     return this.zeros(at - this.#length);
   }
   finish(): Uint8Array {
-    return this.#bytes.slice(0, this.#length);
+    // The exact-size buffer is handed over as is (no copy); a writer is not used after finish.
+    return this.#length === this.#bytes.length ? this.#bytes : this.#bytes.slice(0, this.#length);
   }
 }
 

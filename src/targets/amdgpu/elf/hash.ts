@@ -6,17 +6,30 @@ import { ByteWriter } from "./byte-writer.js";
 
 const encoder = new TextEncoder();
 
+/** Whether every UTF-16 unit of `s` is ASCII (then its UTF-8 bytes are its char codes). */
+export function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** The UTF-8 bytes of a name: its char codes when ASCII (the usual case: no encoder call). */
+function* nameBytes(name: string): Generator<number> {
+  if (!isAscii(name)) return yield* encoder.encode(name);
+  for (let i = 0; i < name.length; i++) yield name.charCodeAt(i);
+}
+
 /** The GNU (DJB) hash of a symbol name. */
 export function gnuHash(name: string): number {
   let h = 5381;
-  for (const c of encoder.encode(name)) h = (Math.imul(h, 33) + c) >>> 0;
+  if (isAscii(name)) for (let i = 0; i < name.length; i++) h = (Math.imul(h, 33) + name.charCodeAt(i)) >>> 0;
+  else for (const c of nameBytes(name)) h = (Math.imul(h, 33) + c) >>> 0;
   return h;
 }
 
 /** The System V ELF hash of a symbol name. */
 export function sysvHash(name: string): number {
   let h = 0;
-  for (const c of encoder.encode(name)) {
+  for (const c of nameBytes(name)) {
     h = ((h << 4) + c) >>> 0;
     const g = h & 0xf0000000;
     if (g !== 0) h ^= g >>> 24;
@@ -47,10 +60,16 @@ export function gnuHashSection(names: readonly string[]): Uint8Array {
   const nBuckets = gnuBucketCount(names.length);
   const maskWords = names.length === 0 ? 1 : nextPowerOf2(Math.floor((names.length * 12) / 64));
   const hashes = names.map(gnuHash);
-  const bloom = new Array<bigint>(maskWords).fill(0n);
+  // 64-bit bloom words as (low, high) 32-bit halves.
+  const bloom = new Uint32Array(2 * maskWords);
+  const setBit = (word: number, bit: number) => {
+    const k = 2 * word + (bit >= 32 ? 1 : 0);
+    bloom[k] = (bloom[k] ?? 0) | (1 << (bit & 31));
+  };
   for (const h of hashes) {
     const i = Math.floor(h / 64) & (maskWords - 1);
-    bloom[i] = bloom[i]! | (1n << BigInt(h % 64)) | (1n << BigInt((h >>> SHIFT2) % 64));
+    setBit(i, h % 64);
+    setBit(i, (h >>> SHIFT2) % 64);
   }
   const buckets = new Array<number>(nBuckets).fill(0);
   const values: number[] = [];
@@ -60,8 +79,8 @@ export function gnuHashSection(names: readonly string[]): Uint8Array {
     values.push(last ? (h | 1) >>> 0 : (h & ~1) >>> 0);
     if (i === 0 || hashes[i - 1]! % nBuckets !== bucket) buckets[bucket] = i + 1;
   });
-  const w = new ByteWriter().u32(nBuckets).u32(1).u32(maskWords).u32(SHIFT2);
-  for (const b of bloom) w.u64(b);
+  const w = new ByteWriter(16 + 8 * maskWords + 4 * (nBuckets + values.length)).u32(nBuckets).u32(1).u32(maskWords).u32(SHIFT2);
+  for (const b of bloom) w.u32(b);
   for (const b of buckets) w.u32(b);
   for (const v of values) w.u32(v);
   return w.finish();
@@ -78,7 +97,7 @@ export function sysvHashSection(names: readonly string[]): Uint8Array {
     chains[i] = buckets[h]!;
     buckets[h] = i;
   });
-  const w = new ByteWriter().u32(n).u32(n);
+  const w = new ByteWriter(8 + 8 * n).u32(n).u32(n);
   for (const b of buckets) w.u32(b);
   for (const c of chains) w.u32(c);
   return w.finish();

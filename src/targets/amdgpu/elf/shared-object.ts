@@ -12,7 +12,7 @@
  * Every dynamic symbol is defined (there are no imports), so the hash tables cover all.
  */
 import { ByteWriter, alignUp } from "./byte-writer.js";
-import { gnuBucketCount, gnuHash, gnuHashSection, sysvHashSection } from "./hash.js";
+import { gnuBucketCount, gnuHash, gnuHashSection, isAscii, sysvHashSection } from "./hash.js";
 
 export interface ElfIdentity {
   readonly machine: number;
@@ -142,7 +142,7 @@ class StringTable {
       at = this.#size;
       this.offsets.set(s, at);
       this.#parts.push(s);
-      this.#size += new TextEncoder().encode(s).length + 1;
+      this.#size += (isAscii(s) ? s.length : utf8.encode(s).length) + 1;
     }
     return at;
   }
@@ -150,9 +150,15 @@ class StringTable {
     return this.#size;
   }
   bytes(): Uint8Array {
-    return new TextEncoder().encode(this.#parts.join("\0") + "\0");
+    const text = this.#parts.join("\0") + "\0";
+    if (!isAscii(text)) return utf8.encode(text);
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+    return out;
   }
 }
+
+const utf8 = new TextEncoder();
 
 /** Smallest offset ≥ off that is congruent to addr modulo the page size. */
 function congruentOffset(off: number, addr: number): number {
@@ -171,11 +177,9 @@ function symbolBytes(w: ByteWriter, name: number, info: number, other: number, s
 export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
   // Dynamic symbols: ld.lld orders them by GNU hash bucket, then by name offset.
   const dynstr = new StringTable();
-  const byDefinition = spec.symbols.map((s) => ({ sym: s, strOffset: dynstr.add(s.name) }));
-  const buckets = gnuBucketCount(byDefinition.length);
-  const dynamicOrder = [...byDefinition].sort(
-    (a, b) => (gnuHash(a.sym.name) % buckets) - (gnuHash(b.sym.name) % buckets) || a.strOffset - b.strOffset,
-  );
+  const buckets = gnuBucketCount(spec.symbols.length);
+  const byDefinition = spec.symbols.map((s) => ({ sym: s, strOffset: dynstr.add(s.name), bucket: gnuHash(s.name) % buckets }));
+  const dynamicOrder = [...byDefinition].sort((a, b) => a.bucket - b.bucket || a.strOffset - b.strOffset);
   const dynNames = dynamicOrder.map((e) => e.sym.name);
 
   const gnuHashBytes = gnuHashSection(dynNames);
@@ -217,10 +221,10 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
     throw new RangeError(`.rodata builder produced ${rodataBytes.length} bytes, declared ${spec.rodata.size}`);
   }
 
-  const dynsym = new ByteWriter().zeros(SYM_SIZE);
+  const dynsym = new ByteWriter(dynsymSize).zeros(SYM_SIZE);
   for (const { sym, strOffset } of dynamicOrder) symbolBytes(dynsym, strOffset, infoOf(sym), otherOf(sym), shndxOf(sym), addrOf(sym), sym.size);
 
-  const dynamic = new ByteWriter();
+  const dynamic = new ByteWriter(dynamicSize);
   for (const [tag, value] of [
     [DT_SYMTAB, dynsymAt],
     [DT_SYMENT, SYM_SIZE],
@@ -237,7 +241,7 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
   // order; as in ld.lld, the exports' names come first in .strtab.
   const strtab = new StringTable();
   const exportNames = spec.symbols.map((s) => strtab.add(s.name));
-  const symtab = new ByteWriter().zeros(SYM_SIZE);
+  const symtab = new ByteWriter((spec.symbols.length + 2) * SYM_SIZE).zeros(SYM_SIZE);
   symbolBytes(symtab, strtab.add("_DYNAMIC"), (STB_LOCAL << 4) | STT_NOTYPE, STV_HIDDEN, Sec.Dynamic, dynamicAddr, 0);
   spec.symbols.forEach((s, i) => symbolBytes(symtab, exportNames[i]!, infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size));
   const symtabBytes = symtab.finish();
@@ -274,7 +278,7 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
   unloaded(".strtab", SHT_STRTAB, strtabBytes, 1, 0, 0, 0);
   const shoff = alignUp(fileDot, 8);
 
-  const out = new ByteWriter();
+  const out = new ByteWriter(shoff + Sec.Count * SHDR_SIZE);
   // ELF header.
   out.bytes(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2 /* ELFCLASS64 */, 1 /* ELFDATA2LSB */, EV_CURRENT, spec.identity.osabi, spec.identity.abiVersion]));
   out.padTo(16);

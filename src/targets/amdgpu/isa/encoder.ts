@@ -69,108 +69,148 @@ function checkSimm(inst: Instruction): number {
 
 /** Words of one instruction (the literal, if any, last). */
 export function encodeInstruction(inst: Instruction, family: IsaFamily): number[] {
+  const out: number[] = [];
+  encodeInto(inst, family, out);
+  return out;
+}
+
+function operandAt(inst: Instruction, i: number): Operand {
+  return inst.operands[i] ?? internal(`${inst.mnemonic} lacks operand ${i}`);
+}
+
+function expectCount(inst: Instruction, a: number, b = a): void {
+  const n = inst.operands.length;
+  if (n !== a && n !== b) internal(`${inst.mnemonic} takes ${a === b ? a : `${a} or ${b}`} operand(s), got ${n}`);
+}
+
+/** The literal dword of an instruction (at most one distinct value), or -1 for none. */
+function literalOf(inst: Instruction): number {
+  let literal = -1;
+  for (const x of inst.operands) {
+    if (x.k !== "imm" || !isLiteral(x)) continue;
+    const v = x.v >>> 0;
+    if (literal !== -1 && literal !== v) internal(`${inst.mnemonic} has two literals`);
+    literal = v;
+  }
+  return literal;
+}
+
+/** Appends the words of one instruction (the literal, if any, last) to `out`. */
+export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]): void {
   const d = lookup(inst.mnemonic);
   const fo = d.opcodes[family] ?? internal(`${inst.mnemonic} does not exist on ${family}`);
   const op = fo.opcode;
   const o = inst.operands;
-  const at = (i: number): Operand => o[i] ?? internal(`${inst.mnemonic} lacks operand ${i}`);
-  const expect = (...counts: number[]) => {
-    if (!counts.includes(o.length)) internal(`${inst.mnemonic} takes ${counts.join(" or ")} operand(s), got ${o.length}`);
-  };
   const gfx9 = family === "gfx9";
-  let literal: number | undefined;
-  for (const x of o) {
-    if (x.k !== "imm" || !isLiteral(x)) continue;
-    if (literal !== undefined && literal !== x.v >>> 0) internal(`${inst.mnemonic} has two literals`);
-    literal = x.v >>> 0;
-  }
-  const lit = literal === undefined ? [] : [literal];
-  const s = (i: number) => scalarField(at(i), family);
-  const src = (i: number) => (i < o.length ? sourceField(at(i), family) : 0);
-  let words: number[];
+  const literal = literalOf(inst);
+  const s = (i: number) => scalarField(operandAt(inst, i), family);
+  const src = (i: number) => (i < o.length ? sourceField(operandAt(inst, i), family) : 0);
+  let word: number;
+  let second = -1;
   switch (d.format) {
     case "SOPP":
-      expect(0);
-      if (lit.length) internal("SOPP takes no literal");
-      return [(0xbf800000 | (op << 16) | checkSimm(inst)) >>> 0];
+      expectCount(inst, 0);
+      if (literal !== -1) internal("SOPP takes no literal");
+      out.push((0xbf800000 | (op << 16) | checkSimm(inst)) >>> 0);
+      return;
     case "SOPK":
-      expect(1);
-      return [(0xb0000000 | (op << 23) | (s(0) << 16) | checkSimm(inst)) >>> 0];
+      expectCount(inst, 1);
+      out.push((0xb0000000 | (op << 23) | (s(0) << 16) | checkSimm(inst)) >>> 0);
+      return;
     case "SOP1":
-      expect(2);
-      words = [0xbe800000 | (s(0) << 16) | (op << 8) | s(1)];
+      expectCount(inst, 2);
+      word = 0xbe800000 | (s(0) << 16) | (op << 8) | s(1);
       break;
     case "SOP2":
-      expect(3);
-      words = [0x80000000 | (op << 23) | (s(0) << 16) | (s(2) << 8) | s(1)];
+      expectCount(inst, 3);
+      word = 0x80000000 | (op << 23) | (s(0) << 16) | (s(2) << 8) | s(1);
       break;
     case "SOPC":
-      expect(2);
-      words = [0xbf000000 | (op << 16) | (s(1) << 8) | s(0)];
+      expectCount(inst, 2);
+      word = 0xbf000000 | (op << 16) | (s(1) << 8) | s(0);
       break;
     case "SMEM": {
-      expect(2);
-      const base = at(1);
+      expectCount(inst, 2);
+      const base = operandAt(inst, 1);
       if (base.k !== "s" || base.n !== 2 || base.i % 2 !== 0) internal("SMEM base must be an aligned SGPR pair");
       const offset = inst.offset ?? 0;
       if (offset < 0 || offset > 0xfffff) internal(`SMEM offset ${offset} out of range`);
-      if (lit.length) internal("SMEM takes no literal");
-      return gfx9
-        ? [(0xc0000000 | (op << 18) | (1 << 17) | (s(0) << 6) | (base.i >> 1)) >>> 0, offset]
-        : [(0xf4000000 | (op << 18) | (s(0) << 6) | (base.i >> 1)) >>> 0, ((0x7c << 25) | offset) >>> 0];
+      if (literal !== -1) internal("SMEM takes no literal");
+      if (gfx9) out.push((0xc0000000 | (op << 18) | (1 << 17) | (s(0) << 6) | (base.i >> 1)) >>> 0, offset);
+      else out.push((0xf4000000 | (op << 18) | (s(0) << 6) | (base.i >> 1)) >>> 0, ((0x7c << 25) | offset) >>> 0);
+      return;
     }
-    case "VOP1":
-      expect(2);
+    case "VOP1": {
+      expectCount(inst, 2);
       // v_readfirstlane_b32 writes an SGPR through the VGPR destination field.
-      words = [0x7e000000 | ((at(0).k === "s" ? s(0) : vgprField(at(0))) << 17) | (op << 9) | src(1)];
+      const dst = operandAt(inst, 0);
+      word = 0x7e000000 | ((dst.k === "s" ? s(0) : vgprField(dst)) << 17) | (op << 9) | src(1);
       break;
+    }
     case "VOP2": {
-      const regs = o.filter((x) => !(x.k === "special" && x.name === "vcc"));
-      if (regs.length !== 3) internal(`${inst.mnemonic} takes vdst, src0, vsrc1`);
-      words = [(op << 25) | (vgprField(regs[0]!) << 17) | (vgprField(regs[2]!) << 9) | sourceField(regs[1]!, family)];
+      // vdst, [vcc,] src0, vsrc1[, vcc]: the registers without VCC.
+      let vdst: Operand | undefined, src0: Operand | undefined, vsrc1: Operand | undefined;
+      let regs = 0;
+      for (const x of o) {
+        if (x.k === "special" && x.name === "vcc") continue;
+        if (regs === 0) vdst = x;
+        else if (regs === 1) src0 = x;
+        else vsrc1 = x;
+        regs++;
+      }
+      if (regs !== 3 || !vdst || !src0 || !vsrc1) internal(`${inst.mnemonic} takes vdst, src0, vsrc1`);
+      word = (op << 25) | (vgprField(vdst) << 17) | (vgprField(vsrc1) << 9) | sourceField(src0, family);
       break;
     }
     case "VOP3":
     case "VOP3B": {
       const b = d.format === "VOP3B";
-      expect(...(b ? [4, 5] : [3, 4]));
-      if (gfx9 && lit.length) internal(`${inst.mnemonic}: gfx9 VOP3 takes no literal`);
-      const dst = at(0);
+      if (b) expectCount(inst, 4, 5);
+      else expectCount(inst, 3, 4);
+      if (gfx9 && literal !== -1) internal(`${inst.mnemonic}: gfx9 VOP3 takes no literal`);
+      const dst = operandAt(inst, 0);
       const vdst = dst.k === "v" ? vgprField(dst) : s(0);
       const first = b ? 2 : 1;
       const sdst = b ? s(1) << 8 : 0;
-      words = [(gfx9 ? 0xd0000000 : 0xd4000000) | (op << 16) | sdst | vdst, (src(first + 2) << 18) | (src(first + 1) << 9) | src(first)];
+      word = (gfx9 ? 0xd0000000 : 0xd4000000) | (op << 16) | sdst | vdst;
+      second = (src(first + 2) << 18) | (src(first + 1) << 9) | src(first);
       break;
     }
     case "DS": {
       const offset = inst.offset ?? 0;
       if (offset < 0 || offset > 0xffff) internal(`DS offset ${offset} out of range`);
-      const def = dsDefines(inst.mnemonic);
-      const vdst = def ? vgprField(at(0)) : 0;
-      const rest = o.slice(def ? 1 : 0);
-      const f = (i: number) => (rest[i] ? vgprField(rest[i]!) : 0);
-      if (rest.length < 1 || rest.length > 3) internal(`${inst.mnemonic}: bad DS operands`);
+      const def = dsDefines(inst.mnemonic) ? 1 : 0;
+      const vdst = def ? vgprField(operandAt(inst, 0)) : 0;
+      const rest = o.length - def;
+      const f = (i: number) => (i < rest ? vgprField(operandAt(inst, def + i)) : 0);
+      if (rest < 1 || rest > 3) internal(`${inst.mnemonic}: bad DS operands`);
       const w0 = gfx9 ? 0xd8000000 | (op << 17) | offset : 0xd8000000 | (op << 18) | offset;
-      return [w0 >>> 0, ((vdst << 24) | (f(2) << 16) | (f(1) << 8) | f(0)) >>> 0];
+      out.push(w0 >>> 0, ((vdst << 24) | (f(2) << 16) | (f(1) << 8) | f(0)) >>> 0);
+      return;
     }
     case "GLOBAL": {
       const offset = inst.offset ?? 0;
       if (offset < -4096 || offset > 4095) internal(`GLOBAL offset ${offset} out of range`);
       const def = globalDefines(inst);
-      expect(def ? (inst.mnemonic.startsWith("global_load") ? 3 : 4) : 3);
+      const load = inst.mnemonic.startsWith("global_load");
+      expectCount(inst, def ? (load ? 3 : 4) : 3);
       if (o.at(-1)?.k !== "off") internal(`${inst.mnemonic}: loom addresses global memory with 64-bit VGPR addresses ('off')`);
-      const vdst = def ? vgprField(at(0)) : 0;
-      const addr = vgprField(at(def ? 1 : 0));
-      const data = inst.mnemonic.startsWith("global_load") ? 0 : vgprField(at(def ? 2 : 1));
+      const vdst = def ? vgprField(operandAt(inst, 0)) : 0;
+      const addr = vgprField(operandAt(inst, def ? 1 : 0));
+      const data = load ? 0 : vgprField(operandAt(inst, def ? 2 : 1));
       const glc = inst.glc ? 1 : 0;
       const w0 = gfx9 ? 0xdc000000 | (op << 18) | (glc << 16) | (2 << 14) | (offset & 0x1fff) : 0xdc000000 | (op << 18) | (2 << 16) | (glc << 14) | (offset & 0x1fff);
-      return [w0 >>> 0, ((vdst << 24) | ((gfx9 ? 0x7f : 0x7c) << 16) | (data << 8) | addr) >>> 0];
+      out.push(w0 >>> 0, ((vdst << 24) | ((gfx9 ? 0x7f : 0x7c) << 16) | (data << 8) | addr) >>> 0);
+      return;
     }
     case "MUBUF":
-      expect(0);
-      return [(0xe0000000 | (op << 18)) >>> 0, 0];
+      expectCount(inst, 0);
+      out.push((0xe0000000 | (op << 18)) >>> 0, 0);
+      return;
   }
-  return [...words.map((w) => w >>> 0), ...lit];
+  out.push(word >>> 0);
+  if (second !== -1) out.push(second >>> 0);
+  if (literal !== -1) out.push(literal);
 }
 
 /** Whether a DS instruction writes a VGPR (loads, returning atomics, permutes). */
@@ -235,9 +275,15 @@ export function formatInstruction(inst: Instruction, family: IsaFamily, syntax: 
 
 /** A straight-line program as little-endian bytes. */
 export function encodeProgram(program: readonly Instruction[], family: IsaFamily): Uint8Array {
-  const words = program.flatMap((i) => encodeInstruction(i, family));
+  const words: number[] = [];
+  for (const i of program) encodeInto(i, family, words);
+  return wordsToBytes(words);
+}
+
+/** Little-endian bytes of 32-bit words. */
+export function wordsToBytes(words: readonly number[]): Uint8Array {
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
-  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i] ?? 0, true);
   return bytes;
 }

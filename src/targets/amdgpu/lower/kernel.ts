@@ -91,10 +91,10 @@ function bindArguments(cx: KernelLowering): Lowered[] {
   });
 }
 
-function physical(o: MOperand, assigned: ReadonlyMap<VReg, number>): Operand {
+function physical(o: MOperand, assigned: Int32Array): Operand {
   if (o.k !== "vreg") return o;
-  const base = assigned.get(o.r);
-  if (base === undefined) throw new Error("AMDGPU lowering: a virtual register was not allocated");
+  const base = assigned[o.r.id] ?? -1;
+  if (base < 0) throw new Error("AMDGPU lowering: a virtual register was not allocated");
   return { k: o.r.cls, i: base + o.sub, n: o.n };
 }
 
@@ -135,10 +135,11 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     cx.unsupported(kernel.op, `a kernel needing more than ${allocation.limit} ${what}`, "spilling to scratch is not implemented; split the kernel or reduce live values");
     return { cx };
   }
+  const assigned = allocation.physicalById;
   const items: PItem[] = cx.program.items.map((item): PItem => {
     if (item.kind !== "inst") return item;
     const { target, operands, ...rest } = item.inst;
-    const inst: Instruction = { ...rest, operands: operands.map((o) => physical(o, allocation.physical)) };
+    const inst: Instruction = { ...rest, operands: operands.map((o) => physical(o, assigned)) };
     return target ? { kind: "inst", inst, target } : { kind: "inst", inst };
   });
   // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).
@@ -162,5 +163,6 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const hiddenArguments: HiddenArgument[] = inputs.blockCount
     ? (["x", "y", "z"] as const).map((d, i) => ({ kind: `hidden_block_count_${d}` as const, offset: hiddenOffset + 4 * i, size: 4 }))
     : [];
-  return { cx, machine: { program: laid.program, code: laid.code, listing: laid.listing, resources, kernargSize, hiddenArguments } };
+  // The listing stays lazy (printed only for `--emit asm` and the tests).
+  return { cx, machine: { program: laid.program, code: laid.code, get listing() { return laid.listing; }, resources, kernargSize, hiddenArguments } };
 }

@@ -30,36 +30,77 @@ function removable(inst: MInst): boolean {
   return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
 }
 
+/** Whether a VALU instruction reads VCC among its sources. */
+function readsVcc(inst: MInst): boolean {
+  const o = inst.operands;
+  for (let i = definedCount(inst); i < o.length; i++) {
+    const x = o[i];
+    if (x && x.k === "special" && x.name === "vcc") return true;
+  }
+  return false;
+}
+
 export function removeDeadInstructions(items: Item[]): void {
-  for (let changed = true; changed; ) {
-    changed = false;
-    const uses = new Map<VReg, number>();
-    for (const item of items) {
-      if (item.kind !== "inst") continue;
-      const d = definedCount(item.inst);
-      item.inst.operands.forEach((o, i) => {
-        if (o.k === "vreg" && i >= d) uses.set(o.r, (uses.get(o.r) ?? 0) + 1);
-      });
-    }
-    let nextInst: MInst | undefined;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const item = items[i]!;
-      if (item.kind !== "inst") continue;
-      const following = nextInst;
-      nextInst = item.inst;
-      if (!removable(item.inst)) continue;
-      const inst = item.inst;
-      const defs = inst.operands.slice(0, definedCount(inst));
-      if (defs.some((o) => o.k !== "vreg" && !(o.k === "special" && o.name === "vcc"))) continue;
-      if (defs.some((o) => o.k === "vreg" && (uses.get(o.r) ?? 0) > 0)) continue;
-      const writesScc = inst.mnemonic.startsWith("s_") && !NO_SCC.has(inst.mnemonic);
-      if (writesScc && following && SCC_READERS.has(following.mnemonic)) continue;
-      const writesVcc = defs.some((o) => o.k === "special") || (inst.mnemonic === "v_mad_u64_u32" && inst.operands[1]?.k === "special" && inst.operands[1].name === "vcc");
-      const readsVcc = following?.operands.slice(definedCount(following)).some((o) => o.k === "special" && o.name === "vcc") ?? false;
-      if (writesVcc && readsVcc) continue;
-      items.splice(i, 1);
-      nextInst = following;
-      changed = true;
+  // Reads of each virtual register (by id), kept up to date as instructions go, so a
+  // chain of dead instructions goes in one backward pass; passes repeat only for values
+  // read before their definition (loop-carried).
+  let maxId = -1;
+  for (const item of items) {
+    if (item.kind !== "inst") continue;
+    for (const o of item.inst.operands) if (o.k === "vreg" && o.r.id > maxId) maxId = o.r.id;
+  }
+  const uses = new Int32Array(maxId + 1);
+  for (const item of items) {
+    if (item.kind !== "inst") continue;
+    const o = item.inst.operands;
+    for (let i = definedCount(item.inst); i < o.length; i++) {
+      const x = o[i];
+      if (x && x.k === "vreg") uses[x.r.id] = (uses[x.r.id] ?? 0) + 1;
     }
   }
+  const removed = new Uint8Array(items.length);
+  let any = false;
+  for (let changed = true; changed; ) {
+    changed = false;
+    let nextInst: MInst | undefined;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (!item || item.kind !== "inst" || removed[i]) continue;
+      const following = nextInst;
+      nextInst = item.inst;
+      const inst = item.inst;
+      if (!removable(inst)) continue;
+      const d = definedCount(inst);
+      const o = inst.operands;
+      let keep = false;
+      let writesVcc = false;
+      for (let j = 0; j < d && !keep; j++) {
+        const x = o[j];
+        if (!x) continue;
+        if (x.k === "vreg") keep = (uses[x.r.id] ?? 0) > 0;
+        else if (x.k === "special" && x.name === "vcc") writesVcc = true;
+        else keep = true;
+      }
+      if (keep) continue;
+      const writesScc = inst.mnemonic.startsWith("s_") && !NO_SCC.has(inst.mnemonic);
+      if (writesScc && following && SCC_READERS.has(following.mnemonic)) continue;
+      const second = o[1];
+      if (inst.mnemonic === "v_mad_u64_u32" && second?.k === "special" && second.name === "vcc") writesVcc = true;
+      if (writesVcc && following && readsVcc(following)) continue;
+      removed[i] = 1;
+      for (let j = d; j < o.length; j++) {
+        const x = o[j];
+        if (x && x.k === "vreg") uses[x.r.id] = (uses[x.r.id] ?? 0) - 1;
+      }
+      nextInst = following;
+      changed = any = true;
+    }
+  }
+  if (!any) return;
+  let w = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item && !removed[i]) items[w++] = item;
+  }
+  items.length = w;
 }

@@ -6,7 +6,7 @@
  */
 import { LoomError } from "../../../core/errors.js";
 import type { IsaFamily } from "../isa/family.js";
-import { encodeInstruction, formatInstruction, type Instruction, type Syntax } from "../isa/encoder.js";
+import { encodeInto, formatInstruction, wordsToBytes, type Instruction, type Syntax } from "../isa/encoder.js";
 import type { Label } from "./program.js";
 import type { PItem } from "./waitcnt.js";
 
@@ -28,19 +28,17 @@ export function layout(items: readonly PItem[], family: IsaFamily, syntax: Synta
     // Branches are one SOPP word: encode with offset 0, patch the 16-bit field below.
     if (item.target) fixups.push({ index: words.length, target: item.target, inst: item.inst, k: program.length });
     program.push(item.inst);
-    for (const w of encodeInstruction(item.target ? { ...item.inst, simm: 0 } : item.inst, family)) words.push(w);
+    encodeInto(item.target && item.inst.simm !== 0 ? { ...item.inst, simm: 0 } : item.inst, family, words);
   }
   for (const f of fixups) {
     const dest = at.get(f.target);
     if (dest === undefined) throw new LoomError("internal", "AMDGPU layout: a branch to a label never placed");
     const simm = dest - (f.index + 1);
     if (simm < -32768 || simm > 32767) throw new LoomError("internal", `AMDGPU layout: branch of ${simm} words does not fit 16 bits`);
-    words[f.index] = ((words[f.index]! & 0xffff0000) | (simm & 0xffff)) >>> 0;
+    words[f.index] = (((words[f.index] ?? 0) & 0xffff0000) | (simm & 0xffff)) >>> 0;
     program[f.k] = { ...f.inst, simm };
   }
-  const code = new Uint8Array(words.length * 4);
-  const view = new DataView(code.buffer);
-  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  const code = wordsToBytes(words);
   let listing: string | undefined;
   return {
     program,

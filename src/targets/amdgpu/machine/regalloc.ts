@@ -25,7 +25,14 @@ export interface AllocationLimits {
 }
 
 export type Allocation =
-  | { readonly ok: true; readonly physical: ReadonlyMap<VReg, number>; readonly sgprsUsed: number; readonly vgprsUsed: number }
+  | {
+      readonly ok: true;
+      readonly physical: ReadonlyMap<VReg, number>;
+      /** The same assignment by virtual register id (-1: never allocated, no operand names it). */
+      readonly physicalById: Int32Array;
+      readonly sgprsUsed: number;
+      readonly vgprsUsed: number;
+    }
   | { readonly ok: false; readonly cls: RegClass; readonly needed: number; readonly limit: number };
 
 interface Interval {
@@ -79,6 +86,7 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
   const limit: Record<RegClass, number> = { s: limits.sgprs, v: limits.vgprs };
   const used: Record<RegClass, number> = { s: 0, v: 0 };
   const physical = new Map<VReg, number>();
+  const physicalById = new Int32Array(program.vregs.length).fill(-1);
   const free = (cls: RegClass, at: number, n: number, iv: Interval) => {
     for (let i = at; i < at + n; i++) {
       for (const o of occupied[cls][i] ?? []) if (o.start <= iv.end && iv.start <= o.end) return false;
@@ -88,6 +96,7 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
   const take = (cls: RegClass, at: number, iv: Interval) => {
     for (let i = at; i < at + iv.r.n; i++) (occupied[cls][i] ??= []).push({ start: iv.start, end: iv.end });
     physical.set(iv.r, at);
+    physicalById[iv.r.id] = at;
     used[cls] = Math.max(used[cls], at + iv.r.n);
   };
   // Fixed registers first: nothing else may sit in them while they are live.
@@ -101,5 +110,5 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
     if (at + n > limit[cls]) return { ok: false, cls, needed: at + n, limit: limit[cls] };
     take(cls, at, iv);
   }
-  return { ok: true, physical, sgprsUsed: used.s, vgprsUsed: used.v };
+  return { ok: true, physical, physicalById, sgprsUsed: used.s, vgprsUsed: used.v };
 }

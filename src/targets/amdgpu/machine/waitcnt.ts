@@ -137,22 +137,28 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
       applyExplicit(inst);
       return void out.push(item);
     }
+    const outstanding = state.events.vm.length + state.events.vs.length + state.events.lgkm.length;
     const touched: number[] = [];
-    for (const o of inst.operands) keys(o, touched);
+    if (outstanding > 0) for (const o of inst.operands) keys(o, touched);
     const allowed: Partial<Record<Counter, number>> = {};
-    for (const c of COUNTERS) {
+    let waits = false;
+    if (touched.length > 0) for (const c of COUNTERS) {
       const events = state.events[c];
       let j = -1;
-      if (touched.length > 0) for (let i = events.length - 1; i >= 0; i--) if (events[i]!.regs.some((r) => touched.includes(r))) { j = i; break; }
+      for (let i = events.length - 1; i >= 0 && j < 0; i--) {
+        const regs = events[i]?.regs ?? [];
+        for (const r of regs) if (touched.includes(r)) { j = i; break; }
+      }
       if (j < 0) continue;
       const unordered = !state.ordered[c] || (c === "lgkm" && events.some((e) => e.smem)) || (c === "vm" && events.some((e) => e.store) && events.some((e) => !e.store));
       allowed[c] = unordered ? 0 : events.length - 1 - j;
+      waits = true;
     }
     if (item.target && placed.has(item.target)) {
       // Back edge: nothing with a register write stays outstanding around the loop.
-      for (const c of COUNTERS) if (state.events[c].some((e) => e.regs.length > 0)) allowed[c] = 0;
+      for (const c of COUNTERS) if (state.events[c].some((e) => e.regs.length > 0)) (allowed[c] = 0), (waits = true);
     }
-    if (Object.keys(allowed).length) wait(allowed);
+    if (waits) wait(allowed);
     out.push(item);
     const ev = eventOf(inst, family);
     if (ev) state.events[ev.counter].push(ev);
