@@ -159,14 +159,12 @@ const subgroupReduceRule: Rule = (cx, op) => {
     return cx.poison(op);
   }
   const cluster = Number(op.props.clusterSize ?? cx.wave);
-  const lane = cx.vreg("v", 1);
-  cx.emit("v_mbcnt_lo_u32_b32", [part(lane), imm(-1), imm(0)]);
-  let laneId = part(lane);
-  if (cx.wave === 64) {
-    const h = cx.vreg("v", 1);
-    cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(lane)]);
-    laneId = part(h);
-  }
+  cx.set(op.results[0]!, butterfly(cx, x, combine, cluster));
+};
+
+/** Every lane combines with lane ^ k for k = cluster/2 … 1 through `ds_bpermute_b32`: all lanes of a cluster end with the same bits. */
+function butterfly(cx: Cx, x: Scalar, combine: (cx: Cx, a: Scalar, b: Scalar) => Scalar, cluster: number): Scalar {
+  const laneId = part(laneIdOperand(cx).reg!);
   let v: Scalar = cx.sval(x.t, cx.own32(cx.lo(x)));
   for (let k = cluster / 2; k >= 1; k /= 2) {
     const partner = cx.vreg("v", 1);
@@ -178,8 +176,8 @@ const subgroupReduceRule: Rule = (cx, op) => {
     v = combine(cx, v, cx.sval(x.t, other));
     if (v.reg?.cls !== "v" || v.reg.n !== 1) v = cx.sval(x.t, cx.own32(cx.lo(v)));
   }
-  cx.set(op.results[0]!, v);
-};
+  return v;
+}
 
 /** The lane id (v_mbcnt_lo, and v_mbcnt_hi in wave64) as a 32-bit VGPR operand. */
 function laneIdOperand(cx: Cx): Scalar {
@@ -265,10 +263,12 @@ function combiner(kind: string, t: string): ((cx: Cx, a: Scalar, b: Scalar) => S
 const MAX_FOLD = 256;
 
 /**
- * Every invocation stores its value in the collective's LDS scratch (one slot per
- * invocation, at the offset the pipeline assigned), barrier, then folds all slots in
- * flat-id order (the same association everywhere, so every invocation gets the same
- * value), barrier again so the scratch can be reused.
+ * Whole waves: a butterfly reduction in each wave (all lanes get the same bits), one LDS
+ * slot per wave (in the collective's scratch, at the offset the pipeline assigned),
+ * barrier, every invocation folds the wave slots in wave order, barrier again so the
+ * scratch can be reused; one wave needs no LDS. Otherwise every invocation stores its value
+ * in a slot of its own and all slots are folded in flat-id order. Either way the
+ * association is the same everywhere, so every invocation gets the same value.
  */
 const workgroupReduceRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
@@ -276,11 +276,33 @@ const workgroupReduceRule: Rule = (cx, op) => {
   const x = cx.scalar(op.operands[0]!);
   const combine = combiner(String(op.props.kind), x.t);
   const flat = size ? size[0] * size[1] * size[2] : 0;
-  if (!size || offset === undefined || !combine || flat > MAX_FOLD || offset + 4 * flat > 0xffff) {
-    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end folds i32/f32 over at most ${MAX_FOLD} invocations of a static workgroup`);
+  const wholeWaves = flat > 0 && flat % cx.wave === 0;
+  if (!size || offset === undefined || !combine || (!wholeWaves && flat > MAX_FOLD) || offset + 4 * flat > 0xffff) {
+    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end reduces i32/f32 over whole waves, or at most ${MAX_FOLD} invocations, of a static workgroup`);
     return cx.poison(op);
   }
   const id = flatLocalId(cx, op, size);
+  if (wholeWaves) {
+    // Whole waves: a butterfly in each wave, then one LDS slot per wave folded in wave order.
+    const perWave = butterfly(cx, x, combine, cx.wave);
+    const waves = flat / cx.wave;
+    if (waves === 1) return cx.set(op.results[0]!, perWave);
+    const waveSlot = int32(cx, "shl", int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))), cx.const("i32", 2n));
+    cx.emit("ds_store_b32", [cx.v32(cx.lo(waveSlot)), part(cx.own32(cx.lo(perWave)))], { offset });
+    drain(cx);
+    cx.emit("s_barrier", []);
+    const base = cx.v32(imm(0));
+    let total: Scalar | undefined;
+    for (let k = 0; k < waves; k++) {
+      const d = cx.vreg("v", 1);
+      cx.emit("ds_load_b32", [part(d), base], { offset: offset + 4 * k });
+      const w = cx.sval(x.t, d);
+      total = total ? combine(cx, total, w) : w;
+    }
+    drain(cx);
+    cx.emit("s_barrier", []);
+    return cx.set(op.results[0]!, total!);
+  }
   const slot = int32(cx, "shl", id, cx.const("i32", 2n));
   cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
   drain(cx);
