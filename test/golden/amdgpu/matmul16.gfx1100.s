@@ -183,12 +183,11 @@ matmul16:
 	v_lshlrev_b32_e32 v9, 2, v1
 	ds_load_b32 v10, v9 offset:1984
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
+	v_fma_f32 v0, v7, v10, v8
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	v_mov_b32_e32 v0, v9
 	s_add_u32 s14, s2, 16
 	s_addc_u32 s15, s3, 0
 	s_mov_b32 s2, s14

@@ -175,10 +175,9 @@ matmul16:
 	v_lshlrev_b32_e32 v5, 2, v1
 	ds_read_b32 v10, v5 offset:1984
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v3, v10, v4
+	v_fma_f32 v0, v3, v10, v4
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_mov_b32_e32 v0, v5
 	s_add_u32 s16, s4, 16
 	s_addc_u32 s17, s5, 0
 	s_mov_b32 s4, s16

@@ -25,8 +25,7 @@ row_softmax:
 	s_waitcnt vmcnt(0)
 	v_max_f32_e32 v4, v3, v6
 	v_cmp_u_f32_e64 s1, v3, v6
-	v_cndmask_b32_e64 v5, v4, 0x7fc00000, s1
-	v_mov_b32_e32 v3, v5
+	v_cndmask_b32_e64 v3, v4, 0x7fc00000, s1
 	v_add_co_u32 v4, vcc_lo, 64, v1
 	v_add_co_ci_u32_e32 v5, vcc_lo, 0, v2, vcc_lo
 	v_mov_b32_e32 v1, v4

@@ -25,8 +25,7 @@ row_softmax:
 	v_cmp_u_f32_e64 s[10:11], v1, v4
 	s_mov_b32 s3, 0x7fc00000
 	v_mov_b32_e32 v4, s3
-	v_cndmask_b32_e64 v6, v5, v4, s[10:11]
-	v_mov_b32_e32 v1, v6
+	v_cndmask_b32_e64 v1, v5, v4, s[10:11]
 	v_lshl_add_u64 v[4:5], v[2:3], 0, 64
 	v_mov_b32_e32 v2, v4
 	v_mov_b32_e32 v3, v5
