@@ -184,12 +184,9 @@ row_softmax:
 	v_rcp_f32_e32 v0, v1
 	s_waitcnt_depctr 4095
 	v_mul_f32_e32 v6, v5, v0
-	v_add_co_u32 v7, vcc_lo, s8, v3
-	v_add_co_ci_u32_e32 v8, vcc_lo, s9, v4, vcc_lo
-	v_lshlrev_b64 v[9:10], 2, v[7:8]
-	v_add_co_u32 v7, vcc_lo, s6, v9
-	v_add_co_ci_u32_e32 v8, vcc_lo, s7, v10, vcc_lo
-	global_store_b32 v[7:8], v6, off
+	v_add_co_u32 v9, vcc_lo, s6, v7
+	v_add_co_ci_u32_e32 v10, vcc_lo, s7, v8, vcc_lo
+	global_store_b32 v[9:10], v6, off
 	v_add_co_u32 v5, vcc_lo, 64, v3
 	v_add_co_ci_u32_e32 v6, vcc_lo, 0, v4, vcc_lo
 	v_mov_b32_e32 v3, v5

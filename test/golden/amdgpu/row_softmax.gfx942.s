@@ -165,18 +165,17 @@ row_softmax:
 	s_mov_b32 s11, s13
 	v_lshl_add_u64 v[0:1], s[10:11], 0, v[4:5]
 	v_lshl_add_u64 v[6:7], v[0:1], 2, s[6:7]
-	global_load_dword v0, v[6:7], off
+	global_load_dword v8, v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_sub_f32_e32 v1, v0, v2
-	v_mul_f32_e32 v0, 0x3fb8aa3b, v1
-	v_exp_f32_e32 v1, v0
+	v_sub_f32_e32 v6, v8, v2
+	v_mul_f32_e32 v7, 0x3fb8aa3b, v6
+	v_exp_f32_e32 v6, v7
 	s_nop 0
-	v_rcp_f32_e32 v0, v3
+	v_rcp_f32_e32 v7, v3
 	s_nop 0
-	v_mul_f32_e32 v6, v1, v0
-	v_lshl_add_u64 v[0:1], s[10:11], 0, v[4:5]
-	v_lshl_add_u64 v[8:9], v[0:1], 2, s[8:9]
-	global_store_dword v[8:9], v6, off
+	v_mul_f32_e32 v8, v6, v7
+	v_lshl_add_u64 v[6:7], v[0:1], 2, s[8:9]
+	global_store_dword v[6:7], v8, off
 	v_lshl_add_u64 v[0:1], v[4:5], 0, 64
 	v_mov_b32_e32 v4, v0
 	v_mov_b32_e32 v5, v1

@@ -243,6 +243,8 @@ const forRule: Rule = (cx, op) => {
     let carried: Lowered[] = inits;
     for (let k = 0; k < trips; k++) {
       const iv = cx.const("i64", BigInt.asIntN(64, lo.c!) + BigInt(k) * BigInt.asIntN(64, step.c!));
+      // Iterations are straight-line code one after another: address parts computed once serve all.
+      cx.shareNextScope = true;
       const r = capture(cx, body, [iv, ...carried]);
       append(cx, r.items);
       carried = r.yielded;

@@ -13,6 +13,12 @@
  *
  * Both keep every lane's value (the same EXEC governs both ends) and run before allocation,
  * so the allocator sees fewer, longer intervals.
+ *
+ * Then tuple reuse (`reuseTuples`): a tuple t written part by part by VALU instructions
+ * takes the place of a same-sized tuple l whose part i nobody reads after t[i] is written
+ * (an elementwise `t[i] = f(l[i], …)` writes in place, as LLVM's allocator does), when l is
+ * not written after t's first write and no loop marker lies between l's first write and
+ * t's last (a loop would read l again through its back edge).
  */
 import { formatOf } from "../isa/encoder.js";
 import { definedCount } from "../machine/dce.js";
@@ -121,6 +127,80 @@ export function coalesceCopies(items: Item[]): void {
       defs.delete(src.r);
       i -= 2;
       if (i < -1) i = -1;
+    }
+  }
+}
+
+interface TupleFacts {
+  firstDef: number;
+  /** Index of the instruction writing each part, when each part is written once by one VALU instruction. */
+  partDefs: (number | undefined)[];
+  simple: boolean;
+  defs: number[];
+  /** Positions of reads per part. */
+  reads: number[][];
+}
+
+function tupleFacts(items: readonly Item[]): Map<VReg, TupleFacts> {
+  const facts = new Map<VReg, TupleFacts>();
+  const of = (r: VReg) => {
+    let f = facts.get(r);
+    if (!f) facts.set(r, (f = { firstDef: -1, partDefs: new Array<number | undefined>(r.n).fill(undefined), simple: true, defs: [], reads: Array.from({ length: r.n }, () => []) }));
+    return f;
+  };
+  items.forEach((item, j) => {
+    if (item.kind !== "inst") return;
+    const inst = item.inst;
+    const d0 = definedCount(inst);
+    inst.operands.forEach((o, k) => {
+      if (o.k !== "vreg" || o.r.cls !== "v" || o.r.n < 2) return;
+      const f = of(o.r);
+      if (k < d0) {
+        if (f.firstDef < 0) f.firstDef = j;
+        f.defs.push(j);
+        const alone = o.n === 1 && d0 === 1 && VALU.has(formatOf(inst.mnemonic)) && f.partDefs[o.sub] === undefined;
+        if (alone) f.partDefs[o.sub] = j;
+        else f.simple = false;
+      } else for (let p = o.sub; p < o.sub + o.n; p++) f.reads[p]?.push(j);
+    });
+  });
+  return facts;
+}
+
+/** Renames register `from` to `to` in every operand. */
+function rename(items: Item[], from: VReg, to: VReg): void {
+  items.forEach((item, j) => {
+    if (item.kind !== "inst" || !item.inst.operands.some((o) => o.k === "vreg" && o.r === from)) return;
+    items[j] = { kind: "inst", inst: { ...item.inst, operands: item.inst.operands.map((o) => (o.k === "vreg" && o.r === from ? { ...o, r: to } : o)) } };
+  });
+}
+
+/** Tuple reuse (see the file comment). */
+export function reuseTuples(items: Item[]): void {
+  const facts = tupleFacts(items);
+  const loops: number[] = [];
+  items.forEach((item, j) => item.kind === "loop" && loops.push(j));
+  const taken = new Set<VReg>();
+  for (const [t, ft] of facts) {
+    if (t.fixed !== undefined || !ft.simple || ft.partDefs.some((d) => d === undefined) || taken.has(t)) continue;
+    const tDefs = ft.partDefs as number[];
+    const lastDef = Math.max(...tDefs);
+    // Candidates: tuples read by t's defining instructions.
+    const candidates = new Set<VReg>();
+    for (const j of tDefs) {
+      const item = items[j];
+      if (item?.kind === "inst") for (const o of usesOf(item.inst)) if (o.k === "vreg" && o.r !== t && o.r.n === t.n && o.r.cls === "v") candidates.add(o.r);
+    }
+    for (const l of candidates) {
+      const fl = facts.get(l);
+      if (!fl || l.fixed !== undefined || taken.has(l) || fl.firstDef < 0) continue;
+      if (fl.defs.some((d) => d >= ft.firstDef)) continue;
+      if (fl.reads.some((rs, i) => rs.some((p) => p > tDefs[i]!))) continue;
+      if (loops.some((p) => p > fl.firstDef && p < lastDef)) continue;
+      rename(items, t, l);
+      taken.add(l);
+      taken.add(t);
+      break;
     }
   }
 }
