@@ -11,6 +11,7 @@ import { benchSpirvCompile } from "./spirv-compile.js";
 import { benchPtxCompile } from "./ptx-compile.js";
 import { benchWgslCompile } from "./wgsl-compile.js";
 import { benchAmdgpuCompile } from "./amdgpu-compile.js";
+import { amdgpuCodeQuality } from "./amdgpu-quality.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["compile", benchCompile],
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<Record<string, unknown>>][] = [
   ["ptx-compile", benchPtxCompile],
   ["wgsl-compile", benchWgslCompile],
   ["amdgpu-compile", benchAmdgpuCompile],
+  ["amdgpu-quality", async () => amdgpuCodeQuality()],
   ["pool", benchPool],
 ];
 

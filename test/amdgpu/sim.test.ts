@@ -14,7 +14,7 @@ import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
 import { NOT_YET_SELECTED } from "./not-yet.js";
 import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { fromRoot } from "../util/paths.js";
-import { runSimCase } from "../sim/suite-cases.js";
+import { runSimCase, suiteLaunch } from "../sim/suite-cases.js";
 
 const env = createAmdgpuTargetEnvironment();
 const context = Context.create({ targetEnvironments: [env] });
@@ -41,10 +41,11 @@ for (const target of ["gfx1100", "gfx942"]) {
       const rt = new SimRuntime();
       const built = hsaco(kernel.file, kernel.symbol, target);
       const module = rt.loadCodeObject(built.bytes, built.record);
+      const launch = suiteLaunch(kernel, target);
       const failures: string[] = [];
       let instructions = 0;
       for (const shape of kernel.shapes.test) {
-        const r = runSimCase(rt, module, kernel, shape);
+        const r = runSimCase(rt, module, kernel, launch, shape);
         instructions += r.instructions;
         for (const f of r.failures) failures.push(`${r.label}: ${f}`);
       }

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { KERNEL_SUITE } from "../../examples/kernels/suite.js";
 import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { buildOpencl, OPENCL_KERNELS, REFERENCE_BUILDS, requireOpenclTools } from "./opencl.js";
-import { runSimCase } from "./suite-cases.js";
+import { runSimCase, suiteLaunch } from "./suite-cases.js";
 
 test("every suite kernel has an OpenCL C equivalent", () => {
   assert.deepEqual([...OPENCL_KERNELS].sort(), KERNEL_SUITE.map((k) => k.symbol).sort());
@@ -21,11 +21,12 @@ for (const build of REFERENCE_BUILDS) {
       if (!requireOpenclTools(t)) return;
       const rt = new SimRuntime();
       const module = rt.loadCodeObject(buildOpencl(kernel.symbol, build.mcpu, build.flags).bytes);
+      const launch = suiteLaunch(kernel, build.mcpu, build.flags.length > 0 ? 64 : undefined);
       const failures: string[] = [];
       let instructions = 0;
       let ms = 0;
       for (const shape of kernel.shapes.test) {
-        const r = runSimCase(rt, module, kernel, shape);
+        const r = runSimCase(rt, module, kernel, launch, shape);
         instructions += r.instructions;
         ms += r.milliseconds;
         for (const f of r.failures) failures.push(`${r.label}: ${f}`);

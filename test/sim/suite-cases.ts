@@ -1,32 +1,42 @@
 /**
  * Runs suite cases (examples/kernels/suite.ts) on the simulator: buffers allocated and
- * uploaded, scalars passed by value, the launch's workgroup count as the .loom file's launch
- * config computes it from the workload, outputs downloaded and compared with the reference.
+ * uploaded, scalars passed by value, the launch the .loom file's own launch-config function
+ * (compiled by the public API) computes from the workload, outputs downloaded and compared with the reference.
  */
 import type { CaseShape, HostArray, KernelCase, SuiteKernel } from "../../src/harness/index.js";
-import { compareOutput, describeCheck } from "../../src/harness/index.js";
-import { SimRuntime, type ArgValue, type SimBuffer, type SimModule } from "../../src/runtime/sim/index.js";
+import { compareOutput, compileKernel, describeCheck } from "../../src/harness/index.js";
+import type { SimRuntime, ArgValue, SimBuffer, SimModule } from "../../src/runtime/sim/index.js";
+import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../../src/targets/amdgpu/index.js";
+import { readFileSync } from "node:fs";
+import { fromRoot } from "../util/paths.js";
 
-const ceilDiv = (a: number, b: number): number => Math.ceil(a / b);
 type Dims = readonly [number, number, number];
 
-/** Workgroup count and size per suite kernel, as its kernel.launch.config computes them. */
-export const SUITE_LAUNCH: Record<string, (workload: readonly number[]) => { workgroups: Dims; workgroupSize: Dims }> = {
-  saxpy: ([n = 0]) => ({ workgroups: [ceilDiv(n, 128), 1, 1], workgroupSize: [128, 1, 1] }),
-  vector_add_tail: ([n = 0]) => ({ workgroups: [ceilDiv(n, 256), 1, 1], workgroupSize: [64, 1, 1] }),
-  block_sum: ([n = 0]) => ({ workgroups: [ceilDiv(n, 256), 1, 1], workgroupSize: [256, 1, 1] }),
-  reduce_sum: ([n = 0]) => ({ workgroups: [Math.min(ceilDiv(n, 256), 1024), 1, 1], workgroupSize: [256, 1, 1] }),
-  matmul16: ([m = 0, n = 0]) => ({ workgroups: [ceilDiv(n, 16), ceilDiv(m, 16), 1], workgroupSize: [16, 16, 1] }),
-  transpose_tile: ([rows = 0, cols = 0]) => ({ workgroups: [ceilDiv(cols, 16), ceilDiv(rows, 16), 1], workgroupSize: [16, 16, 1] }),
-  row_softmax: ([rows = 0]) => ({ workgroups: [rows, 1, 1], workgroupSize: [64, 1, 1] }),
-  histogram: ([n = 0]) => ({ workgroups: [ceilDiv(n, 256), 1, 1], workgroupSize: [256, 1, 1] }),
-  prefix_sum: () => ({ workgroups: [1, 1, 1], workgroupSize: [256, 1, 1] }),
-  saxpy4: ([n = 0]) => ({ workgroups: [ceilDiv(n, 1024), 1, 1], workgroupSize: [256, 1, 1] }),
-  reduce_sum4: ([n = 0]) => ({ workgroups: [Math.min(ceilDiv(n, 2048), 2048), 1, 1], workgroupSize: [256, 1, 1] }),
-  matmul_tiled: ([m = 0, n = 0]) => ({ workgroups: [ceilDiv(n, 128), ceilDiv(m, 128), 1], workgroupSize: [16, 16, 1] }),
-  transpose32: ([rows = 0, cols = 0]) => ({ workgroups: [ceilDiv(cols, 32), ceilDiv(rows, 32), 1], workgroupSize: [32, 8, 1] }),
-  row_softmax4: ([rows = 0]) => ({ workgroups: [ceilDiv(rows, 4), 1, 1], workgroupSize: [256, 1, 1] }),
-};
+/** Workgroup count and size of one launch, for the workload values of a case. */
+export type SuiteLaunch = (workload: readonly number[]) => { readonly workgroupCount: Dims; readonly workgroupSize: Dims };
+
+const launches = new Map<string, SuiteLaunch>();
+
+/**
+ * The kernel's own launch config: its .loom file compiled through the public API for
+ * `processor` (wave size `wavefrontSize`, default the processor's) with
+ * `artifacts: { launchConfig: true }`, the companion function evaluated for the workload.
+ */
+export function suiteLaunch(kernel: SuiteKernel, processor = "gfx1100", wavefrontSize?: 32 | 64): SuiteLaunch {
+  const key = `${kernel.file}:${kernel.symbol}:${processor}:${wavefrontSize ?? ""}`;
+  const known = launches.get(key);
+  if (known) return known;
+  const env = createAmdgpuTargetEnvironment();
+  const identity = wavefrontSize === undefined ? { target: processor } : { target: processor, wavefrontSize };
+  const profile = createAmdgpuProfile(env, { identifier: `suite-launch-${processor}-${wavefrontSize ?? "default"}`, identity });
+  const text = readFileSync(fromRoot("examples", "kernels", kernel.file), "utf8");
+  const outcome = compileKernel({ environment: env, profile, artifactFormat: "amdgpu-hsaco" }, kernel.file, text, kernel.symbol);
+  if (!outcome.ok) throw new Error(`${kernel.symbol}: ${outcome.diagnostics}`);
+  const compiled = outcome.kernel;
+  const launch: SuiteLaunch = (workload) => compiled.launch(workload);
+  launches.set(key, launch);
+  return launch;
+}
 
 export interface SimCaseResult {
   readonly label: string;
@@ -41,7 +51,7 @@ function sameKind(data: HostArray, bytes: Uint8Array): HostArray {
 }
 
 /** Runs one case of `kernel` in `module`; failures name output, mismatch count and first difference. */
-export function runSimCase(rt: SimRuntime, module: SimModule, kernel: SuiteKernel, shape: CaseShape, seed = 1): SimCaseResult {
+export function runSimCase(rt: SimRuntime, module: SimModule, kernel: SuiteKernel, launchOf: SuiteLaunch, shape: CaseShape, seed = 1): SimCaseResult {
   const c: KernelCase = kernel.build(shape, seed);
   const buffers = new Map<string, { buffer: SimBuffer; data: HostArray }>();
   const values: ArgValue[] = c.args.map((a) => {
@@ -51,8 +61,8 @@ export function runSimCase(rt: SimRuntime, module: SimModule, kernel: SuiteKerne
     buffers.set(a.name, { buffer, data: a.data });
     return buffer;
   });
-  const launch = SUITE_LAUNCH[kernel.symbol]!(c.workload.map(Number));
-  const stats = rt.launch(module.kernel(kernel.symbol), launch.workgroups, values, { workgroupSize: launch.workgroupSize });
+  const launch = launchOf(c.workload.map(Number));
+  const stats = rt.launch(module.kernel(kernel.symbol), launch.workgroupCount, values, { workgroupSize: launch.workgroupSize });
   const failures: string[] = [];
   for (const [name, want] of Object.entries(c.reference())) {
     const b = buffers.get(name)!;

@@ -42,11 +42,11 @@ matmul16:
 	v_mad_u64_u32 v[12:13], null, v3, s6, 0
 	v_mul_lo_u32 v7, v4, s6
 	v_mul_lo_u32 v14, s7, v3
-	v_mov_b32_e32 v15, v12
-	v_add3_u32 v16, v13, v7, v14
-	v_add_co_u32 v12, vcc_lo, v15, v8
-	v_add_co_ci_u32_e32 v13, vcc_lo, v16, v9, vcc_lo
-	v_lshlrev_b64 v[7:8], 2, v[12:13]
+	v_mov_b32_e32 v12, v12
+	v_add3_u32 v13, v13, v7, v14
+	v_add_co_u32 v14, vcc_lo, v12, v8
+	v_add_co_ci_u32_e32 v15, vcc_lo, v13, v9, vcc_lo
+	v_lshlrev_b64 v[7:8], 2, v[14:15]
 	v_add_co_u32 v12, vcc_lo, s8, v7
 	v_add_co_ci_u32_e32 v13, vcc_lo, s9, v8, vcc_lo
 	global_load_b32 v7, v[12:13], off
@@ -63,14 +63,14 @@ matmul16:
 	v_mad_u64_u32 v[12:13], null, v10, s4, 0
 	v_mul_lo_u32 v7, v11, s4
 	v_mul_lo_u32 v9, s5, v10
-	v_mov_b32_e32 v10, v12
-	v_add3_u32 v11, v13, v7, v9
-	v_add_co_u32 v12, vcc_lo, v10, v5
-	v_add_co_ci_u32_e32 v13, vcc_lo, v11, v6, vcc_lo
-	v_lshlrev_b64 v[9:10], 2, v[12:13]
-	v_add_co_u32 v11, vcc_lo, s10, v9
-	v_add_co_ci_u32_e32 v12, vcc_lo, s11, v10, vcc_lo
-	global_load_b32 v7, v[11:12], off
+	v_mov_b32_e32 v12, v12
+	v_add3_u32 v13, v13, v7, v9
+	v_add_co_u32 v9, vcc_lo, v12, v5
+	v_add_co_ci_u32_e32 v10, vcc_lo, v13, v6, vcc_lo
+	v_lshlrev_b64 v[11:12], 2, v[9:10]
+	v_add_co_u32 v9, vcc_lo, s10, v11
+	v_add_co_ci_u32_e32 v10, vcc_lo, s11, v12, vcc_lo
+	global_load_b32 v7, v[9:10], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v9, v7
 .LBB3:
@@ -89,106 +89,75 @@ matmul16:
 	s_barrier
 	buffer_gl0_inv
 	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v9, v8
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v10, v8 offset:1024
-	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v9, v10, v0
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:4
+	ds_load_b32 v7, v8
 	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1088
+	ds_load_b32 v10, v9 offset:1024
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:8
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1152
+	v_fma_f32 v11, v7, v10, v0
+	ds_load_b32 v7, v8 offset:4
+	ds_load_b32 v10, v9 offset:1088
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:12
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1216
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:8
+	ds_load_b32 v10, v9 offset:1152
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:16
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1280
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:12
+	ds_load_b32 v10, v9 offset:1216
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:20
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1344
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:16
+	ds_load_b32 v10, v9 offset:1280
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:24
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1408
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:20
+	ds_load_b32 v10, v9 offset:1344
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:28
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1472
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:24
+	ds_load_b32 v10, v9 offset:1408
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:32
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1536
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:28
+	ds_load_b32 v10, v9 offset:1472
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:36
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1600
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:32
+	ds_load_b32 v10, v9 offset:1536
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:40
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1664
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:36
+	ds_load_b32 v10, v9 offset:1600
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:44
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1728
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:40
+	ds_load_b32 v10, v9 offset:1664
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:48
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1792
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:44
+	ds_load_b32 v10, v9 offset:1728
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v10, v9 offset:52
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v11, v9 offset:1856
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:48
+	ds_load_b32 v10, v9 offset:1792
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v10, v11, v8
-	v_lshlrev_b32_e32 v8, 2, v7
-	ds_load_b32 v10, v8 offset:56
-	v_lshlrev_b32_e32 v8, 2, v1
-	ds_load_b32 v11, v8 offset:1920
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:52
+	ds_load_b32 v10, v9 offset:1856
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v8, v10, v11, v9
-	v_lshlrev_b32_e32 v9, 2, v7
-	ds_load_b32 v7, v9 offset:60
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1984
+	v_fma_f32 v12, v7, v10, v11
+	ds_load_b32 v7, v8 offset:56
+	ds_load_b32 v10, v9 offset:1920
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v9, v7, v10, v8
+	v_fma_f32 v11, v7, v10, v12
+	ds_load_b32 v7, v8 offset:60
+	ds_load_b32 v8, v9 offset:1984
+	s_waitcnt lgkmcnt(0)
+	v_fma_f32 v0, v7, v8, v11
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	v_mov_b32_e32 v0, v9
 	s_add_u32 s14, s2, 16
 	s_addc_u32 s15, s3, 0
 	s_mov_b32 s2, s14
@@ -201,14 +170,14 @@ matmul16:
 	v_mad_u64_u32 v[1:2], null, v3, s4, 0
 	v_mul_lo_u32 v7, v4, s4
 	v_mul_lo_u32 v8, s5, v3
-	v_mov_b32_e32 v3, v1
-	v_add3_u32 v4, v2, v7, v8
-	v_add_co_u32 v1, vcc_lo, v3, v5
-	v_add_co_ci_u32_e32 v2, vcc_lo, v4, v6, vcc_lo
-	v_lshlrev_b64 v[3:4], 2, v[1:2]
-	v_add_co_u32 v1, vcc_lo, s12, v3
-	v_add_co_ci_u32_e32 v2, vcc_lo, s13, v4, vcc_lo
-	global_store_b32 v[1:2], v0, off
+	v_mov_b32_e32 v1, v1
+	v_add3_u32 v2, v2, v7, v8
+	v_add_co_u32 v3, vcc_lo, v1, v5
+	v_add_co_ci_u32_e32 v4, vcc_lo, v2, v6, vcc_lo
+	v_lshlrev_b64 v[1:2], 2, v[3:4]
+	v_add_co_u32 v3, vcc_lo, s12, v1
+	v_add_co_ci_u32_e32 v4, vcc_lo, s13, v2, vcc_lo
+	global_store_b32 v[3:4], v0, off
 .LBB6:
 .LBB7:
 	s_mov_b32 exec_lo, s0

@@ -42,11 +42,11 @@ matmul16:
 	v_mad_u64_u32 v[4:5], vcc, v6, s8, 0
 	v_mul_lo_u32 v3, v7, s8
 	v_mul_lo_u32 v14, s9, v6
-	v_mov_b32_e32 v16, v4
-	v_add3_u32 v17, v5, v3, v14
-	v_lshl_add_u64 v[4:5], v[16:17], 0, v[10:11]
-	v_lshl_add_u64 v[10:11], v[4:5], 2, s[10:11]
-	global_load_dword v3, v[10:11], off
+	v_mov_b32_e32 v4, v4
+	v_add3_u32 v5, v5, v3, v14
+	v_lshl_add_u64 v[14:15], v[4:5], 0, v[10:11]
+	v_lshl_add_u64 v[4:5], v[14:15], 2, s[10:11]
+	global_load_dword v3, v[4:5], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v4, v3
 .LBB1:
@@ -60,11 +60,11 @@ matmul16:
 	v_mad_u64_u32 v[10:11], vcc, v12, s6, 0
 	v_mul_lo_u32 v3, v13, s6
 	v_mul_lo_u32 v5, s7, v12
-	v_mov_b32_e32 v12, v10
-	v_add3_u32 v13, v11, v3, v5
-	v_lshl_add_u64 v[10:11], v[12:13], 0, v[8:9]
-	v_lshl_add_u64 v[12:13], v[10:11], 2, s[12:13]
-	global_load_dword v3, v[12:13], off
+	v_mov_b32_e32 v10, v10
+	v_add3_u32 v11, v11, v3, v5
+	v_lshl_add_u64 v[12:13], v[10:11], 0, v[8:9]
+	v_lshl_add_u64 v[10:11], v[12:13], 2, s[12:13]
+	global_load_dword v3, v[10:11], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v5, v3
 .LBB3:
@@ -81,104 +81,73 @@ matmul16:
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
 	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v5, v4
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v10, v4 offset:1024
-	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v5, v10, v0
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:4
+	ds_read_b32 v3, v4
 	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1088
+	ds_read_b32 v10, v5 offset:1024
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:8
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1152
+	v_fma_f32 v11, v3, v10, v0
+	ds_read_b32 v3, v4 offset:4
+	ds_read_b32 v10, v5 offset:1088
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:12
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1216
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:8
+	ds_read_b32 v10, v5 offset:1152
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:16
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1280
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:12
+	ds_read_b32 v10, v5 offset:1216
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:20
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1344
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:16
+	ds_read_b32 v10, v5 offset:1280
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:24
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1408
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:20
+	ds_read_b32 v10, v5 offset:1344
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:28
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1472
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:24
+	ds_read_b32 v10, v5 offset:1408
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:32
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1536
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:28
+	ds_read_b32 v10, v5 offset:1472
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:36
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1600
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:32
+	ds_read_b32 v10, v5 offset:1536
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:40
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1664
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:36
+	ds_read_b32 v10, v5 offset:1600
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:44
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1728
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:40
+	ds_read_b32 v10, v5 offset:1664
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:48
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1792
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:44
+	ds_read_b32 v10, v5 offset:1728
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v10, v5 offset:52
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v11, v5 offset:1856
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:48
+	ds_read_b32 v10, v5 offset:1792
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v10, v11, v4
-	v_lshlrev_b32_e32 v4, 2, v3
-	ds_read_b32 v10, v4 offset:56
-	v_lshlrev_b32_e32 v4, 2, v1
-	ds_read_b32 v11, v4 offset:1920
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:52
+	ds_read_b32 v10, v5 offset:1856
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v4, v10, v11, v5
-	v_lshlrev_b32_e32 v5, 2, v3
-	ds_read_b32 v3, v5 offset:60
-	v_lshlrev_b32_e32 v5, 2, v1
-	ds_read_b32 v10, v5 offset:1984
+	v_fma_f32 v12, v3, v10, v11
+	ds_read_b32 v3, v4 offset:56
+	ds_read_b32 v10, v5 offset:1920
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v5, v3, v10, v4
+	v_fma_f32 v11, v3, v10, v12
+	ds_read_b32 v3, v4 offset:60
+	ds_read_b32 v4, v5 offset:1984
+	s_waitcnt lgkmcnt(0)
+	v_fma_f32 v0, v3, v4, v11
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_mov_b32_e32 v0, v5
 	s_add_u32 s16, s4, 16
 	s_addc_u32 s17, s5, 0
 	s_mov_b32 s4, s16
@@ -191,11 +160,11 @@ matmul16:
 	v_mad_u64_u32 v[2:3], vcc, v6, s6, 0
 	v_mul_lo_u32 v1, v7, s6
 	v_mul_lo_u32 v4, s7, v6
-	v_mov_b32_e32 v6, v2
-	v_add3_u32 v7, v3, v1, v4
-	v_lshl_add_u64 v[2:3], v[6:7], 0, v[8:9]
-	v_lshl_add_u64 v[4:5], v[2:3], 2, s[14:15]
-	global_store_dword v[4:5], v0, off
+	v_mov_b32_e32 v2, v2
+	v_add3_u32 v3, v3, v1, v4
+	v_lshl_add_u64 v[4:5], v[2:3], 0, v[8:9]
+	v_lshl_add_u64 v[2:3], v[4:5], 2, s[14:15]
+	global_store_dword v[2:3], v0, off
 .LBB6:
 .LBB7:
 	s_mov_b64 exec, s[0:1]

@@ -20,43 +20,26 @@ vector_add_tail:
 	v_add_co_u32 v6, vcc_lo, s4, v4
 	v_add_co_ci_u32_e32 v7, vcc_lo, s5, v5, vcc_lo
 	global_load_b128 v[8:11], v[6:7], off
+	v_add_co_u32 v6, vcc_lo, s6, v4
+	v_add_co_ci_u32_e32 v7, vcc_lo, s7, v5, vcc_lo
+	global_load_b128 v[12:15], v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v6, v8
-	v_mov_b32_e32 v7, v9
-	v_mov_b32_e32 v12, v10
-	v_mov_b32_e32 v13, v11
-	v_add_co_u32 v8, vcc_lo, s6, v4
-	v_add_co_ci_u32_e32 v9, vcc_lo, s7, v5, vcc_lo
-	global_load_b128 v[14:17], v[8:9], off
-	s_waitcnt vmcnt(0)
-	v_mov_b32_e32 v8, v14
-	v_mov_b32_e32 v9, v15
-	v_mov_b32_e32 v10, v16
-	v_mov_b32_e32 v11, v17
-	v_add_f32_e32 v14, v6, v8
-	v_add_f32_e32 v6, v7, v9
-	v_add_f32_e32 v7, v12, v10
-	v_add_f32_e32 v8, v13, v11
-	v_mov_b32_e32 v9, v14
-	v_mov_b32_e32 v10, v6
-	v_mov_b32_e32 v11, v7
-	v_mov_b32_e32 v12, v8
+	v_add_f32_e32 v8, v8, v12
+	v_add_f32_e32 v9, v9, v13
+	v_add_f32_e32 v10, v10, v14
+	v_add_f32_e32 v11, v11, v15
 	v_add_co_u32 v6, vcc_lo, s8, v4
 	v_add_co_ci_u32_e32 v7, vcc_lo, s9, v5, vcc_lo
-	global_store_b128 v[6:7], v[9:12], off
+	global_store_b128 v[6:7], v[8:11], off
 .LBB0:
 	s_and_not1_b32 exec_lo, s1, s0
 	s_cbranch_execz .LBB3
 	v_cmp_lt_i64_e64 s0, v[2:3], s[2:3]
-	v_cndmask_b32_e64 v4, s2, v2, s0
-	v_cndmask_b32_e64 v5, s3, v3, s0
-	v_mov_b32_e32 v2, v4
-	v_mov_b32_e32 v3, v5
+	v_cndmask_b32_e64 v2, s2, v2, s0
+	v_cndmask_b32_e64 v3, s3, v3, s0
 	v_cmp_lt_i64_e64 s0, v[0:1], s[2:3]
-	v_cndmask_b32_e64 v4, s2, v0, s0
-	v_cndmask_b32_e64 v5, s3, v1, s0
-	v_mov_b32_e32 v0, v4
-	v_mov_b32_e32 v1, v5
+	v_cndmask_b32_e64 v0, s2, v0, s0
+	v_cndmask_b32_e64 v1, s3, v1, s0
 	v_mov_b32_e32 v4, v0
 	v_mov_b32_e32 v5, v1
 	s_mov_b32 s0, exec_lo
@@ -67,14 +50,12 @@ vector_add_tail:
 	v_lshlrev_b64 v[0:1], 2, v[4:5]
 	v_add_co_u32 v6, vcc_lo, s4, v0
 	v_add_co_ci_u32_e32 v7, vcc_lo, s5, v1, vcc_lo
-	global_load_b32 v0, v[6:7], off
-	v_lshlrev_b64 v[6:7], 2, v[4:5]
-	v_add_co_u32 v8, vcc_lo, s6, v6
-	v_add_co_ci_u32_e32 v9, vcc_lo, s7, v7, vcc_lo
-	global_load_b32 v1, v[8:9], off
+	global_load_b32 v8, v[6:7], off
+	v_add_co_u32 v6, vcc_lo, s6, v0
+	v_add_co_ci_u32_e32 v7, vcc_lo, s7, v1, vcc_lo
+	global_load_b32 v9, v[6:7], off
 	s_waitcnt vmcnt(0)
-	v_add_f32_e32 v6, v0, v1
-	v_lshlrev_b64 v[0:1], 2, v[4:5]
+	v_add_f32_e32 v6, v8, v9
 	v_add_co_u32 v7, vcc_lo, s8, v0
 	v_add_co_ci_u32_e32 v8, vcc_lo, s9, v1, vcc_lo
 	global_store_b32 v[7:8], v6, off

@@ -82,6 +82,9 @@ export class KernelLowering {
   /** Hidden kernel arguments read (code object v5 `hidden_block_count_*`). */
   hiddenBlockCount = [false, false, false];
 
+  /** The next lowered region shares the current CSE scope (an unrolled iteration: straight-line code under the same EXEC). */
+  shareNextScope = false;
+
   lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
     throw new Error("AMDGPU lowering: lowerRegion is not installed");
   };
@@ -220,11 +223,15 @@ export class KernelLowering {
     this.scopes.pop();
   }
 
-  /** `fn()` once per scope chain for the same operation on the same operands (pure helpers only). */
+  /**
+   * `fn()` once per scope chain for the same operation on the same operands (pure helpers
+   * only). A register control flow rewrites (a loop-carried value, a merge) is rewritten only
+   * after the region reading it ends, so such operands reuse within their own region only.
+   */
   memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
-    if (operands.some((o) => typeof o !== "number" && o.mutable)) return fn();
+    const innermost = operands.some((o) => typeof o !== "number" && o.mutable);
     const key = `${op}(${operands.map((o) => (typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`)).join(",")})`;
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
+    for (let i = this.scopes.length - 1; i >= (innermost ? this.scopes.length - 1 : 0); i--) {
       const hit = this.scopes[i]!.get(key);
       if (hit) return hit;
     }

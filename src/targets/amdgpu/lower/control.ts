@@ -243,6 +243,8 @@ const forRule: Rule = (cx, op) => {
     let carried: Lowered[] = inits;
     for (let k = 0; k < trips; k++) {
       const iv = cx.const("i64", BigInt.asIntN(64, lo.c!) + BigInt(k) * BigInt.asIntN(64, step.c!));
+      // Iterations are straight-line code one after another: address parts computed once serve all.
+      cx.shareNextScope = true;
       const r = capture(cx, body, [iv, ...carried]);
       append(cx, r.items);
       carried = r.yielded;
@@ -317,6 +319,75 @@ const forRule: Rule = (cx, op) => {
   op.results.forEach((res, i) => cx.set(res, carried[i]!));
 };
 
+/**
+ * `scf.while`: HEAD: before(carried) → cond, values; results := values; leave when no lane
+ * continues (a uniform condition branches on SCC; a lane mask is ANDed into EXEC, lanes leave
+ * one by one and keep the values of their last pass, since VGPR writes obey EXEC);
+ * after(values) → carried; s_branch HEAD; EXIT: EXEC restored. Results live in VGPRs (lanes
+ * may leave at different passes); carried values the analysis proves uniform in SGPRs.
+ */
+const whileRule: Rule = (cx, op) => {
+  const inits = op.operands.map((v) => cx.get(v));
+  const initFlat = flatYields(cx, op, [inits]);
+  if (!initFlat) return cx.poison(op);
+  const before = op.regions[0]!, after = op.regions[1]!;
+  if (initFlat.lists[0]!.some((x) => x.t === "i1")) {
+    cx.unsupported(op, "an i1 loop-carried value", "carry an i32 instead");
+    return cx.poison(op);
+  }
+  const isUniform = (x: Scalar) => x.c !== undefined || (x.reg?.cls === "s" && !x.mask);
+  const carriedSlots = initFlat.lists[0]!.map((init, i) => {
+    // A carried value the analysis proves uniform stays scalar (lanes that left read the results, not it).
+    const cls = cx.uniform(before.args[initFlat.owners[i]!]!) && isUniform(init) && init.t !== "f32" ? "s" : "v";
+    const s = slotFor(cx, init, cls, false);
+    assign(cx, s, init, false);
+    return s;
+  });
+  const saved = cx.vreg("s", cx.maskDwords);
+  cx.emit(cx.maskOp("s_mov"), [part(saved), cx.exec]);
+  const head = cx.label(), exit = cx.label();
+  cx.program.loop("begin");
+  cx.place(head);
+  const start = cx.program.items.length;
+  const term = cx.lowerRegion(before, unflatten(initFlat.shapes, carriedSlots.map((s) => s.value)));
+  const [condValue, ...valueOperands] = term.operands;
+  const cond = cx.scalar(condValue!);
+  const values = valueOperands.map((v) => cx.get(v));
+  const valueFlat = flatYields(cx, op, [values]);
+  if (!valueFlat || valueFlat.lists[0]!.some((x) => x.t === "i1")) {
+    if (valueFlat) cx.unsupported(op, "an i1 'scf.while' result", "pass an i32 instead");
+    cx.program.items.splice(start);
+    return cx.poison(op);
+  }
+  const resultSlots = valueFlat.lists[0]!.map((v) => slotFor(cx, v, "v", false));
+  resultSlots.forEach((s, i) => assign(cx, s, valueFlat.lists[0]![i]!, false));
+  if (cond.c !== undefined) {
+    if (cond.c === 0n) cx.branch("s_branch", exit);
+  } else if (cond.mask) {
+    cx.emit(cx.maskOp("s_and"), [cx.exec, cx.exec, part(cond.reg!)]);
+    cx.branch("s_cbranch_execz", exit);
+  } else branchUnless(cx, cond, exit, false);
+  const r = capture(cx, after, values);
+  append(cx, r.items);
+  const yields = flatYields(cx, op, [r.yielded])?.lists[0];
+  if (yields) {
+    const carriedRegs = new Set<VReg>(carriedSlots.map((s) => s.value.reg!));
+    const staged = yields.map((y, i) => {
+      if (!y.reg || !carriedRegs.has(y.reg) || y.reg === carriedSlots[i]!.value.reg) return y;
+      const t = slotFor(cx, y, carriedSlots[i]!.cls, false);
+      assign(cx, t, y, false);
+      return t.value;
+    });
+    staged.forEach((y, i) => assign(cx, carriedSlots[i]!, y, false));
+  }
+  cx.branch("s_branch", head);
+  cx.program.loop("end");
+  cx.place(exit);
+  cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
+  const results = unflatten(valueFlat.shapes, resultSlots.map((s) => s.value));
+  op.results.forEach((res, i) => cx.set(res, results[i]!));
+};
+
 const scfSelect: Rule = (cx, op) => {
   const [c, a, b] = op.operands.map((v) => cx.get(v));
   if (c?.kind !== "scalar" || a?.kind !== "scalar" || b?.kind !== "scalar") {
@@ -329,5 +400,6 @@ const scfSelect: Rule = (cx, op) => {
 export const CONTROL_RULES = {
   "scf.if": ifRule,
   "scf.for": forRule,
+  "scf.while": whileRule,
   "scf.select": scfSelect,
 } as const satisfies Record<string, Rule>;

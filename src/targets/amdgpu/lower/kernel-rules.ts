@@ -10,7 +10,7 @@ import type { Op } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { waitcntImmediate } from "../isa/encoder.js";
 import { part } from "../machine/program.js";
-import { add64, int32, mul64, nanPropagating, vfloat } from "./arith.js";
+import { add64, compareInt, int32, mul64, nanPropagating, select, vfloat } from "./arith.js";
 import type { KernelLowering, Rule, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -159,14 +159,12 @@ const subgroupReduceRule: Rule = (cx, op) => {
     return cx.poison(op);
   }
   const cluster = Number(op.props.clusterSize ?? cx.wave);
-  const lane = cx.vreg("v", 1);
-  cx.emit("v_mbcnt_lo_u32_b32", [part(lane), imm(-1), imm(0)]);
-  let laneId = part(lane);
-  if (cx.wave === 64) {
-    const h = cx.vreg("v", 1);
-    cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(lane)]);
-    laneId = part(h);
-  }
+  cx.set(op.results[0]!, butterfly(cx, x, combine, cluster));
+};
+
+/** Every lane combines with lane ^ k for k = cluster/2 … 1 through `ds_bpermute_b32`: all lanes of a cluster end with the same bits. */
+function butterfly(cx: Cx, x: Scalar, combine: (cx: Cx, a: Scalar, b: Scalar) => Scalar, cluster: number): Scalar {
+  const laneId = part(laneIdOperand(cx).reg!);
   let v: Scalar = cx.sval(x.t, cx.own32(cx.lo(x)));
   for (let k = cluster / 2; k >= 1; k /= 2) {
     const partner = cx.vreg("v", 1);
@@ -178,7 +176,72 @@ const subgroupReduceRule: Rule = (cx, op) => {
     v = combine(cx, v, cx.sval(x.t, other));
     if (v.reg?.cls !== "v" || v.reg.n !== 1) v = cx.sval(x.t, cx.own32(cx.lo(v)));
   }
-  cx.set(op.results[0]!, v);
+  return v;
+}
+
+/** The lane id (v_mbcnt_lo, and v_mbcnt_hi in wave64) as a 32-bit VGPR operand. */
+function laneIdOperand(cx: Cx): Scalar {
+  const lane = cx.vreg("v", 1);
+  cx.emit("v_mbcnt_lo_u32_b32", [part(lane), imm(-1), imm(0)]);
+  if (cx.wave === 32) return cx.sval("i32", lane, { max: 31n });
+  const h = cx.vreg("v", 1);
+  cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(lane)]);
+  return cx.sval("i32", h, { max: 63n });
+}
+
+/** The low dword of an index/i32 operand, as an i32 scalar. */
+function low32(cx: Cx, x: Scalar): Scalar {
+  if (x.c !== undefined) return cx.const("i32", BigInt.asUintN(32, x.c));
+  return { kind: "scalar", t: "i32", reg: x.reg!, ...(x.max !== undefined && x.max <= 0xffffffffn ? { max: x.max } : {}) };
+}
+
+/** Every lane reads `x` of lane `source` (a 32-bit lane index) through `ds_bpermute_b32`, dword by dword. */
+function permute(cx: Cx, x: Scalar, source: Scalar): Scalar {
+  const addr = int32(cx, "shl", source, cx.const("i32", 2n));
+  const address = cx.v32(cx.lo(addr));
+  const dwords = x.t === "i64" && !cx.hiZero(x) ? 2 : 1;
+  const d = cx.vreg("v", dwords);
+  for (let i = 0; i < dwords; i++) cx.emit("ds_bpermute_b32", [part(d, i, 1), address, cx.v32(i === 0 ? cx.lo(x) : cx.hi(x))]);
+  return cx.sval(x.t, d, dwords === 1 && x.t === "i64" ? { narrow: true, ...(x.max !== undefined ? { max: x.max } : {}) } : {});
+}
+
+/**
+ * `kernel.subgroup.shuffle<mode> %v, %offset, %width`: segments of `width` lanes; the source
+ * position is pos ^ o, pos − o, pos + o or o; a source outside the segment leaves the value
+ * and yields valid = false (the interpreter's rule). One `ds_bpermute_b32` per dword.
+ */
+const subgroupShuffleRule: Rule = (cx, op) => {
+  if (!fullWaves(cx, op)) return cx.poison(op);
+  const x = cx.scalar(op.operands[0]!);
+  if (x.t === "i1") {
+    cx.unsupported(op, "'kernel.subgroup.shuffle' of an i1", "shuffle an i32 (0 or 1) instead");
+    return cx.poison(op);
+  }
+  const offset = low32(cx, cx.scalar(op.operands[1]!));
+  const width = low32(cx, cx.scalar(op.operands[2]!));
+  const lane = laneIdOperand(cx);
+  const widthMinusOne = int32(cx, "sub", width, cx.const("i32", 1n));
+  const position = int32(cx, "and", lane, widthMinusOne);
+  const base = int32(cx, "sub", lane, position);
+  const mode = String(op.props.mode);
+  const from = mode === "xor" ? int32(cx, "xor", position, offset) : mode === "up" ? int32(cx, "sub", position, offset) : mode === "down" ? int32(cx, "add", position, offset) : offset;
+  const valid = compareInt(cx, "ult", from, width, 32);
+  const source = select(cx, valid, int32(cx, "add", base, from), lane);
+  const shuffled = permute(cx, x, source);
+  cx.set(op.results[0]!, select(cx, valid, shuffled, x));
+  if (op.results[1]) cx.set(op.results[1], valid);
+};
+
+/** `kernel.subgroup.broadcast %v from %lane` (the lane is uniform): `ds_bpermute_b32` from that lane. */
+const subgroupBroadcastRule: Rule = (cx, op) => {
+  if (!fullWaves(cx, op)) return cx.poison(op);
+  const x = cx.scalar(op.operands[0]!);
+  if (x.t === "i1") {
+    cx.unsupported(op, "'kernel.subgroup.broadcast' of an i1", "broadcast an i32 (0 or 1) instead");
+    return cx.poison(op);
+  }
+  if (x.c !== undefined || (cx.isS(x) && !x.mask)) return cx.set(op.results[0]!, x);
+  cx.set(op.results[0]!, permute(cx, x, low32(cx, cx.scalar(op.operands[1]!))));
 };
 
 /** Combining one kind of reduction (i32 and f32). */
@@ -200,10 +263,12 @@ function combiner(kind: string, t: string): ((cx: Cx, a: Scalar, b: Scalar) => S
 const MAX_FOLD = 256;
 
 /**
- * Every invocation stores its value in the collective's LDS scratch (one slot per
- * invocation, at the offset the pipeline assigned), barrier, then folds all slots in
- * flat-id order (the same association everywhere, so every invocation gets the same
- * value), barrier again so the scratch can be reused.
+ * Whole waves: a butterfly reduction in each wave (all lanes get the same bits), one LDS
+ * slot per wave (in the collective's scratch, at the offset the pipeline assigned),
+ * barrier, every invocation folds the wave slots in wave order, barrier again so the
+ * scratch can be reused; one wave needs no LDS. Otherwise every invocation stores its value
+ * in a slot of its own and all slots are folded in flat-id order. Either way the
+ * association is the same everywhere, so every invocation gets the same value.
  */
 const workgroupReduceRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
@@ -211,11 +276,33 @@ const workgroupReduceRule: Rule = (cx, op) => {
   const x = cx.scalar(op.operands[0]!);
   const combine = combiner(String(op.props.kind), x.t);
   const flat = size ? size[0] * size[1] * size[2] : 0;
-  if (!size || offset === undefined || !combine || flat > MAX_FOLD || offset + 4 * flat > 0xffff) {
-    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end folds i32/f32 over at most ${MAX_FOLD} invocations of a static workgroup`);
+  const wholeWaves = flat > 0 && flat % cx.wave === 0;
+  if (!size || offset === undefined || !combine || (!wholeWaves && flat > MAX_FOLD) || offset + 4 * flat > 0xffff) {
+    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end reduces i32/f32 over whole waves, or at most ${MAX_FOLD} invocations, of a static workgroup`);
     return cx.poison(op);
   }
   const id = flatLocalId(cx, op, size);
+  if (wholeWaves) {
+    // Whole waves: a butterfly in each wave, then one LDS slot per wave folded in wave order.
+    const perWave = butterfly(cx, x, combine, cx.wave);
+    const waves = flat / cx.wave;
+    if (waves === 1) return cx.set(op.results[0]!, perWave);
+    const waveSlot = int32(cx, "shl", int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))), cx.const("i32", 2n));
+    cx.emit("ds_store_b32", [cx.v32(cx.lo(waveSlot)), part(cx.own32(cx.lo(perWave)))], { offset });
+    drain(cx);
+    cx.emit("s_barrier", []);
+    const base = cx.v32(imm(0));
+    let total: Scalar | undefined;
+    for (let k = 0; k < waves; k++) {
+      const d = cx.vreg("v", 1);
+      cx.emit("ds_load_b32", [part(d), base], { offset: offset + 4 * k });
+      const w = cx.sval(x.t, d);
+      total = total ? combine(cx, total, w) : w;
+    }
+    drain(cx);
+    cx.emit("s_barrier", []);
+    return cx.set(op.results[0]!, total!);
+  }
   const slot = int32(cx, "shl", id, cx.const("i32", 2n));
   cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
   drain(cx);
@@ -244,6 +331,8 @@ export const KERNEL_RULES = {
   "kernel.subgroup.lane.id": laneIdRule,
   "kernel.subgroup.size": subgroupSizeRule,
   "kernel.subgroup.reduce": subgroupReduceRule,
+  "kernel.subgroup.shuffle": subgroupShuffleRule,
+  "kernel.subgroup.broadcast": subgroupBroadcastRule,
   "kernel.subgroup.id": subgroupIdRule,
   "kernel.subgroup.count": subgroupCountRule,
 } as const satisfies Record<string, Rule>;

@@ -21,6 +21,7 @@ import type { MOperand, VReg } from "../machine/program.js";
 import { part } from "../machine/program.js";
 import { allocateRegisters } from "../machine/regalloc.js";
 import { removeDeadInstructions } from "../machine/dce.js";
+import { coalesceCopies, reuseTuples } from "./copies.js";
 import { insertWaits, type PItem } from "../machine/waitcnt.js";
 import { insertHazardNops } from "../machine/hazards.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
@@ -106,11 +107,13 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const layoutInfo = sgprLayout(info, wave, kernargSize, inputs.workgroupIds[1]!, inputs.workgroupIds[2]!);
   const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset);
   cx.lowerRegion = (region, args) => {
-    cx.pushScope();
+    const shared = cx.shareNextScope;
+    cx.shareNextScope = false;
+    if (!shared) cx.pushScope();
     try {
       return lowerRegionOps(cx, region, args);
     } finally {
-      cx.popScope();
+      if (!shared) cx.popScope();
     }
   };
   if (family !== "gfx9" && family !== "gfx11") {
@@ -129,6 +132,8 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
 
   const sgprLimit = Math.min(family === "gfx9" ? 102 : MAX_SGPR + 1, info.processor.addressableSgprs);
   removeDeadInstructions(cx.program.items);
+  coalesceCopies(cx.program.items);
+  reuseTuples(cx.program.items);
   const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
   if (!allocation.ok) {
     const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";

@@ -1,0 +1,49 @@
+/**
+ * The LLVM 19 checks every AMDGPU code object of ours must pass (docs/amdgpu.md "Tests"):
+ * `llvm-objdump-19` decodes all of `.text` with no unknown words, `llvm-mc-19` assembles our
+ * listing to our exact code bytes, and `llvm-readobj-19 --notes` register counts cover every
+ * register the code names and LDS code has a group segment.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runTool } from "../util/tools.js";
+import { withTempDir } from "./llvm.js";
+
+/** The LLVM tools `checkWithLlvm` runs (for requireLlvm). */
+export const LLVM_CHECK_TOOLS = ["llvm-objdump-19", "llvm-mc-19", "llvm-objcopy-19", "llvm-readobj-19"] as const;
+
+function maxRegister(listing: string, prefix: "s" | "v"): number {
+  let max = -1;
+  for (const m of listing.matchAll(new RegExp(`\\b${prefix}(?:\\[(\\d+):(\\d+)\\]|(\\d+))\\b`, "g"))) max = Math.max(max, Number(m[2] ?? m[3]));
+  return max;
+}
+
+/** Asserts the three LLVM agreements for one single-kernel code object and its listing. */
+export function checkWithLlvm(bytes: Uint8Array, listing: string, processor: string): void {
+  withTempDir((dir) => {
+    const hsaco = join(dir, "k.hsaco");
+    writeFileSync(hsaco, bytes);
+    const dis = runTool("llvm-objdump-19", ["-d", `--mcpu=${processor}`, hsaco]);
+    assert.equal(dis.status, 0, dis.stderr);
+    assert.doesNotMatch(dis.stdout, /<unknown>|\.long\b/);
+    // Our listing, assembled by llvm-mc-19, is our code byte for byte.
+    writeFileSync(join(dir, "k.s"), listing.split("\n").slice(1).join("\n"));
+    const mc = runTool("llvm-mc-19", ["-triple=amdgcn-amd-amdhsa", `-mcpu=${processor}`, "-filetype=obj", join(dir, "k.s"), "-o", join(dir, "k.o")]);
+    assert.equal(mc.status, 0, mc.stderr);
+    assert.equal(runTool("llvm-objcopy-19", ["-O", "binary", "--only-section=.text", join(dir, "k.o"), join(dir, "mc.bin")]).status, 0);
+    assert.equal(runTool("llvm-objcopy-19", ["-O", "binary", "--only-section=.text", hsaco, join(dir, "ours.bin")]).status, 0);
+    const ours = readFileSync(join(dir, "ours.bin"));
+    const theirs = readFileSync(join(dir, "mc.bin"));
+    // A single-kernel object starts its code at .text offset 0.
+    assert.deepEqual([...ours.subarray(0, theirs.length)], [...theirs], "llvm-mc-19 encodes our listing differently");
+    const notes = runTool("llvm-readobj-19", ["--notes", hsaco]).stdout;
+    const sgprs = Number(/\.sgpr_count:\s+(\d+)/.exec(notes)?.[1]);
+    const vgprs = Number(/\.vgpr_count:\s+(\d+)/.exec(notes)?.[1]);
+    assert.ok(sgprs >= maxRegister(listing, "s") + 1, `.sgpr_count ${sgprs} < s${maxRegister(listing, "s")}`);
+    assert.ok(vgprs >= maxRegister(listing, "v") + 1, `.vgpr_count ${vgprs} < v${maxRegister(listing, "v")}`);
+    const lds = Number(/\.group_segment_fixed_size:\s+(\d+)/.exec(notes)?.[1]);
+    const usesLds = /\bds_(?!bpermute|swizzle)/.test(listing);
+    assert.ok(!usesLds || lds > 0, "LDS instructions with no group segment");
+  });
+}
