@@ -65,6 +65,8 @@ export const D = {
   wrongTerminator: entry("STRUCTURE/018", "{0}"),
   badStringValue: entry("STRUCTURE/027", "{0}"),
   wrongRegion: entry("STRUCTURE/029", "'{0}' is not allowed in {1}"),
+  /** A reference that must name a value of a given origin (a `where` argument that is not a signature argument). */
+  valueOrigin: entry("STRUCTURE/032", "'{0}' field '{1}' must reference {2}"),
   workgroupAllocaPlacement: entry("STRUCTURE/031", "buffer.alloca<workgroup> must be at the top level of a kernel body"),
   pureCallImpure: entry("STRUCTURE/034", "'pure' call to impure callee '@{0}'"),
   nonPositiveStep: entry("STRUCTURE/035", "loop step must be positive, got {0}"),
@@ -94,6 +96,7 @@ export const D = {
   argBlockTooLarge: entry("TARGET/901", "device argument block of {0} bytes exceeds the target limit of {1} bytes"),
   dynamicWorkgroupSize: entry("TARGET/902", "workgroup size must be a compile-time constant on {0}"),
   unresolvedTargetQuery: entry("TARGET/903", "{0} cannot be resolved for this target"),
+  subgroupWidthContradicted: entry("TARGET/905", "{0} assumes subgroups of at least {1} lanes, but {2} runs subgroups of {3}"),
   // BYTECODE (module bytecode reader, src/bytecode/module; 9xx: ours, language.md §8)
   bytecodeTruncated: entry("BYTECODE/901", "truncated .loombc: {0}"),
   bytecodeBadHeader: entry("BYTECODE/902", "not a readable .loombc module: {0}"),
