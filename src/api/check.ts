@@ -297,7 +297,7 @@ export class CheckProgram {
           env.set(op.results[0]!, this.#scalarLane(v, op.results[0]!.type));
           continue;
         }
-        if (op.name === "kernel.launch" || op.name === "kernel.dispatch") {
+        if (op.name === "kernel.launch" || op.name === "kernel.dispatch" || (op.name === "func.call" && this.#kernels.has(op.props.symbol as string))) {
           host.launch(this.#launchRequest(op, env));
           launches++;
           continue;
@@ -444,7 +444,7 @@ export class CheckProgram {
     const target = this.#kernels.get(op.props.symbol as string);
     if (isOp(target, "kernel.entry.decl")) throw new CheckUnsupported(`@${target.props.symbol} is an entry the embedding provides (kernel.entry.decl); loom check has no implementation for it`);
     if (isOp(target, "kernel.decl")) throw new CheckUnsupported(`@${target.props.symbol} is declared here and defined in another module: link it first (loom link)`);
-    const n = op.props.bracketCount as number;
+    const n = (op.props.bracketCount as number | undefined) ?? 0;
     const host = (v: Value): HostValue => {
       const x = env.get(v);
       if (x !== undefined && typeof x === "object" && !Array.isArray(x)) return x as HostValue;

@@ -4,8 +4,8 @@
  * of the first mismatch; `check.benchmark` records print their median time. The work is done
  * by `runCheckModule` (loomc/harness) over the public `CheckProgram`.
  */
-import { LoomError, closestName } from "../index.js";
-import { DeviceError, loadModule, output, progress, readSource, requireOne, say, UsageError, type Command, type Values } from "./common.js";
+import { LoomError, closestName, linkModule } from "../index.js";
+import { buildLinkIndex, DeviceError, list, loadModule, output, progress, readSource, report, requireOne, say, UsageError, type Command, type Values } from "./common.js";
 import { CaseError, deviceKinds, findDeviceProvider, runCheckModule, type CheckReport, type CheckSampleReport, type HarnessDevice } from "../harness/index.js";
 
 function openDevice(kind: string, selector: string | undefined): HarnessDevice {
@@ -82,7 +82,7 @@ function plain(x: unknown): unknown {
 
 export const checkCommand: Command = {
   summary: "run the check.case programs of a file on a device and compare their expectations",
-  help: `usage: loom check FILE [--device KIND] [--case NAME] [--no-bench] [--json]
+  help: `usage: loom check FILE [--device KIND] [--library LIB]... [--case NAME] [--no-bench] [--json]
 
 Runs every check.case of FILE (each parameter sample in plan order) on the device: kernels
 compile for the device's own profile, kernel.launch evaluates the launch configuration for
@@ -93,6 +93,7 @@ index with both values. check.benchmark records run their case, then time its la
   --device KIND          vulkan (default), cuda, sim, webgpu, or interp (the reference
                          interpreter on the CPU; no driver needed)
   --device-index SEL     the device: an index or part of its name
+  --library LIB          a module defining the kernels FILE declares (kernel.decl); repeatable
   --case NAME            run only this case (and its benchmarks)
   --max-samples N        samples per case at most (default 64)
   --no-bench             skip check.benchmark records
@@ -104,6 +105,7 @@ failed expectation, a program error or a kernel that does not compile, 2 usage e
   options: {
     device: { type: "string" },
     "device-index": { type: "string" },
+    library: { type: "string", multiple: true },
     case: { type: "string" },
     "max-samples": { type: "string" },
     "no-bench": { type: "boolean" },
@@ -122,10 +124,21 @@ failed expectation, a program error or a kernel that does not compile, 2 usage e
     try {
       const { module } = await loadModule(source, output.json, [device.target.environment]);
       if (!module) return 1;
-      const text = new TextDecoder().decode(source.bytes);
-      let report: CheckReport;
+      let text = new TextDecoder().decode(source.bytes);
+      const libraries = list(values.library);
+      if (libraries.length > 0) {
+        // The case's kernel.decl ops take their definitions from the libraries; kernels then
+        // compile from the linked module's text.
+        const index = await buildLinkIndex(libraries);
+        if (!index) return 1;
+        const linked = linkModule(module, index);
+        report(linked, output.json, file);
+        if (!linked.ok) return 1;
+        text = module.print();
+      }
+      let checked: CheckReport;
       try {
-        report = runCheckModule(device, module, source.name, text, {
+        checked = runCheckModule(device, module, source.name, text, {
           ...(values.case === undefined ? {} : { case: values.case as string }),
           benchmarks: values["no-bench"] !== true,
           sampleLimit,
@@ -137,10 +150,10 @@ failed expectation, a program error or a kernel that does not compile, 2 usage e
         if (e instanceof CaseError) throw new UsageError(e.message);
         throw e;
       }
-      output.result = plain({ ...report, deviceName: device.name }) as Record<string, unknown>;
-      printReport(source.name, report);
-      say(`loom check: ${report.passed} passed, ${report.failed} failed, ${report.unsupported} unsupported, ${report.errors} errors (${device.name})`);
-      return report.failed > 0 || report.errors > 0 ? 1 : 0;
+      output.result = plain({ ...checked, deviceName: device.name }) as Record<string, unknown>;
+      printReport(source.name, checked);
+      say(`loom check: ${checked.passed} passed, ${checked.failed} failed, ${checked.unsupported} unsupported, ${checked.errors} errors (${device.name})`);
+      return checked.failed > 0 || checked.errors > 0 ? 1 : 0;
     } finally {
       device.destroy();
     }

@@ -90,6 +90,16 @@ class CompileFailure extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * Only TARGET diagnostics: the program is fine but this device cannot run it (a kernel
+   * pinned to another target, a shuffle wider than the device's subgroup). The sample is
+   * unsupported here, not an error of the program.
+   */
+  get targetOnly(): boolean {
+    const codes = [...this.diagnostics.matchAll(/error \[([A-Z]+)\/\d+\]/g)].map((m) => m[1]);
+    return codes.length > 0 && codes.every((c) => c === "TARGET");
+  }
 }
 
 /** One launch as it ran, kept to be replayed by a benchmark. */
@@ -177,6 +187,10 @@ function runOne(program: CheckProgram, host: DeviceHost, caseSymbol: string, sam
     return program.runSample(caseSymbol, sample, host);
   } catch (e) {
     const base = { case: caseSymbol, sample, status: "error" as const, launches: 0, expectations: [] as const };
+    if (e instanceof CompileFailure && e.targetOnly) {
+      const first = /error \[[A-Z]+\/\d+\]: (.*)/.exec(e.diagnostics)?.[1] ?? e.message;
+      return { case: caseSymbol, sample, status: "unsupported", reason: `${e.message}: ${first}`, launches: 0, expectations: [] };
+    }
     if (e instanceof CompileFailure) return { ...base, reason: e.message, diagnostics: e.diagnostics };
     if (e instanceof LoomError || e instanceof CaseError) return { ...base, reason: e.message };
     throw e;

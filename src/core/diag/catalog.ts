@@ -96,7 +96,6 @@ export const D = {
   argBlockTooLarge: entry("TARGET/901", "device argument block of {0} bytes exceeds the target limit of {1} bytes"),
   dynamicWorkgroupSize: entry("TARGET/902", "workgroup size must be a compile-time constant on {0}"),
   unresolvedTargetQuery: entry("TARGET/903", "{0} cannot be resolved for this target"),
-  subgroupWidthContradicted: entry("TARGET/905", "{0} assumes subgroups of at least {1} lanes, but {2} runs subgroups of {3}"),
   // BYTECODE (module bytecode reader, src/bytecode/module; 9xx: ours, language.md §8)
   bytecodeTruncated: entry("BYTECODE/901", "truncated .loombc: {0}"),
   bytecodeBadHeader: entry("BYTECODE/902", "not a readable .loombc module: {0}"),
