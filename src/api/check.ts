@@ -13,6 +13,9 @@ import { LoomError } from "../core/errors.js";
 import { isOp, opInfo } from "../dialects/registry.js";
 import type { EvalValue, Lane } from "../dialects/decl.js";
 import { bitsToFloat, floatToBits, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
+import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
+import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
+import { Undefined } from "../dialects/index/semantics.js";
 import { Module } from "./module.js";
 
 /** A value of a case: a tensor (bytes the host may write) or a scalar. */
@@ -403,14 +406,29 @@ export class CheckProgram {
     const info = opInfo(op.name);
     const t = op.results[0]?.type;
     if (info?.syntax.form === "constant" && t) return literalLane(op.props.value as Literal, t, op.name);
-    if (!info?.evaluate || !t) throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
     const args = op.operands.map((v) => {
       const x = env.get(v);
       if (x === undefined || (typeof x === "object" && !Array.isArray(x))) throw new CheckUnsupported(`'${op.name}' on %${v.name}, which is not a scalar`);
       return x as EvalValue;
     });
-    const r = info.evaluate(args, { operands: op.operands.map((v) => v.type), result: t });
-    if (typeof r === "object" && r !== null && !Array.isArray(r)) throw new LoomError("out-of-range", `'${op.name}' at line ${op.span?.line ?? 0}: undefined behaviour on the host`);
+    if (op.name === "scf.select" && t) return args[args[0] ? 1 : 2]!;
+    if (!info || !t) throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
+    let r: EvalValue | Undefined;
+    if (info.evaluate) r = info.evaluate(args, { operands: op.operands.map((v) => v.type), result: t });
+    else {
+      // Scalar and index arithmetic: the exact semantics the folder and the launch-config evaluator share.
+      const prims = [t, ...op.operands.map((v) => v.type)];
+      if (prims.some((x) => x.kind !== "prim") || args.some((a) => Array.isArray(a))) throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
+      let flags = 0;
+      for (const f of (op.props.flags as string[] | undefined) ?? []) flags |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
+      try {
+        const fn = bindExactOp(op.name, (t as PrimType).name as LType, op.operands.map((v) => (v.type as PrimType).name as LType), flags, op.props.predicate as string | undefined);
+        r = fn(...(args as ExactValue[]));
+      } catch {
+        throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
+      }
+    }
+    if (r instanceof Undefined) throw new LoomError("out-of-range", `'${op.name}' at line ${op.span?.line ?? 0}: undefined behaviour on the host`);
     return r as EvalValue;
   }
 
@@ -501,7 +519,8 @@ export class CheckProgram {
       const w = elementBytes(el);
       same = (x, y, i) => (a.raw && e.raw ? a.raw.subarray(i * w, (i + 1) * w).every((b, k) => b === e.raw![i * w + k]) : isFloat(el) ? floatToBits(Number(x), el.name as FloatName) === floatToBits(Number(y), el.name as FloatName) : x === y);
     } else if (op.name === "check.expect.close") {
-      const atol = op.props.atol as number, rtol = op.props.rtol as number, nanSame = op.props.nan === "same";
+      const num = (l: Literal) => (l.kind === "float" ? l.value : l.kind === "int" ? Number(l.value) : NaN);
+      const atol = num(op.props.atol as Literal), rtol = num(op.props.rtol as Literal), nanSame = op.props.nan === "same";
       same = (x, y) => {
         const p = Number(x), q = Number(y);
         if (Number.isNaN(p) || Number.isNaN(q)) return nanSame && Number.isNaN(p) && Number.isNaN(q);

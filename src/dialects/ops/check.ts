@@ -76,7 +76,7 @@ export const CHECK_OPS = {
   /** operands [actual, expected] */
   "check.expect.equal": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to be equal element by element" }),
   "check.expect.bitwise": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to have identical bits" }),
-  "check.expect.close": op<Annotated & { readonly atol: number; readonly rtol: number; readonly nan: "same" | "different" }>({
+  "check.expect.close": op<Annotated & { readonly atol: Literal; readonly rtol: Literal; readonly nan: "same" | "different" }>({
     placement: "H", pure: false, syntax: custom, doc: "expects |actual − expected| ≤ atol + rtol·|expected| for every element",
   }),
   /** operands [value, dynamic extents…] */

@@ -25,6 +25,18 @@ function clause<R>(p: Parser, word: string, inner: () => R): R {
   return out;
 }
 
+/**
+ * A check literal as the reference prints it: integers as written, floats in the shortest
+ * text that reads back to the same number (`0.03125`, `1.001`, `4.0`).
+ */
+function printLiteral(w: Writer, l: Literal): Writer {
+  if (l.kind !== "float" || !Number.isFinite(l.value)) return w.literal(l);
+  const x = l.value;
+  if (Object.is(x, -0)) return w.text("-0.0");
+  const s = String(x);
+  return w.text(/[.e]/.test(s) ? s : `${s}.0`);
+}
+
 /** A literal of a value clause: a number, `true`/`false`, `inf`/`nan`, or a bare word. */
 function literal(p: Parser): Literal {
   return p.parseLiteral("a literal value");
@@ -72,7 +84,7 @@ function printNamedLiterals(w: Writer, list: readonly NamedLiteral[]): void {
   w.text(" {");
   list.forEach((e, i) => {
     if (i > 0) w.text(", ");
-    w.text(`${e.key} = `).literal(e.value);
+    printLiteral(w.text(`${e.key} = `), e.value);
   });
   w.text("}");
 }
@@ -199,8 +211,8 @@ register("check.param.range", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(` ${op.props.policy} bounds(`).literal(op.props.lower).text(" to ").literal(op.props.upper).text(")");
-    if (op.props.step) w.text(" step(").literal(op.props.step).text(")");
+    printLiteral(printLiteral(w.text(` ${op.props.policy} bounds(`), op.props.lower).text(" to "), op.props.upper).text(")");
+    if (op.props.step) printLiteral(w.text(" step("), op.props.step).text(")");
     printParamName(w, op);
     w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
   },
@@ -215,7 +227,7 @@ register("check.literal check.generate.fill", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" value(").literal(op.props.value).text(")");
+    printLiteral(w.text(" value("), op.props.value).text(")");
     w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
   },
 });
@@ -229,7 +241,7 @@ register("check.generate.iota", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" offset(").literal(op.props.offset).text(") step(").literal(op.props.step).text(")");
+    printLiteral(printLiteral(w.text(" offset("), op.props.offset).text(") step("), op.props.step).text(")");
     if (op.props.period !== undefined) w.text(` period(${op.props.period})`);
     w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
   },
@@ -245,7 +257,7 @@ register("check.generate.random.uniform", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" seed(").value(op.operands[0]!).text(") range(").literal(op.props.lower).text(" to ").literal(op.props.upper).text(")");
+    printLiteral(printLiteral(w.text(" seed(").value(op.operands[0]!).text(") range("), op.props.lower).text(" to "), op.props.upper).text(")");
     w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
   },
 });
@@ -363,14 +375,14 @@ register("check.expect.equal check.expect.bitwise", {
   },
 });
 
-/** A tolerance: a non-negative finite number (an integer is read as one). */
-function tolerance(p: Parser, word: string): number {
+/** A tolerance: a non-negative finite number (an integer is read as one), kept as written. */
+function tolerance(p: Parser, word: string): Literal {
   return clause(p, word, () => {
     const t = p.peek();
     const l = literal(p);
     const x = l.kind === "float" ? l.value : l.kind === "int" ? Number(l.value) : NaN;
     if (!Number.isFinite(x) || x < 0) p.fail(D.unexpectedToken, t, [t.text, "a finite non-negative tolerance"]);
-    return x;
+    return l;
   });
 }
 
@@ -386,7 +398,9 @@ register("check.expect.close", {
   },
   print(w, op) {
     printActualExpected(w, op);
-    w.text(" atol(").literal({ kind: "float", value: op.props.atol }).text(") rtol(").literal({ kind: "float", value: op.props.rtol }).text(`) nan(${op.props.nan})`);
+    w.text(" atol(");
+    printLiteral(w, op.props.atol).text(") rtol(");
+    printLiteral(w, op.props.rtol).text(`) nan(${op.props.nan})`);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });
