@@ -18,6 +18,19 @@ export { COMMON_TARGET_ATTRIBUTES } from "./core/target-records.js";
 export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type AsyncCacheStore, type CacheStats } from "./api/cache/cache.js";
 export { LOOMC_VERSION } from "./core/version.js";
 export { prepareReferenceKernel } from "./api/reference.js";
+export {
+  CheckProgram,
+  CheckUnsupported,
+  type CheckHost,
+  type CheckLaunchRequest,
+  type CheckCaseInfo,
+  type CheckBenchmarkInfo,
+  type CheckParameter,
+  type CheckSample,
+  type HostValue,
+  type SampleOutcome,
+  type ExpectationOutcome,
+} from "./api/check.js";
 export type {
   InterpretedKernel,
   ArgValue as ReferenceArgValue,

@@ -12,6 +12,7 @@ import { launchCommand } from "./launch.js";
 import { linkCommand } from "./link.js";
 import { runCommand } from "./run.js";
 import { testCommand } from "./test.js";
+import { checkCommand } from "./check.js";
 import { explainCommand } from "./explain.js";
 import { cliWording, DeviceError, EXIT, JSON_SCHEMA, output, UsageError, type Command } from "./common.js";
 import { IoError, setMaxInputBytes } from "./io.js";
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   link: linkCommand,
   run: runCommand,
   test: testCommand,
+  check: checkCommand,
   explain: explainCommand,
 };
 

@@ -22,6 +22,7 @@ export type LoweringTable<R> = { readonly [N in OpName]: R | Unsupported };
 const TOP_LEVEL = unsupported("a top-level op, never inside a kernel body");
 const TERMINATOR = unsupported("a region terminator, read by the rule of the op that owns the region");
 const RESOLVED = unsupported("resolved before lowering (inlined, specialized or split into the launch config)");
+const HOST = unsupported("a check-harness op, run on the host by `loom check`, never compiled");
 
 /** The ops no prepared kernel body holds or whose region's owner lowers them: every table spreads these. */
 export const NEVER_LOWERED = {
@@ -47,6 +48,25 @@ export const NEVER_LOWERED = {
   "template.call": RESOLVED,
   "config.get": RESOLVED,
   "target.subgroup.size": RESOLVED,
+  "check.case": TOP_LEVEL,
+  "check.benchmark": TOP_LEVEL,
+  "kernel.entry.decl": TOP_LEVEL,
+  "check.return": HOST,
+  "check.param.seed": HOST,
+  "check.param.choice": HOST,
+  "check.param.range": HOST,
+  "check.literal": HOST,
+  "check.generate.fill": HOST,
+  "check.generate.iota": HOST,
+  "check.generate.random.uniform": HOST,
+  "check.tensor.view": HOST,
+  "kernel.launch": HOST,
+  "kernel.dispatch": HOST,
+  "check.oracle.call": HOST,
+  "check.expect.equal": HOST,
+  "check.expect.bitwise": HOST,
+  "check.expect.close": HOST,
+  "check.expect.shape": HOST,
 } as const satisfies Partial<Record<OpName, Unsupported>>;
 
 /** What the driver needs from a back end's per-kernel context; `L` is its lowered value. */

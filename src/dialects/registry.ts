@@ -7,6 +7,7 @@
 import type { Op, Prop } from "../ir/core.js";
 import type { OpDecl } from "./decl.js";
 import { BUFFER_OPS } from "./ops/buffer.js";
+import { CHECK_OPS } from "./ops/check.js";
 import { CONFIG_OPS } from "./ops/config.js";
 import { FUNC_OPS } from "./ops/func.js";
 import { INDEX_OPS } from "./ops/index.js";
@@ -18,7 +19,7 @@ import { TOP_OPS } from "./ops/top.js";
 import { VECTOR_OPS } from "./ops/vector.js";
 import { VIEW_OPS } from "./ops/view.js";
 
-const OPS = { ...KERNEL_OPS, ...INDEX_OPS, ...SCALAR_OPS, ...SCF_OPS, ...BUFFER_OPS, ...VIEW_OPS, ...VECTOR_OPS, ...FUNC_OPS, ...TEMPLATE_OPS, ...CONFIG_OPS, ...TOP_OPS } as const;
+const OPS = { ...KERNEL_OPS, ...INDEX_OPS, ...SCALAR_OPS, ...SCF_OPS, ...BUFFER_OPS, ...VIEW_OPS, ...VECTOR_OPS, ...FUNC_OPS, ...TEMPLATE_OPS, ...CONFIG_OPS, ...TOP_OPS, ...CHECK_OPS } as const;
 
 type Registry = typeof OPS;
 

@@ -12,6 +12,7 @@ import { CudaRuntime, type ArgValue as CudaArg, type CudaBuffer } from "../runti
 import type { DeviceKernel, DeviceTarget } from "./device.js";
 import { SIM_PROVIDER } from "./device-sim.js";
 import { WEBGPU_PROVIDER } from "./device-webgpu.js";
+import { INTERP_PROVIDER } from "./device-interp.js";
 
 /** Device memory the harness fills and reads back. */
 export interface HarnessBuffer {
@@ -240,6 +241,7 @@ const PROVIDERS: Record<string, DeviceProvider> = {
   cuda: CUDA,
   sim: SIM_PROVIDER,
   webgpu: WEBGPU_PROVIDER,
+  interp: INTERP_PROVIDER,
 };
 
 /** The provider of `kind`, or undefined. */

@@ -47,3 +47,14 @@ export {
   type CaseStatus,
   type AnnotationMatch,
 } from "./loom-test.js";
+export {
+  runCheckModule,
+  type CheckReport,
+  type CheckCaseReport,
+  type CheckBenchmarkReport,
+  type CheckSampleReport,
+  type CheckRunOptions,
+  type CheckStatus,
+  type BenchmarkTiming,
+  type SampleError,
+} from "./check.js";

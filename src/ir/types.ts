@@ -33,7 +33,16 @@ export interface ViewType {
   readonly element: PrimType;
   readonly layout?: Layout;
 }
-export type Type = PrimType | VectorType | ViewType;
+/**
+ * A check-harness host value (`tensor<4x[%n]xf32>`): a materialized array with a shape and an
+ * element type, only in `check.case` bodies (language.md §11). A kernel sees it as a `buffer`.
+ */
+export interface TensorType {
+  readonly kind: "tensor";
+  readonly dims: readonly Dim[];
+  readonly element: PrimType;
+}
+export type Type = PrimType | VectorType | ViewType | TensorType;
 
 const primCache = new Map<PrimName, PrimType>();
 /** The interned primitive type of that name. */
@@ -104,14 +113,14 @@ export function typeEquals(a: Type, b: Type): boolean {
     const v = b as VectorType;
     return a.element.name === v.element.name && a.shape.length === v.shape.length && a.shape.every((s, i) => s === v.shape[i]);
   }
-  const v = b as ViewType;
+  const v = b as ViewType | TensorType;
   if (a.element.name !== v.element.name || a.dims.length !== v.dims.length) return false;
   for (let i = 0; i < a.dims.length; i++) {
     const x = a.dims[i]!, y = v.dims[i]!;
     if (x.kind !== y.kind) return false;
     if (x.kind === "static" ? x.size !== (y as { size: number }).size : x.value !== (y as { value: Value }).value) return false;
   }
-  return layoutEquals(a.layout, v.layout);
+  return a.kind === "tensor" || layoutEquals(a.layout, (v as ViewType).layout);
 }
 
 function isDenseName(l: Layout | undefined): boolean {
@@ -135,6 +144,8 @@ export function typeToString(t: Type): string {
       const layout = t.layout ? `, ${t.layout.kind === "named" ? `#${t.layout.name}` : `%${t.layout.value.name}`}` : "";
       return `view<${dims}${t.element.name}${layout}>`;
     }
+    case "tensor":
+      return `tensor<${t.dims.map((d) => (d.kind === "static" ? `${d.size}x` : `[%${d.value.name}]x`)).join("")}${t.element.name}>`;
   }
 }
 

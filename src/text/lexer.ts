@@ -2,7 +2,7 @@
  * The Loom lexer (language.md §1): source text → tokens, in one pass over char codes.
  *
  * - Positions: 1-based line and code-point column (astral characters count once).
- * - Dimension mode: after `vector<` / `view<`, an `x` starting an identifier is the `DimX`
+ * - Dimension mode: after `vector<` / `view<` / `tensor<`, an `x` starting an identifier is the `DimX`
  *   separator and integers are decimal only, until the element type (an identifier) ends it.
  * - Comments are attached to the following token (`Token.comments`), never emitted alone.
  * - Lexical errors (PARSE/005 015 016 019 023 024 025 026) are reported here and leave an
@@ -215,7 +215,7 @@ class Lexer {
       this.pos++;
       if (single === Tok.Less) {
         const prev = this.tokens[this.tokens.length - 1];
-        if (prev && prev.kind === Tok.Ident && (prev.text === "vector" || prev.text === "view")) this.dimMode = true;
+        if (prev && prev.kind === Tok.Ident && (prev.text === "vector" || prev.text === "view" || prev.text === "tensor")) this.dimMode = true;
         this.angles.push(this.tokens.length);
       } else if (single === Tok.Greater) {
         this.angles.pop();

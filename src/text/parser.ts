@@ -642,7 +642,7 @@ export class Parser {
       this.expect(Tok.Greater, "'>'");
       return T.layout;
     }
-    if (name === "vector" || name === "view") return this.parseShaped(t, resolve ?? ((v) => this.useToken(v)));
+    if (name === "vector" || name === "view" || name === "tensor") return this.parseShaped(t, resolve ?? ((v) => this.useToken(v)));
     this.fail(D.unknownType, t, [name]);
   }
 
@@ -681,6 +681,12 @@ export class Parser {
       this.fail(D.unknownType, elemTok, [elemTok.text]);
     }
     const element = prim(elemTok.text as PrimType["name"]);
+    // A check-harness tensor (language.md §11): a view's dimensions, no layout.
+    if (head.text === "tensor") {
+      const close = this.expect(Tok.Greater, "'>'");
+      if (dims.length > 4) this.failAt(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (tensors have rank 1 to 4)`]);
+      return { kind: "tensor", dims, element };
+    }
     if (isVector) {
       if (this.at(Tok.Comma)) this.fail(D.invalidType, this.peek(), ["vector types take no layout"]);
       const close = this.expect(Tok.Greater, "'>'");

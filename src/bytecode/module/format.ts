@@ -22,7 +22,7 @@ export const LOCATION_MODE = { lines: 0, none: 1, full: 2 } as const;
 export type LocationChoice = keyof typeof LOCATION_MODE;
 
 /** Type table entry kinds (reference §15 TYPES numbering). */
-export const TYPE_KIND = { scalar: 1, encoding: 7, vector: 9, view: 10, buffer: 11 } as const;
+export const TYPE_KIND = { scalar: 1, tensor: 3, encoding: 7, vector: 9, view: 10, buffer: 11 } as const;
 /** Role byte of an `encoding` type entry; v1 has only `encoding<layout>`. */
 export const ENCODING_ROLE_LAYOUT = 1;
 

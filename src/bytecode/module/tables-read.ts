@@ -113,13 +113,15 @@ function decodeType(r: ByteReader, strings: readonly string[]): TypeEntry {
     }
     case TYPE_KIND.view:
       return decodeView(r, strings);
+    case TYPE_KIND.tensor:
+      return decodeView(r, strings, true);
     default:
       return r.fail(`unknown type kind ${kind}`);
   }
 }
 
-function decodeView(r: ByteReader, strings: readonly string[]): TypeEntry {
-  const el = element(r, "view"), n = rank(r, "view");
+function decodeView(r: ByteReader, strings: readonly string[], tensor = false): TypeEntry {
+  const el = element(r, tensor ? "tensor" : "view"), n = rank(r, tensor ? "tensor" : "view");
   const refs: number[] = [];
   const valueRef = (what: string): number => {
     refs.push(r.varuint(what, Number.MAX_SAFE_INTEGER));
@@ -152,8 +154,10 @@ function decodeView(r: ByteReader, strings: readonly string[]): TypeEntry {
     }
     size += 12;
   }
+  if (tensor && layoutTag !== LAYOUT_TAG.none) r.fail("a tensor type has a layout");
   const build = (vs: readonly Value[]): Type => {
     const d = dims.map((f) => f(vs));
+    if (tensor) return { kind: "tensor", dims: d, element: el };
     return layout ? { kind: "view", dims: d, element: el, layout: layout(vs) } : { kind: "view", dims: d, element: el };
   };
   return { refs, build, size };

@@ -92,9 +92,11 @@ export class TypeTable extends EntryTable {
         for (const s of t.shape) w.varuint(extent(s));
         break;
       case "view":
-        if (t.dims.length > LIMITS.rank) invalid(`view rank ${t.dims.length} exceeds ${LIMITS.rank}`);
-        w.u8(TYPE_KIND.view).u8(elementWire(t.element, "view")).u8(t.dims.length);
-        if (t.layout === undefined) w.u8(LAYOUT_TAG.none);
+      case "tensor":
+        if (t.dims.length > LIMITS.rank) invalid(`${t.kind} rank ${t.dims.length} exceeds ${LIMITS.rank}`);
+        // A tensor is written as a view is, always without a layout.
+        w.u8(t.kind === "view" ? TYPE_KIND.view : TYPE_KIND.tensor).u8(elementWire(t.element, t.kind)).u8(t.dims.length);
+        if (t.kind === "tensor" || t.layout === undefined) w.u8(LAYOUT_TAG.none);
         else if (t.layout.kind === "named") w.u8(LAYOUT_TAG.named).varuint(this.strings.id(t.layout.name));
         else w.u8(LAYOUT_TAG.value).varuint(ref(t.layout.value));
         for (const d of t.dims) {

@@ -65,6 +65,8 @@ export const D = {
   wrongTerminator: entry("STRUCTURE/018", "{0}"),
   badStringValue: entry("STRUCTURE/027", "{0}"),
   wrongRegion: entry("STRUCTURE/029", "'{0}' is not allowed in {1}"),
+  /** A reference that must name a value of a given origin (a `where` argument that is not a signature argument). */
+  valueOrigin: entry("STRUCTURE/032", "'{0}' field '{1}' must reference {2}"),
   workgroupAllocaPlacement: entry("STRUCTURE/031", "buffer.alloca<workgroup> must be at the top level of a kernel body"),
   pureCallImpure: entry("STRUCTURE/034", "'pure' call to impure callee '@{0}'"),
   nonPositiveStep: entry("STRUCTURE/035", "loop step must be positive, got {0}"),

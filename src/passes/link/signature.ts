@@ -20,6 +20,7 @@ function typeText(t: Type, positions: Positions): string {
   if (t.kind === "vector") return `vector<${t.shape.join("x")}x${t.element.name}>`;
   const dims = t.dims.map((d) => (d.kind === "static" ? String(d.size) : `[${valueText(d.value, positions)}]`));
   // v1 aliases can only name the dense layout, so every named layout is dense.
+  if (t.kind === "tensor") return `tensor<${dims.join("x")}x${t.element.name}>`;
   const layout = t.layout === undefined ? "" : t.layout.kind === "named" ? "" : `, ${valueText(t.layout.value, positions)}`;
   return `view<${dims.join("x")}x${t.element.name}${layout}>`;
 }

@@ -16,6 +16,7 @@
  *  - config.ts      STRUCTURE/904 (also `checkConfigValue` for bindings made through the API)
  *  - uniformity.ts  STRUCTURE/038
  *  - limits.ts      STRUCTURE/906 (vector lanes, export names), STRUCTURE/014 (64-bit literals)
+ *  - check.ts       the check harness (§11) and STRUCTURE/032 (`where` argument origins)
  *
  * Not checked here (later stages): template provider selection (LOWERING/901), target
  * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
@@ -32,6 +33,7 @@ import type { ModuleAnalyses } from "../../core/prepared.js";
 import { forEachUse } from "../../ir/walk.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
+import { checkHarness } from "./check.js";
 import { checkConfigDefs } from "./config.js";
 import { VerifyContext } from "./context.js";
 import { checkDominance } from "./dominance.js";
@@ -121,6 +123,7 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
   checkSymbols(ctx);
   checkPlacement(ctx);
   checkStructure(ctx);
+  checkHarness(ctx);
   checkYields(ctx);
   checkDominance(ctx);
   const uses = new Map<Value, number>();

@@ -74,7 +74,8 @@ export function checkStaticValues(ctx: VerifyContext, op: Op): void {
 /**
  * Constant subgroup-size assumptions against a profile whose subgroup size is fixed
  * (`subgroupSize` > 0), after config, target queries and inlining are folded: a shuffle
- * width or a reduce cluster wider than the subgroup would read lanes that do not exist,
+ * width or a reduce cluster wider than the subgroup, or a broadcast from a lane past its
+ * end, would read lanes that do not exist,
  * so it is TARGET/001 rather than a silently wrong result.
  */
 export function checkSubgroupAssumptions(region: Region, subgroupSize: number, profile: string, sink: DiagnosticSink): void {
@@ -85,6 +86,11 @@ export function checkSubgroupAssumptions(region: Region, subgroupSize: number, p
     if (isOp(op, "kernel.subgroup.shuffle")) {
       const width = op.operands[2] ? folder.constant(op.operands[2]) : undefined;
       if (width !== undefined && width > BigInt(subgroupSize)) sink.report(D.unsupported, op.span, [`a shuffle width of ${width} lanes`, where]);
+      return;
+    }
+    if (isOp(op, "kernel.subgroup.broadcast")) {
+      const lane = op.operands[1] ? folder.constant(op.operands[1]) : undefined;
+      if (lane !== undefined && lane >= BigInt(subgroupSize)) sink.report(D.unsupported, op.span, [`a broadcast from lane ${lane}`, where]);
       return;
     }
     const cluster = op.props.clusterSize;

@@ -25,10 +25,12 @@ const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
   "scf.if": [1, 2],
   "scf.for": [1],
   "scf.while": [2],
+  "check.case": [1],
+  "kernel.entry.decl": [1],
 };
 
 /** Ops whose regions are signatures only (arguments, no ops). */
-const SIGNATURE_ONLY = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl"]);
+const SIGNATURE_ONLY = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl", "kernel.entry.decl"]);
 
 /** The terminator each region of `op` must end with, by region index. */
 function expectedTerminator(op: Op, index: number): string | undefined {
@@ -44,6 +46,8 @@ function expectedTerminator(op: Op, index: number): string | undefined {
       return "scf.yield";
     case "scf.while":
       return index === 0 ? "scf.condition" : "scf.yield";
+    case "check.case":
+      return "check.return";
     default:
       return undefined;
   }

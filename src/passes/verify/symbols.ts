@@ -16,7 +16,7 @@ import { targetRecordSpec } from "../../core/target-records.js";
 import type { VerifyContext } from "./context.js";
 import { isOp } from "../../dialects/registry.js";
 
-export type SymbolKind = "kernel" | "function" | "template family" | "template provider" | "config key" | "target";
+export type SymbolKind = "kernel" | "function" | "template family" | "template provider" | "config key" | "target" | "check case" | "benchmark";
 
 const KIND_OF_OP: Readonly<Record<string, SymbolKind>> = {
   "kernel.def": "kernel",
@@ -28,6 +28,9 @@ const KIND_OF_OP: Readonly<Record<string, SymbolKind>> = {
   "config.decl": "config key",
   "config.def": "config key",
   "target.decl": "target",
+  "kernel.entry.decl": "kernel",
+  "check.case": "check case",
+  "check.benchmark": "benchmark",
 };
 
 const DECLARATIONS = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl", "target.decl"]);

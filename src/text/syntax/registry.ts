@@ -12,6 +12,7 @@ import "./kernel.js";
 import "./scf.js";
 import "./memory.js";
 import "./calls.js";
+import "./check.js";
 import { targetRecordSyntaxOf } from "./toplevel.js";
 
 export type { OpSyntax };

@@ -1,0 +1,86 @@
+/**
+ * The check harness (language.md §11): `check.case` programs that materialize host values
+ * (`tensor<…>`), launch kernels on them and state expectations, `check.benchmark` records
+ * naming a case, and the host-side launch ops `kernel.launch` / `kernel.dispatch` with the
+ * bodyless `kernel.entry.decl` they may target. None of these reach a device: `loom check`
+ * runs them on the host (src/api/check.ts) and the back ends never see them.
+ *
+ * Placement `H` is the body of a `check.case` (and the regions nested in it); the verifier's
+ * check-harness rules (passes/verify/check.ts) decide what else may appear there.
+ */
+import { op, type Annotated, type Literal, type SymbolProps, type ValueOrInt } from "../decl.js";
+
+const custom = { form: "custom" } as const;
+
+/** A `{key = literal, …}` entry (benchmark assignments, provider attributes). */
+export interface NamedLiteral {
+  readonly key: string;
+  readonly value: Literal;
+}
+
+/** An optional `name("…")` clause: the stable key benchmarks and reports use. */
+export interface ParamName {
+  readonly paramName?: string;
+}
+
+/** `kernel.launch` / `kernel.dispatch`: the symbol, and how many operands the `[…]` list holds. */
+export interface HostLaunchProps extends SymbolProps, Annotated {
+  /** Operands before this index are the `[…]` list (workload values, or workgroup counts). */
+  readonly bracketCount: number;
+  /** Whether the `[…]` list was written (`@k[](…)` and `@k(…)` print differently). */
+  readonly bracketed: boolean;
+}
+
+export const CHECK_OPS = {
+  /** regions [body] (isolated, no arguments) */
+  "check.case": op<SymbolProps & { readonly modifiers: readonly string[] }>({
+    placement: "", pure: false, topLevel: true, syntax: custom, doc: "a correctness case: builds host values, launches kernels and states expectations",
+  }),
+  "check.benchmark": op<{ readonly case: string; readonly symbol?: string; readonly assignments: readonly NamedLiteral[] }>({
+    placement: "", pure: false, topLevel: true, syntax: custom, doc: "a benchmark record over a check.case, optionally fixing named parameters",
+  }),
+  /** regions [launch signature] (arguments only) */
+  "kernel.entry.decl": op<SymbolProps>({
+    placement: "", pure: false, topLevel: true, syntax: custom, doc: "an executable entry provided by the embedding: dispatched with explicit workgroup counts",
+  }),
+  "check.return": op({ placement: "H", pure: true, terminator: true, syntax: custom, doc: "ends a check.case body" }),
+  "check.param.seed": op<Annotated & ParamName & { readonly base: bigint; readonly count: bigint }>({
+    placement: "H", pure: true, syntax: custom, doc: "a case parameter: `count` consecutive random-generator seeds from `base`",
+  }),
+  "check.param.choice": op<Annotated & ParamName & { readonly values: readonly bigint[] }>({
+    placement: "H", pure: true, syntax: custom, doc: "a case parameter: one of an explicit list of integers",
+  }),
+  "check.param.range": op<Annotated & ParamName & { readonly policy: "linear" | "po2"; readonly lower: Literal; readonly upper: Literal; readonly step?: Literal }>({
+    placement: "H", pure: true, syntax: custom, doc: "a case parameter: a linear or power-of-two sampling of a closed interval",
+  }),
+  "check.literal": op<Annotated & { readonly value: Literal }>({ placement: "H", pure: true, syntax: custom, doc: "a typed scalar value" }),
+  "check.generate.fill": op<Annotated & { readonly value: Literal }>({ placement: "H", pure: true, syntax: custom, doc: "a tensor (or scalar) with every element set to one value" }),
+  "check.generate.iota": op<Annotated & { readonly offset: Literal; readonly step: Literal; readonly period?: bigint }>({
+    placement: "H", pure: true, syntax: custom, doc: "a tensor whose element i is offset + step · (i mod period)",
+  }),
+  /** operands [seed] */
+  "check.generate.random.uniform": op<Annotated & { readonly lower: Literal; readonly upper: Literal }>({
+    placement: "H", pure: true, syntax: custom, doc: "a tensor of seeded uniform random values in [lower, upper]",
+  }),
+  /** operands [storage] */
+  "check.tensor.view": op<Annotated & { readonly offset: bigint }>({
+    placement: "H", pure: true, syntax: custom, doc: "a typed alias of a byte range of another tensor",
+  }),
+  /** operands [workload or counts…, arguments…] */
+  "kernel.launch": op<HostLaunchProps>({ placement: "H", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
+  "kernel.dispatch": op<HostLaunchProps>({ placement: "H", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
+  /** operands [inputs…] */
+  "check.oracle.call": op<Annotated & { readonly provider: string; readonly callee: string; readonly attrs?: readonly NamedLiteral[] }>({
+    placement: "H", pure: false, syntax: custom, doc: "expected values from a named oracle provider",
+  }),
+  /** operands [actual, expected] */
+  "check.expect.equal": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to be equal element by element" }),
+  "check.expect.bitwise": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to have identical bits" }),
+  "check.expect.close": op<Annotated & { readonly atol: Literal; readonly rtol: Literal; readonly nan: "same" | "different" }>({
+    placement: "H", pure: false, syntax: custom, doc: "expects |actual − expected| ≤ atol + rtol·|expected| for every element",
+  }),
+  /** operands [value, dynamic extents…] */
+  "check.expect.shape": op<Annotated & { readonly shape: readonly ValueOrInt[] }>({
+    placement: "H", pure: false, syntax: custom, doc: "expects a tensor to have the given extents",
+  }),
+} as const;
