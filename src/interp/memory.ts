@@ -7,7 +7,7 @@
  * addresses (relative to the root, which models a maximally aligned device allocation) are
  * UB **(ours)** and reported too.
  */
-import { bitsToFloat, floatToBits } from "../dialects/scalar/semantics.js";
+import { bitsToFloatLane, floatLaneToBits, type FloatLane } from "../dialects/scalar/semantics.js";
 import type { PrimName } from "../ir/types.js";
 
 export type MemorySpace = "global" | "workgroup" | "private";
@@ -83,31 +83,46 @@ export function viewFootprint(v: Pick<ViewValue, "base" | "dims" | "strides" | "
   return [v.base, v.base + last * v.elementBytes + v.elementBytes];
 }
 
-/** Reads one element at a checked byte address. Integers as bit patterns, floats as numbers. */
-export function readElement(root: BufferRoot, addr: number, t: ElementName): bigint | number {
+/**
+ * Reads one element at a checked byte address. Integers as bit patterns, floats as numbers
+ * (a NaN that is not the canonical one as a `PayloadNaN`, so its bits survive a round trip).
+ */
+export function readElement(root: BufferRoot, addr: number, t: ElementName): bigint | FloatLane {
   const d = root.data;
   switch (t) {
-    case "f32": return d.getFloat32(addr, true);
+    case "f32": {
+      const x = d.getFloat32(addr, true);
+      return x === x ? x : bitsToFloatLane(BigInt(d.getUint32(addr, true)), t); // eslint-disable-line no-self-compare
+    }
     case "i32": return BigInt(d.getUint32(addr, true));
-    case "f64": return d.getFloat64(addr, true);
+    case "f64": {
+      const x = d.getFloat64(addr, true);
+      return x === x ? x : bitsToFloatLane(d.getBigUint64(addr, true), t); // eslint-disable-line no-self-compare
+    }
     case "i64": return d.getBigUint64(addr, true);
     case "i8": return BigInt(d.getUint8(addr));
     case "i1": return BigInt(d.getUint8(addr) & 1);
     case "i16": return BigInt(d.getUint16(addr, true));
-    case "f16": case "bf16": return bitsToFloat(BigInt(d.getUint16(addr, true)), t);
+    case "f16": case "bf16": return bitsToFloatLane(BigInt(d.getUint16(addr, true)), t);
   }
 }
 
-/** Writes one element at a checked byte address. */
-export function writeElement(root: BufferRoot, addr: number, t: ElementName, x: bigint | number): void {
+/** Writes one element at a checked byte address; float lanes are written by their bits. */
+export function writeElement(root: BufferRoot, addr: number, t: ElementName, x: bigint | FloatLane): void {
   const d = root.data;
   switch (t) {
-    case "f32": d.setFloat32(addr, x as number, true); return;
+    case "f32":
+      if (typeof x === "number" && x === x) d.setFloat32(addr, x, true); // eslint-disable-line no-self-compare
+      else d.setUint32(addr, Number(floatLaneToBits(x as FloatLane, t)), true);
+      return;
     case "i32": d.setUint32(addr, Number(x as bigint), true); return;
-    case "f64": d.setFloat64(addr, x as number, true); return;
+    case "f64":
+      if (typeof x === "number" && x === x) d.setFloat64(addr, x, true); // eslint-disable-line no-self-compare
+      else d.setBigUint64(addr, floatLaneToBits(x as FloatLane, t), true);
+      return;
     case "i64": d.setBigUint64(addr, x as bigint, true); return;
     case "i8": case "i1": d.setUint8(addr, Number(x as bigint)); return;
     case "i16": d.setUint16(addr, Number(x as bigint), true); return;
-    case "f16": case "bf16": d.setUint16(addr, Number(floatToBits(x as number, t)), true); return;
+    case "f16": case "bf16": d.setUint16(addr, Number(floatLaneToBits(x as FloatLane, t)), true); return;
   }
 }

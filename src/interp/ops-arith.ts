@@ -6,13 +6,14 @@
  */
 import type { Literal, Op, Predicate, Value } from "../ir/core.js";
 import { bindExactOp, type ExactOp } from "../dialects/eval/exact.js";
-import { evaluatePredicate, INT_WIDTHS, isFloatName, type FloatName, type IntName, type PredicateOperand } from "../dialects/scalar/semantics.js";
+import { bitcastLane, evaluatePredicate, FLOAT_WIDTHS, INT_WIDTHS, isFloatName, numberOf, PayloadNaN, type FloatName, type IntName, type PredicateOperand } from "../dialects/scalar/semantics.js";
 import { defined, raise, type FunctionCompiler } from "./compiler.js";
-import { combiner, fold } from "./collectives.js";
+import { arithmetic, combiner, fold } from "./collectives.js";
 import { bindMathOp, fmaF32, isMathOp } from "./math.js";
 import { plain, type Frame, type Lane, type Step, type Val } from "./state.js";
 import { flagBits, floatFlags, laneCount, laneType, literalValue } from "./types.js";
 import type { LType } from "../dialects/eval/types.js";
+import type { Outcome } from "../dialects/index/semantics.js";
 import { propOf } from "../dialects/registry.js";
 
 export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
@@ -51,18 +52,31 @@ export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
   });
 }
 
-/** The per-lane function of an arithmetic, comparison or conversion op. */
-function bindLaneOp(op: Op, name: string): ExactOp {
+type LaneOp = (...operands: Lane[]) => Outcome<Lane>;
+
+/**
+ * The per-lane function of an arithmetic, comparison or conversion op. `bitcast` moves bits
+ * (a `PayloadNaN` keeps its payload); every other op with a float operand computes, so a
+ * `PayloadNaN` operand is NaN to it and a NaN result is the canonical NaN.
+ */
+function bindLaneOp(op: Op, name: string): LaneOp {
   const result = laneType(op.results[0]!.type);
   const operands = op.operands.map((v) => laneType(v.type));
   const t = operands[0]!;
+  if (name === "bitcast") return (a) => bitcastLane(t as IntName | FloatName, result as IntName | FloatName, a!);
   if (isMathOp(name)) {
     const m = bindMathOp(name, t as FloatName, floatFlags(op));
-    return (a, b) => m(a as number, b as number | undefined);
+    return (a, b) => m(numberOf(a) as number, b === undefined ? undefined : (numberOf(b) as number));
   }
   const bits = flagBits(op);
-  if (name === "fmaf" && t === "f32" && (bits & 0x18) === 0) return (a, b, d) => fmaF32(a as number, b as number, d as number);
-  return bindExactOp(op.name, result, operands, bits, propOf(op, "predicate"));
+  if (name === "fmaf" && t === "f32" && (bits & 0x18) === 0) return arithmetic((a, b, d) => fmaF32(a as number, b as number, d as number));
+  const exact: ExactOp = bindExactOp(op.name, result, operands, bits, propOf(op, "predicate"));
+  if (name === "copysignf") {
+    // The sign operand is read for its sign bit only, a NaN's included (IEEE copySign).
+    const signOf = (b: Lane) => (b instanceof PayloadNaN ? ((b.bits >> BigInt(FLOAT_WIDTHS[b.format] - 1)) & 1n ? -0 : 0) : b);
+    return (a, b) => exact(numberOf(a) as number, signOf(b!) as number);
+  }
+  return operands.some(isFloatName) ? arithmetic(exact) : (exact as LaneOp);
 }
 
 function constant(c: FunctionCompiler, op: Op): Step {
@@ -81,7 +95,7 @@ export function predicateChecker(c: FunctionCompiler, preds: readonly Predicate[
   }));
   return (f) => {
     for (const { p, args } of compiled) {
-      const values: PredicateOperand[] = args.map((a) => (typeof a === "bigint" ? a : { type: a.type, value: f.slots[a.slot] as bigint | number }));
+      const values: PredicateOperand[] = args.map((a) => (typeof a === "bigint" ? a : { type: a.type, value: numberOf(f.slots[a.slot] as Lane) }));
       if (!evaluatePredicate(p.kind, values)) return p;
     }
     return undefined;
@@ -182,8 +196,8 @@ function vectorReduce(c: FunctionCompiler, op: Op): Step | undefined {
 function reshapeBitcast(c: FunctionCompiler, op: Op): Step {
   const from = laneType(op.operands[0]!.type), to = laneType(op.results[0]!.type);
   const wFrom = width(from), wTo = width(to), n = laneCount(op.results[0]!.type);
-  const toBits = bindExactOp("scalar.bitcast", intOfWidth(wFrom), [from], 0);
-  const fromBits = bindExactOp("scalar.bitcast", to, [intOfWidth(wTo)], 0);
+  const toBits = (x: Lane) => bitcastLane(from as IntName | FloatName, intOfWidth(wFrom) as IntName, x);
+  const fromBits = (x: bigint) => bitcastLane(intOfWidth(wTo) as IntName, to as IntName | FloatName, x);
   const s = c.slot(op.operands[0]!);
   const [r] = c.results(op);
   return plain((f) => {

@@ -10,6 +10,7 @@ import type { Literal, Op } from "../ir/core.js";
 import { isFloatName, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
 import { isOp, OP_INFOS, propOf } from "../dialects/registry.js";
 import { opError } from "./errors.js";
+import { Undefined } from "../dialects/index/semantics.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
 import { invocationId, plain, synced, type Frame, type Gen, type Invocation, type Lane, type Step, type SyncRequest, type Val } from "./state.js";
@@ -97,7 +98,7 @@ function reduce(c: FunctionCompiler, op: Op): Step | undefined {
       if (total === undefined) {
         const members = values.filter((_, j) => cluster(parts[j]!) === k);
         const r = fold(combine, members[0]!, members.slice(1));
-        if (typeof r === "object") throw opError("undefined-behaviour", op, `undefined behaviour: ${r.reason}`, invocationId(parts[i]!));
+        if (r instanceof Undefined) throw opError("undefined-behaviour", op, `undefined behaviour: ${r.reason}`, invocationId(parts[i]!));
         total = r;
         totals.set(k, total);
       }

@@ -9,7 +9,9 @@ import type { Op, Value } from "../ir/core.js";
 import type { Type, ViewType } from "../ir/types.js";
 import { bindExactOp, type ExactOp } from "../dialects/eval/exact.js";
 import type { LType } from "../dialects/eval/types.js";
+import type { Outcome } from "../dialects/index/semantics.js";
 import { defined, raise, type FunctionCompiler } from "./compiler.js";
+import { arithmetic } from "./collectives.js";
 import { BufferRoot, denseStrides, ELEMENT_BYTES, readElement, viewFootprint, writeElement, type ElementName, type LayoutValue, type MemorySpace, type ViewValue } from "./memory.js";
 import { plain, type Frame, type Lane, type Step } from "./state.js";
 
@@ -151,10 +153,10 @@ function store(c: FunctionCompiler, op: Op): Step {
 }
 
 /** The new-value function of an atomic kind: `(old, operand) → new`. */
-function atomicKind(kind: string, t: LType): ExactOp | undefined {
+function atomicKind(kind: string, t: LType): ((old: Lane, x: Lane) => Outcome<Lane>) | undefined {
   if (kind === "xchgi" || kind === "xchgf") return (_old, x) => x!;
   if (!["addi", "subi", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui", "addf"].includes(kind)) return undefined;
-  return bindExactOp(`scalar.${kind}`, t, [t, t], 0);
+  return arithmetic(bindExactOp(`scalar.${kind}`, t, [t, t], 0));
 }
 
 function rmw(c: FunctionCompiler, op: Op): Step | undefined {

@@ -8,15 +8,17 @@
  * Representation of values (the domains of src/dialects/*\/semantics.ts):
  *  - `index` / `offset`: bigint (signed / non-negative);
  *  - `iN`: bigint bit pattern in [0, 2^N); `i1` is 0n/1n;
- *  - floats: number, exactly representable in the format;
+ *  - floats: number, exactly representable in the format, or a `PayloadNaN` for a NaN whose
+ *    bits are not the canonical NaN's (only bit-moving ops make or keep one);
  *  - vectors: a frozen array of lanes in row-major order;
  *  - `buffer`: a BufferRoot; views: a ViewValue; `encoding<layout>`: a LayoutValue.
  */
 import type { Op } from "../ir/core.js";
+import type { PayloadNaN } from "../dialects/scalar/semantics.js";
 import type { InvocationId } from "./errors.js";
 import type { BufferRoot, LayoutValue, ViewValue } from "./memory.js";
 
-export type Lane = bigint | number;
+export type Lane = bigint | number | PayloadNaN;
 export type Val = Lane | readonly Lane[] | BufferRoot | ViewValue | LayoutValue;
 
 /** Dispatch-wide state: geometry, counters and limits. */

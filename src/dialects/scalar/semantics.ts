@@ -4,8 +4,12 @@
  * Value domains: an integer `iN` is its bit pattern, a bigint in `[0, 2^N)` (signedness is
  * chosen by the op); `i1` is 0n/1n. A float is a JS number holding a value exactly
  * representable in its format (f64 as is, f32 via `Math.fround`, f16/bf16 by our rounding);
- * every rounding is to nearest, ties to even. NaN has no payload or sign here: a NaN
- * result is *the* canonical quiet NaN of the format (bit patterns in `floatToBits`) **(ours)**.
+ * every rounding is to nearest, ties to even. NaN payloads (docs/language.md "NaN payloads"):
+ * a NaN that arithmetic produces is *the* canonical quiet NaN of the format here (a device may
+ * give any NaN); ops that only move bits keep every bit, so a NaN that is not the canonical one
+ * is carried as a `PayloadNaN` (its exact bits) by the interpreter's bit-moving ops and by
+ * `bitcastLane`. The arithmetic functions below take plain numbers: callers pass
+ * `numberOf(lane)` (a `PayloadNaN` is then just NaN).
  *
  * Functions return the result or an `Undefined` outcome (UB, language.md §4): division by
  * zero, signed `MIN / -1`, shift amount ≥ width, violated `nsw`/`nuw`, `fpto*` of NaN or
@@ -248,6 +252,43 @@ export function intToFloat(v: bigint, t: FloatName): number {
 // ---- float bits ---------------------------------------------------------------------------
 
 const CANONICAL_NAN: Readonly<Record<FloatName, bigint>> = { f16: 0x7e00n, bf16: 0x7fc0n, f32: 0x7fc00000n, f64: 0x7ff8000000000000n };
+
+/**
+ * A NaN with bits other than the canonical NaN's (a sign, a payload, a signalling NaN), as a
+ * lane of bit-moving ops. `valueOf` makes any arithmetic that still meets one see NaN.
+ */
+export class PayloadNaN {
+  constructor(readonly format: FloatName, readonly bits: bigint) {}
+  valueOf(): number {
+    return NaN;
+  }
+}
+
+/** A float lane: a number, or a NaN that keeps its bits. */
+export type FloatLane = number | PayloadNaN;
+
+/** The number a float lane stands for (a `PayloadNaN` is NaN). */
+export function numberOf<T>(x: T | PayloadNaN): T | number {
+  return x instanceof PayloadNaN ? NaN : x;
+}
+
+/** The lane of a bit pattern: a number, or a `PayloadNaN` when the bits are a non-canonical NaN. */
+export function bitsToFloatLane(bits: bigint, t: FloatName): FloatLane {
+  const x = bitsToFloat(bits, t);
+  const b = BigInt.asUintN(FLOAT_WIDTHS[t], bits);
+  return Number.isNaN(x) && b !== CANONICAL_NAN[t] ? new PayloadNaN(t, b) : x;
+}
+
+/** The bit pattern of a float lane (a `PayloadNaN` gives its own bits). */
+export function floatLaneToBits(x: FloatLane, t: FloatName): bigint {
+  return x instanceof PayloadNaN ? x.bits : floatToBits(x, t);
+}
+
+/** `scalar.bitcast` on lanes: every bit is kept, NaN payloads included. */
+export function bitcastLane(from: IntName | FloatName, to: IntName | FloatName, a: bigint | FloatLane): bigint | FloatLane {
+  const bits = isFloatName(from) ? floatLaneToBits(a as FloatLane, from) : (a as bigint);
+  return isFloatName(to) ? bitsToFloatLane(bits, to) : bits;
+}
 
 /** The bit pattern of a value of the format; NaN gives the canonical quiet NaN. */
 export function floatToBits(x: number, t: FloatName): bigint {

@@ -38,6 +38,10 @@ export const REPORTED_FEATURES = [
   "shaderBufferFloat32AtomicAdd",
   "shaderSharedFloat32Atomics",
   "shaderSharedFloat32AtomicAdd",
+  // VkPhysicalDeviceFloatControlsProperties (properties, read on Vulkan 1.3 devices)
+  "shaderSignedZeroInfNanPreserveFloat16",
+  "shaderSignedZeroInfNanPreserveFloat32",
+  "shaderSignedZeroInfNanPreserveFloat64",
 ] as const;
 /** A device feature the Vulkan runtime reports (and that profiles can require). */
 export type ReportedFeature = (typeof REPORTED_FEATURES)[number];
@@ -246,8 +250,11 @@ export function describePhysicalDevice(lib: VulkanLibrary, physicalDevice: bigin
   try {
     // Size-control properties are core only from 1.3, so they are chained only on such devices.
     const readProperties = (withSizeControl: boolean) => {
+      const floatControls = withSizeControl
+        ? arena.struct("VkPhysicalDeviceFloatControlsProperties", { sType: STYPE.PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES })
+        : null;
       const sizeControl = withSizeControl
-        ? arena.struct("VkPhysicalDeviceSubgroupSizeControlProperties", { sType: STYPE.PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES })
+        ? arena.struct("VkPhysicalDeviceSubgroupSizeControlProperties", { sType: STYPE.PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, pNext: floatControls })
         : null;
       const subgroup = arena.struct("VkPhysicalDeviceSubgroupProperties", { sType: STYPE.PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, pNext: sizeControl });
       const props2 = arena.struct("VkPhysicalDeviceProperties2", { sType: STYPE.PHYSICAL_DEVICE_PROPERTIES_2, pNext: subgroup });
@@ -258,14 +265,18 @@ export function describePhysicalDevice(lib: VulkanLibrary, physicalDevice: bigin
       const sizes = sizeControl
         ? arena.readStruct<{ minSubgroupSize: number; maxSubgroupSize: number }>("VkPhysicalDeviceSubgroupSizeControlProperties", sizeControl)
         : { minSubgroupSize: sg.subgroupSize, maxSubgroupSize: sg.subgroupSize };
-      return { props: arena.readStruct<{ properties: RawProperties }>("VkPhysicalDeviceProperties2", props2).properties, sg, sizes };
+      const floats = floatControls
+        ? arena.readStruct<Record<"shaderSignedZeroInfNanPreserveFloat16" | "shaderSignedZeroInfNanPreserveFloat32" | "shaderSignedZeroInfNanPreserveFloat64", number>>("VkPhysicalDeviceFloatControlsProperties", floatControls)
+        : undefined;
+      return { props: arena.readStruct<{ properties: RawProperties }>("VkPhysicalDeviceProperties2", props2).properties, sg, sizes, floats };
     };
     let read = readProperties(false);
     if (read.props.apiVersion >= apiVersion(1, 3)) read = readProperties(true);
-    const { props, sg, sizes } = read;
+    const { props, sg, sizes, floats } = read;
 
     const chain = queryFeatureChain(lib, arena, physicalDevice, props.apiVersion);
-    const features = Object.fromEntries(REPORTED_FEATURES.map((f) => [f, chain.all[f] === true])) as Record<ReportedFeature, boolean>;
+    const properties: Record<string, boolean> = floats ? Object.fromEntries(Object.entries(floats).map(([k, v]) => [k, v !== 0])) : {};
+    const features = Object.fromEntries(REPORTED_FEATURES.map((f) => [f, chain.all[f] === true || properties[f] === true])) as Record<ReportedFeature, boolean>;
 
     const queue = findComputeQueueFamily(lib, arena, physicalDevice);
     const l = props.limits;

@@ -68,6 +68,15 @@ export const STRUCT_DECLS: readonly (readonly [string, string])[] = [
   ["VkPhysicalDeviceProperties2", "u32 sType; ptr pNext; VkPhysicalDeviceProperties properties"],
   ["VkPhysicalDeviceSubgroupProperties", "u32 sType; ptr pNext; u32 subgroupSize; u32 supportedStages; u32 supportedOperations; u32 quadOperationsInAllStages"],
   [
+    "VkPhysicalDeviceFloatControlsProperties",
+    "u32 sType; ptr pNext; u32 denormBehaviorIndependence; u32 roundingModeIndependence; " +
+      "u32 shaderSignedZeroInfNanPreserveFloat16; u32 shaderSignedZeroInfNanPreserveFloat32; u32 shaderSignedZeroInfNanPreserveFloat64; " +
+      "u32 shaderDenormPreserveFloat16; u32 shaderDenormPreserveFloat32; u32 shaderDenormPreserveFloat64; " +
+      "u32 shaderDenormFlushToZeroFloat16; u32 shaderDenormFlushToZeroFloat32; u32 shaderDenormFlushToZeroFloat64; " +
+      "u32 shaderRoundingModeRTEFloat16; u32 shaderRoundingModeRTEFloat32; u32 shaderRoundingModeRTEFloat64; " +
+      "u32 shaderRoundingModeRTZFloat16; u32 shaderRoundingModeRTZFloat32; u32 shaderRoundingModeRTZFloat64",
+  ],
+  [
     "VkPhysicalDeviceSubgroupSizeControlProperties",
     "u32 sType; ptr pNext; u32 minSubgroupSize; u32 maxSubgroupSize; u32 maxComputeWorkgroupSubgroups; u32 requiredSubgroupSizeStages",
   ],
@@ -185,6 +194,7 @@ export type StructName =
   | "VkPhysicalDeviceProperties2"
   | "VkPhysicalDeviceSubgroupProperties"
   | "VkPhysicalDeviceSubgroupSizeControlProperties"
+  | "VkPhysicalDeviceFloatControlsProperties"
   | "VkPhysicalDeviceFeatures"
   | "VkPhysicalDeviceFeatures2"
   | "VkPhysicalDeviceVulkan11Features"

@@ -21,6 +21,7 @@ const CAPABILITY_FEATURE: Partial<Record<CapabilityName, string>> = {
   StorageBuffer16BitAccess: "storageBuffer16BitAccess",
   StoragePushConstant16: "storagePushConstant16",
   PhysicalStorageBufferAddresses: "bufferDeviceAddress",
+  SignedZeroInfNanPreserve: "shaderSignedZeroInfNanPreserveFloat32",
 };
 
 /**

@@ -11,7 +11,7 @@
  */
 import * as I from "./instructions.js";
 import type { Id, Instruction } from "./instructions.js";
-import { Capability, Decoration, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
+import { Capability, Decoration, ExecutionMode, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
 
 /** A SPIR-V scalar type as the lowering sees it. */
 export type ScalarType = { readonly kind: "bool" } | { readonly kind: "int" | "float"; readonly width: 8 | 16 | 32 | 64 };
@@ -67,8 +67,10 @@ function intWords(value: bigint, width: number): number[] {
   return [Number(v & 0xffffffffn), Number(v >> 32n)];
 }
 
+/** Float constant words; a NaN constant is the canonical quiet NaN, spelled out (docs/language.md "NaN payloads"). */
 function floatWords(value: number, width: number): number[] {
   if (width === 16) return [halfBits(value)];
+  if (Number.isNaN(value)) return width === 32 ? [0x7fc00000] : [0, 0x7ff80000];
   if (width === 32) {
     F32_VIEW.setFloat32(0, value, true);
     return [F32_VIEW.getUint32(0, true)];
@@ -82,6 +84,8 @@ export interface EntryPointRecord {
   readonly name: string;
   readonly iface: readonly Id[];
   readonly localSize: readonly [number, number, number];
+  /** Float widths whose signed zeros, infinities and NaNs the kernel preserves (SignedZeroInfNanPreserve). */
+  readonly preserveFloatWidths?: readonly number[];
 }
 
 export class SpirvModule {
@@ -303,6 +307,7 @@ export class SpirvModule {
     emit([I.memoryModel(this.addressing, this.memory)]);
     emit(this.entries.map((e) => I.entryPoint(executionModel, e.fn, e.name, e.iface)));
     emit(this.entries.map((e) => I.executionMode(e.fn, localSizeMode, ...e.localSize)));
+    emit(this.entries.flatMap((e) => (e.preserveFloatWidths ?? []).map((w) => I.executionMode(e.fn, ExecutionMode.SignedZeroInfNanPreserve, w))));
     emit(this.sources);
     emit(this.debug);
     emit(this.annotations);

@@ -31,6 +31,11 @@ export const BOOLEAN_FEATURES = [
   "shaderSharedInt64Atomics",
   "shaderBufferFloat32AtomicAdd",
   "shaderSharedFloat32AtomicAdd",
+  // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2): the device honours the
+  // SignedZeroInfNanPreserve execution mode for floats of that width.
+  "shaderSignedZeroInfNanPreserveFloat16",
+  "shaderSignedZeroInfNanPreserveFloat32",
+  "shaderSignedZeroInfNanPreserveFloat64",
 ] as const;
 /** A yes/no device feature a SPIR-V profile may have. */
 export type BooleanFeature = (typeof BOOLEAN_FEATURES)[number];

@@ -192,13 +192,15 @@ export const Capability = {
   StoragePushConstant8: 4450,
   PhysicalStorageBufferAddresses: 5347,
   AtomicFloat32AddEXT: 6033,
+  /** Float controls (core in SPIR-V 1.4): the SignedZeroInfNanPreserve execution mode. */
+  SignedZeroInfNanPreserve: 4466,
 } as const;
 export type CapabilityName = keyof typeof Capability;
 
 export const AddressingModel = { Logical: 0, PhysicalStorageBuffer64: 5348 } as const;
 export const MemoryModel = { GLSL450: 1 } as const;
 export const ExecutionModel = { GLCompute: 5 } as const;
-export const ExecutionMode = { LocalSize: 17 } as const;
+export const ExecutionMode = { LocalSize: 17, SignedZeroInfNanPreserve: 4461 } as const;
 
 export const StorageClass = {
   Input: 1,

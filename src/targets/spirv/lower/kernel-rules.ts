@@ -90,7 +90,13 @@ function anyLane(cx: KernelLowering, flag: Id, g: GroupReduce): Id {
 /** IEEE minimum/maximum over the group: NaN if any lane is NaN; zeros ordered −0 < +0. */
 function exactMinMax(cx: KernelLowering, isMin: boolean, t: ScalarType, v: Id, g: GroupReduce): Id {
   const m = cx.module;
-  const r = groupReduce(cx, isMin ? S.GroupNonUniformFMin : S.GroupNonUniformFMax, t, v, g);
+  const zeroFixed = zeroOrdered(cx, isMin, t, v, groupReduce(cx, isMin ? S.GroupNonUniformFMin : S.GroupNonUniformFMax, t, v, g), g);
+  return cx.select(t, anyLane(cx, cx.unary(S.IsNan, BOOL, v), g), m.constFloat(t, NaN), zeroFixed);
+}
+
+/** A group min/max `r` with zeros ordered −0 < +0 (the group ops may return either zero). */
+function zeroOrdered(cx: KernelLowering, isMin: boolean, t: ScalarType, v: Id, r: Id, g: GroupReduce): Id {
+  const m = cx.module;
   const zero = m.constFloat(t, 0);
   const isZero = cx.binary(S.FOrdEqual, BOOL, v, zero);
   // 1/±0 = ±inf tells the zero's sign without integer bitcasts.
@@ -98,8 +104,17 @@ function exactMinMax(cx: KernelLowering, isMin: boolean, t: ScalarType, v: Id, g
   const signedZero = cx.binary(S.LogicalAnd, BOOL, isZero, cx.binary(isMin ? S.FOrdLessThan : S.FOrdGreaterThan, BOOL, recip, zero));
   const anySigned = anyLane(cx, signedZero, g);
   const wanted = isMin ? cx.select(t, anySigned, m.constFloat(t, -0), zero) : cx.select(t, anySigned, zero, m.constFloat(t, -0));
-  const zeroFixed = cx.select(t, cx.binary(S.FOrdEqual, BOOL, r, zero), wanted, r);
-  return cx.select(t, anyLane(cx, cx.unary(S.IsNan, BOOL, v), g), m.constFloat(t, NaN), zeroFixed);
+  return cx.select(t, cx.binary(S.FOrdEqual, BOOL, r, zero), wanted, r);
+}
+
+/**
+ * fmin/fmax over the group: NaN lanes are skipped, and the result is NaN only when every lane
+ * is NaN (GroupNonUniformFMin/FMax start from ±inf, so an all-NaN group would give ±inf).
+ */
+function numMinMax(cx: KernelLowering, isMin: boolean, t: ScalarType, v: Id, g: GroupReduce): Id {
+  const r = zeroOrdered(cx, isMin, t, v, groupReduce(cx, isMin ? S.GroupNonUniformFMin : S.GroupNonUniformFMax, t, v, g), g);
+  const anyNumber = anyLane(cx, cx.unary(S.LogicalNot, BOOL, cx.unary(S.IsNan, BOOL, v)), g);
+  return cx.select(t, anyNumber, r, cx.module.constFloat(t, NaN));
 }
 
 const subgroupReduce: OpRule = (cx, op) => {
@@ -116,7 +131,10 @@ const subgroupReduce: OpRule = (cx, op) => {
   const table = t.kind === "bool" ? BOOL_GROUP : t.kind === "int" ? INT_GROUP : FLOAT_GROUP;
   const opcode = table[kind];
   if (opcode === undefined) throw new Error(`SPIR-V lowering: no subgroup reduction '${kind}' for ${t.kind}`);
-  const id = kind === "minimumf" || kind === "maximumf" ? exactMinMax(cx, kind === "minimumf", t, v, g) : groupReduce(cx, opcode, t, v, g);
+  const id =
+    kind === "minimumf" || kind === "maximumf" ? exactMinMax(cx, kind === "minimumf", t, v, g)
+    : kind === "minnumf" || kind === "maxnumf" ? numMinMax(cx, kind === "minnumf", t, v, g)
+    : groupReduce(cx, opcode, t, v, g);
   cx.set(op.results[0]!, { kind: "scalar", id, type: t });
 };
 

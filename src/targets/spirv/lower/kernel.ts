@@ -104,6 +104,21 @@ function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lo
 }
 
 /** Capabilities that follow from types, and the feature each needs (a last guard). */
+/**
+ * Float widths to declare SignedZeroInfNanPreserve for (docs/language.md "NaN payloads"):
+ * every width the profile says the device preserves, 32 always when it does (SPIR-V has no f32
+ * capability to test) and 16/64 only when the kernel uses that width. Without the mode a
+ * driver may assume no NaN or infinity and fold `x - x` to 0 (Mesa does).
+ */
+function preservedWidths(module: SpirvModule, info: SpirvTargetInfo): number[] {
+  const f = info.features;
+  const widths: number[] = [];
+  if (f.shaderSignedZeroInfNanPreserveFloat16 && module.kernelRequires("Float16")) widths.push(16);
+  if (f.shaderSignedZeroInfNanPreserveFloat32) widths.push(32);
+  if (f.shaderSignedZeroInfNanPreserveFloat64 && module.kernelRequires("Float64")) widths.push(64);
+  return widths;
+}
+
 const CAPABILITY_FEATURES: readonly [Parameters<SpirvModule["kernelRequires"]>[0], BooleanFeature][] = [
   ["Int64", "shaderInt64"],
   ["Float64", "shaderFloat64"],
@@ -143,6 +158,8 @@ export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: 
 
   module.addFunction(fn.finish());
   module.name(fnId, kernel.exportName);
-  module.addEntryPoint({ fn: fnId, name: kernel.exportName, iface: [...cx.iface], localSize: kernel.staticWorkgroupSize ?? [1, 1, 1] });
+  const preserveFloatWidths = preservedWidths(module, info);
+  if (preserveFloatWidths.length > 0) module.require("SignedZeroInfNanPreserve");
+  module.addEntryPoint({ fn: fnId, name: kernel.exportName, iface: [...cx.iface], localSize: kernel.staticWorkgroupSize ?? [1, 1, 1], preserveFloatWidths });
   return cx;
 }

@@ -158,6 +158,20 @@ const madd: LaneRule = ({ cx, args: [a, b, c] }) => cx.binary(S.IAdd, U64, cx.bi
 const floatBinary = (opcode: Parameters<KernelLowering["binary"]>[0]): LaneRule => ({ cx, args: [a, b], result }) => cx.binary(opcode, result, a!, b!);
 const glslLane = (inst: number): LaneRule => ({ cx, args, result }) => cx.glsl(inst, result, ...args);
 
+/**
+ * Trunc/RoundEven keeping the operand's sign on a zero result (trunc(−0.25) = −0). Rounding to
+ * an integral value never changes the sign, so OR-ing the operand's sign bit in is exact; lavapipe's
+ * f64 Trunc and RoundEven return +0 there even under SignedZeroInfNanPreserve.
+ */
+function integralKeepingSign(cx: KernelLowering, inst: number, t: ScalarType, a: Id): Id {
+  const r = cx.glsl(inst, t, a);
+  if (t.kind !== "float" || t.width !== 64 || !cx.info.features.shaderInt64) return r;
+  const it = intOfWidth(t);
+  const sign = cx.binary(S.BitwiseAnd, it, cx.unary(S.Bitcast, it, a), cx.int(it, 1n << 63n));
+  return cx.unary(S.Bitcast, t, cx.binary(S.BitwiseOr, it, cx.unary(S.Bitcast, it, r), sign));
+}
+const signKeepingLane = (inst: number): LaneRule => ({ cx, args: [a], result }) => integralKeepingSign(cx, inst, result, a!);
+
 /** GLSL.std.450 transcendental functions exist for 16- and 32-bit floats only. */
 function transcendental(inst: number): LaneRule {
   return (l) => {
@@ -195,9 +209,24 @@ const copysignf: LaneRule = ({ cx, op, args: [a, b], result: t }) => {
   return cx.unary(S.Bitcast, t, cx.binary(S.BitwiseOr, it, magnitude, signBit));
 };
 
+/**
+ * Ties to even. f64 is spelled with Trunc (lavapipe's f64 RoundEven rounds 1.5 to 1): `t` odd
+ * is `t/2` not integral, exact below 2^53 (larger values are integral, so `d = 0`).
+ */
+const roundevenf: LaneRule = ({ cx, args: [a], result: t }) => {
+  if (t.kind !== "float" || t.width !== 64) return cx.glsl(Glsl.RoundEven, t, a!);
+  const tr = integralKeepingSign(cx, Glsl.Trunc, t, a!);
+  const d = cx.glsl(Glsl.FAbs, t, cx.binary(S.FSub, t, a!, tr));
+  const half = cx.binary(S.FMul, t, tr, f(cx, t, 0.5));
+  const odd = cx.binary(S.FOrdNotEqual, BOOL, half, cx.glsl(Glsl.Trunc, t, half));
+  const tie = cx.binary(S.LogicalAnd, BOOL, cx.binary(S.FOrdEqual, BOOL, d, f(cx, t, 0.5)), odd);
+  const up = cx.binary(S.LogicalOr, BOOL, cx.binary(S.FOrdGreaterThan, BOOL, d, f(cx, t, 0.5)), tie);
+  return cx.select(t, up, cx.binary(S.FAdd, t, tr, cx.glsl(Glsl.FSign, t, a!)), tr);
+};
+
 /** C `round`: ties away from zero (GLSL Round leaves ties implementation-defined). */
 const roundf: LaneRule = ({ cx, args: [a], result: t }) => {
-  const tr = cx.glsl(Glsl.Trunc, t, a!);
+  const tr = integralKeepingSign(cx, Glsl.Trunc, t, a!);
   const frac = cx.glsl(Glsl.FAbs, t, cx.binary(S.FSub, t, a!, tr));
   const up = cx.binary(S.FOrdGreaterThanEqual, BOOL, frac, f(cx, t, 0.5));
   return cx.select(t, up, cx.binary(S.FAdd, t, tr, cx.glsl(Glsl.FSign, t, a!)), tr);
@@ -352,8 +381,8 @@ export const LANE_RULES = {
   ceilf: glslLane(Glsl.Ceil),
   floorf: glslLane(Glsl.Floor),
   roundf,
-  roundevenf: glslLane(Glsl.RoundEven),
-  truncf: glslLane(Glsl.Trunc),
+  roundevenf,
+  truncf: signKeepingLane(Glsl.Trunc),
   cmpf,
   sitofp: convert(S.ConvertSToF, true),
   uitofp: convert(S.ConvertUToF, false),
