@@ -59,12 +59,15 @@ export interface Predicate {
 /** Anything an op keeps in `props`: plain data, possibly holding Values. */
 export type Prop = string | number | bigint | boolean | Value | Literal | Predicate | Type | null | undefined | readonly Prop[] | { readonly [key: string]: Prop };
 
+/** No comment lines: shared by every op and region without any (comment lists are replaced, never edited). */
+const NO_LINES: readonly string[] = Object.freeze([]);
+
 /** A single-block region: arguments, ops in order, and trailing comments. */
 export class Region {
   args: Value[] = [];
   ops: Op[] = [];
   /** Comments after the last op (language.md §1, ⚠ kept for `loom fmt`). */
-  trailingComments: string[] = [];
+  trailingComments: readonly string[] = NO_LINES;
   /** Whether a blank line preceded the trailing comments. */
   trailingBlank = false;
   constructor(public parent: Op | null = null) {}
@@ -82,7 +85,7 @@ export class Op {
   regions: Region[] = [];
   props: Record<string, Prop> = {};
   /** Leading `//` comments (text after `//`, verbatim; a "\r" prefix marks an end-of-line comment, a lone "\n" a blank line: text/parser.ts `commentLines`, `commentTexts`). */
-  comments: string[] = [];
+  comments: readonly string[] = NO_LINES;
   /** A blank line preceded this op (or its comments) in the source. */
   blankBefore = false;
   /** The region containing this op, or null at module top level. */

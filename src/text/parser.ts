@@ -403,6 +403,9 @@ export class Parser {
     return tokenSpan(this.source, t);
   }
 
+  /** `span`, bound once (handed to the scope, which makes a use's span only when it keeps it). */
+  private readonly spanOfToken = (t: Token): Span => tokenSpan(this.source, t);
+
   spanFrom(a: Token, b: Token): Span {
     return joinSpan(this.source, a, b);
   }
@@ -435,11 +438,11 @@ export class Parser {
   /** `%name` as a use. */
   parseValueUse(): Value {
     const t = this.expect(Tok.Value, "SSA value");
-    return this.scope.use(t.text, this.span(t));
+    return this.scope.use(t.text, t, this.spanOfToken);
   }
 
   useToken(t: Token): Value {
-    return this.scope.use(t.text, this.span(t));
+    return this.scope.use(t.text, t, this.spanOfToken);
   }
 
   /** `%a, %b, ...` (at least one). */

@@ -25,31 +25,34 @@ const orphanOwner = new Op("builtin.unresolved");
 
 export class Scope {
   private readonly values = new Map<string, Value>();
-  private readonly pending = new Map<string, Pending>();
-  /** Names whose defining op failed to parse: uses are not reported again. */
-  private readonly poisoned = new Set<string>();
+  /** Made on the first forward reference (most regions have none). */
+  private pending: Map<string, Pending> | undefined;
+  /** Names whose defining op failed to parse: uses are not reported again (made on the first). */
+  private poisoned: Set<string> | undefined;
 
   constructor(
     readonly parent: Scope | null,
     readonly region: Region | null,
   ) {}
 
-  /** The visible definition of `name`, a placeholder for a forward reference, or a poisoned stand-in. */
-  use(name: string, span: Span): Value {
+  /** The visible definition of `name`, a placeholder for a forward reference, or a poisoned stand-in (`spanOf(where)`: where it is used). */
+  use<W>(name: string, where: W, spanOf: (where: W) => Span): Value {
+    // The span is made only when it is kept: most uses find their definition.
     for (let s: Scope | null = this; s; s = s.parent) {
       const v = s.values.get(name);
       if (v) return v;
-      if (s.poisoned.has(name)) return new Value(name, T.index, orphanOwner, span);
+      if (s.poisoned?.has(name)) return new Value(name, T.index, orphanOwner, spanOf(where));
     }
+    const span = spanOf(where);
     for (let s: Scope | null = this; s; s = s.parent) {
-      const p = s.pending.get(name);
+      const p = s.pending?.get(name);
       if (p) {
         p.uses.push(span);
         return p.value;
       }
     }
     const value = new Value(name, T.index, this.region ?? orphanOwner, span);
-    this.pending.set(name, { value, uses: [span] });
+    (this.pending ??= new Map()).set(name, { value, uses: [span] });
     return value;
   }
 
@@ -68,10 +71,10 @@ export class Scope {
    */
   define(name: string, type: Type, owner: Op | Region, span: Span | undefined): { value: Value; redefined: boolean } {
     const redefined = this.find(name) !== undefined;
-    const p = this.pending.get(name);
+    const p = this.pending?.get(name);
     let value: Value;
     if (p) {
-      this.pending.delete(name);
+      this.pending?.delete(name);
       value = p.value;
       value.type = type;
       value.owner = owner;
@@ -89,7 +92,7 @@ export class Scope {
   }
 
   poison(name: string): void {
-    this.poisoned.add(name);
+    (this.poisoned ??= new Set()).add(name);
   }
 
   /**
@@ -98,11 +101,12 @@ export class Scope {
    */
   close(): { name: string; span: Span }[] {
     const undefinedUses: { name: string; span: Span }[] = [];
+    if (!this.pending) return undefinedUses;
     for (const [name, p] of this.pending) {
-      if (this.parent) this.parent.pending.set(name, p);
+      if (this.parent) (this.parent.pending ??= new Map()).set(name, p);
       else for (const span of p.uses) undefinedUses.push({ name, span });
     }
-    this.pending.clear();
+    this.pending = undefined;
     return undefinedUses;
   }
 }

@@ -64,12 +64,19 @@ function checkRegionCount(ctx: VerifyContext, op: Op): boolean {
 
 function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: number, expected: string): void {
   const ops = region.ops;
-  const t = ops.findIndex((o) => opFacts(o.name)?.terminator === true);
-  if (t < 0) {
+  let t = -1;
+  let term: Op | undefined;
+  for (const [i, o] of ops.entries()) {
+    if (opFacts(o.name)?.terminator === true) {
+      t = i;
+      term = o;
+      break;
+    }
+  }
+  if (!term) {
     ctx.report(D.missingTerminator, op.span, [`'${expected}'`]);
     return;
   }
-  const term = ops[t]!;
   if (term.name !== expected) {
     const kind = ctx.regionKind.get(region);
     const placementOk = kind !== undefined && opFacts(term.name)!.placement.includes(kind);
@@ -93,11 +100,14 @@ function visit(ctx: VerifyContext, op: Op): void {
     }
     return;
   }
-  op.regions.forEach((region, i) => {
+  // Indexed loop: this runs for every op, and leaf ops have no region to iterate.
+  for (let i = 0; i < op.regions.length; i++) {
+    const region = op.regions[i];
+    if (!region) continue;
     const expected = expectedTerminator(op, i);
     if (expected) checkTerminator(ctx, op, region, i, expected);
     for (const inner of region.ops) visit(ctx, inner);
-  });
+  }
 }
 
 export function checkStructure(ctx: VerifyContext): void {

@@ -17,7 +17,7 @@ import { readModuleSummary, type SummaryOp } from "./independent-module-reader.j
 function summarize(op: Op): SummaryOp {
   return {
     name: op.name,
-    comments: op.comments,
+    comments: [...op.comments],
     blankBefore: op.blankBefore,
     args: op.regions.map((r) => r.args.map((a) => `%${a.name}: ${typeToString(a.type)}`)),
     operands: op.operands.map((v) => `%${v.name}`),
