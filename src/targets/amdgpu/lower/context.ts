@@ -222,8 +222,16 @@ export class KernelLowering {
 
   /** `fn()` once per scope chain for the same operation on the same operands (pure helpers only). */
   memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
-    if (operands.some((o) => typeof o !== "number" && o.mutable)) return fn();
-    const key = `${op}(${operands.map((o) => (typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`)).join(",")})`;
+    // The key is built in one loop (no per-operand arrays: memo runs for every address part).
+    let key = `${op}(`;
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i];
+      if (o === undefined) continue;
+      if (typeof o !== "number" && o.mutable) return fn();
+      if (i > 0) key += ",";
+      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+    }
+    key += ")";
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const hit = this.scopes[i]!.get(key);
       if (hit) return hit;
