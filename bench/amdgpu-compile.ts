@@ -131,7 +131,7 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
         backend_only_p50_ms: b.p50,
         backend_only_p99_ms: b.p99,
         hsaco_bytes: hsaco.length,
-        anchor_clang_o2_lld_process_ms: clang?.ms ?? `${opencl} not in the tree`,
+        anchor_clang_o2_lld_process_ms: clang?.ms ?? (existsSync(root(opencl)) ? `clang-19 or ld.lld-19 failed on ${opencl}` : `${opencl} not in the tree`),
         instructions: mine?.instructions,
         vgprs: mine?.vgprs,
         sgprs: mine?.sgprs,
