@@ -104,22 +104,23 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
         if (!c.ok) throw new Error(c.formatDiagnostics());
         const e = emitModule(env, workspace, module, { artifactFormat: "amdgpu-hsaco" });
         if (!e.ok) throw new Error(e.formatDiagnostics());
-        hsaco = e.artifacts[0]!.contents;
+        hsaco = e.artifacts[0]?.contents;
       };
       const p = percentiles(timeSamples(once, { warmup: 1000, samples: 1000 }));
       // The back end alone on the last prepared kernel: the same bytes, from scratch each time.
-      const module = prepared!;
-      const k = module.kernels[0]!;
-      const info = amdgpuInfoOf(k.profile)!;
+      const module = prepared;
+      const k = module?.kernels[0];
+      const info = k && amdgpuInfoOf(k.profile);
+      if (!module || !k || !info || !hsaco) throw new Error(`${kernel}.${mcpu}: no prepared kernel or code object`);
       const wave = kernelWavefrontSize(k, info);
       const backend = () => {
         const machine = lowerKernel(k, info, wave, module.analyses).machine!;
         return buildCodeObject(info, [codeObjectKernel(k, info, machine)], { codeObjectVersion: info.codeObjectVersion });
       };
-      if (Buffer.compare(backend(), hsaco!) !== 0) throw new Error(`${kernel}.${mcpu}: the back end alone gave other bytes than the full compile`);
+      if (Buffer.compare(backend(), hsaco) !== 0) throw new Error(`${kernel}.${mcpu}: the back end alone gave other bytes than the full compile`);
       const b = percentiles(timeSamples(backend, { warmup: 1000, samples: 1000 }));
       const ours = join(dir, `${kernel}.${mcpu}.hsaco`);
-      writeFileSync(ours, hsaco!);
+      writeFileSync(ours, hsaco);
       const clang = clangBuild(kernel, root(opencl), mcpu, dir);
       const mine = codeFacts(ours, mcpu, kernel);
       const theirs = clang ? codeFacts(clang.path, mcpu, kernel) : undefined;
@@ -129,8 +130,8 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
         goal_p50_ms: goal,
         backend_only_p50_ms: b.p50,
         backend_only_p99_ms: b.p99,
-        hsaco_bytes: hsaco!.length,
-        anchor_clang_o2_lld_process_ms: clang?.ms ?? `${opencl} not in the tree`,
+        hsaco_bytes: hsaco.length,
+        anchor_clang_o2_lld_process_ms: clang?.ms ?? (existsSync(root(opencl)) ? `clang-19 or ld.lld-19 failed on ${opencl}` : `${opencl} not in the tree`),
         instructions: mine?.instructions,
         vgprs: mine?.vgprs,
         sgprs: mine?.sgprs,

@@ -2,8 +2,8 @@
 // loads (four per step), then the quadratic gate.
 __kernel void ffn_gate_up(ulong tokens, ulong channels, ulong width, __global const float* restrict x, ulong x_length, __global const float* restrict wg, ulong wg_length,
                           __global const float* restrict wu, ulong wu_length, __global float* restrict y, ulong y_length) {
-  size_t channel = get_global_id(0);
-  size_t token = get_group_id(1);
+  size_t channel = (size_t)__builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();
+  size_t token = __builtin_amdgcn_workgroup_id_y();
   if (channel >= channels) return;
   float gate = 0.0f, up = 0.0f;
   for (size_t k = 0; k < width; k += 4) {

@@ -7,7 +7,7 @@
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
 import { typeToString } from "../../ir/types.js";
-import type { PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import type { ArgSlot, PreparedKernel, PreparedModule } from "../../core/prepared.js";
 import { lowerKernel, type MachineKernel } from "./lower/kernel.js";
 import { isOp } from "../../dialects/registry.js";
 import { amdgpuInfoOf, AMDGPU_ENVIRONMENT_NAME, type AmdgpuTargetInfo } from "./profile.js";
@@ -23,8 +23,8 @@ export function kernelWavefrontSize(k: PreparedKernel, info: AmdgpuTargetInfo): 
   return (k.subgroupSize || info.wavefrontSize) as WavefrontSize;
 }
 
-function isPassableArg(k: PreparedKernel, i: number): boolean {
-  const t = k.args[i]!.type;
+function isPassableArg(a: ArgSlot): boolean {
+  const t = a.type;
   return t.kind === "prim" && t.name !== "encoding<layout>";
 }
 
@@ -40,9 +40,9 @@ export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo, module?: 
   const p = info.processor;
   const at = k.op.span;
 
-  k.args.forEach((a, i) => {
-    if (!isPassableArg(k, i)) out.push(makeDiagnostic(D.unsupported, a.value.span ?? at, [`argument type '${typeToString(a.type)}'`, info.targetId]));
-  });
+  for (const a of k.args) {
+    if (!isPassableArg(a)) out.push(makeDiagnostic(D.unsupported, a.value.span ?? at, [`argument type '${typeToString(a.type)}'`, info.targetId]));
+  }
   if (k.subgroupSize !== 0 && !(p.wavefrontSizes as readonly number[]).includes(k.subgroupSize)) {
     out.push(makeDiagnostic(D.unsupported, at, [`subgroup size ${k.subgroupSize}`, `${info.targetId} (wave ${p.wavefrontSizes.join(" or ")})`]));
   }

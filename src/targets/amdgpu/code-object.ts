@@ -57,45 +57,55 @@ function fillOf(family: IsaFamily, hasAccumOffset: boolean): { readonly nop: num
   return fill;
 }
 
+/** One kernel on its way into the code object. */
+interface Entry {
+  readonly kernel: CodeObjectKernel;
+  readonly code: Uint8Array;
+  readonly descriptor: KernelDescriptor;
+  /** Offset in `.text` (set by layoutText). */
+  textOffset: number;
+}
+
 /** `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after. */
-function layoutText(info: AmdgpuTargetInfo, codes: readonly Uint8Array[]): { bytes: Uint8Array; offsets: number[] } {
+function layoutText(info: AmdgpuTargetInfo, entries: readonly Entry[]): Uint8Array {
   const family = info.processor.family;
   const padding = codeEndPadding(family, info.processor.hasAccumOffset);
   const fill = fillOf(family, info.processor.hasAccumOffset);
-  const offsets: number[] = [];
   let size = 0;
-  for (const code of codes) size = alignUp(size, KERNEL_CODE_ALIGN) + code.length;
+  for (const e of entries) size = alignUp(size, KERNEL_CODE_ALIGN) + e.code.length;
   if (padding) size = alignUp(size, padding.cacheLineBytes) + padding.fillBytes;
   const w = new ByteWriter(size);
-  for (const code of codes) {
+  for (const e of entries) {
     w.words(fill.nop, (alignUp(w.length, KERNEL_CODE_ALIGN) - w.length) / 4);
-    offsets.push(w.length);
-    w.bytes(code);
+    e.textOffset = w.length;
+    w.bytes(e.code);
   }
   if (padding && fill.pad !== undefined) w.words(fill.pad, (alignUp(w.length, padding.cacheLineBytes) - w.length + padding.fillBytes) / 4);
-  return { bytes: w.finish(), offsets };
+  return w.finish();
 }
 
 export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
-  const codes = kernels.map((k) => k.code ?? encodeProgram(k.program, info.processor.family));
-  const text = layoutText(info, codes);
-  const descriptors: KernelDescriptor[] = kernels.map((k) =>
-    describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),
-  );
+  const entries: Entry[] = kernels.map((k) => ({
+    kernel: k,
+    code: k.code ?? encodeProgram(k.program, info.processor.family),
+    descriptor: describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),
+    textOffset: 0,
+  }));
+  const text = layoutText(info, entries);
 
   const note = metadataNote(
     metadataMap(
       info,
-      kernels.map((k, i) => {
-        const base = { name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor: descriptors[i]! };
+      entries.map(({ kernel: k, descriptor }) => {
+        const base = { name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor };
         return k.requiredWorkgroupSize ? { ...base, requiredWorkgroupSize: k.requiredWorkgroupSize } : base;
       }),
     ),
   );
 
-  const symbols: DynamicSymbol[] = kernels.flatMap((k, i) => [
-    { name: k.name, section: "text", offset: text.offsets[i]!, size: codes[i]!.length, type: "func", visibility: "protected" } as const,
-    { name: `${k.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" } as const,
+  const symbols: DynamicSymbol[] = entries.flatMap((e, i) => [
+    { name: e.kernel.name, section: "text", offset: e.textOffset, size: e.code.length, type: "func", visibility: "protected" } as const,
+    { name: `${e.kernel.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" } as const,
   ]);
 
   return writeSharedObject({
@@ -106,14 +116,14 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
       align: 64,
       build: (addr) => {
         const w = new ByteWriter(kernels.length * KERNEL_DESCRIPTOR_SIZE);
-        descriptors.forEach((d, i) => {
+        entries.forEach((e, i) => {
           const kdAddress = addr.rodata + i * KERNEL_DESCRIPTOR_SIZE;
-          w.bytes(encodeKernelDescriptor(d, addr.text + text.offsets[i]! - kdAddress));
+          w.bytes(encodeKernelDescriptor(e.descriptor, addr.text + e.textOffset - kdAddress));
         });
         return w.finish();
       },
     },
-    text: { bytes: text.bytes, align: KERNEL_CODE_ALIGN },
+    text: { bytes: text, align: KERNEL_CODE_ALIGN },
     symbols,
   });
 }

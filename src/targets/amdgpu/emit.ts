@@ -33,14 +33,13 @@ function parseEmitOptions(target: Readonly<Record<string, unknown>> | undefined)
 }
 
 /** Problems that only exist when kernels share one code object. */
-function checkTogether(kernels: readonly PreparedKernel[], infos: readonly AmdgpuTargetInfo[]): Diagnostic[] {
+function checkTogether(targets: readonly { readonly k: PreparedKernel; readonly info: AmdgpuTargetInfo }[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const first = infos[0]!;
+  const [first] = targets;
   const names = new Set<string>();
-  kernels.forEach((k, i) => {
-    const info = infos[i]!;
-    if (info.targetId !== first.targetId) {
-      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`'@${k.symbol}' targets ${info.targetId}, but '@${kernels[0]!.symbol}' targets ${first.targetId}; one code object holds one target`]));
+  for (const { k, info } of targets) {
+    if (first && info.targetId !== first.info.targetId) {
+      out.push(makeDiagnostic(D.backendInternal, k.op.span, [`'@${k.symbol}' targets ${info.targetId}, but '@${first.k.symbol}' targets ${first.info.targetId}; one code object holds one target`]));
     }
     const name = k.exportName;
     if (name.length === 0 || name.includes("\0")) {
@@ -50,8 +49,12 @@ function checkTogether(kernels: readonly PreparedKernel[], infos: readonly Amdgp
       if (names.has(sym)) out.push(makeDiagnostic(D.backendInternal, k.op.span, [`symbol '${sym}' of '@${k.symbol}' is defined twice in the code object`]));
       names.add(sym);
     }
-  });
+  }
   return out;
+}
+
+function internalError(message: string): never {
+  throw new InternalError("internal", `AMDGPU emit: ${message}`);
 }
 
 /** What the code object needs of one lowered kernel (its code, resources and ABI facts). */
@@ -83,10 +86,14 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
   }
 
   const diagnostics = checkModule(module);
-  const infos = kernels.map((k) => amdgpuInfoOf(k.profile));
-  if (infos.every((i): i is AmdgpuTargetInfo => i !== undefined)) diagnostics.push(...checkTogether(kernels, infos));
+  const targets = kernels.flatMap((k) => {
+    const info = amdgpuInfoOf(k.profile);
+    return info ? [{ k, info }] : [];
+  });
+  if (targets.length === kernels.length) diagnostics.push(...checkTogether(targets));
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics };
-  const info = infos[0]!;
+  // checkModule reported every kernel without AMDGPU target facts, so each has them here.
+  const info = targets[0]?.info ?? internalError("a kernel passed check without AMDGPU target facts");
 
   const codeObjectVersion = options.codeObjectVersion ?? info.codeObjectVersion;
   if (codeObjectVersion < info.codeObjectVersion) {

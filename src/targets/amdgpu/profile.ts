@@ -132,7 +132,7 @@ export function createAmdgpuProfile(env: TargetEnvironment, options: AmdgpuProfi
   if (wave !== undefined && !processor.wavefrontSizes.includes(wave)) {
     throw invalid(`options.identity.wavefrontSize: ${processor.name} supports wave ${processor.wavefrontSizes.join(" or ")}, not ${wave}`);
   }
-  const wavefrontSize = wave ?? processor.wavefrontSizes[0]!;
+  const wavefrontSize = wave ?? processor.wavefrontSizes[0];
 
   const facts: TargetFacts = {
     subgroupSize: wavefrontSize,

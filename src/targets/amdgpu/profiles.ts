@@ -33,7 +33,8 @@ export interface AmdgpuProcessor {
   readonly supportsXnack: boolean;
   readonly supportsSramecc: boolean;
   /** Supported wave sizes; the first is the default. */
-  readonly wavefrontSizes: readonly WavefrontSize[];
+  /** The first is the default. */
+  readonly wavefrontSizes: readonly [WavefrontSize, ...WavefrontSize[]];
   /** Workgroup-local memory (LDS) per workgroup, bytes. */
   readonly ldsBytes: number;
   readonly maxWorkgroupSize: number;

@@ -73,11 +73,12 @@ export function gnuHashSection(names: readonly string[]): Uint8Array {
   }
   const buckets = new Array<number>(nBuckets).fill(0);
   const values: number[] = [];
+  const bucketOf = hashes.map((h) => h % nBuckets);
   hashes.forEach((h, i) => {
     const bucket = h % nBuckets;
-    const last = i + 1 === hashes.length || hashes[i + 1]! % nBuckets !== bucket;
-    values.push(last ? (h | 1) >>> 0 : (h & ~1) >>> 0);
-    if (i === 0 || hashes[i - 1]! % nBuckets !== bucket) buckets[bucket] = i + 1;
+    // The last symbol of a bucket's chain has bit 0 set; the first starts the bucket (undefined past either end).
+    values.push(bucketOf[i + 1] !== bucket ? (h | 1) >>> 0 : (h & ~1) >>> 0);
+    if (bucketOf[i - 1] !== bucket) buckets[bucket] = i + 1;
   });
   const w = new ByteWriter(16 + 8 * maskWords + 4 * (nBuckets + values.length)).u32(nBuckets).u32(1).u32(maskWords).u32(SHIFT2);
   for (const b of bloom) w.u32(b);
@@ -94,7 +95,7 @@ export function sysvHashSection(names: readonly string[]): Uint8Array {
   names.forEach((name, k) => {
     const i = k + 1;
     const h = sysvHash(name) % n;
-    chains[i] = buckets[h]!;
+    chains[i] = buckets[h] ?? 0;
     buckets[h] = i;
   });
   const w = new ByteWriter(8 + 8 * n).u32(n).u32(n);

@@ -105,9 +105,12 @@ function value(w: Writer, v: MsgpackValue | undefined): void {
   }
 }
 
+/** One scratch buffer per process (compiles are synchronous): only the result is copied out. */
+const scratch = new Writer();
+
 /** MessagePack bytes of `v`, map keys sorted. */
 export function encodeMsgpack(v: MsgpackValue): Uint8Array {
-  const w = new Writer();
-  value(w, v);
-  return w.bytes.slice(0, w.length);
+  scratch.length = 0;
+  value(scratch, v);
+  return scratch.bytes.slice(0, scratch.length);
 }

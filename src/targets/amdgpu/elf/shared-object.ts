@@ -240,10 +240,11 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
   // Static symbol table: the linker-defined local _DYNAMIC, then the exports in definition
   // order; as in ld.lld, the exports' names come first in .strtab.
   const strtab = new StringTable();
-  const exportNames = spec.symbols.map((s) => strtab.add(s.name));
+  for (const s of spec.symbols) strtab.add(s.name);
   const symtab = new ByteWriter((spec.symbols.length + 2) * SYM_SIZE).zeros(SYM_SIZE);
   symbolBytes(symtab, strtab.add("_DYNAMIC"), (STB_LOCAL << 4) | STT_NOTYPE, STV_HIDDEN, Sec.Dynamic, dynamicAddr, 0);
-  spec.symbols.forEach((s, i) => symbolBytes(symtab, exportNames[i]!, infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size));
+  // `add` of a name already in the table returns its offset.
+  for (const s of spec.symbols) symbolBytes(symtab, strtab.add(s.name), infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size);
   const symtabBytes = symtab.finish();
   const strtabBytes = strtab.bytes();
 

@@ -229,8 +229,17 @@ export class KernelLowering {
    * after the region reading it ends, so such operands reuse within their own region only.
    */
   memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
-    const innermost = operands.some((o) => typeof o !== "number" && o.mutable);
-    const key = `${op}(${operands.map((o) => (typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`)).join(",")})`;
+    // The key is built in one loop (no per-operand arrays: memo runs for every address part).
+    let innermost = false;
+    let key = `${op}(`;
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i];
+      if (o === undefined) continue;
+      if (typeof o !== "number" && o.mutable) innermost = true;
+      if (i > 0) key += ",";
+      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+    }
+    key += ")";
     for (let i = this.scopes.length - 1; i >= (innermost ? this.scopes.length - 1 : 0); i--) {
       const hit = this.scopes[i]!.get(key);
       if (hit) return hit;

@@ -143,9 +143,15 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const assigned = allocation.physicalById;
   const items: PItem[] = cx.program.items.map((item): PItem => {
     if (item.kind !== "inst") return item;
-    const { target, operands, ...rest } = item.inst;
-    const inst: Instruction = { ...rest, operands: operands.map((o) => physical(o, assigned)) };
-    return target ? { kind: "inst", inst, target } : { kind: "inst", inst };
+    const m = item.inst;
+    // Built field by field (object rest/spread is a slow generic copy in V8); absent fields stay absent.
+    const operands: Operand[] = [];
+    for (const o of m.operands) operands.push(physical(o, assigned));
+    const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands };
+    if (m.simm !== undefined) inst.simm = m.simm;
+    if (m.offset !== undefined) inst.offset = m.offset;
+    if (m.glc !== undefined) inst.glc = m.glc;
+    return m.target ? { kind: "inst", inst, target: m.target } : { kind: "inst", inst };
   });
   // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).
   const vdecCoExec = /^gfx94|^gfx950/.test(info.processor.name);

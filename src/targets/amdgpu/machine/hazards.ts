@@ -21,7 +21,12 @@ interface Write {
 
 /** SGPR n = n (VCC = 106, 107), VGPR n = 1024 + n. */
 function regsOf(o: Operand, wave64: boolean): number[] {
-  if (o.k === "s" || o.k === "v") return Array.from({ length: o.n }, (_, i) => (o.k === "v" ? 1024 : 0) + o.i + i);
+  if (o.k === "s" || o.k === "v") {
+    const base = (o.k === "v" ? 1024 : 0) + o.i;
+    const out: number[] = [];
+    for (let i = 0; i < o.n; i++) out.push(base + i);
+    return out;
+  }
   if (o.k === "special" && o.name === "vcc") return wave64 ? [106, 107] : [106];
   return [];
 }
@@ -29,14 +34,17 @@ function regsOf(o: Operand, wave64: boolean): number[] {
 const isValu = (inst: Instruction) => inst.mnemonic.startsWith("v_");
 const UNKNOWN = -1;
 
-export function insertHazardNops(items: readonly PItem[], enabled: boolean, wave64: boolean): PItem[] {
-  if (!enabled) return [...items];
+export function insertHazardNops(items: readonly PItem[], enabled: boolean, wave64: boolean): readonly PItem[] {
+  if (!enabled) return items;
   const out: PItem[] = [];
   let history: Write[] = [];
   const pending = new Map<Label, Write[]>();
   let reachable = true;
   const age = (states: number) => {
-    history = history.map((w) => ({ reg: w.reg, since: w.since + states })).filter((w) => w.since < 2);
+    if (history.length === 0) return;
+    const aged: Write[] = [];
+    for (const w of history) if (w.since + states < 2) aged.push({ reg: w.reg, since: w.since + states });
+    history = aged;
   };
   items.forEach((item, index) => {
     if (item.kind === "loop") return void out.push(item);

@@ -57,7 +57,8 @@ function printListing(items: readonly PItem[], program: readonly Instruction[], 
   for (const item of items) {
     if (item.kind === "label") lines.push(`${names.get(item.label)}:`);
     if (item.kind !== "inst") continue;
-    const inst = program[k++]!;
+    // program holds one (fixed-up) instruction per instruction item, in order.
+    const inst = program[k++] ?? item.inst;
     // Branches print their label (llvm-mc resolves it to the same offset).
     const text = item.target ? `${formatInstruction(inst, family, syntax).replace(/ -?\d+$/, "")} ${names.get(item.target)}` : formatInstruction(inst, family, syntax);
     lines.push(`\t${text}`);

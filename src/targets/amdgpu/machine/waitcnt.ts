@@ -58,7 +58,8 @@ function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
   const format = formatOf(inst.mnemonic);
   if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL") return undefined;
   const writes = format === "SMEM" || (format === "DS" && defines(inst)) || (format === "GLOBAL" && defines(inst));
-  const regs = writes ? keys(inst.operands[0]!, []) : [];
+  const dst = inst.operands[0];
+  const regs = writes && dst ? keys(dst, []) : [];
   if (format === "GLOBAL") {
     const counter: Counter = writes || family === "gfx9" ? "vm" : "vs";
     return { counter, regs, smem: false, store: !writes };
@@ -74,13 +75,15 @@ function defines(inst: Instruction): boolean {
 
 function merge(states: readonly State[]): State {
   if (states.length === 0) return emptyState();
-  if (states.length === 1) return copy(states[0]!);
+  const only = states.length === 1 ? states[0] : undefined;
+  if (only) return copy(only);
   const out = emptyState();
   for (const c of COUNTERS) {
     const seen = new Set<Event>();
     const lists = states.map((s) => s.events[c]);
     for (const l of lists) for (const e of l) if (!seen.has(e)) (seen.add(e), out.events[c].push(e));
-    const same = lists.every((l) => l.length === lists[0]!.length && l.every((e, i) => e === lists[0]![i]));
+    const first = lists[0] ?? [];
+    const same = lists.every((l) => l.length === first.length && l.every((e, i) => e === first[i]));
     out.ordered[c] = same && states.every((s) => s.ordered[c]);
   }
   return out;
