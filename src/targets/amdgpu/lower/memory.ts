@@ -205,6 +205,20 @@ function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
   return Array.from({ length: n }, (_, lane) => origin.map((x, d) => (d === origin.length - 1 ? add64(cx, x, cx.const("i64", BigInt(lane))) : x)));
 }
 
+/**
+ * The address of each lane of a rank-1 vector access: on a unit-stride last axis, lane i is
+ * lane 0's address with i·element bytes more in the instruction's offset field (one address
+ * register for all lanes) while the offset fits; otherwise each lane's own address.
+ */
+function laneAddresses(cx: Cx, v: ViewValue, op: Op, n: number): Address[] {
+  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : o >= -4096 && o <= 4095);
+  if (v.strides.at(-1)?.c === 1n) {
+    const first = address(cx, v, indexScalars(cx, op));
+    if (fits(first.offset + (n - 1) * v.bytes)) return Array.from({ length: n }, (_, i) => ({ reg: first.reg, offset: first.offset + i * v.bytes }));
+  }
+  return laneIndices(cx, op, n).map((idx) => address(cx, v, idx));
+}
+
 function wholeAccess(v: ViewValue, n: number): boolean {
   return v.space === "global" && v.bytes === 4 && (n === 2 || n === 4) && v.strides.at(-1)?.c === 1n;
 }
@@ -228,7 +242,7 @@ const vectorLoad: Rule = (cx, op) => {
     });
     return cx.set(op.results[0]!, { kind: "vector", lanes, t });
   }
-  const lanes = laneIndices(cx, op, n).map((idx) => scalarOf(t, load(cx, v, address(cx, v, idx), v.bytes / 4), cx));
+  const lanes = laneAddresses(cx, v, op, n).map((at) => scalarOf(t, load(cx, v, at, v.bytes / 4), cx));
   cx.set(op.results[0]!, { kind: "vector", lanes, t });
 };
 
@@ -244,7 +258,7 @@ const vectorStore: Rule = (cx, op) => {
     value.lanes.forEach((l, i) => cx.emit("v_mov_b32", [part(d, i, 1), cx.lo(l)]));
     return store(cx, v, address(cx, v, indexScalars(cx, op)), d);
   }
-  laneIndices(cx, op, n).forEach((idx, i) => store(cx, v, address(cx, v, idx), dataRegs(cx, value.lanes[i]!)));
+  laneAddresses(cx, v, op, n).forEach((at, i) => store(cx, v, at, dataRegs(cx, value.lanes[i]!)));
 };
 
 // ---- atomics ------------------------------------------------------------------------------
