@@ -14,6 +14,11 @@ import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../src/targe
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import { repoPath as root } from "./stats.js";
 
+/** Runs an LLVM tool (a whole process). */
+function tool(cmd: string, args: readonly string[]) {
+  return spawnSync(cmd, args, { encoding: "utf8" });
+}
+
 interface CodeFacts {
   readonly instructions: number;
   readonly vgprs: number;
@@ -22,8 +27,8 @@ interface CodeFacts {
 
 /** The instruction count of `symbol` and its metadata register counts, read by LLVM's tools. */
 function codeFacts(path: string, mcpu: string, symbol: string): CodeFacts | undefined {
-  const dis = spawnSync("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path], { encoding: "utf8" });
-  const notes = spawnSync("llvm-readobj-19", ["--notes", path], { encoding: "utf8" });
+  const dis = tool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
+  const notes = tool("llvm-readobj-19", ["--notes", path]);
   if (dis.status !== 0 || notes.status !== 0) return undefined;
   let on = false;
   let instructions = 0;
@@ -62,8 +67,8 @@ export function amdgpuCodeQuality(): Record<string, unknown> {
         const object = join(dir, `${k.symbol}.${mcpu}.o`), theirsPath = join(dir, `${k.symbol}.${mcpu}.clang.hsaco`);
         const built =
           existsSync(source) &&
-          spawnSync("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", source, "-o", object]).status === 0 &&
-          spawnSync("ld.lld-19", ["-shared", object, "-o", theirsPath]).status === 0;
+          tool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", source, "-o", object]).status === 0 &&
+          tool("ld.lld-19", ["-shared", object, "-o", theirsPath]).status === 0;
         const mine = codeFacts(ours, mcpu, k.symbol);
         const theirs = built ? codeFacts(theirsPath, mcpu, k.symbol) : undefined;
         results[`${k.symbol}.${mcpu}`] = {

@@ -81,9 +81,9 @@ matmul16:
 	s_mov_b32 exec_lo, s14
 	v_lshlrev_b32_e32 v7, 4, v2
 	v_add_nc_u32_e32 v10, v7, v1
-	v_lshlrev_b32_e32 v11, 2, v10
-	ds_store_b32 v11, v8
-	ds_store_b32 v11, v9 offset:1024
+	v_lshlrev_b32_e32 v10, 2, v10
+	ds_store_b32 v10, v8
+	ds_store_b32 v10, v9 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier

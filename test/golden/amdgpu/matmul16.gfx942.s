@@ -75,9 +75,9 @@ matmul16:
 	s_mov_b64 exec, s[16:17]
 	v_lshlrev_b32_e32 v3, 4, v2
 	v_add_u32_e32 v10, v3, v1
-	v_lshlrev_b32_e32 v11, 2, v10
-	ds_write_b32 v11, v4
-	ds_write_b32 v11, v5 offset:1024
+	v_lshlrev_b32_e32 v10, 2, v10
+	ds_write_b32 v10, v4
+	ds_write_b32 v10, v5 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
 	v_lshlrev_b32_e32 v4, 2, v3

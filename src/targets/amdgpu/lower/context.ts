@@ -398,4 +398,18 @@ export class KernelLowering {
   }
 }
 
+/** Result `i` of `op` (the registry's arity guarantees it; a missing one is a lowering bug). */
+export function resultOf(op: Op, i = 0): Value {
+  const r = op.results[i];
+  if (r === undefined) throw new Error(`AMDGPU lowering: '${op.name}' has no result ${i}`);
+  return r;
+}
+
+/** Operand `i` of `op` (as resultOf). */
+export function operandOf(op: Op, i: number): Value {
+  const v = op.operands[i];
+  if (v === undefined) throw new Error(`AMDGPU lowering: '${op.name}' has no operand ${i}`);
+  return v;
+}
+
 export const fitsU32 = (max: bigint | undefined): boolean => max !== undefined && max <= U32;

@@ -18,7 +18,7 @@ import type { Op, Region } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { part, type Item, type VReg } from "../machine/program.js";
 import { add64, compareInt, select } from "./arith.js";
-import type { Carrier, KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
 
@@ -170,7 +170,7 @@ function branchUnless(cx: Cx, cond: Scalar, target: import("../machine/program.j
 }
 
 const ifRule: Rule = (cx, op) => {
-  const cond = cx.scalar(op.operands[0]!);
+  const cond = cx.scalar(operandOf(op, 0));
   if (cond.c !== undefined) {
     const taken = cond.c !== 0n ? op.regions[0] : op.regions[1];
     const r = capture(cx, taken, []);
@@ -193,7 +193,7 @@ const ifRule: Rule = (cx, op) => {
   const masks = slots.filter((s) => s.value.mask);
   const end = cx.label(), otherwise = cx.label();
   if (uniform) {
-    branchUnless(cx, cond, otherwise, cx.kernel.uses.get(op.operands[0]!) === 1);
+    branchUnless(cx, cond, otherwise, cx.kernel.uses.get(operandOf(op, 0)) === 1);
     append(cx, thenPart.items);
     slots.forEach((s, i) => assign(cx, s, thenYields[i]!, false));
     cx.branch("s_branch", end);
@@ -394,7 +394,7 @@ const scfSelect: Rule = (cx, op) => {
     cx.unsupported(op, "'scf.select' of non-scalars");
     return cx.poison(op);
   }
-  cx.set(op.results[0]!, select(cx, c, a, b));
+  cx.set(resultOf(op), select(cx, c, a, b));
 };
 
 export const CONTROL_RULES = {

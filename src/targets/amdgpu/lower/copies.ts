@@ -7,9 +7,11 @@
  * - forward: `v_mov_b32 d, src` with d written only there — every read of d reads src
  *   instead, when src is not written and no label, branch, loop marker or EXEC write lies
  *   between the copy and d's last read;
- * - backward: `v_mov_b32 t[i], s` where s is written once by a VALU instruction X and read
- *   only by the copy — X writes t[i] directly, when nothing between X and the copy touches
- *   t (or EXEC) and no label, branch or loop marker lies between them.
+ * - backward: `v_mov_b32 t[i], s` (or any VALU instruction writing t[i] from s) where s is
+ *   written once by a VALU instruction X and read only there — X writes t[i] directly, when
+ *   nothing between X and the reader touches t (or EXEC) and no label, branch or loop marker
+ *   lies between them. A chain `t1 = fma(a, b, p); …; p = fma(…, t7)` so becomes in-place
+ *   updates of p.
  *
  * Both keep every lane's value (the same EXEC governs both ends) and run before allocation,
  * so the allocator sees fewer, longer intervals.
@@ -85,23 +87,32 @@ function forward(items: Item[], at: number, d: VReg, src: VOperand, reads: numbe
 
 const VALU = new Set(["VOP1", "VOP2", "VOP3"]);
 
-function backward(items: Item[], at: number, target: VOperand, s: VReg): boolean {
+/**
+ * X writes s, read only by Y (at `at`), which writes `target`: X writes target instead and Y
+ * reads it (a copy Y disappears). Nothing between X and Y may touch target's register; X
+ * itself may read it (it reads before it writes).
+ */
+/** Returns X's index, or -1. */
+function backward(items: Item[], at: number, target: VOperand, s: VReg): number {
   for (let j = at - 1; j >= 0; j--) {
     const item = items[j];
-    if (item === undefined || isBarrier(item)) return false;
-    if (item.kind !== "inst") return false;
+    if (item === undefined || isBarrier(item)) return -1;
+    if (item.kind !== "inst") return -1;
     const inst = item.inst;
     if (!writes(inst, s)) {
-      if (touches(inst, target.r)) return false;
+      if (touches(inst, target.r)) return -1;
       continue;
     }
     const def = inst.operands[0];
-    if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s || touches(inst, target.r)) return false;
+    if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
     items[j] = { kind: "inst", inst: { ...inst, operands: [target, ...inst.operands.slice(1)] } };
-    items.splice(at, 1);
-    return true;
+    const y = items[at];
+    if (y?.kind !== "inst") return -1;
+    if (y.inst.mnemonic === "v_mov_b32") items.splice(at, 1);
+    else items[at] = { kind: "inst", inst: { ...y.inst, operands: y.inst.operands.map((o, k) => (k > 0 && o.k === "vreg" && o.r === s ? target : o)) } };
+    return j;
   }
-  return false;
+  return -1;
 }
 
 /** Removes the copies the two rewrites allow (one pass; counts are kept up to date). */
@@ -110,7 +121,24 @@ export function coalesceCopies(items: Item[]): void {
   const single = (r: VReg) => r.fixed === undefined && defs.get(r) === 1;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (item?.kind !== "inst" || item.inst.mnemonic !== "v_mov_b32") continue;
+    if (item?.kind !== "inst") continue;
+    if (item.inst.mnemonic !== "v_mov_b32") {
+      // Chains (t1 = f(x); p = g(t1)): the producer writes p directly.
+      const inst = item.inst;
+      const def = inst.operands[0];
+      if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def)) continue;
+      const reads = inst.operands.slice(1).filter((o): o is VOperand => isV1(o) && o.r !== def.r && o.r.n === 1 && single(o.r) && uses.get(o.r) === 1);
+      const once = reads.filter((o) => inst.operands.filter((x) => x.k === "vreg" && x.r === o.r).length === 1);
+      const first = once[0];
+      const x = first && !inst.operands.slice(1).some((o) => o.k === "vreg" && o.r === def.r) ? backward(items, i, def, first.r) : -1;
+      if (first && x >= 0) {
+        uses.delete(first.r);
+        defs.delete(first.r);
+        // X now writes p: continue the chain from it.
+        i = x - 1;
+      }
+      continue;
+    }
     const [dst, src] = item.inst.operands;
     if (!isV1(dst) || !isV1(src) || dst.r === src.r) continue;
     const reads = uses.get(dst.r) ?? 0;
@@ -122,11 +150,11 @@ export function coalesceCopies(items: Item[]): void {
       i--;
       continue;
     }
-    if (src.r.n === 1 && single(src.r) && uses.get(src.r) === 1 && backward(items, i, dst, src.r)) {
+    const x = src.r.n === 1 && single(src.r) && uses.get(src.r) === 1 ? backward(items, i, dst, src.r) : -1;
+    if (x >= 0) {
       uses.delete(src.r);
       defs.delete(src.r);
-      i -= 2;
-      if (i < -1) i = -1;
+      i = x - 1;
     }
   }
 }

@@ -11,7 +11,7 @@ import { imm } from "../isa/operands.js";
 import { waitcntImmediate } from "../isa/encoder.js";
 import { part } from "../machine/program.js";
 import { add64, compareInt, int32, mul64, nanPropagating, select, vfloat } from "./arith.js";
-import type { KernelLowering, Rule, Scalar } from "./context.js";
+import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
 
@@ -52,15 +52,15 @@ function workgroupId(cx: Cx, d: 0 | 1 | 2): Scalar {
 const workitemIdRule: Rule = (cx, op) => {
   const v = workitemId(cx, op, dimOf(op));
   if (!v) return cx.poison(op);
-  cx.set(op.results[0]!, v);
+  cx.set(resultOf(op), v);
 };
 
-const workgroupIdRule: Rule = (cx, op) => cx.set(op.results[0]!, workgroupId(cx, dimOf(op)));
+const workgroupIdRule: Rule = (cx, op) => cx.set(resultOf(op), workgroupId(cx, dimOf(op)));
 
 const workgroupSizeRule: Rule = (cx, op) => {
   const s = workgroupSize(cx, op, dimOf(op));
   if (s === undefined) return cx.poison(op);
-  cx.set(op.results[0]!, cx.const("i64", BigInt(s)));
+  cx.set(resultOf(op), cx.const("i64", BigInt(s)));
 };
 
 const dispatchIdRule: Rule = (cx, op) => {
@@ -68,7 +68,7 @@ const dispatchIdRule: Rule = (cx, op) => {
   const s = workgroupSize(cx, op, d);
   if (s === undefined) return cx.poison(op);
   const tid = workitemId(cx, op, d)!;
-  cx.set(op.results[0]!, add64(cx, mul64(cx, workgroupId(cx, d), cx.const("i64", BigInt(s))), tid));
+  cx.set(resultOf(op), add64(cx, mul64(cx, workgroupId(cx, d), cx.const("i64", BigInt(s))), tid));
 };
 
 const workgroupCountRule: Rule = (cx, op) => {
@@ -76,7 +76,7 @@ const workgroupCountRule: Rule = (cx, op) => {
   cx.hiddenBlockCount[d] = true;
   const r = cx.vreg("s", 1);
   cx.emit("s_load_b32", [part(r), part(cx.kernargPointer())], { offset: cx.hiddenArgumentsOffset + 4 * d });
-  cx.set(op.results[0]!, cx.sval("i64", r, { narrow: true, max: 0xffffffffn }));
+  cx.set(resultOf(op), cx.sval("i64", r, { narrow: true, max: 0xffffffffn }));
 };
 
 function drain(cx: Cx): void {
@@ -97,12 +97,12 @@ const laneIdRule: Rule = (cx, op) => {
   if (cx.wave === 64) {
     const h = cx.vreg("v", 1);
     cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(r)]);
-    return cx.set(op.results[0]!, cx.sval("i64", h, { narrow: true, max: 63n }));
+    return cx.set(resultOf(op), cx.sval("i64", h, { narrow: true, max: 63n }));
   }
-  cx.set(op.results[0]!, cx.sval("i64", r, { narrow: true, max: BigInt(cx.wave - 1) }));
+  cx.set(resultOf(op), cx.sval("i64", r, { narrow: true, max: BigInt(cx.wave - 1) }));
 };
 
-const subgroupSizeRule: Rule = (cx, op) => cx.set(op.results[0]!, cx.const("i64", BigInt(cx.wave)));
+const subgroupSizeRule: Rule = (cx, op) => cx.set(resultOf(op), cx.const("i64", BigInt(cx.wave)));
 
 /** Whole waves only: a partial wave's inactive lanes would take part in the exchange. */
 function fullWaves(cx: Cx, op: Op): boolean {
@@ -130,9 +130,9 @@ const subgroupIdRule: Rule = (cx, op) => {
     return cx.poison(op);
   }
   const flat = size[0] * size[1] * size[2];
-  if (flat <= cx.wave) return cx.set(op.results[0]!, cx.const("i64", 0n));
+  if (flat <= cx.wave) return cx.set(resultOf(op), cx.const("i64", 0n));
   const id = int32(cx, "shru", flatLocalId(cx, op, size), cx.const("i32", BigInt(Math.log2(cx.wave))));
-  cx.set(op.results[0]!, { ...id, t: "i64", narrow: true, max: BigInt(Math.ceil(flat / cx.wave) - 1) });
+  cx.set(resultOf(op), { ...id, t: "i64", narrow: true, max: BigInt(Math.ceil(flat / cx.wave) - 1) });
 };
 
 const subgroupCountRule: Rule = (cx, op) => {
@@ -141,7 +141,7 @@ const subgroupCountRule: Rule = (cx, op) => {
     cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size");
     return cx.poison(op);
   }
-  cx.set(op.results[0]!, cx.const("i64", BigInt(Math.ceil((size[0] * size[1] * size[2]) / cx.wave))));
+  cx.set(resultOf(op), cx.const("i64", BigInt(Math.ceil((size[0] * size[1] * size[2]) / cx.wave))));
 };
 
 /**
@@ -152,14 +152,14 @@ const subgroupCountRule: Rule = (cx, op) => {
 const subgroupReduceRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const kind = String(op.props.kind);
-  const x = cx.scalar(op.operands[0]!);
+  const x = cx.scalar(operandOf(op, 0));
   const combine = combiner(kind, x.t);
   if (!combine) {
     cx.unsupported(op, `'kernel.subgroup.reduce<${kind}>' on ${x.t}`, "the AMDGPU back end reduces i32 and f32 so far");
     return cx.poison(op);
   }
   const cluster = Number(op.props.clusterSize ?? cx.wave);
-  cx.set(op.results[0]!, butterfly(cx, x, combine, cluster));
+  cx.set(resultOf(op), butterfly(cx, x, combine, cluster));
 };
 
 /** Every lane combines with lane ^ k for k = cluster/2 … 1 through `ds_bpermute_b32`: all lanes of a cluster end with the same bits. */
@@ -212,13 +212,13 @@ function permute(cx: Cx, x: Scalar, source: Scalar): Scalar {
  */
 const subgroupShuffleRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
-  const x = cx.scalar(op.operands[0]!);
+  const x = cx.scalar(operandOf(op, 0));
   if (x.t === "i1") {
     cx.unsupported(op, "'kernel.subgroup.shuffle' of an i1", "shuffle an i32 (0 or 1) instead");
     return cx.poison(op);
   }
-  const offset = low32(cx, cx.scalar(op.operands[1]!));
-  const width = low32(cx, cx.scalar(op.operands[2]!));
+  const offset = low32(cx, cx.scalar(operandOf(op, 1)));
+  const width = low32(cx, cx.scalar(operandOf(op, 2)));
   const lane = laneIdOperand(cx);
   const widthMinusOne = int32(cx, "sub", width, cx.const("i32", 1n));
   const position = int32(cx, "and", lane, widthMinusOne);
@@ -228,20 +228,20 @@ const subgroupShuffleRule: Rule = (cx, op) => {
   const valid = compareInt(cx, "ult", from, width, 32);
   const source = select(cx, valid, int32(cx, "add", base, from), lane);
   const shuffled = permute(cx, x, source);
-  cx.set(op.results[0]!, select(cx, valid, shuffled, x));
+  cx.set(resultOf(op), select(cx, valid, shuffled, x));
   if (op.results[1]) cx.set(op.results[1], valid);
 };
 
 /** `kernel.subgroup.broadcast %v from %lane` (the lane is uniform): `ds_bpermute_b32` from that lane. */
 const subgroupBroadcastRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
-  const x = cx.scalar(op.operands[0]!);
+  const x = cx.scalar(operandOf(op, 0));
   if (x.t === "i1") {
     cx.unsupported(op, "'kernel.subgroup.broadcast' of an i1", "broadcast an i32 (0 or 1) instead");
     return cx.poison(op);
   }
-  if (x.c !== undefined || (cx.isS(x) && !x.mask)) return cx.set(op.results[0]!, x);
-  cx.set(op.results[0]!, permute(cx, x, low32(cx, cx.scalar(op.operands[1]!))));
+  if (x.c !== undefined || (cx.isS(x) && !x.mask)) return cx.set(resultOf(op), x);
+  cx.set(resultOf(op), permute(cx, x, low32(cx, cx.scalar(operandOf(op, 1)))));
 };
 
 /** Combining one kind of reduction (i32 and f32). */
@@ -273,7 +273,7 @@ const MAX_FOLD = 256;
 const workgroupReduceRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
-  const x = cx.scalar(op.operands[0]!);
+  const x = cx.scalar(operandOf(op, 0));
   const combine = combiner(String(op.props.kind), x.t);
   const flat = size ? size[0] * size[1] * size[2] : 0;
   const wholeWaves = flat > 0 && flat % cx.wave === 0;
@@ -286,7 +286,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
     // Whole waves: a butterfly in each wave, then one LDS slot per wave folded in wave order.
     const perWave = butterfly(cx, x, combine, cx.wave);
     const waves = flat / cx.wave;
-    if (waves === 1) return cx.set(op.results[0]!, perWave);
+    if (waves === 1) return cx.set(resultOf(op), perWave);
     const waveSlot = int32(cx, "shl", int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))), cx.const("i32", 2n));
     cx.emit("ds_store_b32", [cx.v32(cx.lo(waveSlot)), part(cx.own32(cx.lo(perWave)))], { offset });
     drain(cx);
@@ -301,7 +301,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
     }
     drain(cx);
     cx.emit("s_barrier", []);
-    return cx.set(op.results[0]!, total!);
+    return cx.set(resultOf(op), total!);
   }
   const slot = int32(cx, "shl", id, cx.const("i32", 2n));
   cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
@@ -317,7 +317,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
   }
   drain(cx);
   cx.emit("s_barrier", []);
-  cx.set(op.results[0]!, acc!);
+  cx.set(resultOf(op), acc!);
 };
 
 export const KERNEL_RULES = {

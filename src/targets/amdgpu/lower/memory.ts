@@ -17,7 +17,7 @@ import type { VectorType, ViewType } from "../../../ir/types.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
-import type { Carrier, KernelLowering, Lowered, Rule, Scalar } from "./context.js";
+import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -123,10 +123,10 @@ const allocaRule: Rule = (cx, op) => {
     cx.unsupported(op, "'buffer.alloca<private>'", "private (scratch) memory is not selected by the AMDGPU back end yet");
     return cx.poison(op);
   }
-  cx.set(op.results[0]!, { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+  cx.set(resultOf(op), { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
+const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
 function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
   const layout = type.layout;
@@ -146,32 +146,32 @@ function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
 }
 
 const viewRule: Rule = (cx, op) => {
-  const buf = cx.get(op.operands[0]!);
+  const buf = cx.get(operandOf(op, 0));
   if (buf.kind !== "buffer") return cx.poison(op);
-  const element = cx.carrier(op.results[0]!.type);
+  const element = cx.carrier(resultOf(op).type);
   if (!element || element === "i1") {
     cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i32, i64 and f32 elements so far");
     return cx.poison(op);
   }
-  const strides = stridesOf(cx, op.results[0]!.type as ViewType);
+  const strides = stridesOf(cx, resultOf(op).type as ViewType);
   if (!strides) return cx.poison(op);
-  const base = add64(cx, buf.addr, cx.scalar(op.operands[1]!));
-  cx.set(op.results[0]!, { kind: "view", space: buf.space, base, strides, element, bytes: BYTES[element] });
+  const base = add64(cx, buf.addr, cx.scalar(operandOf(op, 1)));
+  cx.set(resultOf(op), { kind: "view", space: buf.space, base, strides, element, bytes: BYTES[element] });
 };
 
 const subviewRule: Rule = (cx, op) => {
-  const v = cx.get(op.operands[0]!);
+  const v = cx.get(operandOf(op, 0));
   if (v.kind !== "view") return cx.poison(op);
   const e = elementOffset(cx, v, indexScalars(cx, op));
   const bytes = e.v ? shl64(cx, e.v, Math.log2(v.bytes)) : cx.const("i64", 0n);
   const base = add64(cx, add64(cx, v.base, bytes), cx.const("i64", e.k * BigInt(v.bytes)));
-  cx.set(op.results[0]!, { ...v, base });
+  cx.set(resultOf(op), { ...v, base });
 };
 
-const denseLayout: Rule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
+const denseLayout: Rule = (cx, op) => cx.set(resultOf(op), { kind: "layout", strides: undefined });
 const stridedLayout: Rule = (cx, op) => {
   const strides = ((op.props.strides as readonly (bigint | import("../../../ir/core.js").Value)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? cx.const("i64", x) : cx.scalar(x)));
-  cx.set(op.results[0]!, { kind: "layout", strides });
+  cx.set(resultOf(op), { kind: "layout", strides });
 };
 
 function scalarOf(t: Carrier, d: VReg, cx: Cx): Scalar {
@@ -179,23 +179,23 @@ function scalarOf(t: Carrier, d: VReg, cx: Cx): Scalar {
 }
 
 const loadRule: Rule = (cx, op) => {
-  const v = cx.get(op.operands[0]!);
+  const v = cx.get(operandOf(op, 0));
   if (v.kind !== "view") return cx.poison(op);
   const t = elementCarrier(cx, op, 0)!;
   const d = load(cx, v, address(cx, v, indexScalars(cx, op)), v.bytes / 4);
-  cx.set(op.results[0]!, scalarOf(t, d, cx));
+  cx.set(resultOf(op), scalarOf(t, d, cx));
 };
 
 const storeRule: Rule = (cx, op) => {
-  const v = cx.get(op.operands[1]!);
+  const v = cx.get(operandOf(op, 1));
   if (v.kind !== "view") return;
-  store(cx, v, address(cx, v, indexScalars(cx, op)), dataRegs(cx, cx.scalar(op.operands[0]!)));
+  store(cx, v, address(cx, v, indexScalars(cx, op)), dataRegs(cx, cx.scalar(operandOf(op, 0))));
 };
 
 // ---- vectors ------------------------------------------------------------------------------
 
 function vectorShape(op: Op, operand: number | "result"): readonly number[] {
-  const t = (operand === "result" ? op.results[0]! : op.operands[operand]!).type as VectorType;
+  const t = (operand === "result" ? resultOf(op) : operandOf(op, operand)).type as VectorType;
   return t.shape;
 }
 
@@ -205,12 +205,26 @@ function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
   return Array.from({ length: n }, (_, lane) => origin.map((x, d) => (d === origin.length - 1 ? add64(cx, x, cx.const("i64", BigInt(lane))) : x)));
 }
 
+/**
+ * The address of each lane of a rank-1 vector access: on a unit-stride last axis, lane i is
+ * lane 0's address with i·element bytes more in the instruction's offset field (one address
+ * register for all lanes) while the offset fits; otherwise each lane's own address.
+ */
+function laneAddresses(cx: Cx, v: ViewValue, op: Op, n: number): Address[] {
+  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : o >= -4096 && o <= 4095);
+  if (v.strides.at(-1)?.c === 1n) {
+    const first = address(cx, v, indexScalars(cx, op));
+    if (fits(first.offset + (n - 1) * v.bytes)) return Array.from({ length: n }, (_, i) => ({ reg: first.reg, offset: first.offset + i * v.bytes }));
+  }
+  return laneIndices(cx, op, n).map((idx) => address(cx, v, idx));
+}
+
 function wholeAccess(v: ViewValue, n: number): boolean {
   return v.space === "global" && v.bytes === 4 && (n === 2 || n === 4) && v.strides.at(-1)?.c === 1n;
 }
 
 const vectorLoad: Rule = (cx, op) => {
-  const v = cx.get(op.operands[0]!);
+  const v = cx.get(operandOf(op, 0));
   const shape = vectorShape(op, "result");
   if (v.kind !== "view") return cx.poison(op);
   if (shape.length !== 1) {
@@ -226,15 +240,15 @@ const vectorLoad: Rule = (cx, op) => {
       cx.emit("v_mov_b32", [part(r), part(d, i, 1)]);
       return cx.sval(t, r);
     });
-    return cx.set(op.results[0]!, { kind: "vector", lanes, t });
+    return cx.set(resultOf(op), { kind: "vector", lanes, t });
   }
-  const lanes = laneIndices(cx, op, n).map((idx) => scalarOf(t, load(cx, v, address(cx, v, idx), v.bytes / 4), cx));
-  cx.set(op.results[0]!, { kind: "vector", lanes, t });
+  const lanes = laneAddresses(cx, v, op, n).map((at) => scalarOf(t, load(cx, v, at, v.bytes / 4), cx));
+  cx.set(resultOf(op), { kind: "vector", lanes, t });
 };
 
 const vectorStore: Rule = (cx, op) => {
-  const v = cx.get(op.operands[1]!);
-  const value = cx.get(op.operands[0]!);
+  const v = cx.get(operandOf(op, 1));
+  const value = cx.get(operandOf(op, 0));
   const shape = vectorShape(op, 0);
   if (v.kind !== "view" || value.kind !== "vector") return;
   if (shape.length !== 1) return cx.unsupported(op, "a vector access of rank > 1");
@@ -244,7 +258,7 @@ const vectorStore: Rule = (cx, op) => {
     value.lanes.forEach((l, i) => cx.emit("v_mov_b32", [part(d, i, 1), cx.lo(l)]));
     return store(cx, v, address(cx, v, indexScalars(cx, op)), d);
   }
-  laneIndices(cx, op, n).forEach((idx, i) => store(cx, v, address(cx, v, idx), dataRegs(cx, value.lanes[i]!)));
+  laneAddresses(cx, v, op, n).forEach((at, i) => store(cx, v, at, dataRegs(cx, value.lanes[i]!)));
 };
 
 // ---- atomics ------------------------------------------------------------------------------
@@ -268,7 +282,7 @@ function relaxedOnly(cx: Cx, op: Op): boolean {
 
 const rmwRule: Rule = (cx, op) => {
   const kind = String(op.props.kind);
-  const v = cx.get(op.operands[1]!);
+  const v = cx.get(operandOf(op, 1));
   if (v.kind !== "view" || !relaxedOnly(cx, op)) return cx.poison(op);
   if (v.bytes !== 4) {
     cx.unsupported(op, `atomics on '${v.element}' elements`);
@@ -277,7 +291,7 @@ const rmwRule: Rule = (cx, op) => {
   const result = op.results[0];
   const returns = result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0;
   const at = address(cx, v, indexScalars(cx, op));
-  const data = dataRegs(cx, cx.scalar(op.operands[0]!));
+  const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
   if (v.space === "lds") {
     const base = LDS_ATOMICS[kind];
     if (!base) {
@@ -309,7 +323,7 @@ const rmwRule: Rule = (cx, op) => {
 };
 
 const bufferLength: Rule = (cx, op) => {
-  const arg = op.operands[0]!;
+  const arg = operandOf(op, 0);
   const slot = cx.kernel.args.find((a) => a.value === arg);
   if (!slot) {
     cx.unsupported(op, "'buffer.length' of a buffer that is not a kernel argument");
@@ -317,7 +331,7 @@ const bufferLength: Rule = (cx, op) => {
   }
   const d = cx.vreg("s", 2);
   cx.emit("s_load_b64", [part(d), part(cx.kernargPointer())], { offset: slot.offset + 8 });
-  cx.set(op.results[0]!, cx.sval("i64", d));
+  cx.set(resultOf(op), cx.sval("i64", d));
 };
 
 export const MEMORY_RULES = {

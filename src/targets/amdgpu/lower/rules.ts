@@ -10,7 +10,7 @@ import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry
 import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
 import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
-import type { KernelLowering, Rule, Scalar } from "./context.js";
+import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
@@ -24,7 +24,7 @@ function literal(op: Op): bigint | number | boolean {
 }
 
 const constantRule: Rule = (cx, op) => {
-  const r = op.results[0]!;
+  const r = resultOf(op);
   const t = cx.carrier(r.type)!;
   const v = literal(op);
   const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
@@ -35,7 +35,7 @@ const constantRule: Rule = (cx, op) => {
   cx.set(r, c);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
+const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
 /** A binary lane operation on scalars or lane by lane on vectors. */
 type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
@@ -44,7 +44,7 @@ function lanewise(fn: Lane): Rule {
   return (cx, op) => {
     const inputs = op.operands.map((v) => cx.get(v));
     if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
-    const result = op.results[0]!;
+    const result = resultOf(op);
     const lane = (i: number) => inputs.map((l) => (l.kind === "vector" ? l.lanes[i]! : (l as Scalar)));
     const fail = () => {
       cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
@@ -66,7 +66,7 @@ function lanewise(fn: Lane): Rule {
   };
 }
 
-const carrierOfOperand = (cx: Cx, op: Op, i = 0) => cx.carrier(op.operands[i]!.type);
+const carrierOfOperand = (cx: Cx, op: Op, i = 0) => cx.carrier(operandOf(op, i).type);
 
 /** Integer binary ops on i32, i64 (index) and i1. */
 function intBinary(kind: "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | "shru" | "shrs" | "mins" | "maxs" | "minu" | "maxu"): Lane {
@@ -129,7 +129,7 @@ const cmpi: Lane = (cx, op, [a, b]) => {
 
 const cmpf: Lane = (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "f32" ? compareFloat(cx, String(op.props.predicate), a!, b!) : undefined);
 
-const f32Only = (fn: Lane): Lane => (cx, op, args) => (cx.carrier(op.results[0]!.type) === "f32" ? fn(cx, op, args) : undefined);
+const f32Only = (fn: Lane): Lane => (cx, op, args) => (cx.carrier(resultOf(op).type) === "f32" ? fn(cx, op, args) : undefined);
 
 const LOG2_E = 0x3fb8aa3b;
 const LN_2 = 0x3f317218;
@@ -163,12 +163,12 @@ const FLOAT_LANES: Record<string, Lane> = {
 };
 
 const CONVERSIONS: Record<string, Lane> = {
-  sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(op.results[0]!.type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
-  uitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(op.results[0]!.type) === "f32" ? vunary(cx, "v_cvt_f32_u32", a!) : undefined),
-  fptosi: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(op.results[0]!.type) === "i32" ? vunary(cx, "v_cvt_i32_f32", a!, "i32") : undefined),
-  fptoui: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(op.results[0]!.type) === "i32" ? vunary(cx, "v_cvt_u32_f32", a!, "i32") : undefined),
+  sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
+  uitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_u32", a!) : undefined),
+  fptosi: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_i32_f32", a!, "i32") : undefined),
+  fptoui: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_u32_f32", a!, "i32") : undefined),
   bitcast: (cx, op, [a]) => {
-    const from = carrierOfOperand(cx, op), to = cx.carrier(op.results[0]!.type);
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
     return undefined;
   },
@@ -176,7 +176,7 @@ const CONVERSIONS: Record<string, Lane> = {
 
 /** index.cast / scalar.cast between i32 and i64 (sign-extending, language.md), and same-width. */
 const cast: Lane = (cx, op, [a]) => {
-  const from = carrierOfOperand(cx, op), to = cx.carrier(op.results[0]!.type);
+  const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
   if (from === to) return a;
   if (from === "i32" && to === "i64") {
     if (a!.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a!.c));
@@ -213,7 +213,7 @@ const absi: Lane = (cx, op, [a]) => {
 /** The i1 → i32/i64 widenings (0 / 1 or 0 / −1), i32 → i64 and the truncations. */
 function integerConversion(kind: "extsi" | "extui" | "trunci"): Lane {
   return (cx, op, [a]) => {
-    const from = carrierOfOperand(cx, op), to = cx.carrier(op.results[0]!.type);
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if (from === undefined || to === undefined || from === "f32" || to === "f32") return undefined;
     if (from === to) return a;
     if (from === "i1") {
@@ -287,8 +287,8 @@ function remainder(signed: boolean): Lane {
 
 /** Every lane is the scalar operand (vectors are lists of lane values). */
 const splatRule: Rule = (cx, op) => {
-  const x = cx.get(op.operands[0]!);
-  const r = op.results[0]!;
+  const x = cx.get(operandOf(op, 0));
+  const r = resultOf(op);
   if (x.kind === "invalid" || x.kind === "vector" || r.type.kind !== "vector") return cx.poison(op);
   const n = r.type.shape.reduce((a, d) => a * d, 1);
   cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(x as Scalar), t: (x as Scalar).t });
@@ -316,32 +316,32 @@ function indexedLanes(cx: Parameters<Rule>[0], op: Parameters<Rule>[1], shape: r
 }
 
 const extractRule: Rule = (cx, op) => {
-  const v = cx.get(op.operands[0]!);
-  const vt = op.operands[0]!.type;
+  const v = cx.get(operandOf(op, 0));
+  const vt = operandOf(op, 0).type;
   if (v.kind !== "vector" || vt.kind !== "vector") return cx.poison(op);
   const at = indexedLanes(cx, op, vt.shape);
   if (!at) return cx.poison(op);
   const lanes = v.lanes.slice(at.first, at.first + at.count);
-  cx.set(op.results[0]!, op.results[0]!.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
+  cx.set(resultOf(op), resultOf(op).type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
 };
 
 const insertRule: Rule = (cx, op) => {
-  const x = cx.get(op.operands[0]!);
-  const v = cx.get(op.operands[1]!);
-  const vt = op.operands[1]!.type;
+  const x = cx.get(operandOf(op, 0));
+  const v = cx.get(operandOf(op, 1));
+  const vt = operandOf(op, 1).type;
   if (v.kind !== "vector" || vt.kind !== "vector" || (x.kind !== "scalar" && x.kind !== "vector")) return cx.poison(op);
   const at = indexedLanes(cx, op, vt.shape);
   if (!at) return cx.poison(op);
   const lanes = [...v.lanes];
   const parts = x.kind === "vector" ? x.lanes : [x];
   parts.forEach((l, i) => (lanes[at.first + i] = l));
-  cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+  cx.set(resultOf(op), { kind: "vector", lanes, t: v.t });
 };
 
 /** `vector.reduce<kind> %v, %init`: the in-order fold of the lanes through the scalar rule of `kind`. */
 const vectorReduceRule: Rule = (cx, op) => {
-  const v = cx.get(op.operands[0]!);
-  const init = cx.get(op.operands[1]!);
+  const v = cx.get(operandOf(op, 0));
+  const init = cx.get(operandOf(op, 1));
   if (v.kind === "invalid" || init.kind === "invalid") return cx.poison(op);
   const kind = String(op.props.kind);
   const combine = INT_LANES[kind];
@@ -351,20 +351,20 @@ const vectorReduceRule: Rule = (cx, op) => {
     cx.unsupported(op, `'vector.reduce<${kind}>' on these operand types`, "not selected by the AMDGPU back end yet");
     return cx.poison(op);
   }
-  cx.set(op.results[0]!, acc);
+  cx.set(resultOf(op), acc);
 };
 
 const fromElementsRule: Rule = (cx, op) => {
   const lanes = op.operands.map((v) => cx.get(v));
   if (lanes.some((l) => l.kind !== "scalar")) return cx.poison(op);
   const scalars = lanes as Scalar[];
-  cx.set(op.results[0]!, { kind: "vector", lanes: scalars, t: cx.carrier(op.results[0]!.type) ?? "i32" });
+  cx.set(resultOf(op), { kind: "vector", lanes: scalars, t: cx.carrier(resultOf(op).type) ?? "i32" });
 };
 
 /** Lane i = base + i·step (wrapping), computed by the scalar rules (folded for constants). */
 const iotaRule: Rule = (cx, op) => {
-  const base = cx.get(op.operands[0]!), step = cx.get(op.operands[1]!);
-  const r = op.results[0]!;
+  const base = cx.get(operandOf(op, 0)), step = cx.get(operandOf(op, 1));
+  const r = resultOf(op);
   const t = cx.carrier(r.type);
   if (base.kind !== "scalar" || step.kind !== "scalar" || r.type.kind !== "vector" || (t !== "i32" && t !== "i64")) return cx.poison(op);
   const n = r.type.shape.reduce((a, d) => a * d, 1);
@@ -385,7 +385,7 @@ const dotRule: Rule = (cx, op) => {
   }
   let acc: Scalar = init;
   a.lanes.forEach((x, i) => (acc = fma(cx, x, b.lanes[i]!, acc)));
-  cx.set(op.results[0]!, acc);
+  cx.set(resultOf(op), acc);
 };
 
 /** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
