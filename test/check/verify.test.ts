@@ -30,15 +30,28 @@ test("a where predicate naming a value that is not a signature argument is STRUC
   const [fn, config] = m.ops;
   const bodyValue = fn!.regions[0]!.ops[1]!.results[0]!;
   fn!.props.where = [{ kind: "ge", args: [bodyValue, 1n] }];
-  config!.props.where = [{ kind: "range", args: [1n, bodyValue, 8n] }];
+  config!.props.where = [{ kind: "range", args: [bodyValue, 1n, 8n] }];
   const after = new DiagnosticSink(20);
   const info = verifyModule(m, after);
   assert.equal(info.ok, false);
   assert.deepEqual(
     after.diagnostics.filter((d) => d.code === "STRUCTURE/032").map((d) => `${d.code} ${d.location?.line} ${d.message}`),
     [
-      "STRUCTURE/032 1 'func.def' field 'where[0].arg[0]' must reference an argument of the signature",
-      "STRUCTURE/032 7 'config.decl' field 'where[0].arg[1]' must reference the declared config value",
+      "STRUCTURE/032 1 'func.def' field 'where[0].arg[0]' must reference a function argument or result",
+      "STRUCTURE/032 7 'config.decl' field 'where[0].arg[0]' must reference the declared config value",
+    ],
+  );
+});
+
+test("a where predicate whose subject is a literal is STRUCTURE/032 at the signature's op (as the reference)", () => {
+  const text = `func.def @f(%v: index) -> (index) where [eq(4, %v)] {\n  func.return %v : index\n}\n\nkernel.def @k(%n: index) where [ge(%n, 1), lt(2, %n)] {\n  %c1 = index.constant 1 : index\n  kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index\n} launch() {\n  kernel.return\n}\n`;
+  const sink = new DiagnosticSink(20);
+  verifyModule(parseModule("subject.loom", text, sink), sink);
+  assert.deepEqual(
+    sink.diagnostics.map((d) => `${d.code} ${d.location?.line} ${d.message}`),
+    [
+      "STRUCTURE/032 1 'func.def' field 'where[0].arg[0]' must reference a function argument or result",
+      "STRUCTURE/032 5 'kernel.def' field 'workloadWhere[1].arg[0]' must reference an argument of the signature",
     ],
   );
 });
