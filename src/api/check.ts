@@ -42,6 +42,7 @@ export interface CheckHost {
   launch(request: CheckLaunchRequest): void;
 }
 
+/** One parameter of a case: its key, type and the values it samples. */
 export interface CheckParameter {
   /** The `name("…")`, or the result's `%name` when it has none. */
   readonly name: string;
@@ -49,6 +50,7 @@ export interface CheckParameter {
   readonly values: readonly (bigint | number)[];
 }
 
+/** A `check.case` as the plan sees it: name, visibility, line and its parameters. */
 export interface CheckCaseInfo {
   readonly symbol: string;
   readonly public: boolean;
@@ -58,6 +60,7 @@ export interface CheckCaseInfo {
   readonly sampleCount: number;
 }
 
+/** A `check.benchmark` record: the case it names and the parameters it fixes. */
 export interface CheckBenchmarkInfo {
   /** The benchmark's own symbol, when it has one. */
   readonly symbol?: string;
@@ -70,6 +73,7 @@ export interface CheckBenchmarkInfo {
 /** A sample: one value per parameter, by name. */
 export type CheckSample = Readonly<Record<string, bigint | number>>;
 
+/** The outcome of one `check.expect.*` op in one sample. */
 export interface ExpectationOutcome {
   readonly op: string;
   readonly line: number;
@@ -87,6 +91,7 @@ export interface ExpectationOutcome {
   readonly message?: string;
 }
 
+/** The outcome of one sample of a case: its status and every expectation it reached. */
 export interface SampleOutcome {
   readonly case: string;
   readonly sample: CheckSample;
@@ -238,6 +243,7 @@ export class CheckProgram {
     return new CheckProgram(module);
   }
 
+  /** The module's cases, in source order. */
   cases(): CheckCaseInfo[] {
     return [...this.#cases.values()].map((op) => {
       const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0]!.type), values: domainOf(p) }));
@@ -251,6 +257,7 @@ export class CheckProgram {
     });
   }
 
+  /** The module's benchmark records, in source order. */
   benchmarks(): CheckBenchmarkInfo[] {
     return this.#benchmarks.map((op) => {
       const assignments: Record<string, bigint | number> = {};

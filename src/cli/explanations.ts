@@ -51,6 +51,7 @@ export const EXPLANATIONS: Readonly<Record<string, string>> = {
   "STRUCTURE/027": "A structural rule of the op is broken; the message says which.",
   "STRUCTURE/029": "The op is not allowed in this kind of region: each op lists where it may appear (launch-config region, kernel body, function body).",
   "STRUCTURE/031": "Workgroup memory is allocated once per workgroup, so `buffer.alloca<workgroup>` must sit directly in the kernel body, not inside a loop or branch.",
+  "STRUCTURE/032": "A field that must name a value of a particular origin names another one: a `where` predicate of a signature may only use that signature's own arguments (the declared value, for a `config.decl`). Text cannot say otherwise; bytecode or IR built by hand can.",
   "STRUCTURE/034": "A `pure` function calls one that is not pure.",
   "STRUCTURE/035": "A loop's step is a constant zero or negative; `scf.for` counts upward by a positive step.",
   "STRUCTURE/038": "A barrier or a subgroup/workgroup collective must be reached by every invocation of its scope, so it may not sit under a condition that can differ between them.",

@@ -25,10 +25,13 @@ export interface SampleError {
   readonly expectations: readonly [];
 }
 
+/** A sample's outcome: judged by the check program, or an error before it could be. */
 export type CheckSampleReport = SampleOutcome | SampleError;
 
+/** The status of a sample, a case or a benchmark (the worst of its samples). */
 export type CheckStatus = "pass" | "fail" | "unsupported" | "error";
 
+/** One case of a file: its samples and their combined status. */
 export interface CheckCaseReport {
   readonly case: string;
   readonly line: number;
@@ -38,6 +41,7 @@ export interface CheckCaseReport {
   readonly skippedSamples: number;
 }
 
+/** The timing of one benchmark sample (nanoseconds). */
 export interface BenchmarkTiming {
   /** `gpu`: the device's timer over the launches; `wall`: host time around them (no device timer). */
   readonly clock: "gpu" | "wall";
@@ -48,6 +52,7 @@ export interface BenchmarkTiming {
   readonly maxNs: number;
 }
 
+/** One `check.benchmark` record: correctness and timing per sample. */
 export interface CheckBenchmarkReport {
   readonly name: string;
   readonly case: string;
@@ -57,6 +62,7 @@ export interface CheckBenchmarkReport {
   readonly samples: readonly { readonly outcome: CheckSampleReport; readonly timing?: BenchmarkTiming }[];
 }
 
+/** Everything `loom check` found in one file on one device. */
 export interface CheckReport {
   readonly file: string;
   readonly device: string;
@@ -68,6 +74,7 @@ export interface CheckReport {
   readonly errors: number;
 }
 
+/** What `runCheckModule` runs, and the benchmark policy. */
 export interface CheckRunOptions {
   /** Run only this case (with or without '@'); benchmarks of other cases are skipped too. */
   readonly case?: string;

@@ -108,6 +108,9 @@ export class Parser {
 
   // ---------------------------------------------------------------- driver
 
+  /** Above 0 inside a `check.case` body, where `tensor<…>` host types exist (text/syntax/check.ts). */
+  hostValueDepth = 0;
+
   parseModule(module: Module): void {
     const topScope = this.scope;
     try {
@@ -684,8 +687,9 @@ export class Parser {
       this.fail(D.unknownType, elemTok, [elemTok.text]);
     }
     const element = prim(elemTok.text as PrimType["name"]);
-    // A check-harness tensor (language.md §11): a view's dimensions, no layout.
+    // A check-harness tensor (language.md §11): a view's dimensions, no layout; only in check.case bodies.
     if (head.text === "tensor") {
+      if (this.hostValueDepth === 0) this.fail(D.unknownType, head, ["tensor"]);
       const close = this.expect(Tok.Greater, "'>'");
       if (dims.length > 4) this.failAt(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (tensors have rank 1 to 4)`]);
       return { kind: "tensor", dims, element };

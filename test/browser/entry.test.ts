@@ -1,6 +1,6 @@
 /**
  * `loomc/browser` (src/browser.ts): bundled with esbuild for the browser, it holds no Node
- * import, stays within its size budget (core + all targets + the WebGPU runtime ≤ 200 KB
+ * import, stays within its size budget (core + all targets + the WebGPU runtime ≤ 216 KB
  * gzipped, minified ESM), and compiles the saxpy suite kernel to SPIR-V, PTX and WGSL and evaluates
  * its launch inside a V8 context whose code generation from strings is off — what a page under
  * a strict Content-Security-Policy offers — with the closure launch evaluator. Prints each entry
@@ -14,7 +14,8 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { fromRoot } from "../util/paths.js";
 
-const BUDGET_GZIP_BYTES = 200 * 1024;
+// 216 KB since the check harness (its ops, syntax, verifier and CheckProgram: about 9 KB gzipped) joined the core.
+const BUDGET_GZIP_BYTES = 216 * 1024;
 
 async function bundle(entry: string, format: "esm" | "iife", minify = true): Promise<{ code: string; inputs: string[] }> {
   const out = await build({
@@ -43,7 +44,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "loomc/runtime/webgpu": "src/runtime/webgpu/index.ts",
 };
 
-test("loomc/browser bundles without Node imports, within 200 KB gzipped; sizes per entry point", async () => {
+test("loomc/browser bundles without Node imports, within 216 KB gzipped; sizes per entry point", async () => {
   const sizes: Record<string, { minified: number; gzip: number }> = {};
   for (const [name, path] of Object.entries(ENTRIES)) {
     const { code, inputs } = await bundle(path, "esm");

@@ -59,7 +59,7 @@ function opsReference(): string {
     return lines.find((l) => !l.startsWith("//") && re.test(l) && l.length <= 160);
   };
   const where = (p: string) =>
-    [...p].map((c) => ({ C: "launch-config region", D: "kernel body", F: "function body", T: "top level" })[c as "C"]).filter(Boolean).join(", ") || "top level";
+    [...p].map((c) => ({ C: "launch-config region", D: "kernel body", F: "function body", H: "check case", T: "top level" })[c as "C"]).filter(Boolean).join(", ") || "top level";
   const out = [
     "# Op reference",
     "",

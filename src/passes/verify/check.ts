@@ -8,8 +8,9 @@
  *    `kernel.dispatch` a kernel or an entry declaration with at most three counts
  *    (SYMBOL/002 003, PARSE/010, TYPE/001);
  *  - `check.benchmark` names a case, and each assignment a named parameter of it (STRUCTURE/014);
- *  - a `where` predicate of a signature may only name that signature's arguments
- *    (STRUCTURE/032; text cannot say otherwise, bytecode and built IR can).
+ *  - a `where` predicate's subject (its first argument) must be one of the signature's
+ *    arguments, and every value it names too (STRUCTURE/032: `where [eq(4, %v)]`, or
+ *    bytecode and built IR naming a body value).
  */
 import type { Literal, Op, Region, Value } from "../../ir/core.js";
 import { isFloat, isInt, isPrim, typeEquals, typeToString, type Type } from "../../ir/types.js";
@@ -253,11 +254,12 @@ function checkWhereOrigins(ctx: VerifyContext, op: Op): void {
     const preds = op.props[key];
     if (!Array.isArray(preds)) continue;
     const args = new Set<Value>(region?.args ?? []);
-    const origin = isOp(op, "config.decl") ? "the declared config value" : `an argument of the signature`;
+    const origin = isOp(op, "config.decl") ? "the declared config value" : isOp(op, "func.def") || isOp(op, "func.decl") ? "a function argument or result" : "an argument of the signature";
     preds.forEach((p, i) => {
       const list = (p as { args?: readonly unknown[] }).args ?? [];
       list.forEach((a, j) => {
-        if (typeof a === "bigint" || !a || args.has(a as Value)) return;
+        // The first argument is the predicate's subject: a value, never a literal (`eq(4, %v)`).
+        if (typeof a === "bigint" ? j > 0 : !a || args.has(a as Value)) return;
         ctx.report(D.valueOrigin, op.span, [op.name, `${key}[${i}].arg[${j}]`, origin]);
       });
     });

@@ -112,7 +112,12 @@ register("check.case", {
     if (p.eatWord("public")) modifiers.push("public");
     op.props.modifiers = modifiers;
     op.props.symbol = p.parseSymbol("a case name").text;
-    p.parseRegion(op.addRegion(), true);
+    p.hostValueDepth++;
+    try {
+      p.parseRegion(op.addRegion(), true);
+    } finally {
+      p.hostValueDepth--;
+    }
     return [];
   },
   print(w, op) {

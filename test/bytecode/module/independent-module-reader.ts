@@ -112,7 +112,8 @@ export function readModuleSummary(file: Uint8Array): ModuleSummary {
       for (let r = tc.u8(); r > 0; r--) dims.push(`${tc.n()}x`);
       text = `vector<${dims.join("")}${el}>`;
     } else {
-      assert.equal(kind, 10, "type kind");
+      // 10 view, 3 tensor (written as a view without a layout).
+      assert.ok(kind === 10 || kind === 3, `type kind ${kind}`);
       const el = ELEMENTS[tc.u8()]!;
       const rank = tc.u8();
       const lt = tc.u8();
@@ -130,7 +131,8 @@ export function readModuleSummary(file: Uint8Array): ModuleSummary {
           dims.push(`[$${refs.length - 1}]x`);
         }
       }
-      text = `view<${dims.join("")}${el}${layout}>`;
+      if (kind === 3) assert.equal(lt, 0, "a tensor has no layout");
+      text = `${kind === 3 ? "tensor" : "view"}<${dims.join("")}${el}${layout}>`;
     }
     assert.ok(el(text), `type ${types.length} has a known element`);
     types.push({ text, refs });
