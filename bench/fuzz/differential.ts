@@ -26,7 +26,7 @@ import { VulkanRuntime } from "../../src/runtime/vulkan/index.js";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, prepareReferenceKernel } from "../../src/index.js";
 import { createReferenceEnvironment, createReferenceProfile } from "../../src/interp/index.js";
 import { prng } from "./mutate.js";
-import { IN_SLOTS, OUT_SLOTS, WORKGROUP, fillInputs, generateProgram, registryTemplates, type GeneratedProgram } from "./generate.js";
+import { IN_SLOTS, NEG_ZERO_SLOT, OUT_SLOTS, WORKGROUP, fillInputs, generateProgram, registryTemplates, type GeneratedProgram } from "./generate.js";
 
 const CANONICAL_NAN_F32 = 0x7fc00000;
 const isNaN32 = (w: number) => (w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0;
@@ -227,7 +227,9 @@ export function runDifferential(o: DifferentialOptions): DifferentialReport {
       for (let s = 0; s < (o.foldSamples ?? 2); s++) {
         const row = Math.floor(rand() * n);
         guarded("fold", () => {
-          const one = new Uint8Array(WORKGROUP * IN_SLOTS * 4);
+          const oneWords = new Uint32Array(WORKGROUP * IN_SLOTS);
+          for (let r = 0; r < WORKGROUP; r++) oneWords[r * IN_SLOTS + NEG_ZERO_SLOT] = 0x80000000;
+          const one = new Uint8Array(oneWords.buffer);
           const text = withConstantInputs(p, p.text, words, row);
           const ref = interpret(text, WORKGROUP, one, subgroupSize);
           const refAlt = p.unfused ? interpret(withConstantInputs(p, p.unfused, words, row), WORKGROUP, one, subgroupSize) : undefined;
