@@ -21,6 +21,8 @@ import { COMPARE_PREDICATES } from "../../src/dialects/index/semantics.js";
 import type { Rand } from "./mutate.js";
 
 export const IN_SLOTS = 8;
+/** The last input word of every invocation is −0.0: float constants are added to it (an exact identity), which keeps them opaque to a driver's constant folding (lavapipe folds x·0 to 0 regardless of float controls). */
+export const NEG_ZERO_SLOT = IN_SLOTS - 1;
 export const OUT_SLOTS = 8;
 export const WORKGROUP = 64;
 
@@ -164,8 +166,15 @@ function constant(e: Emitter, ty: Ty): Val {
     e.ops.add("vector.splat");
     return { name, ty, exact: s.exact };
   }
-  e.emit(`  %${name} = scalar.constant ${constLiteral(e.rand, ty)} : ${SPELL[ty]}`);
+  const literal = constLiteral(e.rand, ty);
   e.ops.add("scalar.constant");
+  if ((ty === "f32" || ty === "f64") && literal !== "nan") {
+    const lit = e.fresh();
+    e.emit(`  %${lit} = scalar.constant ${literal} : ${SPELL[ty]}`);
+    e.emit(`  %${name} = scalar.addf %${lit}, %negzero_${ty} : ${SPELL[ty]}`);
+    return { name, ty, exact: false };
+  }
+  e.emit(`  %${name} = scalar.constant ${literal} : ${SPELL[ty]}`);
   return { name, ty, exact: true };
 }
 
@@ -441,16 +450,19 @@ export interface GenerateOptions {
 export function generateProgram(rand: Rand, options: GenerateOptions = {}): GeneratedProgram {
   const { templates } = registryTemplates();
   const e = new Emitter(rand, templates);
-  const inputs = Array.from({ length: IN_SLOTS }, () => (rand() < 0.5 ? "i32" : "f32") as "i32" | "f32");
+  const inputs = Array.from({ length: IN_SLOTS }, (_, j) => (j === NEG_ZERO_SLOT || rand() < 0.5 ? "f32" : "i32") as "i32" | "f32");
   const outputs = Array.from({ length: OUT_SLOTS }, () => (rand() < 0.5 ? "i32" : "f32") as "i32" | "f32");
   const pool: Val[] = [];
   inputs.forEach((t, j) => {
+    if (j === NEG_ZERO_SLOT) return;
     e.emit(`  %in${j} = view.load %in_${t}[%gid, ${j}] : view<[%n]x${IN_SLOTS}x${t}> -> ${t}`);
     pool.push({ name: `in${j}`, ty: t, exact: true });
   });
+  e.emit(`  %negzero_f32 = view.load %in_f32[%gid, ${NEG_ZERO_SLOT}] : view<[%n]x${IN_SLOTS}xf32> -> f32`);
+  e.emit(`  %negzero_f64 = scalar.extf %negzero_f32 : f32 to f64`);
   const count = options.ops ?? 4 + Math.floor(rand() * 14);
   for (let i = 0; i < count; i++) step(e, pool, 0, options.subgroups !== false);
-  const fresh = pool.slice(IN_SLOTS);
+  const fresh = pool.slice(IN_SLOTS - 1);
   outputs.forEach((t, k) => {
     const src = fresh.length > 0 && rand() < 0.85 ? fresh[fresh.length - 1 - Math.floor(rand() * Math.min(fresh.length, 6))]! : pick(rand, pool);
     const v = toOutput(e, pool, src, t);
@@ -496,6 +508,10 @@ const I32_SPECIAL = [0, 1, -1, 2, 31, 32, 0x7fffffff, -0x80000000, 0xffff, 0x100
 export function fillInputs(rand: Rand, program: GeneratedProgram, words: Uint32Array): void {
   const f = new Float32Array(1), u = new Uint32Array(f.buffer);
   for (let i = 0; i < words.length; i++) {
+    if (i % IN_SLOTS === NEG_ZERO_SLOT) {
+      words[i] = 0x80000000;
+      continue;
+    }
     const t = program.inputs[i % IN_SLOTS];
     const r = rand();
     if (t === "i32") words[i] = (r < 0.4 ? pick(rand, I32_SPECIAL) : r < 0.7 ? Math.floor(rand() * 200) - 100 : Math.floor(rand() * 2 ** 32)) >>> 0;

@@ -5,6 +5,7 @@
  * barrier or collective compile to generators (the scheduler resumes them); everything else
  * is plain code, so synchronisation costs nothing where it is absent.
  */
+import { resultOf } from "./types.js";
 import type { Module, Op, Region, Value } from "../ir/core.js";
 import { walkRegion } from "../ir/walk.js";
 import { Undefined } from "../dialects/index/semantics.js";
@@ -172,7 +173,7 @@ export class FunctionCompiler {
   private evaluated(op: Op, evaluate: Evaluate): Step {
     const ins = op.operands.map((v) => this.slot(v));
     const [r] = this.results(op);
-    const types = { operands: op.operands.map((v) => v.type), result: op.results[0]!.type };
+    const types = { operands: op.operands.map((v) => v.type), result: resultOf(op, 0).type };
     return plain((f) => {
       const out = evaluate(ins.map((i) => f.slots[i] as EvalValue), types);
       f.slots[r!] = Array.isArray(out) ? Object.freeze(out) : defined(f, op, out);

@@ -11,7 +11,7 @@ import { defined, raise, type FunctionCompiler } from "./compiler.js";
 import { arithmetic, combiner, fold } from "./collectives.js";
 import { bindMathOp, fmaF32, isMathOp } from "./math.js";
 import { plain, type Frame, type Lane, type Step, type Val } from "./state.js";
-import { flagBits, floatFlags, laneCount, laneType, literalValue } from "./types.js";
+import { flagBits, floatFlags, laneCount, laneType, literalValue, prop, operandOf, resultOf } from "./types.js";
 import type { LType } from "../dialects/eval/types.js";
 import type { Outcome } from "../dialects/index/semantics.js";
 import { propOf } from "../dialects/registry.js";
@@ -31,7 +31,7 @@ export function compileArith(c: FunctionCompiler, op: Op): Step | undefined {
     case "select": return vectorSelect(c, op);
     case "reduce": return vectorReduce(c, op);
   }
-  if (dialect === "vector" && name === "bitcast" && laneCount(op.operands[0]!.type) !== laneCount(op.results[0]!.type)) return reshapeBitcast(c, op);
+  if (dialect === "vector" && name === "bitcast" && laneCount(operandOf(op, 0).type) !== laneCount(resultOf(op, 0).type)) return reshapeBitcast(c, op);
   const fn = bindLaneOp(op, name);
   const ins = op.operands.map((v) => c.slot(v));
   const [out] = c.results(op);
@@ -60,7 +60,7 @@ type LaneOp = (...operands: Lane[]) => Outcome<Lane>;
  * `PayloadNaN` operand is NaN to it and a NaN result is the canonical NaN.
  */
 function bindLaneOp(op: Op, name: string): LaneOp {
-  const result = laneType(op.results[0]!.type);
+  const result = laneType(resultOf(op, 0).type);
   const operands = op.operands.map((v) => laneType(v.type));
   const t = operands[0]!;
   if (name === "bitcast") return (a) => bitcastLane(t as IntName | FloatName, result as IntName | FloatName, a!);
@@ -80,8 +80,8 @@ function bindLaneOp(op: Op, name: string): LaneOp {
 }
 
 function constant(c: FunctionCompiler, op: Op): Step {
-  const t = op.results[0]!.type;
-  const lane = literalValue(op.props.value as Literal, laneType(t));
+  const t = resultOf(op, 0).type;
+  const lane = literalValue(prop(op, "value"), laneType(t));
   const value: Val = t.kind === "vector" ? Object.freeze(new Array<Lane>(laneCount(t)).fill(lane)) : lane;
   const [r] = c.results(op);
   return plain((f) => { f.slots[r!] = value; });
@@ -119,7 +119,7 @@ function assume(c: FunctionCompiler, op: Op): Step {
 }
 
 function splat(c: FunctionCompiler, op: Op): Step {
-  const s = c.slot(op.operands[0]!), n = laneCount(op.results[0]!.type);
+  const s = c.slot(operandOf(op, 0)), n = laneCount(resultOf(op, 0).type);
   const [r] = c.results(op);
   return plain((f) => { f.slots[r!] = Object.freeze(new Array<Lane>(n).fill(f.slots[s] as Lane)); });
 }
@@ -132,7 +132,7 @@ function fromElements(c: FunctionCompiler, op: Op): Step {
 
 /** Resolves `[i, …]` of extract/insert to the first lane and lane count it addresses. */
 function laneRange(c: FunctionCompiler, op: Op, shape: readonly number[]): (f: Frame) => [number, number] {
-  const idx = ((op.props.indices as readonly (Value | bigint)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
+  const idx = (propOf(op, "indices") ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
   const tail = shape.slice(idx.length).reduce((a, b) => a * b, 1);
   return (f) => {
     let lane = 0;
@@ -146,10 +146,10 @@ function laneRange(c: FunctionCompiler, op: Op, shape: readonly number[]): (f: F
 }
 
 function extract(c: FunctionCompiler, op: Op): Step {
-  const v = op.operands[0]!, s = c.slot(v);
+  const v = operandOf(op, 0), s = c.slot(v);
   const shape = v.type.kind === "vector" ? v.type.shape : [1];
   const range = laneRange(c, op, shape);
-  const scalarResult = op.results[0]!.type.kind !== "vector";
+  const scalarResult = resultOf(op, 0).type.kind !== "vector";
   const [r] = c.results(op);
   return plain((f) => {
     const [first, n] = range(f);
@@ -185,7 +185,7 @@ function vectorSelect(c: FunctionCompiler, op: Op): Step {
 function vectorReduce(c: FunctionCompiler, op: Op): Step | undefined {
   const [v, init] = op.operands as [Value, Value];
   const t = laneType(init.type);
-  const combine = combiner(op.props.kind as string, t, flagBits(op));
+  const combine = combiner(prop(op, "kind"), t, flagBits(op));
   if (!combine) return undefined;
   const vs = c.slot(v), is = c.slot(init);
   const [r] = c.results(op);
@@ -194,11 +194,11 @@ function vectorReduce(c: FunctionCompiler, op: Op): Step | undefined {
 
 /** `vector.bitcast` between shapes of equal total bits: lanes are packed little-endian. */
 function reshapeBitcast(c: FunctionCompiler, op: Op): Step {
-  const from = laneType(op.operands[0]!.type), to = laneType(op.results[0]!.type);
-  const wFrom = width(from), wTo = width(to), n = laneCount(op.results[0]!.type);
+  const from = laneType(operandOf(op, 0).type), to = laneType(resultOf(op, 0).type);
+  const wFrom = width(from), wTo = width(to), n = laneCount(resultOf(op, 0).type);
   const toBits = (x: Lane) => bitcastLane(from as IntName | FloatName, intOfWidth(wFrom) as IntName, x);
   const fromBits = (x: bigint) => bitcastLane(intOfWidth(wTo) as IntName, to as IntName | FloatName, x);
-  const s = c.slot(op.operands[0]!);
+  const s = c.slot(operandOf(op, 0));
   const [r] = c.results(op);
   return plain((f) => {
     let all = 0n;

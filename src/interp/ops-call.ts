@@ -5,6 +5,7 @@
  * `template.apply` needs provider selection and is left to the compiler (`unsupported`).
  */
 import type { Op } from "../ir/core.js";
+import { prop } from "./types.js";
 import { opError } from "./errors.js";
 import { raise, type CompileUnit, type CompiledFunction, type FunctionCompiler } from "./compiler.js";
 import { plain, synced, type Frame, type Gen, type Step, type Val } from "./state.js";
@@ -14,7 +15,7 @@ export const MAX_CALL_DEPTH = 64;
 
 /** The defining op a call names, when the module defines it. */
 export function calleeOf(unit: CompileUnit, call: Op): Op | undefined {
-  const def = unit.symbols.get(call.props.symbol as string);
+  const def = unit.symbols.get(prop(call, "symbol"));
   return def && (isOp(def, "func.def") || isOp(def, "template.def")) && def.regions[0] ? def : undefined;
 }
 

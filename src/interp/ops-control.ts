@@ -3,6 +3,7 @@
  * plain form and, when a nested region may stop at a barrier or collective, a generator
  * form with the same meaning.
  */
+import { operandOf } from "./types.js";
 import type { Op } from "../ir/core.js";
 import { raise, type CompiledRegion, type FunctionCompiler } from "./compiler.js";
 import { plain, synced, type Frame, type Gen, type Step, type Val } from "./state.js";
@@ -28,7 +29,7 @@ function assign(f: Frame, slots: readonly number[], values: readonly Val[], from
 }
 
 function ifOp(c: FunctionCompiler, op: Op): Step {
-  const cond = c.slot(op.operands[0]!);
+  const cond = c.slot(operandOf(op, 0));
   const then = c.region(op.regions[0]!);
   const other: CompiledRegion | undefined = op.regions[1] ? c.region(op.regions[1]) : undefined;
   const outs = c.results(op);

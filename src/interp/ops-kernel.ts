@@ -14,7 +14,7 @@ import { Undefined } from "../dialects/index/semantics.js";
 import { raise, type FunctionCompiler } from "./compiler.js";
 import { combiner, fold } from "./collectives.js";
 import { invocationId, plain, synced, type Frame, type Gen, type Invocation, type Lane, type Step, type SyncRequest, type Val } from "./state.js";
-import { laneType, literalValue } from "./types.js";
+import { laneType, literalValue, prop, operandOf, resultOf } from "./types.js";
 
 /** Ops that synchronise invocations: the barriers and collectives of the registry. */
 export const SYNC_OPS: ReadonlySet<string> = new Set(OP_INFOS.filter((i) => i.collective !== undefined).map((i) => i.name));
@@ -33,7 +33,7 @@ export function compileKernelOp(c: FunctionCompiler, op: Op): Step | undefined {
     case "kernel.subgroup.shuffle": return shuffle(c, op);
     case "kernel.subgroup.broadcast": return broadcast(c, op);
     case "kernel.assert": {
-      const ok = c.slot(op.operands[0]!);
+      const ok = c.slot(operandOf(op, 0));
       const message = propOf(op, "message");
       return plain((f) => {
         if (f.slots[ok] !== 1n) raise(f, op, "assert", message === undefined ? "assertion failed" : `assertion failed: ${JSON.stringify(message)}`);
@@ -46,7 +46,8 @@ export function compileKernelOp(c: FunctionCompiler, op: Op): Step | undefined {
 
 /** The coordinate query an op is, as a function of the invocation. */
 function coordinate(op: Op): ((inv: Invocation) => number) | undefined {
-  const d = DIMS[op.props.dim as keyof typeof DIMS];
+  const dim = propOf(op, "dim"); // only the x/y/z queries carry one
+  const d = dim === undefined ? 0 : DIMS[dim];
   switch (op.name) {
     case "kernel.workitem.id": return (inv) => inv.local[d];
     case "kernel.workgroup.id": return (inv) => inv.workgroup.id[d];
@@ -81,8 +82,8 @@ function barrier(op: Op): Step {
 const laneOf = (inv: Invocation) => inv.flat % inv.dispatch.subgroupSize;
 
 function reduce(c: FunctionCompiler, op: Op): Step | undefined {
-  const v = op.operands[0]!;
-  const combine = combiner(op.props.kind as string, laneType(v.type));
+  const v = operandOf(op, 0);
+  const combine = combiner(prop(op, "kind"), laneType(v.type));
   if (!combine) return undefined;
   const s = c.slot(v), outs = c.results(op);
   const scope = isOp(op, "kernel.workgroup.reduce") ? "workgroup" : "subgroup";
@@ -127,7 +128,7 @@ function atLane(op: Op, parts: readonly Invocation[], lane: number, reader: Invo
 function shuffle(c: FunctionCompiler, op: Op): Step {
   const [v, off, width] = op.operands.map((x) => c.slot(x)) as [number, number, number];
   const outs = c.results(op);
-  const mode = op.props.mode as "xor" | "up" | "down" | "index";
+  const mode = prop(op, "mode");
   const resolve: SyncRequest["resolve"] = (reqs, parts) => {
     const sg = parts[0]!.dispatch.subgroupSize;
     const w = Number(uniform(op, "the shuffle width", reqs, parts, 2));
@@ -155,8 +156,8 @@ function broadcast(c: FunctionCompiler, op: Op): Step {
 }
 
 function configGet(c: FunctionCompiler, op: Op): Step {
-  const key = op.props.symbol as string;
-  const t = laneType(op.results[0]!.type);
+  const key = prop(op, "symbol");
+  const t = laneType(resultOf(op, 0).type);
   const bound = c.unit.options.config?.get(key);
   const def = c.unit.configDefs.get(key);
   let value: Val;
@@ -165,7 +166,7 @@ function configGet(c: FunctionCompiler, op: Op): Step {
       ? roundToFormat(Number(bound), t as FloatName)
       : literalValue(typeof bound === "boolean" ? { kind: "bool", value: bound } : { kind: "int", value: BigInt(bound) }, t);
   } else if (def) {
-    value = literalValue(def.props.value as Literal, t);
+    value = literalValue(prop(def, "value"), t);
   } else {
     throw opError("unsupported", op, `config key '@${key}' has no value (pass options.config or a module with its config.def, or interpret the prepared kernel)`);
   }

@@ -7,6 +7,8 @@
  */
 import type { Op, Value } from "../ir/core.js";
 import type { Type, ViewType } from "../ir/types.js";
+import { propOf } from "../dialects/registry.js";
+import { prop, operandOf, resultOf } from "./types.js";
 import { bindExactOp, type ExactOp } from "../dialects/eval/exact.js";
 import type { LType } from "../dialects/eval/types.js";
 import type { Outcome } from "../dialects/index/semantics.js";
@@ -25,7 +27,7 @@ export function compileMemory(c: FunctionCompiler, op: Op): Step | undefined {
     case "buffer.assume.alignment": return identity(c, op);
     case "buffer.assume.memory_space": return memorySpace(c, op);
     case "buffer.length": {
-      const b = c.slot(op.operands[0]!), [r] = c.results(op);
+      const b = c.slot(operandOf(op, 0)), [r] = c.results(op);
       return plain((f) => { f.slots[r!] = BigInt((f.slots[b] as BufferRoot).length); });
     }
     case "encoding.layout.dense": {
@@ -57,8 +59,8 @@ function elementOf(t: ViewType): ElementName {
 }
 
 function bufferView(c: FunctionCompiler, op: Op): Step {
-  const t = op.results[0]!.type as ViewType;
-  const b = c.slot(op.operands[0]!), off = c.slot(op.operands[1]!);
+  const t = resultOf(op, 0).type as ViewType;
+  const b = c.slot(operandOf(op, 0)), off = c.slot(operandOf(op, 1));
   const dims = dimsOf(c, t);
   const layout = t.layout?.kind === "value" ? c.slot(t.layout.value) : undefined;
   const element = elementOf(t), elementBytes = ELEMENT_BYTES[element];
@@ -85,9 +87,9 @@ function checkFootprint(f: Frame, op: Op, v: ViewValue): void {
 }
 
 function subview(c: FunctionCompiler, op: Op): Step {
-  const src = c.slot(op.operands[0]!);
+  const src = c.slot(operandOf(op, 0));
   const offsets = indexSources(c, op);
-  const dims = dimsOf(c, op.results[0]!.type as ViewType);
+  const dims = dimsOf(c, resultOf(op, 0).type as ViewType);
   const [r] = c.results(op);
   return plain((f) => {
     const v = f.slots[src] as ViewValue, d = dims(f);
@@ -102,7 +104,7 @@ function subview(c: FunctionCompiler, op: Op): Step {
 }
 
 function indexSources(c: FunctionCompiler, op: Op): IndexSource[] {
-  return ((op.props.indices as readonly (Value | bigint)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
+  return (propOf(op, "indices") ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
 }
 
 function indexValue(f: Frame, s: IndexSource): number {
@@ -136,7 +138,7 @@ function addressing(c: FunctionCompiler, op: Op): (f: Frame, v: ViewValue) => nu
 }
 
 function load(c: FunctionCompiler, op: Op): Step {
-  const v = c.slot(op.operands[0]!), at = addressing(c, op);
+  const v = c.slot(operandOf(op, 0)), at = addressing(c, op);
   const [r] = c.results(op);
   return plain((f) => {
     const view = f.slots[v] as ViewValue;
@@ -145,7 +147,7 @@ function load(c: FunctionCompiler, op: Op): Step {
 }
 
 function store(c: FunctionCompiler, op: Op): Step {
-  const x = c.slot(op.operands[0]!), v = c.slot(op.operands[1]!), at = addressing(c, op);
+  const x = c.slot(operandOf(op, 0)), v = c.slot(operandOf(op, 1)), at = addressing(c, op);
   return plain((f) => {
     const view = f.slots[v] as ViewValue;
     writeElement(view.root, at(f, view), view.element, f.slots[x] as Lane);
@@ -161,7 +163,7 @@ function atomicKind(kind: string, t: LType): ((old: Lane, x: Lane) => Outcome<La
 
 function rmw(c: FunctionCompiler, op: Op): Step | undefined {
   const [xv, vv] = op.operands as [Value, Value];
-  const update = atomicKind(op.props.kind as string, laneType(xv.type));
+  const update = atomicKind(prop(op, "kind"), laneType(xv.type));
   if (!update) return undefined;
   const x = c.slot(xv), v = c.slot(vv), at = addressing(c, op);
   const [r] = c.results(op);
@@ -191,10 +193,10 @@ function cmpxchg(c: FunctionCompiler, op: Op): Step {
 
 /** `vector.load/store`: vector axes map to the trailing view axes from the origin. */
 function vectorAccess(c: FunctionCompiler, op: Op, mode: "load" | "store"): Step {
-  const vecType = (mode === "load" ? op.results[0]! : op.operands[0]!).type;
+  const vecType = (mode === "load" ? resultOf(op, 0) : operandOf(op, 0)).type;
   const shape = vecType.kind === "vector" ? vecType.shape : [1];
   const viewSlot = c.slot(op.operands[mode === "load" ? 0 : 1]!);
-  const vecSlot = mode === "store" ? c.slot(op.operands[0]!) : -1;
+  const vecSlot = mode === "store" ? c.slot(operandOf(op, 0)) : -1;
   const sources = indexSources(c, op);
   const [r] = mode === "load" ? c.results(op) : [];
   const lanes = shape.reduce((a, b) => a * b, 1);
@@ -220,10 +222,14 @@ function vectorAccess(c: FunctionCompiler, op: Op, mode: "load" | "store"): Step
 
 // ---- buffers ------------------------------------------------------------------------------
 
+const SPACES: readonly string[] = ["global", "workgroup", "private"] satisfies readonly MemorySpace[];
+const isSpace = (s: string): s is MemorySpace => SPACES.includes(s);
+
 function alloca(c: FunctionCompiler, op: Op): Step {
-  const bytes = c.slot(op.operands[0]!);
-  const space = op.props.space as MemorySpace;
-  const label = op.results[0]!.name;
+  const bytes = c.slot(operandOf(op, 0));
+  const space = prop(op, "space");
+  if (!isSpace(space)) throw new Error(`interpreter: buffer.alloca in unknown memory space '${space}'`);
+  const label = resultOf(op, 0).name;
   const [r] = c.results(op);
   return plain((f) => {
     const n = Number(f.slots[bytes] as bigint);
@@ -264,7 +270,7 @@ function noalias(c: FunctionCompiler, op: Op): Step {
 }
 
 function memorySpace(c: FunctionCompiler, op: Op): Step {
-  const b = c.slot(op.operands[0]!), space = op.props.space;
+  const b = c.slot(operandOf(op, 0)), space = op.props.space;
   const [r] = c.results(op);
   return plain((f) => {
     const root = f.slots[b] as BufferRoot;
@@ -274,7 +280,7 @@ function memorySpace(c: FunctionCompiler, op: Op): Step {
 }
 
 function stridedLayout(c: FunctionCompiler, op: Op): Step {
-  const entries = ((op.props.strides as readonly (Value | bigint)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
+  const entries = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? x : c.slot(x)));
   const [r] = c.results(op);
   return plain((f) => {
     const strides = entries.map((s) => indexValue(f, s));

@@ -4,7 +4,7 @@ import type { Type } from "../ir/types.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import { INT_WIDTHS, isFloatName, roundToFormat, type FloatName, type IntName } from "../dialects/scalar/semantics.js";
 import type { Lane } from "./state.js";
-import { propOf } from "../dialects/registry.js";
+import { propOf, type PropKey, type PropType } from "../dialects/registry.js";
 
 /** The scalar type name of a prim type, or the lane type of a vector. */
 export function laneType(t: Type): LType {
@@ -41,3 +41,24 @@ export function literalValue(lit: Literal, t: LType): Lane {
   return BigInt.asUintN(INT_WIDTHS[t as IntName], v);
 }
 
+
+/** Prop `key` of an op that must carry it (the parser and verifier guarantee it); a missing one is an internal error. */
+export function prop<K extends PropKey>(op: Op, key: K): PropType<K> {
+  const v = propOf(op, key);
+  if (v === undefined) throw new Error(`interpreter: ${op.name} lacks its '${key}' prop`);
+  return v;
+}
+
+/** Operand `i` of an op the verifier checked (so it has it); a missing one is an internal error. */
+export function operandOf(op: Op, i: number): Value {
+  const v = op.operands[i];
+  if (v === undefined) throw new Error(`interpreter: ${op.name} lacks operand ${i}`);
+  return v;
+}
+
+/** Result `i` of an op the verifier checked; a missing one is an internal error. */
+export function resultOf(op: Op, i: number): Value {
+  const v = op.results[i];
+  if (v === undefined) throw new Error(`interpreter: ${op.name} lacks result ${i}`);
+  return v;
+}

@@ -183,17 +183,37 @@ function transcendental(inst: number): LaneRule {
   };
 }
 
+/**
+ * Signed-zero ordering of two zeros: min ORs the sign bits, max ANDs them. Done on the bits
+ * where the integer type exists (lavapipe folds −0 + 0 to −0, so the float spelling — a + b is
+ * +0 unless both are −0; −(−a + −b) is −0 unless both are +0 — is the fallback for f64 without
+ * 64-bit integers).
+ */
+function zeroOf(cx: KernelLowering, isMin: boolean, t: ScalarType, a: Id, b: Id): Id {
+  const it = intOfWidth(t);
+  if (it.kind === "int" && (it.width === 32 || (it.width === 64 && cx.info.features.shaderInt64) || (it.width === 16 && cx.info.features.shaderInt16))) {
+    return cx.unary(S.Bitcast, t, cx.binary(isMin ? S.BitwiseOr : S.BitwiseAnd, it, cx.unary(S.Bitcast, it, a), cx.unary(S.Bitcast, it, b)));
+  }
+  return isMin
+    ? cx.unary(S.FNegate, t, cx.binary(S.FAdd, t, cx.unary(S.FNegate, t, a), cx.unary(S.FNegate, t, b)))
+    : cx.binary(S.FAdd, t, a, b);
+}
+
+function orderedZeros(cx: KernelLowering, isMin: boolean, t: ScalarType, a: Id, b: Id, otherwise: Id): Id {
+  const bothZero = cx.binary(S.LogicalAnd, BOOL, cx.binary(S.FOrdEqual, BOOL, a, f(cx, t, 0)), cx.binary(S.FOrdEqual, BOOL, b, f(cx, t, 0)));
+  return cx.select(t, bothZero, zeroOf(cx, isMin, t, a, b), otherwise);
+}
+
+/** C fmin/fmax (NMin/NMax skip a NaN operand) with −0 < +0, which NMin/NMax leave open. */
+const numMinMax = (isMin: boolean): LaneRule => ({ cx, args: [a, b], result: t }) =>
+  orderedZeros(cx, isMin, t, a!, b!, cx.glsl(isMin ? Glsl.NMin : Glsl.NMax, t, a!, b!));
+
 /** IEEE 754-2019 minimum/maximum: NaN propagates, −0 < +0. */
 function minimumMaximum(isMin: boolean): LaneRule {
   return ({ cx, args: [a, b], result: t }) => {
     const anyNan = cx.binary(S.LogicalOr, BOOL, cx.unary(S.IsNan, BOOL, a!), cx.unary(S.IsNan, BOOL, b!));
     const pick = cx.select(t, cx.binary(isMin ? S.FOrdLessThan : S.FOrdGreaterThan, BOOL, a!, b!), a!, b!);
-    const bothZero = cx.binary(S.LogicalAnd, BOOL, cx.binary(S.FOrdEqual, BOOL, a!, f(cx, t, 0)), cx.binary(S.FOrdEqual, BOOL, b!, f(cx, t, 0)));
-    // For zeros, a + b is +0 unless both are −0 (maximum); −(−a + −b) is −0 unless both are +0 (minimum).
-    const zero = isMin
-      ? cx.unary(S.FNegate, t, cx.binary(S.FAdd, t, cx.unary(S.FNegate, t, a!), cx.unary(S.FNegate, t, b!)))
-      : cx.binary(S.FAdd, t, a!, b!);
-    const ordered = cx.select(t, bothZero, zero, pick);
+    const ordered = orderedZeros(cx, isMin, t, a!, b!, pick);
     return cx.select(t, anyNan, cx.binary(S.FAdd, t, a!, b!), ordered);
   };
 }
@@ -300,6 +320,12 @@ function convert(opcode: Parameters<KernelLowering["unary"]>[0], signed: boolean
     if (isBool(from!)) return fromBool(cx, a!, to, signed);
     if (isBool(to)) return toBool(cx, a!, from!);
     if (from!.kind === to.kind && from!.width === to.width) return a!;
+    if (opcode === S.SConvert && to.kind === "int" && from!.kind === "int" && to.width > from!.width) {
+      // Sign extension as (zext(a) ^ m) − m, m = 2^(w−1): lavapipe miscompiles an OpSConvert
+      // whose result is compared signed with a constant (sext(−1) >s 31 came out false).
+      const m = cx.int(to, 1n << BigInt(from!.width - 1));
+      return cx.binary(S.ISub, to, cx.binary(S.BitwiseXor, to, cx.unary(S.UConvert, to, a!), m), m);
+    }
     return cx.unary(opcode, to, a!);
   };
 }
@@ -365,8 +391,8 @@ export const LANE_RULES = {
   fmaf: glslLane(Glsl.Fma),
   minimumf: minimumMaximum(true),
   maximumf: minimumMaximum(false),
-  minnumf: glslLane(Glsl.NMin),
-  maxnumf: glslLane(Glsl.NMax),
+  minnumf: numMinMax(true),
+  maxnumf: numMinMax(false),
   expf: transcendental(Glsl.Exp),
   exp2f: transcendental(Glsl.Exp2),
   logf: transcendental(Glsl.Log),
