@@ -1,7 +1,6 @@
 /** `loom explain CODE`: what a diagnostic code means (docs/diagnostics.md is `loom explain --markdown`). */
 import { output, say, UsageError, type Command } from "./common.js";
-import { EXPLANATIONS } from "./explanations.js";
-import { closestName } from "../index.js";
+import { closestName, DIAGNOSTIC_EXPLANATIONS as EXPLANATIONS } from "../index.js";
 
 export const explainCommand: Command = {
   summary: "explain a diagnostic code (e.g. loom explain TARGET/001)",
@@ -38,7 +37,7 @@ Prints what each diagnostic code means and what to do about it.
 function markdown(): string {
   const groups = new Map<string, string[]>();
   for (const [code, text] of Object.entries(EXPLANATIONS).sort(([a], [b]) => a.localeCompare(b))) {
-    const group = code.split("/")[0]!;
+    const [group = code] = code.split("/");
     if (!groups.has(group)) groups.set(group, []);
     groups.get(group)!.push(`| \`${code}\` | ${text.replace(/\|/g, "\\|")} |`);
   }

@@ -10,7 +10,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSy
 import { dirname, join, resolve } from "node:path";
 import { D } from "../../src/core/diag/catalog.js";
 import { OP_INFOS } from "../../src/dialects/registry.js";
-import { EXPLANATIONS } from "../../src/cli/explanations.js";
+import { DIAGNOSTIC_EXPLANATIONS as EXPLANATIONS } from "../../src/index.js";
 import { fromRoot } from "../util/paths.js";
 import { haveCommand } from "../util/tools.js";
 import { loom, loomWith, tempDir } from "./helpers.js";
@@ -36,10 +36,10 @@ test("every relative link in README.md and docs/ resolves, and none leaves the r
 
 test("docs/diagnostics.md is `loom explain --markdown` and explains every diagnostic code", () => {
   const codes = Object.values(D).map((e) => e.code).sort();
-  const missing = codes.filter((c) => EXPLANATIONS[c] === undefined);
-  assert.deepEqual(missing, [], "codes without an explanation in src/cli/explanations.ts");
-  const stale = Object.keys(EXPLANATIONS).filter((c) => !codes.includes(c));
-  assert.deepEqual(stale, [], "explanations of codes the catalog no longer has");
+  // Each code is described once: its catalog entry carries the explanation.
+  const missing = Object.values(D).filter((e) => !e.explanation).map((e) => e.code);
+  assert.deepEqual(missing, [], "catalog entries without an explanation (src/core/diag/catalog.ts)");
+  assert.deepEqual(Object.keys(EXPLANATIONS).sort(), codes);
   const r = loom("explain", "--markdown");
   assert.equal(r.code, 0, r.err);
   assert.equal(readFileSync(fromRoot("docs/diagnostics.md"), "utf8"), r.out, "regenerate with: node dist/src/cli/main.js explain --markdown > docs/diagnostics.md");
@@ -150,4 +150,30 @@ test("every name the docs import from loomc is exported by the package", async (
   const root = (await import("loomc")) as Record<string, unknown>;
   assert.equal(typeof root.createLaunchConfig, "function", "docs/launch-config.md's createLaunchConfig");
   assert.equal(typeof root.prepareReferenceKernel, "function", "docs/interpreter.md's prepareReferenceKernel");
+});
+
+test("the shell commands docs/ shows name scripts, files and loom commands that exist", () => {
+  const problems: string[] = [];
+  const scripts = Object.keys((JSON.parse(readFileSync(fromRoot("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+  const runnable: string[] = [];
+  for (const name of readdirSync(fromRoot("docs")).filter((f) => f.endsWith(".md"))) {
+    const text = readFileSync(fromRoot(`docs/${name}`), "utf8");
+    const lines = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? "").split("\n")).map((l) => l.replace(/\s+#.*$/, "").trim());
+    for (const l of lines) {
+      for (const m of l.matchAll(/\bnpm run (\w[\w:-]*)/g)) if (!scripts.includes(m[1] ?? "")) problems.push(`docs/${name}: npm script '${m[1]}' does not exist`);
+      for (const m of l.matchAll(/\b(?:node|python3) ((?:dist|bench|examples)\/[\w./-]+\.(?:js|py|mjs))/g)) if (!existsSync(fromRoot(m[1] ?? ""))) problems.push(`docs/${name}: ${m[1]} does not exist`);
+      if (l.startsWith("node dist/src/cli/main.js ")) runnable.push(l);
+    }
+  }
+  assert.deepEqual(problems, []);
+  // The loom commands a page shows run (a Vulkan one where a Vulkan device is, as for README.md).
+  const vulkan = haveCommand("vulkaninfo") || process.env.REQUIRE_ALL_TOOLS === "1";
+  for (const command of runnable) {
+    if (command.includes("--device vulkan") && !vulkan) {
+      console.log(`SKIP ${command}: no Vulkan device (apt-get install mesa-vulkan-drivers vulkan-tools)`);
+      continue;
+    }
+    const r = loomWith({ cwd: fromRoot() }, ...command.slice("node dist/src/cli/main.js ".length).split(/\s+/));
+    assert.equal(r.code, 0, `${command}\n${r.out}${r.err}`);
+  }
 });
