@@ -6,7 +6,6 @@ export { LoomError, type LoomStatus } from "./core/errors.js";
 export { Result } from "./api/result.js";
 export { ARTIFACT_FORMAT, type Artifact } from "./core/artifact.js";
 export type { Diagnostic, DiagnosticLocation } from "./core/diag/diagnostic.js";
-export { DIAGNOSTIC_EXPLANATIONS } from "./core/diag/catalog.js";
 export { Source, type SourceOwnership } from "./api/source.js";
 export { Context, Compiler, PassProgram, type ContextOptions, type TargetPipelineOptions } from "./api/context.js";
 export { Workspace, type ParseOptions } from "./api/workspace.js";

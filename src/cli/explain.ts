@@ -1,6 +1,7 @@
 /** `loom explain CODE`: what a diagnostic code means (docs/diagnostics.md is `loom explain --markdown`). */
 import { output, say, UsageError, type Command } from "./common.js";
-import { closestName, DIAGNOSTIC_EXPLANATIONS as EXPLANATIONS } from "../index.js";
+import { EXPLANATIONS } from "./explanations.js";
+import { closestName } from "../index.js";
 
 export const explainCommand: Command = {
   summary: "explain a diagnostic code (e.g. loom explain TARGET/001)",

@@ -24,6 +24,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/harness/device-webgpu.ts": "the webgpu device runs WGSL",
   "src/harness/webgpu-worker.ts": "the webgpu device's worker runs WGSL",
   "src/cli/run.ts": "help text: which executable each --device runs",
+  "src/cli/explanations.ts": "explanations of TARGET diagnostics name the flags and targets that fix them",
   "src/abi/conventions.ts": "names which kind of target uses each argument-passing convention",
   "src/browser.ts": "the browser entry bundles every target package, one namespace each",
 };
