@@ -13,6 +13,8 @@ export { Module, type KernelSignature } from "./api/module.js";
 export { compileModule, emitModule, type CompileOptions, type EmitOptions, type TargetSpecialization } from "./api/compile.js";
 export { LinkIndexBuilder, LinkIndex, linkModule, type LinkModuleOptions, type LinkLibraryInfo, type LinkSymbolInfo, type LinkIndexFreezeOptions } from "./api/link.js";
 export { LaunchConfigProgram, createLaunchConfig, type LaunchConfig, type LaunchConfigFunction, type LaunchConfigLoadOptions, type LaunchEvaluator } from "./launch/program.js";
+export { LaunchConfigError } from "./launch/messages.js";
+export type { LaunchSourceLocation } from "./launch/model.js";
 export type { TargetEnvironment, TargetProfile, TargetFacts, TargetPackage, TargetRecordSpec, TargetRecordAttribute, CommandLineDeviceFacts } from "./core/target.js";
 export { COMMON_TARGET_ATTRIBUTES } from "./core/target-records.js";
 export { ArtifactCache, type ArtifactCacheOptions, type CacheKeyInput, type CachedCompile, type CacheStore, type AsyncCacheStore, type CacheStats } from "./api/cache/cache.js";

@@ -43,4 +43,6 @@ export const SECTION = {
   symbolReferences: registerSectionKind(11, "symbol-references"),
   /** Launch-config functions (docs/launch-config.md). */
   launch: registerSectionKind(256, "launch"),
+  /** Source locations of launch-config functions (docs/launch-config.md "Source locations"). */
+  launchLocations: registerSectionKind(257, "launch-locations"),
 } as const;

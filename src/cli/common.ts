@@ -115,8 +115,9 @@ export async function loadModule(path: string | Source, json: boolean = output.j
 }
 
 export function requireOne(positionals: string[], what = "FILE"): string {
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one ${what}, got ${positionals.length}`);
-  return positionals[0]!;
+  const [only] = positionals;
+  if (positionals.length !== 1 || only === undefined) throw new UsageError(`expected exactly one ${what}, got ${positionals.length}`);
+  return only;
 }
 
 /**

@@ -104,7 +104,8 @@ naming one file, is refused.`,
         });
         report(emitted, output.json, file);
         if (!emitted.ok) return 1;
-        const executable = emitted.artifacts[0]!;
+        const [executable] = emitted.artifacts;
+        if (!executable) throw new Error("emitModule succeeded without an executable artifact");
         plan.add("-o", values.output, emit === "asm" ? listing(target.format, executable.contents) : executable.contents);
         const record = emitted.findArtifact("interface");
         if (typeof values.interface === "string" && record) plan.add("--interface", values.interface, record.contents);

@@ -38,7 +38,7 @@ Prints what each diagnostic code means and what to do about it.
 function markdown(): string {
   const groups = new Map<string, string[]>();
   for (const [code, text] of Object.entries(EXPLANATIONS).sort(([a], [b]) => a.localeCompare(b))) {
-    const group = code.split("/")[0]!;
+    const [group = code] = code.split("/");
     if (!groups.has(group)) groups.set(group, []);
     groups.get(group)!.push(`| \`${code}\` | ${text.replace(/\|/g, "\\|")} |`);
   }

@@ -1,5 +1,5 @@
 /** `loom launch`: evaluate a kernel's launch configuration for workload values, or dump a companion. */
-import { Compiler, LaunchConfigProgram, LoomError, PassProgram, compileModule, type LaunchConfigFunction } from "../index.js";
+import { Compiler, LaunchConfigError, LaunchConfigProgram, LoomError, PassProgram, compileModule, type LaunchConfigFunction } from "../index.js";
 import { loadModule, output, report, requireOne, say, UsageError, type Command } from "./common.js";
 import { readInput } from "./io.js";
 import { deviceFacts, TARGET_OPTIONS } from "./compile.js";
@@ -42,10 +42,9 @@ for one; the default, ${DEFAULT_LAUNCH_TARGET}, takes every kernel of the langua
       const symbol = values.kernel.replace(/^@/, "");
       const kernel = module.kernels().find((k) => k.symbol === symbol && k.defined);
       if (!kernel) throw new UsageError(`'${file}' has no kernel.def @${symbol} (has: ${module.kernels().filter((k) => k.defined).map((k) => `@${k.symbol}`).join(", ") || "none"})`);
-      const types = kernel.workload.map((a) => a.type);
       const texts = values.workload === "" ? [] : values.workload.split(",");
-      if (texts.length !== types.length) throw new UsageError(`@${symbol} takes ${types.length} workload value(s), got ${texts.length}`);
-      const bits = texts.map((t, i) => toBits(t.trim(), types[i]!, kernel.workload[i]!.name));
+      if (texts.length !== kernel.workload.length) throw new UsageError(`@${symbol} takes ${kernel.workload.length} workload value(s), got ${texts.length}`);
+      const bits = kernel.workload.map((arg, i) => toBits((texts[i] ?? "").trim(), arg.type, arg.name));
       const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
       const compiled = compileModule(Compiler.create(context), workspace, pipeline, module, {
         specializations: [{ functionSymbol: symbol, targetProfile: target.profile }],
@@ -61,9 +60,12 @@ for one; the default, ${DEFAULT_LAUNCH_TARGET}, takes every kernel of the langua
       } catch (e) {
         // A violated `where` fact or limit: an error in this launch, not in the command line.
         if (e instanceof LoomError && (e.status === "out-of-range" || e.status === "failed-precondition" || e.status === "invalid-argument")) {
-          const message = `${file}: @${symbol}: ${e.status}: ${e.message}`;
+          // The artifact's location table names the source line of the failing predicate or op.
+          const at = e instanceof LaunchConfigError ? e.location : undefined;
+          const reason = e instanceof LaunchConfigError ? e.reason : e.message;
+          const message = `${at ? `${at.source}:${at.line}:${at.column}` : file}: @${symbol}: ${e.status}: ${reason}`;
           output.errors++;
-          if (output.json) output.diagnostics.push({ severity: "error", code: "LAUNCH", message, file });
+          if (output.json) output.diagnostics.push({ severity: "error", code: "LAUNCH", message, file, ...(at ? { location: { source: at.source, line: at.line, column: at.column } } : {}) });
           else console.error(`loom launch: error: ${message}`);
           return 1;
         }
@@ -122,9 +124,12 @@ function toBits(text: string, type: string, name: string): bigint {
 type Fn = LaunchConfigFunction["data"];
 type LOp = Fn["body"][number];
 
-function describeOps(ops: readonly LOp[], indent: string, out: string[]): void {
+/** `at()` is the ` ; file:line:col` suffix of the next op other than scf.yield (the location table's order). */
+function describeOps(ops: readonly LOp[], indent: string, out: string[], at: () => string): void {
   const r = (n: number) => `%r${n}`;
   for (const op of ops) {
+    const suffix = op.kind === "yield" ? "" : at();
+    const first = out.length;
     switch (op.kind) {
       case "constant":
         out.push(`${indent}${r(op.result)} = ${op.name} ${String(op.value)} : ${op.type}`);
@@ -140,16 +145,16 @@ function describeOps(ops: readonly LOp[], indent: string, out: string[]): void {
         break;
       case "if":
         out.push(`${indent}${op.results.map(r).join(", ")}${op.results.length ? " = " : ""}if ${r(op.cond)} {`);
-        describeOps(op.then, `${indent}  `, out);
+        describeOps(op.then, `${indent}  `, out, at);
         if (op.hasElse) {
           out.push(`${indent}} else {`);
-          describeOps(op.else, `${indent}  `, out);
+          describeOps(op.else, `${indent}  `, out, at);
         }
         out.push(`${indent}}`);
         break;
       case "for":
         out.push(`${indent}${op.results.map(r).join(", ")}${op.results.length ? " = " : ""}for ${r(op.iv)} = ${r(op.lo)} to ${r(op.hi)} step ${r(op.step)} iter(${op.iterArgs.map(r).join(", ")} = ${op.inits.map(r).join(", ")}) {`);
-        describeOps(op.body, `${indent}  `, out);
+        describeOps(op.body, `${indent}  `, out, at);
         out.push(`${indent}}`);
         break;
       case "yield":
@@ -159,6 +164,7 @@ function describeOps(ops: readonly LOp[], indent: string, out: string[]): void {
         out.push(`${indent}launch workgroups(${op.operands.slice(0, 3).map(r).join(", ")}) workgroup_size(${op.operands.slice(3, 6).map(r).join(", ")})${op.operands.length > 6 ? ` cluster(${op.operands.slice(6).map(r).join(", ")})` : ""}`);
         break;
     }
+    if (suffix) out[first] += suffix;
   }
 }
 
@@ -181,14 +187,17 @@ async function dump(file: string): Promise<number> {
   const functions: unknown[] = [];
   for (const name of program.functionNames) {
     const data = program.lookupFunction(name).data;
-    lines.push(`function @${name}(${data.args.map((a, i) => `%r${i}: ${a.type} /* ${a.name} */`).join(", ")})`);
-    for (const p of data.where) lines.push(`  where ${p.kind}(${p.args.map(String).join(", ")})`);
+    const locs = data.locations;
+    const cite = (l: { source: string; line: number; column: number } | undefined) => (l ? ` ; ${l.source}:${l.line}:${l.column}` : "");
+    lines.push(`function @${name}(${data.args.map((a, i) => `%r${i}: ${a.type} /* ${a.name} */`).join(", ")})${cite(locs?.function)}`);
+    data.where.forEach((p, i) => lines.push(`  where ${p.kind}(${p.args.map(String).join(", ")})${cite(locs?.where[i])}`));
     lines.push(`  subgroup_size ${data.subgroupSize}  workgroup_storage_bytes ${data.workgroupStorageBytes}`);
     lines.push(
       `  limits max_workgroup_count=${data.limits.maxWorkgroupCount.join("x")} max_workgroup_size=${data.limits.maxWorkgroupSize.join("x")} max_flat_workgroup_size=${data.limits.maxFlatWorkgroupSize}`,
     );
     lines.push("  {");
-    describeOps(data.body, "    ", lines);
+    let k = 0;
+    describeOps(data.body, "    ", lines, () => cite(locs?.ops[k++]));
     lines.push("  }");
     functions.push({ name, arguments: data.args.map((a) => ({ name: a.name, type: a.type })), subgroupSize: data.subgroupSize, workgroupStorageBytes: data.workgroupStorageBytes, ops: data.body.length });
   }

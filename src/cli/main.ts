@@ -72,9 +72,8 @@ function colorFor(value: string | undefined): boolean {
 
 /** The option name a parseArgs error complains about, with a suggestion. */
 function explainParseError(message: string, options: NonNullable<ParseArgsConfig["options"]>): string {
-  const m = /Unknown option '(-{1,2}[^']+)'/.exec(message);
-  if (!m) return message;
-  const flag = m[1]!;
+  const flag = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+  if (flag === undefined) return message;
   const names = Object.entries(options).flatMap(([long, o]) => [`--${long}`, ...(o.short ? [`-${o.short}`] : [])]);
   const near = closestName(flag, names);
   return `unknown option '${flag}'${near ? `; did you mean '${near}'?` : ""}`;

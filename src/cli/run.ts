@@ -5,7 +5,7 @@
  * this file is the command line.
  */
 import { LoomError } from "../index.js";
-import { DeviceError, output, progress, say, UsageError, type Command, type Values } from "./common.js";
+import { DeviceError, output, progress, requireOne, say, UsageError, type Command, type Values } from "./common.js";
 import { readInput } from "./io.js";
 import { closestName } from "../index.js";
 import {
@@ -27,10 +27,10 @@ import {
 function parseSizes(values: Values): Record<string, number> {
   const sizes: Record<string, number> = {};
   for (const text of (values.size as string[] | undefined) ?? []) {
-    const m = /^([A-Za-z_][\w.$-]*)=(.+)$/.exec(text);
-    const v = m ? Number(m[2]) : NaN;
-    if (!m || m[2]!.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--size takes NAME=NUMBER, got '${text}'`);
-    sizes[m[1]!] = v;
+    const [, name, value] = /^([A-Za-z_][\w.$-]*)=(.+)$/.exec(text) ?? [];
+    const v = value === undefined ? NaN : Number(value);
+    if (name === undefined || value === undefined || value.trim() === "" || !Number.isFinite(v)) throw new UsageError(`--size takes NAME=NUMBER, got '${text}'`);
+    sizes[name] = v;
   }
   return sizes;
 }
@@ -55,7 +55,7 @@ function nonNegativeInt(text: string | boolean | string[] | undefined, what: str
 const x3 = (v: readonly number[]) => v.join("x");
 
 export const runCommand: Command = {
-  summary: "run a kernel on a device (Vulkan, CUDA) and check it against the CPU reference",
+  summary: "run a kernel on a device (Vulkan, CUDA, WebGPU, the AMDGPU simulator) and check it against the CPU reference",
   help: `usage: loom run FILE [--kernel NAME] [--device KIND] [--workload V,...] [--size NAME=N]... [--seed S] [--bench [--repeat R]]
 
 Compiles the kernel for the device's own profile, evaluates the launch configuration,
@@ -124,8 +124,7 @@ function openDevice(kind: string, selector: string | undefined): HarnessDevice {
 }
 
 async function runKernel(values: Values, positionals: string[]): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one FILE, got ${positionals.length}`);
-  const file = positionals[0]!;
+  const file = requireOne(positionals);
   const kind = (values.device as string | undefined) ?? "vulkan";
   const sizes = parseSizes(values);
   const workload = parseWorkload(values.workload as string | undefined);

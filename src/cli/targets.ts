@@ -80,10 +80,11 @@ const LIVE = { spirv: "vulkan", vulkan: "vulkan", ptx: "cuda", cuda: "cuda", wgs
 function parseLimits(limits: readonly string[]): Record<string, number | number[]> {
   const out: Record<string, number | number[]> = {};
   for (const l of limits) {
-    const m = /^([A-Za-z]+)=(\d+(?:,\d+,\d+)?)$/.exec(l);
-    if (!m) throw new UsageError(`--limit must be NAME=N or NAME=X,Y,Z, got '${l}'`);
-    const nums = m[2]!.split(",").map(Number);
-    out[m[1]!] = nums.length === 1 ? nums[0]! : nums;
+    const [, name, value] = /^([A-Za-z]+)=(\d+(?:,\d+,\d+)?)$/.exec(l) ?? [];
+    if (name === undefined || value === undefined) throw new UsageError(`--limit must be NAME=N or NAME=X,Y,Z, got '${l}'`);
+    const nums = value.split(",").map(Number);
+    const [only] = nums;
+    out[name] = nums.length === 1 && only !== undefined ? only : nums;
   }
   return out;
 }

@@ -57,5 +57,6 @@ export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const upper = s[m] ?? NaN, lower = s[m - 1] ?? NaN;
+  return s.length % 2 ? upper : (lower + upper) / 2;
 }

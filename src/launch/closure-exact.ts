@@ -13,7 +13,7 @@ import { Undefined } from "../dialects/index/semantics.js";
 import { checkPredicate, finishLaunch } from "./exact-checks.js";
 import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import type { ExactFunction } from "./codegen-exact.js";
-import { LaunchMessages } from "./messages.js";
+import { LaunchMessages, type PredicateSite } from "./messages.js";
 import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
 
 /** One op (or region) over the register array; errors are thrown. */
@@ -32,9 +32,9 @@ export function closeExact(fn: LaunchFunction): ExactFunction {
   let opIndex = 0;
   let launch: readonly number[] = [];
 
-  const predicateStep = (p: LPredicate, where: string): Step => {
+  const predicateStep = (p: LPredicate, site: PredicateSite): Step => {
     const regs = p.args.filter((a): a is number => typeof a === "number");
-    return (R) => checkPredicate(p, where, regs.map((r) => R[r]!), types, msg);
+    return (R) => checkPredicate(p, site, regs.map((r) => R[r]!), types, msg);
   };
 
   const region = (ops: readonly LOp[]): { run: Step; yielded: readonly number[] } => {
@@ -54,7 +54,7 @@ export function closeExact(fn: LaunchFunction): ExactFunction {
           steps.push(simpleStep(op, k));
           break;
         case "assume": {
-          for (const p of op.predicates) steps.push(predicateStep(p, `${op.name} (op ${k})`));
+          for (const p of op.predicates) steps.push(predicateStep(p, msg.assumeSite(op.name, k)));
           steps.push(copy(op.operands, op.results));
           break;
         }
@@ -130,7 +130,7 @@ export function closeExact(fn: LaunchFunction): ExactFunction {
     };
   };
 
-  const where = sequence(fn.where.map((p) => predicateStep(p, "workload")));
+  const where = sequence(fn.where.map((p, i) => predicateStep(p, msg.workloadSite(i))));
   const body = region(fn.body).run;
   for (let i = 0; i < temps + 1; i++) template.push(0);
   const launchRegs = launch;

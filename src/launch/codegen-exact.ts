@@ -11,7 +11,7 @@
 import { Undefined } from "../dialects/index/semantics.js";
 import { bindExactOp, type ExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { LIMITS, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
-import { LaunchMessages } from "./messages.js";
+import { LaunchMessages, type PredicateSite } from "./messages.js";
 import { checkPredicate, finishLaunch } from "./exact-checks.js";
 
 export type ExactFunction = (args: readonly ExactValue[]) => number[];
@@ -31,13 +31,13 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
   const msg = new LaunchMessages(fn);
   const types = fn.registerTypes;
   const F: ExactOp[] = [], C: ExactValue[] = [], opNames: string[] = [];
-  const checks: { pred: LPredicate; where: string }[] = [];
+  const checks: { pred: LPredicate; site: PredicateSite }[] = [];
   const lines: string[] = [];
   const emit = (s: string) => lines.push(s);
   const r = (i: number) => `r${i}`;
 
-  const predicateCall = (p: LPredicate, where: string): string => {
-    const id = checks.push({ pred: p, where }) - 1;
+  const predicateCall = (p: LPredicate, site: PredicateSite): string => {
+    const id = checks.push({ pred: p, site }) - 1;
     return `E.check(${id}, [${p.args.filter((a): a is number => typeof a === "number").map(r).join(", ")}]);`;
   };
 
@@ -59,7 +59,7 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
           break;
         case "assume":
           opNames.push(op.name);
-          for (const p of op.predicates) emit(predicateCall(p, `${op.name} (op ${k})`));
+          for (const p of op.predicates) emit(predicateCall(p, msg.assumeSite(op.name, k)));
           op.results.forEach((res, i) => emit(`${r(res)} = ${r(op.operands[i]!)};`));
           break;
         case "select":
@@ -106,7 +106,7 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
   const prologue: string[] = [`let budget = 0;`];
   if (types.length) prologue.push(`let ${types.map((_, i) => r(i)).join(", ")};`);
   fn.args.forEach((_, i) => prologue.push(`${r(i)} = a[${i}];`));
-  for (const p of fn.where) prologue.push(predicateCall(p, "workload"));
+  fn.where.forEach((p, i) => prologue.push(predicateCall(p, msg.workloadSite(i))));
   region(fn.body);
 
   const env: Env = {
@@ -114,8 +114,8 @@ export function compileExact(fn: LaunchFunction): ExactFunction {
     F,
     C,
     check(id, values) {
-      const { pred, where } = checks[id]!;
-      checkPredicate(pred, where, values, types, msg);
+      const { pred, site } = checks[id]!;
+      checkPredicate(pred, site, values, types, msg);
     },
     ub(k, u) {
       throw msg.undefinedOp(opNames[k]!, k, u.reason);

@@ -13,8 +13,9 @@ import { decodeStringTable } from "../bytecode/strings.js";
 import { I64_MAX } from "../dialects/index/semantics.js";
 import { PREDICATE_ARITY, bitsToFloat, floatToBits } from "../dialects/scalar/semantics.js";
 import {
-  EXPORT_NAME, LAUNCH_ENCODING_VERSION, LIMITS, PREDICATE_KINDS, TYPE_BY_ID,
+  EXPORT_NAME, LAUNCH_ENCODING_VERSION, LIMITS, PREDICATE_KINDS, TYPE_BY_ID, countLocatedOps,
   isAddressType, isFloatType, isIntType, typeWidth, type LOp, type LPredArg, type LPredicate, type LType, type LaunchFunction,
+  type LaunchLocations, type LaunchSourceLocation,
 } from "./model.js";
 import { OP_LIST } from "./ops.js";
 
@@ -44,7 +45,51 @@ export function decodeLaunchConfig(bytes: Uint8Array): DecodedLaunchProgram {
     functions.push(f);
   }
   r.expectEnd();
-  return { producer: container.producer, functions };
+  const locationSection = findSection(container, SECTION.launchLocations);
+  if ((locationSection !== undefined) !== (container.locationMode === 0)) {
+    throw new LoomError("data-loss", `malformed .loombc: location mode ${container.locationMode} ${locationSection ? "with" : "without"} a launch-locations section (it is present exactly when the mode is 0)`);
+  }
+  if (!locationSection) return { producer: container.producer, functions };
+  const located = decodeLocations(new ByteReader(locationSection.bytes, "launch-locations section", locationSection.offset ?? 0), strings, functions);
+  return { producer: container.producer, functions: located };
+}
+
+/**
+ * The optional `launch-locations` section: one entry per function, per `where` predicate and
+ * per op other than scf.yield, counts checked against the launch section. A function whose
+ * entries are all unknown gets no `locations` (and a section with no known entry at all is
+ * refused), so decode → encode stays the identity.
+ */
+function decodeLocations(r: ByteReader, strings: readonly string[], functions: readonly LaunchFunction[]): LaunchFunction[] {
+  const count = r.varuint("function count", LIMITS.functions);
+  if (count !== functions.length) r.fail(`${count} function(s), but the launch section has ${functions.length}`);
+  let known = false;
+  const loc = (what: string): LaunchSourceLocation | undefined => {
+    const source = r.varuint(`${what} source`, strings.length - 1);
+    if (source === 0) return undefined;
+    known = true;
+    const line = r.varuint(`${what} line`, LIMITS.u32);
+    const column = r.varuint(`${what} column`, LIMITS.u32);
+    if (line === 0 || column === 0) r.fail(`${what} has line ${line}, column ${column} (both start at 1)`);
+    return { source: strings[source]!, line, column };
+  };
+  const out = functions.map((f) => {
+    const what = `function '${f.exportName}'`;
+    const fn = loc(what);
+    const whereCount = r.varuint(`${what} where count`, LIMITS.predicates);
+    if (whereCount !== f.where.length) r.fail(`${what}: ${whereCount} where location(s) for ${f.where.length} predicate(s)`);
+    const where = Array.from({ length: whereCount }, (_, i) => loc(`${what} where ${i}`));
+    const expected = countLocatedOps(f.body);
+    const opCount = r.varuint(`${what} op count`, LIMITS.opsPerFunction);
+    if (opCount !== expected) r.fail(`${what}: ${opCount} op location(s) for ${expected} op(s) other than scf.yield`);
+    const ops = Array.from({ length: opCount }, (_, i) => loc(`${what} op ${i}`));
+    const locations: LaunchLocations = { function: fn, where, ops };
+    const any = fn !== undefined || where.some((l) => l !== undefined) || ops.some((l) => l !== undefined);
+    return any ? { ...f, locations } : f;
+  });
+  r.expectEnd();
+  if (!known) r.fail("no location is known (an artifact without locations has no launch-locations section)");
+  return out;
 }
 
 class FunctionDecoder {

@@ -12,7 +12,7 @@ import { SECTION } from "../bytecode/sections.js";
 import { StringTableBuilder } from "../bytecode/strings.js";
 import { floatToBits } from "../dialects/scalar/semantics.js";
 import { lowerLaunchFunction } from "./lower.js";
-import { LAUNCH_ENCODING_VERSION, PREDICATE_KINDS, TYPE_IDS, isFloatType, type LOp, type LPredicate, type LaunchFunction } from "./model.js";
+import { LAUNCH_ENCODING_VERSION, LIMITS, PREDICATE_KINDS, TYPE_IDS, isFloatType, type LOp, type LPredicate, type LaunchFunction, type LaunchSourceLocation, countLocatedOps } from "./model.js";
 import { OP_BY_NAME } from "./ops.js";
 import type { LaunchFunctionSource } from "./source.js";
 
@@ -33,14 +33,40 @@ export function encodeLaunchFunctions(functions: readonly LaunchFunction[], prod
   const strings = new StringTableBuilder();
   const w = new ByteWriter().varuint(LAUNCH_ENCODING_VERSION).varuint(functions.length);
   for (const f of functions) writeFunction(w, f, strings);
+  const launch = w.finish();
+  // The location table interns its source names after the launch section's strings, so an
+  // artifact with locations shares every string index with the same artifact without them.
+  const locations = functions.some((f) => f.locations) ? writeLocations(functions, strings) : undefined;
   return writeContainer({
-    locationMode: 1,
+    locationMode: locations ? 0 : 1,
     producer,
     sections: [
       { kind: SECTION.strings, bytes: strings.encode() },
-      { kind: SECTION.launch, bytes: w.finish() },
+      { kind: SECTION.launch, bytes: launch },
+      ...(locations ? [{ kind: SECTION.launchLocations, bytes: locations }] : []),
     ],
   });
+}
+
+/** The `launch-locations` section (docs/launch-config.md "Source locations"). */
+function writeLocations(functions: readonly LaunchFunction[], strings: StringTableBuilder): Uint8Array {
+  const w = new ByteWriter().varuint(functions.length);
+  const loc = (l: LaunchSourceLocation | undefined): void => {
+    if (l === undefined) return void w.varuint(0);
+    const valid = l.source !== "" && [l.line, l.column].every((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.u32);
+    if (!valid) throw new LoomError("invalid-argument", `launch-config location ${JSON.stringify(l.source)}:${l.line}:${l.column} needs a source name and a line and column in [1, 2^32-1]`);
+    w.varuint(strings.intern(l.source)).varuint(l.line).varuint(l.column);
+  };
+  for (const f of functions) {
+    const l = f.locations;
+    loc(l?.function);
+    w.varuint(f.where.length);
+    for (let i = 0; i < f.where.length; i++) loc(l?.where[i]);
+    const ops = countLocatedOps(f.body);
+    w.varuint(ops);
+    for (let i = 0; i < ops; i++) loc(l?.ops[i]);
+  }
+  return w.finish();
 }
 
 function writeFunction(w: ByteWriter, f: LaunchFunction, strings: StringTableBuilder): void {

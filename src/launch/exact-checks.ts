@@ -5,14 +5,14 @@
  */
 import { evaluatePredicate, type PredicateOperand } from "../dialects/scalar/semantics.js";
 import type { ExactValue } from "../dialects/eval/exact.js";
-import type { LaunchMessages } from "./messages.js";
+import type { LaunchMessages, PredicateSite } from "./messages.js";
 import { LIMITS, type LPredicate, type LType, type LaunchFunction } from "./model.js";
 
 /** Throws the `out-of-range` error of `pred` when it is false; `values` are its register operands, in order. */
-export function checkPredicate(pred: LPredicate, where: string, values: readonly ExactValue[], types: readonly LType[], msg: LaunchMessages): void {
+export function checkPredicate(pred: LPredicate, site: PredicateSite, values: readonly ExactValue[], types: readonly LType[], msg: LaunchMessages): void {
   let i = 0;
   const args: PredicateOperand[] = pred.args.map((a) => (typeof a === "number" ? { type: types[a]!, value: values[i++]! } : a));
-  if (!evaluatePredicate(pred.kind, args)) throw msg.violated(pred, where, values, types);
+  if (!evaluatePredicate(pred.kind, args)) throw msg.violated(pred, site, values, types);
 }
 
 /** Validates the launch operands (language.md §6 steps 3–5) and returns the nine numbers. */

@@ -8,11 +8,15 @@
 import { LoomError } from "../core/errors.js";
 import { I64_MAX, I64_MIN } from "../dialects/index/semantics.js";
 import { INT_WIDTHS, PREDICATE_ARITY, roundToFormat } from "../dialects/scalar/semantics.js";
-import type { Literal, Op, Predicate, Region, Value } from "../ir/core.js";
-import { EXPORT_NAME, FLAG_BITS, LIMITS, isAddressType, isFloatType, isIntType, type LOp, type LPredArg, type LPredicate, type LType, type LaunchFunction } from "./model.js";
+import type { Literal, Op, Predicate, Region, Span, Value } from "../ir/core.js";
+import {
+  EXPORT_NAME, FLAG_BITS, LIMITS, isAddressType, isFloatType, isIntType,
+  type LOp, type LPredArg, type LPredicate, type LType, type LaunchFunction, type LaunchSourceLocation,
+} from "./model.js";
 import { OP_BY_NAME } from "./ops.js";
 import type { LaunchFunctionSource } from "./source.js";
 import { propOf } from "../dialects/registry.js";
+import { MAX_STRING_BYTES } from "../bytecode/strings.js";
 
 export function lowerLaunchFunction(src: LaunchFunctionSource): LaunchFunction {
   return new Lowering(src).run();
@@ -24,6 +28,8 @@ class Lowering {
   readonly #regs = new Map<Value, number>();
   readonly #types: LType[] = [];
   #opCount = 0;
+  /** Locations of the ops other than scf.yield, in encoding order (messages' "op N"). */
+  readonly #opLocations: (LaunchSourceLocation | undefined)[] = [];
   constructor(readonly src: LaunchFunctionSource) {}
 
   fail(what: string, op?: Op): never {
@@ -42,7 +48,7 @@ class Lowering {
       maxWorkgroupSize: this.triple(src.limits.maxWorkgroupSize, "maxWorkgroupSize"),
       maxFlatWorkgroupSize: this.u32(src.limits.maxFlatWorkgroupSize, "maxFlatWorkgroupSize"),
     };
-    return {
+    const fn: LaunchFunction = {
       exportName: src.exportName,
       args,
       where,
@@ -52,6 +58,14 @@ class Lowering {
       body,
       registerTypes: this.#types,
     };
+    const locations = {
+      function: locationOf(src.region.parent?.span),
+      where: src.workloadWhere.map((p) => locationOf(p.span)),
+      ops: this.#opLocations,
+    };
+    // Only a function with some known location carries a table (keeps decode → encode exact).
+    const known = locations.function !== undefined || locations.where.some((l) => l !== undefined) || locations.ops.some((l) => l !== undefined);
+    return known ? { ...fn, locations } : fn;
   }
 
   u32(v: number, what: string): number {
@@ -114,6 +128,7 @@ class Lowering {
     const info = OP_BY_NAME.get(op.name);
     if (!info) this.fail(`'${op.name}' is not allowed in a launch-config function`, op);
     const uses = () => op.operands.map((v) => this.use(v, op));
+    if (info.shape !== "yield") this.#opLocations.push(locationOf(op.span)); // before the op's regions: encoding order
     switch (info.shape) {
       case "constant": {
         const type = this.typeOf(op.results[0] ?? this.fail("constant without a result", op), op);
@@ -213,4 +228,12 @@ class Lowering {
     if (lit.kind === "ident" && (lit.value === "inf" || lit.value === "nan")) return lit.value === "inf" ? Infinity : NaN;
     return this.fail(`${type} constant needs a float literal`, op);
   }
+}
+
+/** A span's start as a location table entry; spans without a usable start are unknown. */
+function locationOf(span: Span | undefined): LaunchSourceLocation | undefined {
+  if (!span || span.source === "" || !(span.line >= 1 && span.line <= LIMITS.u32) || !(span.column >= 1 && span.column <= LIMITS.u32)) return undefined;
+  if (!Number.isInteger(span.line) || !Number.isInteger(span.column)) return undefined;
+  if (span.source.length * 3 > MAX_STRING_BYTES && new TextEncoder().encode(span.source).length > MAX_STRING_BYTES) return undefined;
+  return { source: span.source, line: span.line, column: span.column };
 }

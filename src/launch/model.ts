@@ -86,6 +86,34 @@ export interface LaunchFunction {
   readonly body: readonly LOp[];
   /** Type of every register, by number. */
   readonly registerTypes: readonly LType[];
+  /**
+   * Where the function came from, when known (the optional `launch-locations` section):
+   * absent when no location of the function is known.
+   */
+  readonly locations?: LaunchLocations;
+}
+
+/** A source position (1-based line and column) that a launch-config error cites. */
+export interface LaunchSourceLocation {
+  readonly source: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The source locations of one function (docs/launch-config.md "Source locations"); an entry
+ * is `undefined` where the location is unknown.
+ */
+export interface LaunchLocations {
+  /** The kernel declaration: cited by argument and workload-count errors. */
+  readonly function: LaunchSourceLocation | undefined;
+  /** One per workload `where` predicate, in order. */
+  readonly where: readonly (LaunchSourceLocation | undefined)[];
+  /**
+   * One per op other than `scf.yield`, in encoding order (an op before the ops of its
+   * regions): the numbering "op N" of error messages uses.
+   */
+  readonly ops: readonly (LaunchSourceLocation | undefined)[];
 }
 
 /** Limits every decoder and lowering enforces (docs/launch-config.md "Limits"). */
@@ -111,3 +139,15 @@ export const PREDICATE_KINDS = ["eq", "ne", "lt", "le", "gt", "ge", "mul", "min"
 
 /** Export names (language.md §4.1, ours). */
 export const EXPORT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Ops other than scf.yield, nested ones included: the length of `LaunchLocations.ops`. */
+export function countLocatedOps(ops: readonly LOp[]): number {
+  let n = 0;
+  for (const op of ops) {
+    if (op.kind === "yield") continue;
+    n++;
+    if (op.kind === "if") n += countLocatedOps(op.then) + countLocatedOps(op.else);
+    else if (op.kind === "for") n += countLocatedOps(op.body);
+  }
+  return n;
+}

@@ -288,7 +288,7 @@ test("item 12: --emit asm and ir, launch --dump, and fmt naming a companion it c
   assert.equal(loom("compile", SAXPY, "--target", "ptx:sm_90", "-o", join(dir, "s.ptx"), "--launch-config", lc).code, 0);
   const d = loom("launch", "--dump", lc);
   assert.equal(d.code, 0, d.err);
-  assert.match(d.out, /^function @saxpy\(%r0: index \/\* n \*\/\)$/m);
+  assert.match(d.out, /^function @saxpy\(%r0: index \/\* n \*\/\) ; .*saxpy\.loom:\d+:\d+$/m);
   assert.match(d.out, /launch workgroups\(/);
   const notLc = loom("launch", "--dump", SAXPY);
   assert.equal(notLc.code, 1);
@@ -382,4 +382,38 @@ test("item 13: loom compile -g puts OpString/OpSource/OpLine into SPIR-V that sp
     const v = runTool("spirv-val", ["--target-env", "vulkan1.3", out]);
     assert.equal(v.status, 0, `${k}: ${v.stderr}${v.stdout}`);
   }
+});
+
+test("item 13: launch-config errors name the source line of the failing where predicate or op", (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "where.loom");
+  writeFileSync(
+    file,
+    `kernel.def export("grid") @grid(%n: index) where [ge(%n, 1)] {
+  %c1 = index.constant 1 : index
+  %c64 = index.constant 64 : index
+  %groups = index.div %n, %c64 : index
+  kernel.launch.config workgroups(%groups, %c1, %c1) workgroup_size(%c64, %c1, %c1) : index
+} launch() {
+  kernel.return
+}
+`,
+  );
+  const r = loom("launch", file, "--kernel", "grid", "--workload", "0");
+  assert.equal(r.code, 1);
+  assert.equal(r.err.split("\n")[0], `loom launch: error: ${file}:1:51: @grid: out-of-range: launch-config function 'grid': workload predicate ge(%n, 1) is violated (%n = 0)`);
+  const j = doc(loom("launch", file, "--kernel", "grid", "--workload", "0", "--json"));
+  assert.equal(j.ok, false);
+  assert.deepEqual((j.diagnostics[0] as { location?: unknown }).location, { source: file, line: 1, column: 51 });
+  // An op without a defined result: index.div of a negative dividend, on its own line (SEED line 8).
+  const seed = loom("launch", SEED, "--kernel", "workload_grid", "--workload=-100");
+  assert.equal(seed.code, 1);
+  assert.match(seed.err, new RegExp(`^loom launch: error: ${SEED.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:8:22: @workload_grid: out-of-range: .*index\\.div \\(op \\d+\\) has no defined result`, "m"));
+  // The dump shows the table next to each predicate and op.
+  const lc = join(dir, "grid.launch.loombc");
+  assert.equal(loom("compile", file, "--target", "ptx:sm_90", "-o", join(dir, "g.ptx"), "--launch-config", lc).code, 0);
+  const d = loom("launch", "--dump", lc);
+  assert.equal(d.code, 0, d.err);
+  assert.match(d.out, new RegExp(`^  where ge\\(0, 1\\) ; .*where\\.loom:1:51$`, "m"));
+  assert.match(d.out, /^ {4}%r\d+ = index\.div .* ; .*where\.loom:4:13$/m);
 });

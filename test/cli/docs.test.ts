@@ -151,3 +151,29 @@ test("every name the docs import from loomc is exported by the package", async (
   assert.equal(typeof root.createLaunchConfig, "function", "docs/launch-config.md's createLaunchConfig");
   assert.equal(typeof root.prepareReferenceKernel, "function", "docs/interpreter.md's prepareReferenceKernel");
 });
+
+test("the shell commands docs/ shows name scripts, files and loom commands that exist", () => {
+  const problems: string[] = [];
+  const scripts = Object.keys((JSON.parse(readFileSync(fromRoot("package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+  const runnable: string[] = [];
+  for (const name of readdirSync(fromRoot("docs")).filter((f) => f.endsWith(".md"))) {
+    const text = readFileSync(fromRoot(`docs/${name}`), "utf8");
+    const lines = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? "").split("\n")).map((l) => l.replace(/\s+#.*$/, "").trim());
+    for (const l of lines) {
+      for (const m of l.matchAll(/\bnpm run (\w[\w:-]*)/g)) if (!scripts.includes(m[1] ?? "")) problems.push(`docs/${name}: npm script '${m[1]}' does not exist`);
+      for (const m of l.matchAll(/\b(?:node|python3) ((?:dist|bench|examples)\/[\w./-]+\.(?:js|py|mjs))/g)) if (!existsSync(fromRoot(m[1] ?? ""))) problems.push(`docs/${name}: ${m[1]} does not exist`);
+      if (l.startsWith("node dist/src/cli/main.js ")) runnable.push(l);
+    }
+  }
+  assert.deepEqual(problems, []);
+  // The loom commands a page shows run (a Vulkan one where a Vulkan device is, as for README.md).
+  const vulkan = haveCommand("vulkaninfo") || process.env.REQUIRE_ALL_TOOLS === "1";
+  for (const command of runnable) {
+    if (command.includes("--device vulkan") && !vulkan) {
+      console.log(`SKIP ${command}: no Vulkan device (apt-get install mesa-vulkan-drivers vulkan-tools)`);
+      continue;
+    }
+    const r = loomWith({ cwd: fromRoot() }, ...command.slice("node dist/src/cli/main.js ".length).split(/\s+/));
+    assert.equal(r.code, 0, `${command}\n${r.out}${r.err}`);
+  }
+});

@@ -68,5 +68,5 @@ test("under a no-eval policy, load falls back to closures and evaluates the seed
   assert.deepEqual(r.viaBits, seed);
   assert.deepEqual(r.into, seed);
   assert.deepEqual(r.viaNumbers, seed);
-  assert.equal(r.error, "out-of-range: launch-config function 'workload_grid': index.div (op 4) has no defined result: dividend -1 is negative");
+  assert.equal(r.error, "out-of-range: k.loom:7:22: launch-config function 'workload_grid': index.div (op 4) has no defined result: dividend -1 is negative");
 });

@@ -53,6 +53,10 @@ export interface HsaLibrary {
 /** Overrides the runtime library's path. */
 export const LIBRARY_ENV_VAR = "LOOM_HSA_LIBRARY";
 
+/**
+ * The HSA runtime library to load: `$LOOM_HSA_LIBRARY` when set, else `libhsa-runtime64.so.1`
+ * (found by the dynamic loader).
+ */
 export function hsaLibraryName(env: NodeJS.ProcessEnv = process.env): string {
   return env[LIBRARY_ENV_VAR] || "libhsa-runtime64.so.1";
 }

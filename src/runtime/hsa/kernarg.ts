@@ -14,8 +14,16 @@ export interface BufferArgument {
   readonly byteLength: bigint | number;
 }
 
+/**
+ * One kernel argument: a number, bigint or boolean for a scalar (checked against its declared
+ * width), or a buffer (its device address).
+ */
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
+/**
+ * A dispatch's geometry: workgroup count and size per dimension, and dynamic LDS (group segment)
+ * bytes on top of the kernel's fixed amount.
+ */
 export interface LaunchDims {
   readonly workgroups: readonly [number, number, number];
   readonly workgroupSize: readonly [number, number, number];

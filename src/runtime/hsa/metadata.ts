@@ -5,12 +5,17 @@
 import { decode } from "@msgpack/msgpack";
 import { LoomError } from "../../core/errors.js";
 
+/** A code object v5 hidden kernel argument (`hidden_*` value kind) with its kernarg offset and size in bytes. */
 export interface HiddenArgument {
   readonly valueKind: string;
   readonly offset: number;
   readonly size: number;
 }
 
+/**
+ * One kernel of an HSACO's AMDGPU metadata note: segment sizes in bytes, wavefront width and its
+ * `.args` layout.
+ */
 export interface HsacoKernelMetadata {
   readonly name: string;
   /** The kernel descriptor symbol (`<name>.kd`), what hsa_executable_get_symbol_by_name takes. */
@@ -25,6 +30,7 @@ export interface HsacoKernelMetadata {
   readonly hidden: readonly HiddenArgument[];
 }
 
+/** The AMDGPU metadata note of an HSACO: its target ISA name and its kernels. */
 export interface HsacoMetadata {
   readonly target: string;
   readonly kernels: readonly HsacoKernelMetadata[];

@@ -5,6 +5,7 @@
  */
 import { LoomError } from "../../core/errors.js";
 
+/** An HSA agent as `hsa_agent_get_info` describes it (a CPU or a GPU of the system). */
 export interface HsaAgentInfo {
   readonly handle: bigint;
   readonly name: string;
@@ -17,6 +18,7 @@ export interface HsaAgentInfo {
   readonly workgroupMaxSize: number;
 }
 
+/** A GPU agent as plain AMDGPU profile options: pass it to `createAmdgpuProfile` (`loomc/target/amdgpu`). */
 export interface AmdgpuProfileData {
   readonly identifier: string;
   readonly identity: {
@@ -29,10 +31,11 @@ export interface AmdgpuProfileData {
 
 /** Splits an HSA ISA name into processor and feature settings. */
 export function parseIsaName(isa: string): { readonly processor: string; readonly sramecc?: boolean; readonly xnack?: boolean } {
-  const m = /^amdgcn-amd-amdhsa--(gfx[0-9a-z-]+?)((?::[a-z]+[+-])*)$/.exec(isa);
-  if (!m) throw new LoomError("invalid-argument", `'${isa}' is not an AMDGPU HSA ISA name (amdgcn-amd-amdhsa--gfxNNN[:feature±])`);
-  const features = new Map([...m[2]!.matchAll(/:([a-z]+)([+-])/g)].map((f) => [f[1]!, f[2] === "+"]));
-  return { processor: m[1]!, ...(features.has("sramecc") ? { sramecc: features.get("sramecc")! } : {}), ...(features.has("xnack") ? { xnack: features.get("xnack")! } : {}) };
+  const [, processor, settings = ""] = /^amdgcn-amd-amdhsa--(gfx[0-9a-z-]+?)((?::[a-z]+[+-])*)$/.exec(isa) ?? [];
+  if (processor === undefined) throw new LoomError("invalid-argument", `'${isa}' is not an AMDGPU HSA ISA name (amdgcn-amd-amdhsa--gfxNNN[:feature±])`);
+  const features = new Map([...settings.matchAll(/:([a-z]+)([+-])/g)].map(([, name = "", sign]) => [name, sign === "+"]));
+  const sramecc = features.get("sramecc"), xnack = features.get("xnack");
+  return { processor, ...(sramecc !== undefined ? { sramecc } : {}), ...(xnack !== undefined ? { xnack } : {}) };
 }
 
 /** The AMDGPU profile options for a GPU agent (pass to createAmdgpuProfile). */

@@ -63,6 +63,7 @@ export class HsaExecutable {
     readonly kernels: readonly HsaKernel[],
     /** Kept alive while the reader may read it. */ readonly bytes: Uint8Array,
   ) {}
+  /** The kernel named `name`; `LoomError("not-found")` listing the kernels the executable has. */
   kernel(name: string): HsaKernel {
     const k = this.kernels.find((x) => x.name === name);
     if (!k) throw new LoomError("not-found", `no kernel '${name}' in the executable (it has ${this.kernels.map((x) => x.name).join(", ")})`);
@@ -93,11 +94,12 @@ export class HsaRuntime {
     const lib = loadHsa();
     const agents = discoverAgents(lib);
     const gpus = agents.filter((a) => a.deviceType === 1 && (!options.processor || a.isaName.endsWith(`--${options.processor}`) || a.isaName.includes(`--${options.processor}:`)));
-    if (gpus.length === 0) {
+    const [gpu] = gpus;
+    if (gpu === undefined) {
       throw new LoomError("not-found", `the HSA runtime (${lib.file}) reports no GPU agent${options.processor ? ` for ${options.processor}` : ""} (agents: ${agents.map((a) => `${a.name} (${a.deviceType === 0 ? "CPU" : a.isaName || "?"})`).join(", ") || "none"})`);
     }
     const pools = agents.flatMap((a) => discoverPools(lib, a.handle));
-    return new HsaRuntime(lib, agents, pools, gpus[0]!);
+    return new HsaRuntime(lib, agents, pools, gpu);
   }
 
   /** The GPU agent as AMDGPU profile options (plain data for createAmdgpuProfile). */
@@ -119,20 +121,27 @@ export class HsaRuntime {
     return out[0]!;
   }
 
+  /**
+   * A buffer of `byteLength` bytes in fine-grained system memory the GPU can reach; `invalid-
+   * argument` for a negative or non-integer size.
+   */
   allocate(byteLength: number): HsaBuffer {
     if (!Number.isSafeInteger(byteLength) || byteLength < 0) throw new LoomError("invalid-argument", `buffer size must be a non-negative integer, got ${byteLength}`);
     return new HsaBuffer(this.allocateIn(this.systemPool(FLAG_FINE_GRAINED), byteLength), byteLength, this);
   }
 
+  /** Returns a buffer's memory to its pool; the buffer must not be used afterwards. */
   free(buffer: HsaBuffer): void {
     check(this.lib, this.lib.hsa.hsa_amd_memory_pool_free!(buffer.address) as number, "hsa_amd_memory_pool_free");
   }
 
+  /** Copies `data` into the buffer at `byteOffset` (bytes); `out-of-range` when it does not fit. */
   upload(buffer: HsaBuffer, data: ArrayBufferView, byteOffset = 0): void {
     if (byteOffset < 0 || byteOffset + data.byteLength > buffer.byteLength) throw new LoomError("out-of-range", `upload of ${data.byteLength} bytes at ${byteOffset} does not fit the ${buffer.byteLength}-byte buffer`);
     new Uint8Array(this.lib.koffi.view(buffer.address, buffer.byteLength)).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), byteOffset);
   }
 
+  /** A copy of the buffer's whole contents. */
   download(buffer: HsaBuffer): Uint8Array {
     return new Uint8Array(this.lib.koffi.view(buffer.address, buffer.byteLength)).slice();
   }
@@ -235,11 +244,13 @@ export class HsaRuntime {
     }
   }
 
+  /** Destroys an executable and its code object reader; its kernels must not be launched afterwards. */
   destroyExecutable(executable: HsaExecutable): void {
     this.lib.hsa.hsa_executable_destroy!(executable.handle);
     this.lib.hsa.hsa_code_object_reader_destroy!(executable.reader);
   }
 
+  /** Destroys the dispatch queue (when one was created). Buffers and executables are freed by their own calls. */
   dispose(): void {
     if (this.queue !== 0n) this.lib.hsa.hsa_queue_destroy!(this.queue);
     this.queue = 0n;

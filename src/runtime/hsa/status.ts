@@ -1,6 +1,7 @@
 /** hsa_status_t values (hsa.h, hsa_ext_amd.h) and the error that carries one. */
 import { LoomError, type LoomStatus } from "../../core/errors.js";
 
+/** Names of the `hsa_status_t` codes, by value. */
 export const HSA_STATUS_NAMES: Readonly<Record<number, string>> = {
   0x0: "HSA_STATUS_SUCCESS",
   0x1: "HSA_STATUS_INFO_BREAK",
@@ -39,6 +40,7 @@ export const HSA_STATUS_NAMES: Readonly<Record<number, string>> = {
   0x1026: "HSA_STATUS_ERROR_FATAL",
 };
 
+/** The name of an `hsa_status_t` code, or `hsa_status_t 0x…` for a code with no known name. */
 export function hsaStatusName(code: number): string {
   return HSA_STATUS_NAMES[code] ?? `hsa_status_t 0x${code.toString(16)}`;
 }

@@ -14,6 +14,10 @@ export interface BufferArgument {
   readonly byteLength: number;
 }
 
+/**
+ * One kernel argument: a number, bigint or boolean for a scalar (checked against its declared
+ * width), or a buffer (its simulated device address).
+ */
 export type ArgValue = number | bigint | boolean | BufferArgument;
 
 const isBuffer = (v: unknown): v is BufferArgument => typeof v === "object" && v !== null && "address" in v && "byteLength" in v;

@@ -36,6 +36,10 @@ export interface KernelDescriptorFields {
   readonly kernargPreload: number;
 }
 
+/**
+ * One kernel of a loaded code object: its metadata (segment sizes in bytes, wavefront width,
+ * register counts) and where its machine code starts.
+ */
 export interface SimKernel {
   readonly name: string;
   readonly args: readonly KernelArgMetadata[];
@@ -57,6 +61,7 @@ export interface SimKernel {
   readonly codeEnd: number;
 }
 
+/** An HSACO parsed for the simulator: the ELF, the processor and ISA family it targets, and its kernels. */
 export interface CodeObject {
   readonly elf: ElfFile;
   /** The processor, e.g. "gfx1100", "gfx942", "gfx11-generic". */

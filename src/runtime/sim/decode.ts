@@ -9,6 +9,7 @@ import { LoomError } from "../../core/errors.js";
 import type { IsaFamily } from "./code-object.js";
 import { OPCODE_TABLES } from "./opcodes.js";
 
+/** The encoding family of a decoded instruction (the names of the ISA manuals). */
 export type Format =
   | "SOP1"
   | "SOP2"
@@ -35,6 +36,10 @@ const DPP16 = 0xfa;
 const DPP8 = 0xe9;
 const DPP8_FI = 0xea;
 
+/**
+ * One decoded machine instruction: where it is, how long it is, its encoding and opcode, and
+ * LLVM's mnemonic for it.
+ */
 export interface Instruction {
   readonly address: number;
   /** Bytes, literal and DPP/SDWA dword included. */

@@ -11,6 +11,7 @@ import type { FlatMemory, MemoryRegion } from "./memory.js";
 import type { KernelProgram } from "./program.js";
 import { EXEC_LO, M0, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, Wave, type WorkgroupState } from "./wave.js";
 
+/** The geometry of one simulated dispatch. */
 export interface DispatchShape {
   /** Workgroups per dimension. */
   readonly workgroups: readonly [number, number, number];
@@ -20,6 +21,7 @@ export interface DispatchShape {
   readonly dynamicLdsBytes?: number;
 }
 
+/** What one simulated dispatch executed, and how long the simulation took. */
 export interface DispatchStats {
   /** Wave instructions executed (one per wave per instruction, whatever EXEC holds). */
   readonly instructions: number;

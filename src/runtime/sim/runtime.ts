@@ -65,6 +65,7 @@ export class SimModule {
   get processor(): string {
     return this.code.processor;
   }
+  /** The kernel named `name`; `LoomError("not-found")` listing the kernels the code object has. */
   kernel(name: string): SimKernelHandle {
     const k = this.kernels.find((x) => x.name === name);
     if (!k) throw new LoomError("not-found", `no kernel '${name}' in the code object (it has ${this.kernels.map((x) => x.name).join(", ") || "none"})`);
@@ -93,10 +94,16 @@ export class SimRuntime {
     return new SimModule(loadCodeObject(bytes), record);
   }
 
+  /**
+   * A zero-filled buffer of `byteLength` bytes in simulated device memory (`label` names it in
+   * fault messages); `invalid-argument` for a bad size, `resource-exhausted` above the per-buffer
+   * limit.
+   */
   allocate(byteLength: number, label = "buffer"): SimBuffer {
     return new SimBuffer(this.memory.allocate(byteLength, label), this);
   }
 
+  /** Releases a buffer of this runtime; accesses to its addresses fault afterwards. */
   free(buffer: SimBuffer): void {
     this.own(buffer);
     this.memory.free(buffer.region);

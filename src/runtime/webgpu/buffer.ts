@@ -7,6 +7,7 @@ import { LoomError } from "../../core/errors.js";
 import { BUFFER_USAGE, MAP_READ, type GpuBufferLike, type GpuDeviceLike } from "./gpu.js";
 import { scoped } from "./errors.js";
 
+/** Options of `WebGpuRuntime.createBuffer`. */
 export interface BufferOptions {
   /** Shown in WebGPU's error messages. */
   readonly label?: string;
@@ -20,6 +21,11 @@ export interface BufferHost {
 
 const alignUp4 = (n: number): number => Math.ceil(n / 4) * 4;
 
+/**
+ * A storage buffer on the runtime's device, `byteLength` bytes (allocated rounded up to whole
+ * words). Made by `WebGpuRuntime.createBuffer`; calls after `destroy` (or after the runtime is
+ * destroyed) fail with `failed-precondition`.
+ */
 export class WebGpuBuffer {
   /** @internal */ readonly gpuBuffer: GpuBufferLike;
   #destroyed = false;
@@ -98,6 +104,7 @@ export class WebGpuBuffer {
     });
   }
 
+  /** Frees the device memory; later calls fail, a second `destroy` does nothing. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;

@@ -26,14 +26,21 @@ export interface GpuAdapterInfoLike {
 /** GPUSupportedLimits: numeric fields by name. */
 export type GpuLimitsLike = object;
 
+/** The `GPU` object (`navigator.gpu`, or `create([])` of Node's `webgpu` package): where adapters come from. */
 export interface GpuEntry {
+  /** An adapter matching the options, or null when the implementation has none. */
   requestAdapter(options?: { powerPreference?: "low-power" | "high-performance"; featureLevel?: string }): Promise<GpuAdapterLike | null>;
 }
 
+/** A `GPUAdapter`: the features and limits it offers, and the device request. */
 export interface GpuAdapterLike {
   readonly features: GpuSetLike;
   readonly limits: GpuLimitsLike;
   readonly info?: GpuAdapterInfoLike;
+  /**
+   * A device with at least the required features and limits (the implementation rejects what the
+   * adapter lacks).
+   */
   requestDevice(descriptor?: { requiredFeatures?: string[]; requiredLimits?: Record<string, number>; label?: string }): Promise<GpuDeviceLike>;
 }
 
@@ -41,6 +48,7 @@ export interface GpuErrorLike {
   readonly message: string;
 }
 
+/** A `GPUCompilationMessage`: a shader compiler error, warning or note at a 1-based line and column of the WGSL. */
 export interface GpuCompilationMessageLike {
   readonly type: string;
   readonly lineNum: number;
@@ -105,29 +113,41 @@ export interface GpuQueueLike {
   onSubmittedWorkDone(): Promise<undefined | void>;
 }
 
+/** A `GPUDevice`: the calls this runtime makes to create resources, record work and scope errors. */
 export interface GpuDeviceLike {
   readonly features: GpuSetLike;
   readonly limits: GpuLimitsLike;
   readonly queue: GpuQueueLike;
   readonly lost: Promise<{ readonly reason?: string; readonly message: string }>;
+  /** Starts capturing errors of one kind (WebGPU error scopes nest). */
   pushErrorScope(filter: "validation" | "out-of-memory" | "internal"): void;
+  /** Ends the innermost error scope: its first error, or null. */
   popErrorScope(): Promise<GpuErrorLike | null>;
+  /** A buffer of `size` bytes with the given usage bits. */
   createBuffer(descriptor: { size: number; usage: number; label?: string; mappedAtCreation?: boolean }): GpuBufferLike;
+  /** Compiles WGSL (errors come through `getCompilationInfo` and error scopes). */
   createShaderModule(descriptor: { code: string; label?: string }): GpuShaderModuleLike;
+  /** A bind group layout of buffer bindings. */
   createBindGroupLayout(descriptor: { entries: GpuBufferBindingLayout[]; label?: string }): GpuBindGroupLayoutLike;
+  /** A pipeline layout from bind group layouts. */
   createPipelineLayout(descriptor: { bindGroupLayouts: GpuBindGroupLayoutLike[]; label?: string }): GpuPipelineLayoutLike;
+  /** A compute pipeline for one entry point; rejects when the shader does not validate. */
   createComputePipelineAsync(descriptor: {
     layout: GpuPipelineLayoutLike;
     compute: { module: GpuShaderModuleLike; entryPoint: string };
     label?: string;
   }): Promise<GpuComputePipelineLike>;
+  /** A bind group binding buffers (optionally a byte range of each) to binding numbers. */
   createBindGroup(descriptor: {
     layout: GpuBindGroupLayoutLike;
     entries: { binding: number; resource: { buffer: GpuBufferLike; offset?: number; size?: number } }[];
     label?: string;
   }): GpuBindGroupLike;
+  /** A command encoder for one submission. */
   createCommandEncoder(descriptor?: { label?: string }): GpuCommandEncoderLike;
+  /** A set of `count` timestamp queries (only with the `timestamp-query` feature). */
   createQuerySet(descriptor: { type: "timestamp"; count: number }): GpuQuerySetLike;
+  /** Destroys the device: its resources become invalid and `lost` resolves. */
   destroy(): void;
 }
 

@@ -37,6 +37,11 @@ interface WgslBindingExtras {
 
 const alignUp = (n: number, a: number): number => Math.ceil(n / a) * a;
 
+/**
+ * A compiled WGSL kernel on the runtime's device: its interface record, the binding layout the
+ * runtime derived from it and the static workgroup size. Made by `WebGpuRuntime.createKernel`;
+ * dispatch it with `WebGpuRuntime.dispatch`.
+ */
 export class WebGpuKernel {
   #destroyed = false;
 
@@ -68,6 +73,7 @@ export class WebGpuKernel {
     return { address: 0, byteLength: buffer.byteLength };
   }
 
+  /** Frees the kernel's argument-block buffer; later dispatches of it fail, a second `destroy` does nothing. */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;

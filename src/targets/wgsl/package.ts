@@ -6,6 +6,7 @@ import { createWgslTargetEnvironment } from "./environment.js";
 import { createWgslProfile, WGSL_ENVIRONMENT_NAME, WGSL_FEATURES } from "./profile.js";
 import { WGSL_TARGET_RECORD } from "./record.js";
 
+/** The WGSL target package: pass it to `Context.create({ targetPackages })` or use its `createEnvironment`. */
 export const WGSL_PACKAGE: TargetPackage = Object.freeze<TargetPackage>({
   name: WGSL_ENVIRONMENT_NAME,
   record: WGSL_TARGET_RECORD,

@@ -12,10 +12,12 @@ export const WGSL_ENVIRONMENT_NAME = "wgsl";
 
 /** Device names a profile may carry: only the one WebGPU device class (limits and features say the rest). */
 export const KNOWN_DEVICES = ["webgpu"] as const;
+/** A device name `createWgslProfile` accepts (`KNOWN_DEVICES`). */
 export type WgslDeviceName = (typeof KNOWN_DEVICES)[number];
 
 /** The optional WebGPU features the WGSL back end can use (`GPUFeatureName`s). */
 export const WGSL_FEATURES = ["shader-f16", "subgroups"] as const;
+/** An optional WebGPU feature the WGSL back end can use (`WGSL_FEATURES`). */
 export type WgslFeature = (typeof WGSL_FEATURES)[number];
 
 /** The WebGPU limits the back end checks, by their `GPUSupportedLimits` names. */
@@ -48,6 +50,10 @@ export const DEFAULT_LIMITS: WgslLimits = Object.freeze({
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof WgslLimits)[];
 
+/**
+ * What a WGSL profile is made from: the device class, the optional features the device has and its
+ * limits (absent ones take the WebGPU core defaults).
+ */
 export interface WgslIdentity {
   /** Default "webgpu". */
   readonly device?: WgslDeviceName;
@@ -56,6 +62,7 @@ export interface WgslIdentity {
   readonly limits?: Partial<WgslLimits>;
 }
 
+/** Options of `createWgslProfile`: the profile's identifier (non-empty) and the device identity. */
 export interface WgslProfileOptions {
   readonly identifier: string;
   readonly identity?: WgslIdentity;
@@ -117,6 +124,11 @@ function readLimits(raw: unknown): WgslLimits {
   return out as unknown as WgslLimits;
 }
 
+/**
+ * A frozen WGSL target profile for `env` (made by `createWgslTargetEnvironment`). Throws
+ * `LoomError("invalid-argument")` for an unknown key, device, feature or limit name, or a
+ * limit that is not a positive integer.
+ */
 export function createWgslProfile(env: TargetEnvironment, options: WgslProfileOptions): WgslProfile {
   if (!isRecord(env) || !wgslEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createWgslTargetEnvironment()");
   if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
@@ -152,7 +164,12 @@ export interface AdapterFacts {
   /** `GPUSupportedLimits` (an object with limit-name properties). */
   readonly limits: object;
   /** `GPUSupportedFeatures` (a set-like of names) or a plain array of names. */
-  readonly features: Iterable<string> | { has(name: string): boolean };
+  readonly features:
+    | Iterable<string>
+    | {
+        /** Whether the adapter has the feature of this name. */
+        has(name: string): boolean;
+      };
 }
 
 /**
