@@ -15,7 +15,8 @@ export const MAX_CALL_DEPTH = 64;
 
 /** The defining op a call names, when the module defines it. */
 export function calleeOf(unit: CompileUnit, call: Op): Op | undefined {
-  const def = unit.symbols.get(prop(call, "symbol"));
+  const symbol = prop(call, "symbol");
+  const def = symbol === undefined ? undefined : unit.symbols.get(symbol);
   return def && (isOp(def, "func.def") || isOp(def, "template.def")) && def.regions[0] ? def : undefined;
 }
 

@@ -156,7 +156,8 @@ function broadcast(c: FunctionCompiler, op: Op): Step {
 }
 
 function configGet(c: FunctionCompiler, op: Op): Step {
-  const key = prop(op, "symbol");
+  // config.get always names its declaration (only check.benchmark's symbol is optional).
+  const key = prop(op, "symbol") ?? "";
   const t = laneType(resultOf(op, 0).type);
   const bound = c.unit.options.config?.get(key);
   const def = c.unit.configDefs.get(key);
