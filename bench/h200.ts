@@ -2,25 +2,32 @@
  * loom against what an NVIDIA user would otherwise run, on any NVIDIA GPU (written for the H200):
  *
  *   python3 bench/h200-anchors.py > anchors.json      # torch and Triton, same machine, same run
- *   node dist/bench/h200.js --anchors anchors.json --out h200.json
+ *   node dist/bench/h200.js --anchors anchors.json --webgpu --out h200.json
  *
- * Each fast kernel of examples/kernels runs next to the simple one it replaces, through CUDA
- * (loom's PTX, the driver's JIT) and through Vulkan (loom's SPIR-V), at the headline shapes of
- * issues 9 and 14: saxpy 2^28, i32 sum 2^28, row softmax 32768×1024, transpose 8192², f32
- * matmul 4096³. Every shape is checked against the suite's JS reference (matmul 4096³ on every
- * 64th row: the full reference would take minutes), warmed up for ≥ 0.5 s of sustained load,
- * then timed 20 times (CUDA events; Vulkan GPU timestamps): medians with min and max. Host
- * overhead: one launch from JS (launch evaluation + argument packing + cuLaunchKernel) against
- * the same launch from C (bench/c/cuda-launch.c, built with nvcc when it is on PATH), CUDA
- * graph replay per node, and a tiny Vulkan dispatch (record, submit, wait). nvidia-smi's SM and
- * memory clocks are read before and after each part. Prints one JSON object; exit status 1 when a
- * check failed.
+ * (bench/h200-all.sh runs both and the suites.) Each fast kernel of examples/kernels runs next
+ * to the simple one it replaces, through CUDA (loom's PTX, the driver's JIT), Vulkan (loom's
+ * SPIR-V) and, with --webgpu, WebGPU (loom's WGSL on Dawn, fast kernels only), at the headline
+ * shapes of issues 9 and 14: saxpy 2^28 (and 2^25, the largest 1-D grid WebGPU allows), i32
+ * sum 2^28, row softmax 32768×1024, transpose 8192², f32 matmul 4096³. Every shape is checked
+ * against the suite's JS reference (matmul 4096³ on every 64th row: the full reference would
+ * take minutes), gets ≥ 0.5 s of sustained load (CUDA: launches in groups of 10; Vulkan:
+ * submitBatch batches of ≈ 50 ms; WebGPU: passes of ≈ 50 ms), then is timed 20 times (CUDA
+ * events; timestamp queries): medians with min and max. Host overhead: one launch from JS
+ * (launch evaluation + argument packing + cuLaunchKernel) against the same launch from C
+ * (bench/c/cuda-launch.c, built with nvcc), CUDA graph replay per node, a tiny Vulkan dispatch
+ * against the same record/submit/wait from C (bench/c/vulkan-dispatch.c, built with cc), and
+ * 1000 batched dispatches. nvidia-smi's SM and memory clocks are read before and after each
+ * part. Prints one JSON object; exit status 1 when a check failed.
  *
  *   --anchors FILE  anchors JSON from bench/h200-anchors.py (goal ratios are computed against it)
  *   --only cuda|vulkan
  *   --quick         small shapes (a smoke run)
  *   --kernel NAME   only this kernel's shapes (repeatable)
  *   --warmup-ms T   sustained load before each timed shape (default 500)
+ *   --webgpu        also run the shapes through loom's WGSL on Dawn (npm `webgpu`), next to Vulkan
+ *   --loom SYMBOL=FILE  compile SYMBOL from FILE instead of examples/kernels (a variant to try)
+ *   --ptx SYMBOL=FILE   for CUDA, load this PTX for SYMBOL instead of loom's (same interface)
+ *   --tag T         a label stored in the report
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -31,19 +38,34 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import { compareOutput, compileForDevice, deviceProfile, runCase, workloadBits, type ExpectedOutput, type HostArray, type KernelCase, type OutputCheck, type SuiteKernel } from "../src/harness/index.js";
-import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, type KernelInterface, type LaunchConfig } from "../src/index.js";
+import { Compiler, Context, LaunchConfigProgram, PassProgram, Source, Workspace, compileModule, emitModule, parseExecutableInterface, type ExecutableInterface, type KernelInterface, type LaunchConfig } from "../src/index.js";
 import { createPtxTargetEnvironment, profileFromDevice } from "../src/targets/ptx/index.js";
 import { CudaRuntime, type ArgValue, type CudaBuffer, type CudaKernel } from "../src/runtime/cuda/index.js";
-import { VulkanRuntime, packArguments } from "../src/runtime/vulkan/index.js";
+import { VulkanRuntime, packArguments, type VulkanBuffer, type VulkanKernel } from "../src/runtime/vulkan/index.js";
+import { WebGpuRuntime, type GpuEntry, type WebGpuBuffer, type WebGpuKernel } from "../src/runtime/webgpu/index.js";
+import { compileWgsl, type WgslCompiled } from "./webgpu-kernel.js";
 import { percentiles } from "./stats.js";
 
-const { values: opts } = parseArgs({ options: { anchors: { type: "string" }, out: { type: "string" }, only: { type: "string" }, quick: { type: "boolean" }, kernel: { type: "string", multiple: true }, "warmup-ms": { type: "string" } } });
+const { values: opts } = parseArgs({
+  options: {
+    anchors: { type: "string" }, out: { type: "string" }, only: { type: "string" }, quick: { type: "boolean" }, kernel: { type: "string", multiple: true }, "warmup-ms": { type: "string" },
+    loom: { type: "string", multiple: true }, ptx: { type: "string", multiple: true }, webgpu: { type: "boolean" }, tag: { type: "string" },
+  },
+});
 const QUICK = opts.quick === true;
 const REPEAT = QUICK ? 5 : 20;
 const WARMUP_MS = opts["warmup-ms"] !== undefined ? Number(opts["warmup-ms"]) : QUICK ? 100 : 500;
 const here = dirname(fileURLToPath(import.meta.url));
 const root = [resolve(here, "../.."), resolve(here, "..")].find((d) => existsSync(join(d, "examples/kernels"))) ?? resolve(here, "../..");
 const kernelDir = join(root, "examples/kernels");
+const overrides = (list: readonly string[] | undefined): Map<string, string> => new Map((list ?? []).map((x) => [x.slice(0, x.indexOf("=")), resolve(x.slice(x.indexOf("=") + 1))]));
+const loomFiles = overrides(opts.loom);
+const ptxFiles = overrides(opts.ptx);
+/** The source of a suite kernel: examples/kernels, or the --loom override. */
+const sourceOf = (k: SuiteKernel): { file: string; text: string } => {
+  const file = loomFiles.get(k.symbol) ?? join(kernelDir, k.file);
+  return { file, text: readFileSync(file, "utf8") };
+};
 const message = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 interface Timing {
@@ -54,7 +76,7 @@ interface Timing {
 const timingOf = (ms: readonly number[]): Timing => ({ medianMs: percentiles([...ms]).p50, minMs: Math.min(...ms), maxMs: Math.max(...ms) });
 
 interface Row {
-  readonly api: "cuda" | "vulkan";
+  readonly api: "cuda" | "vulkan" | "webgpu";
   readonly kernel: string;
   readonly label: string;
   readonly passed: boolean;
@@ -64,6 +86,8 @@ interface Row {
   readonly gbPerS?: number;
   readonly tflops?: number;
   readonly warmupDispatches?: number;
+  /** Why the shape was not run on this API (a limit of the API, not a failure). */
+  readonly skipped?: string;
 }
 
 // ---- the shapes --------------------------------------------------------------------------
@@ -125,11 +149,13 @@ function shapes(): Shape[] {
   const softmax = (symbol: string, r: number): Shape => ({ kernel: suite(symbol), make: () => suite(symbol).build({ workload: [r], sizes: { cols: 1024 } }, 3) });
   const transpose = (symbol: string, e: number): Shape => ({ kernel: suite(symbol), make: () => suite(symbol).build({ workload: [e, e] }, 3) });
   const matmul = (symbol: string): Shape => ({ kernel: suite(symbol), make: () => sampledMatmul(suite(symbol), mm, 64), flops: 2 * mm ** 3 });
+  // WebGPU allows 65535 workgroups per dimension: saxpy4 at 2^25 is the largest 1-D grid there.
+  const saxpy4Small: Shape = { kernel: suite("saxpy4"), make: () => suite("saxpy4").build({ workload: [QUICK ? 1 << 20 : 1 << 25] }, 3) };
   const all = [
-    oneD("saxpy"), oneD("saxpy4"),
+    oneD("saxpy"), oneD("saxpy4"), saxpy4Small,
     oneD("reduce_sum"), oneD("reduce_sum4"),
-    softmax("row_softmax", 4096), softmax("row_softmax4", 4096), softmax("row_softmax", rows), softmax("row_softmax4", rows),
-    transpose("transpose_tile", 4096), transpose("transpose32", 4096), transpose("transpose_tile", edge), transpose("transpose32", edge),
+    softmax("row_softmax", rows), softmax("row_softmax4", rows),
+    transpose("transpose_tile", edge), transpose("transpose32", edge),
     matmul("matmul16"), matmul("matmul_tiled"),
   ];
   return all.filter((s) => !opts.kernel || opts.kernel.includes(s.kernel.symbol));
@@ -184,7 +210,10 @@ function cudaRow(rt: CudaRuntime, shape: Shape, kernels: Map<string, { kernel: C
   try {
     let entry = kernels.get(symbol);
     if (!entry) {
-      const compiled = compilePtx(shape.kernel.file, readFileSync(join(kernelDir, shape.kernel.file), "utf8"), symbol, rt);
+      const source = sourceOf(shape.kernel);
+      const loomCompiled = compilePtx(source.file, source.text, symbol, rt);
+      const ptxFile = ptxFiles.get(symbol);
+      const compiled = ptxFile ? { ...loomCompiled, ptx: new Uint8Array(readFileSync(ptxFile)) } : loomCompiled;
       entry = { compiled, kernel: rt.createKernel(compiled.ptx, compiled.record, { dynamicSharedMemory: false }) };
       kernels.set(symbol, entry);
     }
@@ -326,6 +355,79 @@ async function runCuda(report: Record<string, unknown>, rows: Row[]): Promise<vo
 
 // ---- Vulkan ------------------------------------------------------------------------------
 
+/** Expected GPU ms of a shape, when the device gives no timestamps: 3 TB/s or 20 TFLOP/s. */
+const estimateMs = (c: KernelCase, s: Shape) => (s.flops ? s.flops / 2e10 : c.bytesMoved / 3e9) + 0.002;
+
+function vulkanRow(rt: VulkanRuntime, profile: ReturnType<typeof deviceProfile>, s: Shape, compiledBy: Map<string, ReturnType<typeof compileForDevice>>): Row {
+  const symbol = s.kernel.symbol;
+  let label = "?";
+  const created: VulkanBuffer[] = [];
+  let vk: VulkanKernel | undefined;
+  try {
+    let compiled = compiledBy.get(symbol);
+    if (!compiled) {
+      const source = sourceOf(s.kernel);
+      compiledBy.set(symbol, (compiled = compileForDevice(source.file, source.text, profile, symbol)));
+    }
+    if (!compiled.ok) throw new Error(compiled.diagnostics);
+    const k = compiled.kernel;
+    const c = s.make();
+    label = c.label;
+    vk = rt.createKernel(k.spirv, k.record, k.exportName);
+    const byName = new Map<string, { buffer: VulkanBuffer; data: HostArray }>();
+    const buffers: VulkanBuffer[] = [];
+    const values = c.args.map((a) => {
+      if (a.kind === "scalar") return a.value;
+      const buffer = rt.createBuffer(Math.max(4, a.data.byteLength));
+      created.push(buffer);
+      buffers.push(buffer);
+      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
+      byName.set(a.name, { buffer, data: a.data });
+      return vk!.bufferArgument(buffer);
+    });
+    const argBlock = packArguments(k.slots, values, k.interface.argumentBlockBytes);
+    const launch = k.launch(c.workload);
+    const options = { workgroupCount: launch.workgroupCount as [number, number, number], argBlock, buffers };
+    rt.dispatch(vk, options);
+    const checks = Object.entries(c.reference()).map(([name, want]) => compareOutput(name, like(byName.get(name)!.data, byName.get(name)!.buffer.download()), want));
+    const passed = checks.every((x) => x.mismatches === 0);
+    // Sustained load: batches of ≈ 50 ms (one submission each, no host gap between dispatches).
+    const firstMs = (rt.dispatch(vk, { ...options, timestamps: true }).gpuNs ?? estimateMs(c, s) * 1e6) / 1e6;
+    const perBatch = Math.max(1, Math.min(2000, Math.ceil(50 / Math.max(firstMs, 0.002))));
+    const items = Array.from({ length: perBatch }, () => ({ kernel: vk!, ...options }));
+    let warm = 0;
+    const until = performance.now() + WARMUP_MS;
+    while (performance.now() < until) {
+      rt.submitBatch(items).wait();
+      warm += perBatch;
+    }
+    const ms = Array.from({ length: REPEAT }, () => (rt.dispatch(vk!, { ...options, timestamps: true }).gpuNs ?? NaN) / 1e6);
+    const timing = timingOf(ms);
+    return { api: "vulkan", kernel: symbol, label, passed, checks, timing, warmupDispatches: warm, ...rates(c, s, timing) };
+  } catch (e) {
+    return { api: "vulkan", kernel: symbol, label, passed: false, error: message(e) };
+  } finally {
+    for (const b of created) b.destroy();
+    vk?.destroy();
+  }
+}
+
+/** bench/c/vulkan-dispatch.c built with the system's C compiler (Vulkan headers: LOOM_VULKAN_INCLUDE or /usr/include). */
+function vulkanCBaseline(spirv: Uint8Array, entry: string, buffers: number, pushBytes: number, n: number): unknown {
+  const dir = mkdtempSync(join(tmpdir(), "loom-h200-vk-"));
+  const spv = join(dir, "noop.spv");
+  writeFileSync(spv, spirv);
+  const exe = join(dir, "vulkan-dispatch");
+  const include = [process.env["LOOM_VULKAN_INCLUDE"], join(root, ".devbundle/include"), "/usr/include"].find((d) => d !== undefined && existsSync(join(d, "vulkan/vulkan_core.h")));
+  if (!include) return { error: "no vulkan/vulkan_core.h (set LOOM_VULKAN_INCLUDE)" };
+  const cc = ["cc", "gcc", "clang"].find((x) => spawnSync(x, ["--version"]).status === 0);
+  if (!cc) return { error: "no C compiler (cc, gcc, clang) on PATH" };
+  const build = spawnSync(cc, ["-O2", `-I${include}`, "-o", exe, join(root, "bench/c/vulkan-dispatch.c"), "-ldl"], { encoding: "utf8" });
+  if (build.status !== 0) return { error: `${cc}: ${build.error?.message ?? build.stderr}` };
+  const r = spawnSync(exe, [spv, entry, String(buffers), String(pushBytes), String(n)], { encoding: "utf8" });
+  return r.status === 0 ? (JSON.parse(r.stdout) as unknown) : { error: r.stderr };
+}
+
 function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
   let rt: VulkanRuntime | undefined;
   try {
@@ -336,25 +438,8 @@ function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
     const profile = deviceProfile(rt);
     const compiledBy = new Map<string, ReturnType<typeof compileForDevice>>();
     for (const s of shapes()) {
-      const symbol = s.kernel.symbol;
-      let label = "?";
-      try {
-        let compiled = compiledBy.get(symbol);
-        if (!compiled) compiledBy.set(symbol, (compiled = compileForDevice(s.kernel.file, readFileSync(join(kernelDir, s.kernel.file), "utf8"), profile, symbol)));
-        if (!compiled.ok) throw new Error(compiled.diagnostics);
-        const c = s.make();
-        label = c.label;
-        // Sustained load: enough dispatches (each waits ≈ 0.1 ms on the host) to cover WARMUP_MS.
-        const estimateMs = s.flops ? s.flops / 2e10 : c.bytesMoved / 3e9;
-        const warm = WARMUP_MS > 0 ? Math.min(20000, Math.ceil(WARMUP_MS / (estimateMs + 0.1))) : 0;
-        const r = runCase(rt, compiled.kernel, c, { repeats: warm + REPEAT });
-        const ms = r.gpuNs.slice(warm).map((ns) => ns / 1e6);
-        const timing = ms.length ? timingOf(ms) : undefined;
-        rows.push({ api: "vulkan", kernel: symbol, label, passed: r.passed, checks: r.device, warmupDispatches: warm, ...(timing ? { timing, ...rates(c, s, timing) } : {}) });
-      } catch (e) {
-        rows.push({ api: "vulkan", kernel: symbol, label, passed: false, error: message(e) });
-      }
-      const row = rows[rows.length - 1]!;
+      const row = vulkanRow(rt, profile, s, compiledBy);
+      rows.push(row);
       checkpoint(report, rows);
       process.stderr.write(`vulkan ${row.kernel} ${row.label}: ${row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
     }
@@ -371,18 +456,108 @@ function runVulkan(report: Record<string, unknown>, rows: Row[]): void {
       // The same dispatch 1000 times in one submission (submitBatch): host µs per dispatch, and the GPU's.
       const items = Array.from({ length: 1000 }, () => ({ kernel: vk, workgroupCount: [1, 1, 1] as const, argBlock, buffers: [x] }));
       rt.submitBatch(items).wait();
+      // host: validate + record + submit (submitBatch returns before the GPU finishes); endToEnd adds the wait.
       const batches = Array.from({ length: 5 }, () => {
         const t0 = performance.now();
-        const r = rt!.submitBatch(items, { timestamps: true }).wait();
-        return { hostUs: ((performance.now() - t0) * 1000) / items.length, gpuUs: (r.gpuNs ?? NaN) / 1000 / items.length };
+        const batch = rt!.submitBatch(items, { timestamps: true });
+        const t1 = performance.now();
+        const r = batch.wait();
+        return { hostUs: ((t1 - t0) * 1000) / items.length, endToEndUs: ((performance.now() - t0) * 1000) / items.length, gpuUs: (r.gpuNs ?? NaN) / 1000 / items.length };
       });
-      report["vulkanBatchedPerDispatchUs"] = { host: timingOf(batches.map((b) => b.hostUs)), gpu: timingOf(batches.map((b) => b.gpuUs)) };
+      report["vulkanBatchedPerDispatchUs"] = { host: timingOf(batches.map((b) => b.hostUs)), endToEnd: timingOf(batches.map((b) => b.endToEndUs)), gpu: timingOf(batches.map((b) => b.gpuUs)) };
+      const bufferCount = vk.layout.addressing === "bindings" ? vk.layout.bufferOffsets.length : 0;
       x.destroy();
       vk.destroy();
+      report["vulkanCBaseline"] = vulkanCBaseline(noop.kernel.spirv, noop.kernel.exportName, bufferCount, noop.kernel.interface.argumentBlockBytes, n);
     }
     report["clocksAfterVulkan"] = clocks();
   } catch (e) {
     report["vulkanError"] = message(e);
+  } finally {
+    rt?.destroy();
+  }
+}
+
+// ---- WebGPU (Dawn) -------------------------------------------------------------------------
+
+async function webgpuRow(rt: WebGpuRuntime, s: Shape, compiledBy: Map<string, WgslCompiled>): Promise<Row> {
+  const symbol = s.kernel.symbol;
+  let label = "?";
+  const created: WebGpuBuffer[] = [];
+  let kernel: WebGpuKernel | undefined;
+  try {
+    let compiled = compiledBy.get(symbol);
+    if (!compiled) {
+      const source = sourceOf(s.kernel);
+      compiledBy.set(symbol, (compiled = compileWgsl(rt, source.file, source.text, symbol)));
+    }
+    const c = s.make();
+    label = c.label;
+    const launch = compiled.launch(c.workload);
+    const maxCount = rt.profileFacts().limits["maxComputeWorkgroupsPerDimension"] ?? 65535;
+    if (launch.workgroupCount.some((n) => n > maxCount)) return { api: "webgpu", kernel: symbol, label, passed: true, skipped: `${launch.workgroupCount.join("x")} workgroups exceed maxComputeWorkgroupsPerDimension (${maxCount})` };
+    kernel = await rt.createKernel(compiled.wgsl, compiled.record, compiled.entry.entryName);
+    const byName = new Map<string, { buffer: WebGpuBuffer; data: HostArray }>();
+    const buffers: WebGpuBuffer[] = [];
+    const args = c.args.map((a) => {
+      if (a.kind === "scalar") return a.value;
+      const buffer = rt.createBuffer(Math.max(4, a.data.byteLength));
+      created.push(buffer);
+      buffers.push(buffer);
+      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
+      byName.set(a.name, { buffer, data: a.data });
+      return kernel!.bufferArgument(buffer);
+    });
+    const options = { workgroupCount: launch.workgroupCount, args, buffers };
+    await rt.dispatch(kernel, options);
+    const checks: OutputCheck[] = [];
+    for (const [name, want] of Object.entries(c.reference())) checks.push(compareOutput(name, like(byName.get(name)!.data, await byName.get(name)!.buffer.download()), want));
+    const passed = checks.every((x) => x.mismatches === 0);
+    const firstMs = ((await rt.dispatch(kernel, { ...options, timestamps: true })).gpuNs ?? estimateMs(c, s) * 1e6) / 1e6;
+    const perPass = Math.max(1, Math.min(2000, Math.ceil(50 / Math.max(firstMs, 0.002))));
+    let warm = 0;
+    const until = performance.now() + WARMUP_MS;
+    while (performance.now() < until) {
+      await rt.dispatch(kernel, { ...options, repeat: perPass });
+      warm += perPass;
+    }
+    const ms: number[] = [];
+    for (let i = 0; i < REPEAT; i++) ms.push(((await rt.dispatch(kernel, { ...options, timestamps: true })).gpuNs ?? NaN) / 1e6);
+    const timing = timingOf(ms);
+    return { api: "webgpu", kernel: symbol, label, passed, checks, timing, warmupDispatches: warm, ...rates(c, s, timing) };
+  } catch (e) {
+    return { api: "webgpu", kernel: symbol, label, passed: false, error: message(e) };
+  } finally {
+    for (const b of created) b.destroy();
+    kernel?.destroy();
+  }
+}
+
+const FAST_KERNELS = ["saxpy4", "reduce_sum4", "row_softmax4", "transpose32", "matmul_tiled"];
+
+async function runWebGpu(report: Record<string, unknown>, rows: Row[]): Promise<void> {
+  let rt: WebGpuRuntime | undefined;
+  try {
+    const mod = (await import("webgpu")) as unknown as { create(options: string[]): GpuEntry };
+    // Dawn rounds timestamps to 100 µs (a fingerprinting guard) unless told not to.
+    const gpu = mod.create(["disable-dawn-features=timestamp_quantization"]);
+    const adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
+    if (!adapter) throw new Error("Dawn found no adapter");
+    rt = await WebGpuRuntime.create({ gpu, adapter });
+    const facts = rt.profileFacts();
+    report["webgpuDevice"] = { adapter: facts.adapter, features: facts.features, timestamps: rt.timestampsAvailable };
+    report["clocksBeforeWebGpu"] = clocks();
+    const compiledBy = new Map<string, WgslCompiled>();
+    // The fast kernels only: the simple ones' figures on CUDA and Vulkan say what they are.
+    for (const s of shapes().filter((x) => FAST_KERNELS.includes(x.kernel.symbol))) {
+      const row = await webgpuRow(rt, s, compiledBy);
+      rows.push(row);
+      checkpoint(report, rows);
+      process.stderr.write(`webgpu ${row.kernel} ${row.label}: ${row.skipped ? `skipped: ${row.skipped}` : row.passed ? "ok" : `FAIL ${row.error ?? ""}`} ${row.timing?.medianMs.toFixed(4) ?? ""} ms\n`);
+    }
+    report["clocksAfterWebGpu"] = clocks();
+  } catch (e) {
+    report["webgpuError"] = message(e);
   } finally {
     rt?.destroy();
   }
@@ -401,7 +576,7 @@ function goals(rows: readonly Row[], anchors: Record<string, { gbPerS?: number; 
   const edge = QUICK ? "2048x2048" : "8192x8192";
   const mm = QUICK ? 1024 : 4096;
   const saxpyAnchor = Math.max(a("triton_saxpy")?.gbPerS ?? 0, a("torch_add_saxpy")?.gbPerS ?? 0) || undefined;
-  for (const api of ["cuda", "vulkan"]) {
+  for (const api of ["cuda", "vulkan", ...(rows.some((r) => r.api === "webgpu") ? ["webgpu"] : [])]) {
     ratio(`${api} saxpy4 2^28 GB/s vs max(Triton, torch add_)`, find(api, "saxpy4", n)?.gbPerS, "triton_saxpy|torch_add_saxpy", saxpyAnchor, 0.97);
     ratio(`${api} reduce_sum4 2^28 GB/s vs torch.sum (f32)`, find(api, "reduce_sum4", n)?.gbPerS, "torch_sum", a("torch_sum")?.gbPerS, 0.95);
     ratio(`${api} row_softmax4 ${rowsLabel} GB/s vs Triton softmax`, find(api, "row_softmax4", rowsLabel)?.gbPerS, `triton_softmax_${rowsLabel}`, a(`triton_softmax_${rowsLabel}`)?.gbPerS, 0.9);
@@ -414,7 +589,8 @@ function goals(rows: readonly Row[], anchors: Record<string, { gbPerS?: number; 
   const js = o?.jsLaunchUs?.medianMs, c = o?.cBaseline?.launchUs?.median;
   out.push({ what: "cuda host µs per launch (launch eval + packing + cuLaunchKernel) vs C cuLaunchKernel", loom: js ?? null, anchorValue: c ?? null, ratio: js && c ? js / c : null, goal: "≤ 1.3", met: js && c ? js / c <= 1.3 : null });
   const tiny = report["vulkanTinyDispatchUs"] as Timing | undefined;
-  out.push({ what: "vulkan tiny dispatch µs (record + submit + wait) vs C baseline", loom: tiny?.medianMs ?? null, anchorValue: null, goal: "≤ 1.2× C", met: null, note: "no same-run C Vulkan baseline (see docs/benchmarks.md)" });
+  const cVk = (report["vulkanCBaseline"] as { dispatchUs?: { median: number } } | undefined)?.dispatchUs?.median;
+  out.push({ what: "vulkan tiny dispatch µs (record + submit + wait) vs C (bench/c/vulkan-dispatch.c)", loom: tiny?.medianMs ?? null, anchorValue: cVk ?? null, ratio: tiny && cVk ? tiny.medianMs / cVk : null, goal: "≤ 1.2", met: tiny && cVk ? tiny.medianMs / cVk <= 1.2 : null });
   const batched = report["vulkanBatchedPerDispatchUs"] as { host: Timing } | undefined;
   out.push({ what: "vulkan batched µs per dispatch (host)", loom: batched?.host.medianMs ?? null, goal: "≤ 5", met: batched ? batched.host.medianMs <= 5 : null });
   out.push({ what: "cuda graph replay µs per node", loom: o?.graphPerNodeUs?.medianMs ?? null, goal: "≤ 1", met: o?.graphPerNodeUs ? o.graphPerNodeUs.medianMs <= 1 : null });
@@ -429,8 +605,9 @@ function checkpoint(report: Record<string, unknown>, rows: readonly Row[]): void
 async function main(): Promise<number> {
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, mode: QUICK ? "quick" : "full", repeat: REPEAT, warmupMs: WARMUP_MS };
   const rows: Row[] = [];
-  if (opts.only !== "vulkan") await runCuda(report, rows);
-  if (opts.only !== "cuda") runVulkan(report, rows);
+  if (opts.only !== "vulkan" && opts.only !== "webgpu") await runCuda(report, rows);
+  if (opts.only !== "cuda" && opts.only !== "webgpu") runVulkan(report, rows);
+  if (opts.webgpu === true || opts.only === "webgpu") await runWebGpu(report, rows);
   let anchors: Record<string, { gbPerS?: number; tflops?: number }> | undefined;
   if (opts.anchors && existsSync(opts.anchors)) {
     try {
@@ -443,7 +620,7 @@ async function main(): Promise<number> {
   }
   report["goals"] = goals(rows, anchors, report);
   report["rows"] = rows;
-  const passed = rows.every((r) => r.passed) && report["cudaError"] === undefined && report["vulkanError"] === undefined;
+  const passed = rows.every((r) => r.passed) && report["cudaError"] === undefined && report["vulkanError"] === undefined && report["webgpuError"] === undefined;
   report["passed"] = passed;
   const text = JSON.stringify(report, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : typeof v === "number" && !Number.isFinite(v) ? String(v) : v), 1);
   process.stdout.write(`${text}\n`);

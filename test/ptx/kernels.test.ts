@@ -18,6 +18,8 @@ interface Expectation {
   readonly file: string;
   readonly kernel: string;
   readonly reqntid: string;
+  /** Bytes ptxas may spill (default 0). */
+  readonly maxSpillBytes?: number;
 }
 
 const SUITE: readonly Expectation[] = [
@@ -28,7 +30,9 @@ const SUITE: readonly Expectation[] = [
   { file: "reduce_sum.loom", kernel: "reduce_sum", reqntid: "256, 1, 1" },
   { file: "reduce_sum4.loom", kernel: "reduce_sum4", reqntid: "256, 1, 1" },
   { file: "matmul16.loom", kernel: "matmul16", reqntid: "16, 16, 1" },
-  { file: "matmul_tiled.loom", kernel: "matmul_tiled", reqntid: "16, 16, 1" },
+  // 128 registers (.minnctapersm 2, two workgroups per SM) leave a few loop-invariant values
+  // spilled; on the H200 that ran faster than 171 registers and one workgroup (docs/kernels.md).
+  { file: "matmul_tiled.loom", kernel: "matmul_tiled", reqntid: "16, 16, 1", maxSpillBytes: 64 },
   { file: "transpose_tile.loom", kernel: "transpose_tile", reqntid: "16, 16, 1" },
   { file: "transpose32.loom", kernel: "transpose32", reqntid: "32, 8, 1" },
   { file: "row_softmax.loom", kernel: "row_softmax", reqntid: "64, 1, 1" },
@@ -74,7 +78,9 @@ for (const k of KERNELS) {
     const a = ptxas(text, k.kernel);
     assert.equal(a.status, 0, a.output);
     assert.match(a.output, new RegExp(`Compiling entry function '${k.kernel}' for 'sm_90'`));
-    assert.match(a.output, /0 bytes spill stores, 0 bytes spill loads/);
+    const spills = /(\d+) bytes spill stores, (\d+) bytes spill loads/.exec(a.output);
+    assert.ok(spills, a.output);
+    assert.ok(Number(spills[1]) <= (k.maxSpillBytes ?? 0) && Number(spills[2]) <= (k.maxSpillBytes ?? 0), `spills beyond ${k.maxSpillBytes ?? 0} bytes:\n${a.output}`);
     assert.doesNotMatch(a.output, /warning/i);
     if (!requireTool(t, "llvm-readelf-19", "apt-get install -y llvm-19 (docs/toolchain.md)")) return;
     const symbols = runTool("llvm-readelf-19", ["--symbols", a.cubin]);

@@ -17,7 +17,6 @@ import {
   ACCESS_SHADER_WRITE,
   ACCESS_TRANSFER_READ,
   ACCESS_TRANSFER_WRITE,
-  DESCRIPTOR_TYPE_STORAGE_BUFFER,
   PIPELINE_BIND_POINT_COMPUTE,
   PIPELINE_STAGE_COMPUTE_SHADER,
   PIPELINE_STAGE_HOST,
@@ -30,7 +29,7 @@ import {
 } from "./constants.js";
 import { requireLive, type DeviceContext } from "./context.js";
 import type { VulkanBuffer } from "./buffer.js";
-import { validate, type DispatchOptions } from "./dispatch.js";
+import { bindBuffers, sameBytes, validate, type DispatchOptions } from "./dispatch.js";
 import type { VulkanKernel } from "./kernel.js";
 import { NativeArena } from "./native-arena.js";
 import { beginCommands, submitCommands, waitForSubmission } from "./submit.js";
@@ -153,17 +152,11 @@ export function submitBatch(ctx: DeviceContext, items: readonly BatchItem[], opt
   try {
     const { vk } = ctx.lib;
     const cb = beginCommands(ctx, arena);
-    for (const [kernel, buffers] of sets) {
-      const writes = buffers.map((b, k) => ({
-        sType: STYPE.WRITE_DESCRIPTOR_SET,
-        dstSet: kernel.descriptorSet,
-        dstBinding: k,
-        descriptorCount: 1,
-        descriptorType: DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        pBufferInfo: arena.struct("VkDescriptorBufferInfo", { buffer: b.handle, offset: 0n, range: BigInt(b.allocatedBytes) }),
-      }));
-      if (writes.length) vk.vkUpdateDescriptorSets(ctx.device, writes.length, arena.structs("VkWriteDescriptorSet", writes), 0, null);
-    }
+    for (const [kernel, buffers] of sets) bindBuffers(ctx, kernel, buffers, arena);
+    // Every argument block in one native allocation.
+    const blockBytes = live.reduce((n, { block }) => n + ((block.byteLength + 3) & ~3), 0);
+    const blocks = arena.bytes(blockBytes);
+    const blockView = arena.view(blocks, blockBytes);
     if (timestamps) {
       vk.vkCmdResetQueryPool(cb, ctx.queryPool, 0, 2);
       vk.vkCmdWriteTimestamp(cb, PIPELINE_STAGE_TOP_OF_PIPE, ctx.queryPool, 0);
@@ -171,7 +164,12 @@ export function submitBatch(ctx: DeviceContext, items: readonly BatchItem[], opt
     const between = arena.struct("VkMemoryBarrier", { sType: STYPE.MEMORY_BARRIER, srcAccessMask: ACCESS_SHADER_WRITE, dstAccessMask: ACCESS_SHADER_READ | ACCESS_SHADER_WRITE });
     const setHandles = new Map<VulkanKernel, ReturnType<NativeArena["handles"]>>();
     let bound: VulkanKernel | undefined;
+    let blockAt = 0;
+    // Push constants persist across dispatches (and barriers) of one command buffer: an item
+    // whose block equals the one its kernel pushed just before pushes nothing.
+    let pushed: Uint8Array | undefined;
     live.forEach(({ kernel, block, count }, i) => {
+      if (kernel !== bound) pushed = undefined;
       if (kernel !== bound) {
         vk.vkCmdBindPipeline(cb, PIPELINE_BIND_POINT_COMPUTE, kernel.pipeline);
         if (kernel.descriptorSet !== 0n) {
@@ -181,7 +179,12 @@ export function submitBatch(ctx: DeviceContext, items: readonly BatchItem[], opt
         }
         bound = kernel;
       }
-      if (block.byteLength > 0) vk.vkCmdPushConstants(cb, kernel.pipelineLayout, SHADER_STAGE_COMPUTE, 0, block.byteLength, arena.copy(block));
+      if (block.byteLength > 0 && !(pushed !== undefined && (pushed === block || sameBytes(pushed, block)))) {
+        pushed = block;
+        blockView.set(block, blockAt);
+        vk.vkCmdPushConstants(cb, kernel.pipelineLayout, SHADER_STAGE_COMPUTE, 0, block.byteLength, blocks + BigInt(blockAt));
+        blockAt += (block.byteLength + 3) & ~3;
+      }
       vk.vkCmdDispatch(cb, count[0], count[1], count[2]);
       if (i < live.length - 1) vk.vkCmdPipelineBarrier(cb, PIPELINE_STAGE_COMPUTE_SHADER, PIPELINE_STAGE_COMPUTE_SHADER, 0, 1, between, 0, null, 0, null);
     });

@@ -62,6 +62,25 @@ export interface DeviceContext {
   state: "live" | "destroyed" | { lost: string };
   /** A submitted batch not yet waited for (batch.ts): anything else that uses the device settles it first. */
   pending: { settle(): void } | undefined;
+  /**
+   * The dispatch the command buffer holds, when it was recorded by dispatch.ts for reuse: a
+   * repeat of the same dispatch resubmits it without recording. Anything else that records
+   * (beginCommands) clears it.
+   */
+  recorded: RecordedDispatch | undefined;
+  /** The buffers last written into each kernel's descriptor set (written again only when they change). */
+  readonly boundBuffers: WeakMap<object, readonly object[]>;
+  /** Native structs of the dispatch path, encoded once (dispatch.ts); freed with the context. */
+  dispatchScratch: { free(): void } | undefined;
+}
+
+/** What a reusable dispatch recording holds (identity of kernel and buffers, bytes of the block). */
+interface RecordedDispatch {
+  readonly kernel: object;
+  readonly buffers: readonly object[];
+  readonly block: Uint8Array;
+  readonly count: readonly [number, number, number];
+  readonly timestamps: boolean;
 }
 
 /** Throws unless the context can still be used; `what` names the object being used. */
@@ -269,6 +288,9 @@ export function createDeviceContext(options: ContextOptions): DeviceContext {
       staging: undefined,
       state: "live",
       pending: undefined,
+      recorded: undefined,
+      boundBuffers: new WeakMap(),
+      dispatchScratch: undefined,
     };
   } finally {
     for (const undo of cleanup.reverse()) undo();
@@ -289,6 +311,9 @@ export function destroyDeviceContext(ctx: DeviceContext): void {
   lib.vk.vkDeviceWaitIdle(device);
   ctx.staging?.destroy(ctx);
   ctx.staging = undefined;
+  ctx.recorded = undefined;
+  ctx.dispatchScratch?.free();
+  ctx.dispatchScratch = undefined;
   lib.vk.vkDestroyPipelineCache(device, ctx.pipelineCache, null);
   if (ctx.queryPool !== 0n) lib.vk.vkDestroyQueryPool(device, ctx.queryPool, null);
   lib.vk.vkDestroyFence(device, ctx.fence, null);

@@ -17,6 +17,7 @@ export function settle(ctx: DeviceContext): void {
 /** Resets and begins the context's command buffer for one submission; returns it. */
 export function beginCommands(ctx: DeviceContext, arena: NativeArena): bigint {
   settle(ctx);
+  ctx.recorded = undefined;
   const { vk } = ctx.lib;
   const cb = ctx.commandBuffer;
   check(vk.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
@@ -49,8 +50,12 @@ export function submitCommands(ctx: DeviceContext, arena: NativeArena, what: str
 
 /** Waits for the fence of the last submission; a timeout or device loss marks the context unusable. */
 export function waitForSubmission(ctx: DeviceContext, arena: NativeArena, what: string): void {
+  waitForFence(ctx, arena.handles([ctx.fence]), what);
+}
+
+/** Waits for the context's fence, given as a native array of one handle. */
+export function waitForFence(ctx: DeviceContext, fences: bigint, what: string): void {
   const { vk } = ctx.lib;
-  const fences = arena.handles([ctx.fence]);
   const waited = vk.vkWaitForFences(ctx.device, 1, fences, 1, BigInt(ctx.timeoutMs) * 1_000_000n);
   if (waited === 0) return;
   ctx.state = { lost: `${what} ended with ${vkResultName(waited)}` };

@@ -64,6 +64,12 @@ export interface DispatchOptions {
   readonly buffers?: readonly WebGpuBuffer[];
   /** Time the pass with timestamp queries (when the device has `timestamp-query`). */
   readonly timestamps?: boolean;
+  /**
+   * Dispatch the same work this many times in one compute pass (default 1), as one submission:
+   * sustained load without a host round trip between dispatches (benchmark warm-up, repeated
+   * kernels). The timestamps then span all of them.
+   */
+  readonly repeat?: number;
 }
 
 export interface DispatchResult {
@@ -208,6 +214,8 @@ export class WebGpuRuntime {
     }
     checkBufferFields(kernel, block, buffers);
     checkIndexDomain(kernel, block, buffers);
+    const repeat = options.repeat ?? 1;
+    if (!Number.isSafeInteger(repeat) || repeat < 1) throw new LoomError("invalid-argument", `dispatch: repeat must be a positive integer, got ${String(repeat)}`);
     if (count.some((c) => c === 0)) return { dispatched: false };
     const timed = options.timestamps === true && this.timestampsAvailable;
     const what = `dispatch '${record.entryName}'`;
@@ -227,7 +235,7 @@ export class WebGpuRuntime {
       const pass = encoder.beginComputePass(timer ? { timestampWrites: { querySet: timer.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
       pass.setPipeline(kernel.pipeline);
       pass.setBindGroup(0, bindGroup);
-      pass.dispatchWorkgroups(count[0], count[1], count[2]);
+      for (let i = 0; i < repeat; i++) pass.dispatchWorkgroups(count[0], count[1], count[2]);
       pass.end();
       if (timer) {
         encoder.resolveQuerySet(timer.querySet, 0, 2, timer.resolve, 0);

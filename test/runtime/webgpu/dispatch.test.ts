@@ -128,3 +128,24 @@ test("uploads and downloads at word offsets, odd lengths at the end, partial rea
     rt.destroy();
   }
 });
+
+test("repeat dispatches the same work that many times in one pass; a non-positive repeat is refused", async (t) => {
+  const rt = await dawnRuntime(t);
+  if (!rt) return;
+  try {
+    const kernel = await rt.createKernel(SAXPY_WGSL, saxpyRecord());
+    const n = 1000;
+    // Small integers: y + 3·x is exact in f32 whichever way the adds associate.
+    const xs = Float32Array.from({ length: n }, (_, i) => (i % 17) - 8), ys = Float32Array.from({ length: n }, (_, i) => (i % 5) - 2);
+    const x = rt.createBuffer(4 * n), y = rt.createBuffer(4 * n);
+    x.upload(xs);
+    y.upload(ys);
+    const options = { workgroupCount: [Math.ceil(n / 64), 1, 1], args: [BigInt(n), 1, kernel.bufferArgument(x), kernel.bufferArgument(y)], buffers: [x, y] };
+    assert.equal((await rt.dispatch(kernel, { ...options, repeat: 3 })).dispatched, true);
+    const got = new Float32Array((await y.download()).buffer);
+    for (let i = 0; i < n; i++) assert.equal(got[i], ys[i]! + 3 * xs[i]!, `y[${i}]`);
+    for (const repeat of [0, -1, 1.5]) await assert.rejects(rt.dispatch(kernel, { ...options, repeat }), { name: "LoomError", status: "invalid-argument" });
+  } finally {
+    rt.destroy();
+  }
+});

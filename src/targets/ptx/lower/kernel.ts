@@ -3,6 +3,7 @@
  *
  *   .visible .entry <export>(.param .align 8 .b8 <export>_param[argBlockSize])
  *   .reqntid x, y, z            (static workgroup size; else .maxntid <max threads>, 1, 1)
+ *   .minnctapersm ⌈512 / threads⌉ (static sizes under 512 threads: ≤ 128 registers per thread)
  *   { registers; .local arrays; ld.param of the used arguments; body; ret; }
  *
  * plus the kernel's `.shared` array (workgroupStorageBytes) at module scope.
@@ -15,6 +16,9 @@ import { ptxScalarOf, KernelLowering, type Lowered } from "./context.js";
 import { PTX_RULES } from "./rules.js";
 import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
+
+/** Threads a static-size kernel keeps resident per SM (`.minnctapersm`): 16 warps, 128 registers each. */
+const RESIDENT_THREADS = 512;
 
 const lowerRegionOps = regionLowering<KernelLowering, Lowered>("PTX", PTX_RULES, { kind: "invalid" });
 
@@ -76,6 +80,10 @@ export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): Lowere
   out.push(")");
   const size = kernel.staticWorkgroupSize;
   out.push(size ? `.reqntid ${size[0]}, ${size[1]}, ${size[2]}` : `.maxntid ${limits.maxThreadsPerBlock}, 1, 1`);
+  // Room for at least RESIDENT_THREADS threads per SM: ptxas caps the registers to fit that many
+  // blocks (128 per thread), so an unrolled loop cannot cost the kernel its occupancy.
+  const threads = size ? size[0] * size[1] * size[2] : 0;
+  if (threads > 0 && threads < RESIDENT_THREADS) out.push(`.minnctapersm ${Math.ceil(RESIDENT_THREADS / threads)}`);
   out.push("{", ...cx.registerDeclarations(), ...cx.locals, "", ...cx.lines, "}", "");
   return { cx, text: out.join("\n") };
 }

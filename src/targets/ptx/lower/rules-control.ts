@@ -4,7 +4,8 @@
  *
  *   scf.if     @!p bra ELSE; then…; mov results; bra END; ELSE: else…; mov results; END:
  *              (short regions without branches of their own are predicated instead: @p / @!p)
- *   scf.for    mov iv, lo; mov carried, inits; HEAD: setp.ge iv, hi; @p bra EXIT; body…;
+ *   scf.for    (full `unroll`, constant trip ≤ 64: the body once per iteration, iv immediate)
+ *              mov iv, lo; mov carried, inits; HEAD: setp.ge iv, hi; @p bra EXIT; body…;
  *              mov carried, yields (through temporaries); add iv, step; bra.uni HEAD; EXIT:
  *   scf.while  mov carried, inits; HEAD: before…; @!k bra EXIT; after…; mov carried; bra.uni HEAD; EXIT:
  *
@@ -165,7 +166,33 @@ function carried(cx: KernelLowering, op: Op, inits: readonly Lowered[]): Lowered
   return slots;
 }
 
+/** Trip counts up to which a full `unroll` copies the body (the AMDGPU target's bound too). */
+const MAX_FULL_UNROLL = 64;
+
+/**
+ * A full `unroll` with constant bounds: the body once per iteration with the induction variable
+ * an immediate, so its address arithmetic folds (ptxas then sees constant offsets) and the
+ * carried values pass from one copy to the next without moves.
+ */
+function unrolled(cx: KernelLowering, op: Op): boolean {
+  if (op.props.unroll !== "full") return false;
+  const [lo, hi, step, ...initValues] = op.operands;
+  const [l, h, s] = [cx.scalar(lo!).c, cx.scalar(hi!).c, cx.scalar(step!).c];
+  if (l === undefined || h === undefined || s === undefined || s <= 0n) return false;
+  const trips = h > l ? (h - l + s - 1n) / s : 0n;
+  if (trips > BigInt(MAX_FULL_UNROLL)) return false;
+  let values = initValues.map((v) => cx.get(v));
+  if (values.some((x) => x.kind === "invalid")) return false;
+  for (let iv = l; iv < h; iv += s) {
+    const term = cx.lowerRegion(op.regions[0]!, [cx.i64(iv), ...values]);
+    values = term.operands.map((v) => cx.get(v));
+  }
+  op.results.forEach((r, i) => cx.set(r, values[i]!));
+  return true;
+}
+
 const forRule: Rule = (cx, op) => {
+  if (process.env.NOUNROLL === undefined && unrolled(cx, op)) return;
   const [lo, hi, step, ...initValues] = op.operands;
   const unsigned = lo!.type.kind === "prim" && lo!.type.name === "offset";
   const slots = carried(cx, op, initValues.map((v) => cx.get(v)));
