@@ -8,7 +8,8 @@
  *    shared NEVER_LOWERED reasons).
  * 2. The selection kernels (test/amdgpu/data/selection.loom: ops the suite does not use) on
  *    gfx1100 (wave32) and gfx942 (wave64): LLVM 19 decodes and re-assembles them to our
- *    bytes (llvm-checks.ts), and the ISA simulator's results equal the reference
+ *    bytes (llvm-checks.ts), the simulator's decoder reads every word as llvm-objdump-19
+ *    does, and the ISA simulator's results equal the reference
  *    interpreter's at several sizes (1, primes, non-multiples of the workgroup size).
  */
 import { test } from "node:test";
@@ -20,7 +21,9 @@ import { AMDGPU_RULES, UNREVIEWED } from "../../src/targets/amdgpu/lower/rules.j
 import { compileKernel, findDeviceProvider, genericCase, runCase, describeCheck } from "../../src/harness/index.js";
 import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
 import { fromRoot } from "../util/paths.js";
-import { requireLlvm } from "./llvm.js";
+import { decodeRange, loadCodeObject } from "../../src/runtime/sim/index.js";
+import { llvmListing } from "../sim/llvm-listing.js";
+import { requireLlvm, withFile } from "./llvm.js";
 import { checkWithLlvm, LLVM_CHECK_TOOLS } from "./llvm-checks.js";
 
 const DOC = readFileSync(fromRoot("docs", "amdgpu.md"), "utf8");
@@ -51,6 +54,7 @@ const CASES: readonly { readonly symbol: string; readonly sizes: (n: number) => 
   { symbol: "float_extras", sizes: (n) => ({ a: n, b: n, out: 4 * n }), ns: [1, 61, 200] },
   { symbol: "while_loops", sizes: (n) => ({ a: n, out: 2 * n }), ns: [1, 29, 131] },
   { symbol: "shuffles", sizes: (n) => ({ a: n, f: n, out: 8 * n }), ns: [1, 45, 128, 190] },
+  { symbol: "ordered_atomics", sizes: (n) => ({ a: n, out: Math.ceil(n / 64) }), ns: [1, 63, 200] },
 ];
 
 for (const processor of ["gfx1100", "gfx942"]) {
@@ -70,6 +74,15 @@ for (const processor of ["gfx1100", "gfx942"]) {
       const listing = amdgpuListingOf(kernel.executable);
       assert.ok(listing, "the listing of a code object this process emitted");
       checkWithLlvm(kernel.executable, listing, processor);
+      // The simulator's decoder reads every word as llvm-objdump-19 does (name and size).
+      const bytes = kernel.executable;
+      const co = loadCodeObject(bytes);
+      const text = co.elf.sections.find((sec) => sec.name === ".text");
+      assert.ok(text, "a .text section");
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const ours = decodeRange(co.family, (a) => view.getUint32(text.offset + (a - text.address), true), text.address, text.address + text.size);
+      const theirs = withFile(bytes, (path) => llvmListing(path, processor));
+      assert.deepEqual(ours.map((i) => [i.address, i.name, i.size]), theirs.map((r) => [r.address, r.mnemonic, r.size]));
     });
   }
 }

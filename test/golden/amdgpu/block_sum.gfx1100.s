@@ -40,11 +40,11 @@ block_sum:
 	s_cbranch_execz .LBB3
 	v_add_nc_u32_e32 v1, s1, v0
 	ds_load_b32 v3, v2
-	v_lshlrev_b32_e32 v1, 2, v1
-	ds_load_b32 v4, v1
+	v_lshlrev_b32_e32 v4, 2, v1
+	ds_load_b32 v1, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_f32_e32 v1, v3, v4
-	ds_store_b32 v2, v1
+	v_add_f32_e32 v4, v3, v1
+	ds_store_b32 v2, v4
 .LBB3:
 .LBB4:
 	s_mov_b32 exec_lo, s3

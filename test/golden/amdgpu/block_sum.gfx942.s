@@ -36,11 +36,11 @@ block_sum:
 	s_cbranch_execz .LBB3
 	v_add_u32_e32 v2, s1, v0
 	ds_read_b32 v3, v1
-	v_lshlrev_b32_e32 v2, 2, v2
-	ds_read_b32 v4, v2
+	v_lshlrev_b32_e32 v4, 2, v2
+	ds_read_b32 v2, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_f32_e32 v2, v3, v4
-	ds_write_b32 v1, v2
+	v_add_f32_e32 v4, v3, v2
+	ds_write_b32 v1, v4
 .LBB3:
 .LBB4:
 	s_mov_b64 exec, s[6:7]

@@ -24,9 +24,9 @@ histogram:
 	global_load_b32 v0, v[2:3], off
 	s_waitcnt vmcnt(0)
 	v_and_b32_e32 v2, 0xff, v0
-	v_lshlrev_b32_e32 v2, 2, v2
-	v_mov_b32_e32 v0, 1
-	ds_add_u32 v2, v0
+	v_lshlrev_b32_e32 v0, 2, v2
+	v_mov_b32_e32 v2, 1
+	ds_add_u32 v0, v2
 .LBB0:
 .LBB1:
 	s_mov_b32 exec_lo, s1

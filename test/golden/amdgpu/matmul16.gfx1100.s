@@ -42,11 +42,11 @@ matmul16:
 	v_mad_u64_u32 v[12:13], null, v3, s6, 0
 	v_mul_lo_u32 v7, v4, s6
 	v_mul_lo_u32 v14, s7, v3
-	v_mov_b32_e32 v12, v12
-	v_add3_u32 v13, v13, v7, v14
-	v_add_co_u32 v14, vcc_lo, v12, v8
-	v_add_co_ci_u32_e32 v15, vcc_lo, v13, v9, vcc_lo
-	v_lshlrev_b64 v[7:8], 2, v[14:15]
+	v_mov_b32_e32 v15, v12
+	v_add3_u32 v16, v13, v7, v14
+	v_add_co_u32 v12, vcc_lo, v15, v8
+	v_add_co_ci_u32_e32 v13, vcc_lo, v16, v9, vcc_lo
+	v_lshlrev_b64 v[7:8], 2, v[12:13]
 	v_add_co_u32 v12, vcc_lo, s8, v7
 	v_add_co_ci_u32_e32 v13, vcc_lo, s9, v8, vcc_lo
 	global_load_b32 v7, v[12:13], off
@@ -63,14 +63,14 @@ matmul16:
 	v_mad_u64_u32 v[12:13], null, v10, s4, 0
 	v_mul_lo_u32 v7, v11, s4
 	v_mul_lo_u32 v9, s5, v10
-	v_mov_b32_e32 v12, v12
-	v_add3_u32 v13, v13, v7, v9
-	v_add_co_u32 v9, vcc_lo, v12, v5
-	v_add_co_ci_u32_e32 v10, vcc_lo, v13, v6, vcc_lo
-	v_lshlrev_b64 v[11:12], 2, v[9:10]
-	v_add_co_u32 v9, vcc_lo, s10, v11
-	v_add_co_ci_u32_e32 v10, vcc_lo, s11, v12, vcc_lo
-	global_load_b32 v7, v[9:10], off
+	v_mov_b32_e32 v10, v12
+	v_add3_u32 v11, v13, v7, v9
+	v_add_co_u32 v12, vcc_lo, v10, v5
+	v_add_co_ci_u32_e32 v13, vcc_lo, v11, v6, vcc_lo
+	v_lshlrev_b64 v[9:10], 2, v[12:13]
+	v_add_co_u32 v11, vcc_lo, s10, v9
+	v_add_co_ci_u32_e32 v12, vcc_lo, s11, v10, vcc_lo
+	global_load_b32 v7, v[11:12], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v9, v7
 .LBB3:
@@ -81,9 +81,9 @@ matmul16:
 	s_mov_b32 exec_lo, s14
 	v_lshlrev_b32_e32 v7, 4, v2
 	v_add_nc_u32_e32 v10, v7, v1
-	v_lshlrev_b32_e32 v10, 2, v10
-	ds_store_b32 v10, v8
-	ds_store_b32 v10, v9 offset:1024
+	v_lshlrev_b32_e32 v11, 2, v10
+	ds_store_b32 v11, v8
+	ds_store_b32 v11, v9 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
@@ -170,14 +170,14 @@ matmul16:
 	v_mad_u64_u32 v[1:2], null, v3, s4, 0
 	v_mul_lo_u32 v7, v4, s4
 	v_mul_lo_u32 v8, s5, v3
-	v_mov_b32_e32 v1, v1
-	v_add3_u32 v2, v2, v7, v8
-	v_add_co_u32 v3, vcc_lo, v1, v5
-	v_add_co_ci_u32_e32 v4, vcc_lo, v2, v6, vcc_lo
-	v_lshlrev_b64 v[1:2], 2, v[3:4]
-	v_add_co_u32 v3, vcc_lo, s12, v1
-	v_add_co_ci_u32_e32 v4, vcc_lo, s13, v2, vcc_lo
-	global_store_b32 v[3:4], v0, off
+	v_mov_b32_e32 v3, v1
+	v_add3_u32 v4, v2, v7, v8
+	v_add_co_u32 v1, vcc_lo, v3, v5
+	v_add_co_ci_u32_e32 v2, vcc_lo, v4, v6, vcc_lo
+	v_lshlrev_b64 v[3:4], 2, v[1:2]
+	v_add_co_u32 v1, vcc_lo, s12, v3
+	v_add_co_ci_u32_e32 v2, vcc_lo, s13, v4, vcc_lo
+	global_store_b32 v[1:2], v0, off
 .LBB6:
 .LBB7:
 	s_mov_b32 exec_lo, s0

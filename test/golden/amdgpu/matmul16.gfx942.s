@@ -42,11 +42,11 @@ matmul16:
 	v_mad_u64_u32 v[4:5], vcc, v6, s8, 0
 	v_mul_lo_u32 v3, v7, s8
 	v_mul_lo_u32 v14, s9, v6
-	v_mov_b32_e32 v4, v4
-	v_add3_u32 v5, v5, v3, v14
-	v_lshl_add_u64 v[14:15], v[4:5], 0, v[10:11]
-	v_lshl_add_u64 v[4:5], v[14:15], 2, s[10:11]
-	global_load_dword v3, v[4:5], off
+	v_mov_b32_e32 v16, v4
+	v_add3_u32 v17, v5, v3, v14
+	v_lshl_add_u64 v[4:5], v[16:17], 0, v[10:11]
+	v_lshl_add_u64 v[10:11], v[4:5], 2, s[10:11]
+	global_load_dword v3, v[10:11], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v4, v3
 .LBB1:
@@ -60,11 +60,11 @@ matmul16:
 	v_mad_u64_u32 v[10:11], vcc, v12, s6, 0
 	v_mul_lo_u32 v3, v13, s6
 	v_mul_lo_u32 v5, s7, v12
-	v_mov_b32_e32 v10, v10
-	v_add3_u32 v11, v11, v3, v5
-	v_lshl_add_u64 v[12:13], v[10:11], 0, v[8:9]
-	v_lshl_add_u64 v[10:11], v[12:13], 2, s[12:13]
-	global_load_dword v3, v[10:11], off
+	v_mov_b32_e32 v12, v10
+	v_add3_u32 v13, v11, v3, v5
+	v_lshl_add_u64 v[10:11], v[12:13], 0, v[8:9]
+	v_lshl_add_u64 v[12:13], v[10:11], 2, s[12:13]
+	global_load_dword v3, v[12:13], off
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v5, v3
 .LBB3:
@@ -75,9 +75,9 @@ matmul16:
 	s_mov_b64 exec, s[16:17]
 	v_lshlrev_b32_e32 v3, 4, v2
 	v_add_u32_e32 v10, v3, v1
-	v_lshlrev_b32_e32 v10, 2, v10
-	ds_write_b32 v10, v4
-	ds_write_b32 v10, v5 offset:1024
+	v_lshlrev_b32_e32 v11, 2, v10
+	ds_write_b32 v11, v4
+	ds_write_b32 v11, v5 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
 	v_lshlrev_b32_e32 v4, 2, v3
@@ -160,11 +160,11 @@ matmul16:
 	v_mad_u64_u32 v[2:3], vcc, v6, s6, 0
 	v_mul_lo_u32 v1, v7, s6
 	v_mul_lo_u32 v4, s7, v6
-	v_mov_b32_e32 v2, v2
-	v_add3_u32 v3, v3, v1, v4
-	v_lshl_add_u64 v[4:5], v[2:3], 0, v[8:9]
-	v_lshl_add_u64 v[2:3], v[4:5], 2, s[14:15]
-	global_store_dword v[2:3], v0, off
+	v_mov_b32_e32 v6, v2
+	v_add3_u32 v7, v3, v1, v4
+	v_lshl_add_u64 v[2:3], v[6:7], 0, v[8:9]
+	v_lshl_add_u64 v[4:5], v[2:3], 2, s[14:15]
+	global_store_dword v[4:5], v0, off
 .LBB6:
 .LBB7:
 	s_mov_b64 exec, s[0:1]

@@ -37,36 +37,36 @@ reduce_sum:
 	s_mov_b32 exec_lo, s0
 	v_mbcnt_lo_u32_b32 v2, -1, 0
 	v_xor_b32_e32 v3, 16, v2
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v4, v3, v1
+	v_lshlrev_b32_e32 v4, 2, v3
+	ds_bpermute_b32 v3, v4, v1
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v3, v1, v4
+	v_add_nc_u32_e32 v4, v1, v3
 	v_xor_b32_e32 v1, 8, v2
-	v_lshlrev_b32_e32 v1, 2, v1
-	ds_bpermute_b32 v4, v1, v3
+	v_lshlrev_b32_e32 v3, 2, v1
+	ds_bpermute_b32 v1, v3, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v1, v3, v4
-	v_xor_b32_e32 v3, 4, v2
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v4, v3, v1
+	v_add_nc_u32_e32 v3, v4, v1
+	v_xor_b32_e32 v1, 4, v2
+	v_lshlrev_b32_e32 v4, 2, v1
+	ds_bpermute_b32 v1, v4, v3
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v3, v1, v4
+	v_add_nc_u32_e32 v4, v3, v1
 	v_xor_b32_e32 v1, 2, v2
-	v_lshlrev_b32_e32 v1, 2, v1
-	ds_bpermute_b32 v4, v1, v3
+	v_lshlrev_b32_e32 v3, 2, v1
+	ds_bpermute_b32 v1, v3, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v1, v3, v4
-	v_xor_b32_e32 v3, 1, v2
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v2, v3, v1
+	v_add_nc_u32_e32 v3, v4, v1
+	v_xor_b32_e32 v1, 1, v2
+	v_lshlrev_b32_e32 v2, 2, v1
+	ds_bpermute_b32 v1, v2, v3
 	s_waitcnt lgkmcnt(0)
-	v_add_nc_u32_e32 v3, v1, v2
+	v_add_nc_u32_e32 v2, v3, v1
 	v_cmp_eq_u32_e64 s0, v0, 0
 	s_and_saveexec_b32 s1, s0
 	s_cbranch_execz .LBB2
 	v_mov_b32_e32 v0, s6
 	v_mov_b32_e32 v1, s7
-	global_atomic_add_u32 v[0:1], v3, off
+	global_atomic_add_u32 v[0:1], v2, off
 .LBB2:
 .LBB3:
 	s_mov_b32 exec_lo, s1

@@ -14,7 +14,7 @@ reduce_sum:
 	s_mov_b32 s1, 0
 	s_lshl_b64 s[2:3], s[0:1], 8
 	v_mbcnt_lo_u32_b32 v2, -1, 0
-	v_mbcnt_hi_u32_b32 v2, -1, v2
+	v_mbcnt_hi_u32_b32 v3, -1, v2
 	v_mov_b32_e32 v4, v0
 	v_mov_b32_e32 v5, v1
 	v_mov_b32_e32 v0, 0
@@ -35,43 +35,43 @@ reduce_sum:
 .LBB1:
 	s_mov_b64 exec, s[0:1]
 	v_mbcnt_lo_u32_b32 v1, -1, 0
-	v_mbcnt_hi_u32_b32 v1, -1, v1
-	v_xor_b32_e32 v3, 32, v1
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v4, v3, v0
+	v_mbcnt_hi_u32_b32 v2, -1, v1
+	v_xor_b32_e32 v1, 32, v2
+	v_lshlrev_b32_e32 v4, 2, v1
+	ds_bpermute_b32 v1, v4, v0
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v3, v0, v4
-	v_xor_b32_e32 v0, 16, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	ds_bpermute_b32 v4, v0, v3
+	v_add_u32_e32 v4, v0, v1
+	v_xor_b32_e32 v0, 16, v2
+	v_lshlrev_b32_e32 v1, 2, v0
+	ds_bpermute_b32 v0, v1, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v0, v3, v4
-	v_xor_b32_e32 v3, 8, v1
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v4, v3, v0
+	v_add_u32_e32 v1, v4, v0
+	v_xor_b32_e32 v0, 8, v2
+	v_lshlrev_b32_e32 v4, 2, v0
+	ds_bpermute_b32 v0, v4, v1
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v3, v0, v4
-	v_xor_b32_e32 v0, 4, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	ds_bpermute_b32 v4, v0, v3
+	v_add_u32_e32 v4, v1, v0
+	v_xor_b32_e32 v0, 4, v2
+	v_lshlrev_b32_e32 v1, 2, v0
+	ds_bpermute_b32 v0, v1, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v0, v3, v4
-	v_xor_b32_e32 v3, 2, v1
-	v_lshlrev_b32_e32 v3, 2, v3
-	ds_bpermute_b32 v4, v3, v0
+	v_add_u32_e32 v1, v4, v0
+	v_xor_b32_e32 v0, 2, v2
+	v_lshlrev_b32_e32 v4, 2, v0
+	ds_bpermute_b32 v0, v4, v1
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v3, v0, v4
-	v_xor_b32_e32 v0, 1, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	ds_bpermute_b32 v1, v0, v3
+	v_add_u32_e32 v4, v1, v0
+	v_xor_b32_e32 v0, 1, v2
+	v_lshlrev_b32_e32 v1, 2, v0
+	ds_bpermute_b32 v0, v1, v4
 	s_waitcnt lgkmcnt(0)
-	v_add_u32_e32 v0, v3, v1
-	v_cmp_eq_u32_e64 s[0:1], v2, 0
+	v_add_u32_e32 v1, v4, v0
+	v_cmp_eq_u32_e64 s[0:1], v3, 0
 	s_and_saveexec_b64 s[2:3], s[0:1]
 	s_cbranch_execz .LBB2
 	v_mov_b32_e32 v2, s8
 	v_mov_b32_e32 v3, s9
-	global_atomic_add v[2:3], v0, off
+	global_atomic_add v[2:3], v1, off
 .LBB2:
 .LBB3:
 	s_mov_b64 exec, s[2:3]

@@ -26,19 +26,19 @@ transpose_tile:
 	v_mad_u64_u32 v[7:8], null, v3, s4, 0
 	v_mul_lo_u32 v0, v4, s4
 	v_mul_lo_u32 v9, s5, v3
-	v_mov_b32_e32 v7, v7
-	v_add3_u32 v8, v8, v0, v9
-	v_add_co_u32 v3, vcc_lo, v7, v5
-	v_add_co_ci_u32_e32 v4, vcc_lo, v8, v6, vcc_lo
-	v_lshlrev_b64 v[5:6], 2, v[3:4]
-	v_add_co_u32 v3, vcc_lo, s6, v5
-	v_add_co_ci_u32_e32 v4, vcc_lo, s7, v6, vcc_lo
-	global_load_b32 v0, v[3:4], off
+	v_mov_b32_e32 v3, v7
+	v_add3_u32 v4, v8, v0, v9
+	v_add_co_u32 v7, vcc_lo, v3, v5
+	v_add_co_ci_u32_e32 v8, vcc_lo, v4, v6, vcc_lo
+	v_lshlrev_b64 v[3:4], 2, v[7:8]
+	v_add_co_u32 v5, vcc_lo, s6, v3
+	v_add_co_ci_u32_e32 v6, vcc_lo, s7, v4, vcc_lo
+	global_load_b32 v0, v[5:6], off
 	v_mul_u32_u24_e32 v3, 17, v2
 	v_add_nc_u32_e32 v4, v3, v1
-	v_lshlrev_b32_e32 v4, 2, v4
+	v_lshlrev_b32_e32 v3, 2, v4
 	s_waitcnt vmcnt(0)
-	ds_store_b32 v4, v0
+	ds_store_b32 v3, v0
 .LBB0:
 .LBB1:
 	s_mov_b32 exec_lo, s0
@@ -59,20 +59,20 @@ transpose_tile:
 	s_cbranch_execz .LBB2
 	v_mul_u32_u24_e32 v0, 17, v1
 	v_add_nc_u32_e32 v1, v0, v2
-	v_lshlrev_b32_e32 v1, 2, v1
-	ds_load_b32 v0, v1
-	v_mad_u64_u32 v[1:2], null, v3, s2, 0
-	v_mul_lo_u32 v7, v4, s2
-	v_mul_lo_u32 v8, s3, v3
-	v_mov_b32_e32 v1, v1
-	v_add3_u32 v2, v2, v7, v8
-	v_add_co_u32 v3, vcc_lo, v1, v5
-	v_add_co_ci_u32_e32 v4, vcc_lo, v2, v6, vcc_lo
-	v_lshlrev_b64 v[1:2], 2, v[3:4]
-	v_add_co_u32 v3, vcc_lo, s8, v1
-	v_add_co_ci_u32_e32 v4, vcc_lo, s9, v2, vcc_lo
+	v_lshlrev_b32_e32 v0, 2, v1
+	ds_load_b32 v1, v0
+	v_mad_u64_u32 v[7:8], null, v3, s2, 0
+	v_mul_lo_u32 v0, v4, s2
+	v_mul_lo_u32 v2, s3, v3
+	v_mov_b32_e32 v3, v7
+	v_add3_u32 v4, v8, v0, v2
+	v_add_co_u32 v7, vcc_lo, v3, v5
+	v_add_co_ci_u32_e32 v8, vcc_lo, v4, v6, vcc_lo
+	v_lshlrev_b64 v[2:3], 2, v[7:8]
+	v_add_co_u32 v4, vcc_lo, s8, v2
+	v_add_co_ci_u32_e32 v5, vcc_lo, s9, v3, vcc_lo
 	s_waitcnt lgkmcnt(0)
-	global_store_b32 v[3:4], v0, off
+	global_store_b32 v[4:5], v1, off
 .LBB2:
 .LBB3:
 	s_mov_b32 exec_lo, s0

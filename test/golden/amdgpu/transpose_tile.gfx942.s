@@ -26,16 +26,16 @@ transpose_tile:
 	v_mad_u64_u32 v[4:5], vcc, v6, s6, 0
 	v_mul_lo_u32 v0, v7, s6
 	v_mul_lo_u32 v3, s7, v6
-	v_mov_b32_e32 v4, v4
-	v_add3_u32 v5, v5, v0, v3
-	v_lshl_add_u64 v[6:7], v[4:5], 0, v[8:9]
-	v_lshl_add_u64 v[4:5], v[6:7], 2, s[8:9]
-	global_load_dword v0, v[4:5], off
+	v_mov_b32_e32 v6, v4
+	v_add3_u32 v7, v5, v0, v3
+	v_lshl_add_u64 v[4:5], v[6:7], 0, v[8:9]
+	v_lshl_add_u64 v[6:7], v[4:5], 2, s[8:9]
+	global_load_dword v0, v[6:7], off
 	v_mul_u32_u24_e32 v3, 17, v2
 	v_add_u32_e32 v4, v3, v1
-	v_lshlrev_b32_e32 v4, 2, v4
+	v_lshlrev_b32_e32 v3, 2, v4
 	s_waitcnt vmcnt(0)
-	ds_write_b32 v4, v0
+	ds_write_b32 v3, v0
 .LBB0:
 .LBB1:
 	s_mov_b64 exec, s[0:1]
@@ -54,17 +54,17 @@ transpose_tile:
 	s_cbranch_execz .LBB2
 	v_mul_u32_u24_e32 v0, 17, v1
 	v_add_u32_e32 v1, v0, v2
-	v_lshlrev_b32_e32 v1, 2, v1
-	ds_read_b32 v0, v1
+	v_lshlrev_b32_e32 v0, 2, v1
+	ds_read_b32 v1, v0
 	v_mad_u64_u32 v[2:3], vcc, v6, s4, 0
-	v_mul_lo_u32 v1, v7, s4
+	v_mul_lo_u32 v0, v7, s4
 	v_mul_lo_u32 v4, s5, v6
-	v_mov_b32_e32 v2, v2
-	v_add3_u32 v3, v3, v1, v4
-	v_lshl_add_u64 v[4:5], v[2:3], 0, v[8:9]
-	v_lshl_add_u64 v[2:3], v[4:5], 2, s[10:11]
+	v_mov_b32_e32 v6, v2
+	v_add3_u32 v7, v3, v0, v4
+	v_lshl_add_u64 v[2:3], v[6:7], 0, v[8:9]
+	v_lshl_add_u64 v[4:5], v[2:3], 2, s[10:11]
 	s_waitcnt lgkmcnt(0)
-	global_store_dword v[2:3], v0, off
+	global_store_dword v[4:5], v1, off
 .LBB2:
 .LBB3:
 	s_mov_b64 exec, s[0:1]

@@ -223,6 +223,24 @@ const ifRule: Rule = (cx, op) => {
   op.results.forEach((r, i) => cx.set(r, merged[i]!));
 };
 
+/** slots := yields as a parallel copy: yields that are carried registers are read before any is written. */
+function parallelCopy(cx: Cx, slots: readonly Slot[], yields: readonly Scalar[]): void {
+  const carriedRegs = new Set<VReg | undefined>(slots.map((s) => s.value.reg));
+  const staged = yields.map((y, i) => {
+    const slot = slots[i];
+    if (!slot || !y.reg || !carriedRegs.has(y.reg) || y.reg === slot.value.reg) return y;
+    const t = slotFor(cx, y, slot.cls, false);
+    assign(cx, t, y, false);
+    return t.value;
+  });
+  staged.forEach((y, i) => {
+    const slot = slots[i];
+    if (slot) assign(cx, slot, y, false);
+  });
+}
+
+const isUniform = (x: Scalar) => x.c !== undefined || (x.reg?.cls === "s" && !x.mask);
+
 function tripCount(lo: Scalar, hi: Scalar, step: Scalar): number | undefined {
   if (lo.c === undefined || hi.c === undefined || step.c === undefined) return undefined;
   const l = BigInt.asIntN(64, lo.c), h = BigInt.asIntN(64, hi.c), s = BigInt.asIntN(64, step.c);
@@ -251,7 +269,6 @@ const forRule: Rule = (cx, op) => {
     }
     return op.results.forEach((res, i) => cx.set(res, carried[i]!));
   }
-  const isUniform = (x: Scalar) => x.c !== undefined || (x.reg?.cls === "s" && !x.mask);
   const uniformLoop = isUniform(lo) && isUniform(hi) && isUniform(step);
   if (initScalars[0]!.some((x) => x.t === "i1")) {
     cx.unsupported(op, "an i1 loop-carried value", "carry an i32 instead");
@@ -298,18 +315,8 @@ const forRule: Rule = (cx, op) => {
   }
   const r = capture(cx, body, [iv, ...unflatten(initFlat.shapes, slots.map((s) => s.value))]);
   append(cx, r.items);
-  const yields = flatYields(cx, op, [r.yielded])?.lists;
-  if (yields) {
-    // A parallel copy: yields that are carried registers are read before any is written.
-    const carriedRegs = new Set<VReg>(slots.map((s) => s.value.reg!));
-    const staged = yields[0]!.map((y, i) => {
-      if (!y.reg || !carriedRegs.has(y.reg) || y.reg === slots[i]!.value.reg) return y;
-      const t = slotFor(cx, y, slots[i]!.cls, false);
-      assign(cx, t, y, false);
-      return t.value;
-    });
-    staged.forEach((y, i) => assign(cx, slots[i]!, y, false));
-  }
+  const yields = flatYields(cx, op, [r.yielded])?.lists[0];
+  if (yields) parallelCopy(cx, slots, yields);
   assign(cx, ivSlot, add64(cx, iv, step), false);
   cx.branch("s_branch", head);
   cx.program.loop("end");
@@ -335,7 +342,6 @@ const whileRule: Rule = (cx, op) => {
     cx.unsupported(op, "an i1 loop-carried value", "carry an i32 instead");
     return cx.poison(op);
   }
-  const isUniform = (x: Scalar) => x.c !== undefined || (x.reg?.cls === "s" && !x.mask);
   const carriedSlots = initFlat.lists[0]!.map((init, i) => {
     // A carried value the analysis proves uniform stays scalar (lanes that left read the results, not it).
     const cls = cx.uniform(before.args[initFlat.owners[i]!]!) && isUniform(init) && init.t !== "f32" ? "s" : "v";
@@ -355,7 +361,7 @@ const whileRule: Rule = (cx, op) => {
   const values = valueOperands.map((v) => cx.get(v));
   const valueFlat = flatYields(cx, op, [values]);
   if (!valueFlat || valueFlat.lists[0]!.some((x) => x.t === "i1")) {
-    if (valueFlat) cx.unsupported(op, "an i1 'scf.while' result", "pass an i32 instead");
+    if (valueFlat) cx.unsupported(op, "an i1 loop-carried value", "carry an i32 instead");
     cx.program.items.splice(start);
     return cx.poison(op);
   }
@@ -370,16 +376,7 @@ const whileRule: Rule = (cx, op) => {
   const r = capture(cx, after, values);
   append(cx, r.items);
   const yields = flatYields(cx, op, [r.yielded])?.lists[0];
-  if (yields) {
-    const carriedRegs = new Set<VReg>(carriedSlots.map((s) => s.value.reg!));
-    const staged = yields.map((y, i) => {
-      if (!y.reg || !carriedRegs.has(y.reg) || y.reg === carriedSlots[i]!.value.reg) return y;
-      const t = slotFor(cx, y, carriedSlots[i]!.cls, false);
-      assign(cx, t, y, false);
-      return t.value;
-    });
-    staged.forEach((y, i) => assign(cx, carriedSlots[i]!, y, false));
-  }
+  if (yields) parallelCopy(cx, carriedSlots, yields);
   cx.branch("s_branch", head);
   cx.program.loop("end");
   cx.place(exit);

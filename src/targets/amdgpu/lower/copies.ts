@@ -7,20 +7,12 @@
  * - forward: `v_mov_b32 d, src` with d written only there — every read of d reads src
  *   instead, when src is not written and no label, branch, loop marker or EXEC write lies
  *   between the copy and d's last read;
- * - backward: `v_mov_b32 t[i], s` (or any VALU instruction writing t[i] from s) where s is
- *   written once by a VALU instruction X and read only there — X writes t[i] directly, when
- *   nothing between X and the reader touches t (or EXEC) and no label, branch or loop marker
- *   lies between them. A chain `t1 = fma(a, b, p); …; p = fma(…, t7)` so becomes in-place
- *   updates of p.
+ * - backward: `v_mov_b32 t[i], s` where s is written once by a VALU instruction X and read
+ *   only by the copy — X writes t[i] directly, when nothing between X and the copy touches
+ *   t (or EXEC) and no label, branch or loop marker lies between them.
  *
  * Both keep every lane's value (the same EXEC governs both ends) and run before allocation,
  * so the allocator sees fewer, longer intervals.
- *
- * Then tuple reuse (`reuseTuples`): a tuple t written part by part by VALU instructions
- * takes the place of a same-sized tuple l whose part i nobody reads after t[i] is written
- * (an elementwise `t[i] = f(l[i], …)` writes in place, as LLVM's allocator does), when l is
- * not written after t's first write and no loop marker lies between l's first write and
- * t's last (a loop would read l again through its back edge).
  */
 import { formatOf } from "../isa/encoder.js";
 import { definedCount } from "../machine/dce.js";
@@ -87,12 +79,7 @@ function forward(items: Item[], at: number, d: VReg, src: VOperand, reads: numbe
 
 const VALU = new Set(["VOP1", "VOP2", "VOP3"]);
 
-/**
- * X writes s, read only by Y (at `at`), which writes `target`: X writes target instead and Y
- * reads it (a copy Y disappears). Nothing between X and Y may touch target's register; X
- * itself may read it (it reads before it writes).
- */
-/** Returns X's index, or -1. */
+/** X writes s, read only by the copy at `at` into `target`: X writes target instead (X may read target: it reads before it writes). Returns X's index, or -1. */
 function backward(items: Item[], at: number, target: VOperand, s: VReg): number {
   for (let j = at - 1; j >= 0; j--) {
     const item = items[j];
@@ -106,10 +93,7 @@ function backward(items: Item[], at: number, target: VOperand, s: VReg): number 
     const def = inst.operands[0];
     if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
     items[j] = { kind: "inst", inst: { ...inst, operands: [target, ...inst.operands.slice(1)] } };
-    const y = items[at];
-    if (y?.kind !== "inst") return -1;
-    if (y.inst.mnemonic === "v_mov_b32") items.splice(at, 1);
-    else items[at] = { kind: "inst", inst: { ...y.inst, operands: y.inst.operands.map((o, k) => (k > 0 && o.k === "vreg" && o.r === s ? target : o)) } };
+    items.splice(at, 1);
     return j;
   }
   return -1;
@@ -122,23 +106,7 @@ export function coalesceCopies(items: Item[]): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item?.kind !== "inst") continue;
-    if (item.inst.mnemonic !== "v_mov_b32") {
-      // Chains (t1 = f(x); p = g(t1)): the producer writes p directly.
-      const inst = item.inst;
-      const def = inst.operands[0];
-      if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def)) continue;
-      const reads = inst.operands.slice(1).filter((o): o is VOperand => isV1(o) && o.r !== def.r && o.r.n === 1 && single(o.r) && uses.get(o.r) === 1);
-      const once = reads.filter((o) => inst.operands.filter((x) => x.k === "vreg" && x.r === o.r).length === 1);
-      const first = once[0];
-      const x = first && !inst.operands.slice(1).some((o) => o.k === "vreg" && o.r === def.r) ? backward(items, i, def, first.r) : -1;
-      if (first && x >= 0) {
-        uses.delete(first.r);
-        defs.delete(first.r);
-        // X now writes p: continue the chain from it.
-        i = x - 1;
-      }
-      continue;
-    }
+    if (item.inst.mnemonic !== "v_mov_b32") continue;
     const [dst, src] = item.inst.operands;
     if (!isV1(dst) || !isV1(src) || dst.r === src.r) continue;
     const reads = uses.get(dst.r) ?? 0;
@@ -159,76 +127,3 @@ export function coalesceCopies(items: Item[]): void {
   }
 }
 
-interface TupleFacts {
-  firstDef: number;
-  /** Index of the instruction writing each part, when each part is written once by one VALU instruction. */
-  partDefs: (number | undefined)[];
-  simple: boolean;
-  defs: number[];
-  /** Positions of reads per part. */
-  reads: number[][];
-}
-
-function tupleFacts(items: readonly Item[]): Map<VReg, TupleFacts> {
-  const facts = new Map<VReg, TupleFacts>();
-  const of = (r: VReg) => {
-    let f = facts.get(r);
-    if (!f) facts.set(r, (f = { firstDef: -1, partDefs: new Array<number | undefined>(r.n).fill(undefined), simple: true, defs: [], reads: Array.from({ length: r.n }, () => []) }));
-    return f;
-  };
-  items.forEach((item, j) => {
-    if (item.kind !== "inst") return;
-    const inst = item.inst;
-    const d0 = definedCount(inst);
-    inst.operands.forEach((o, k) => {
-      if (o.k !== "vreg" || o.r.cls !== "v" || o.r.n < 2) return;
-      const f = of(o.r);
-      if (k < d0) {
-        if (f.firstDef < 0) f.firstDef = j;
-        f.defs.push(j);
-        const alone = o.n === 1 && d0 === 1 && VALU.has(formatOf(inst.mnemonic)) && f.partDefs[o.sub] === undefined;
-        if (alone) f.partDefs[o.sub] = j;
-        else f.simple = false;
-      } else for (let p = o.sub; p < o.sub + o.n; p++) f.reads[p]?.push(j);
-    });
-  });
-  return facts;
-}
-
-/** Renames register `from` to `to` in every operand. */
-function rename(items: Item[], from: VReg, to: VReg): void {
-  items.forEach((item, j) => {
-    if (item.kind !== "inst" || !item.inst.operands.some((o) => o.k === "vreg" && o.r === from)) return;
-    items[j] = { kind: "inst", inst: { ...item.inst, operands: item.inst.operands.map((o) => (o.k === "vreg" && o.r === from ? { ...o, r: to } : o)) } };
-  });
-}
-
-/** Tuple reuse (see the file comment). */
-export function reuseTuples(items: Item[]): void {
-  const facts = tupleFacts(items);
-  const loops: number[] = [];
-  items.forEach((item, j) => item.kind === "loop" && loops.push(j));
-  const taken = new Set<VReg>();
-  for (const [t, ft] of facts) {
-    if (t.fixed !== undefined || !ft.simple || ft.partDefs.some((d) => d === undefined) || taken.has(t)) continue;
-    const tDefs = ft.partDefs as number[];
-    const lastDef = Math.max(...tDefs);
-    // Candidates: tuples read by t's defining instructions.
-    const candidates = new Set<VReg>();
-    for (const j of tDefs) {
-      const item = items[j];
-      if (item?.kind === "inst") for (const o of usesOf(item.inst)) if (o.k === "vreg" && o.r !== t && o.r.n === t.n && o.r.cls === "v") candidates.add(o.r);
-    }
-    for (const l of candidates) {
-      const fl = facts.get(l);
-      if (!fl || l.fixed !== undefined || taken.has(l) || fl.firstDef < 0) continue;
-      if (fl.defs.some((d) => d >= ft.firstDef)) continue;
-      if (fl.reads.some((rs, i) => rs.some((p) => p > tDefs[i]!))) continue;
-      if (loops.some((p) => p > fl.firstDef && p < lastDef)) continue;
-      rename(items, t, l);
-      taken.add(l);
-      taken.add(t);
-      break;
-    }
-  }
-}

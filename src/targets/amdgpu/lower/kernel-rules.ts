@@ -79,7 +79,8 @@ const workgroupCountRule: Rule = (cx, op) => {
   cx.set(resultOf(op), cx.sval("i64", r, { narrow: true, max: 0xffffffffn }));
 };
 
-function drain(cx: Cx): void {
+/** Every memory access of the wave finished (vmcnt, lgkmcnt, and gfx11 vscnt for stores). */
+export function drain(cx: Cx): void {
   cx.emit("s_waitcnt", [], { simm: waitcntImmediate(cx.family, 0, 0) });
   if (cx.family !== "gfx9") cx.emit("s_waitcnt_vscnt", [{ k: "special", name: "null", n: 1 }], { simm: 0 });
 }
@@ -92,14 +93,8 @@ const barrierRule: Rule = (cx, op) => {
 };
 
 const laneIdRule: Rule = (cx, op) => {
-  const r = cx.vreg("v", 1);
-  cx.emit("v_mbcnt_lo_u32_b32", [part(r), imm(-1), imm(0)]);
-  if (cx.wave === 64) {
-    const h = cx.vreg("v", 1);
-    cx.emit("v_mbcnt_hi_u32_b32", [part(h), imm(-1), part(r)]);
-    return cx.set(resultOf(op), cx.sval("i64", h, { narrow: true, max: 63n }));
-  }
-  cx.set(resultOf(op), cx.sval("i64", r, { narrow: true, max: BigInt(cx.wave - 1) }));
+  const lane = laneIdOperand(cx);
+  cx.set(resultOf(op), { ...lane, t: "i64", narrow: true });
 };
 
 const subgroupSizeRule: Rule = (cx, op) => cx.set(resultOf(op), cx.const("i64", BigInt(cx.wave)));
@@ -213,10 +208,7 @@ function permute(cx: Cx, x: Scalar, source: Scalar): Scalar {
 const subgroupShuffleRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const x = cx.scalar(operandOf(op, 0));
-  if (x.t === "i1") {
-    cx.unsupported(op, "'kernel.subgroup.shuffle' of an i1", "shuffle an i32 (0 or 1) instead");
-    return cx.poison(op);
-  }
+  if (x.t === "i1") return refuseI1(cx, op);
   const offset = low32(cx, cx.scalar(operandOf(op, 1)));
   const width = low32(cx, cx.scalar(operandOf(op, 2)));
   const lane = laneIdOperand(cx);
@@ -232,14 +224,16 @@ const subgroupShuffleRule: Rule = (cx, op) => {
   if (op.results[1]) cx.set(op.results[1], valid);
 };
 
+function refuseI1(cx: Cx, op: Op): void {
+  cx.unsupported(op, `'${op.name}' of an i1`, "use an i32 (0 or 1)");
+  cx.poison(op);
+}
+
 /** `kernel.subgroup.broadcast %v from %lane` (the lane is uniform): `ds_bpermute_b32` from that lane. */
 const subgroupBroadcastRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const x = cx.scalar(operandOf(op, 0));
-  if (x.t === "i1") {
-    cx.unsupported(op, "'kernel.subgroup.broadcast' of an i1", "broadcast an i32 (0 or 1) instead");
-    return cx.poison(op);
-  }
+  if (x.t === "i1") return refuseI1(cx, op);
   if (x.c !== undefined || (cx.isS(x) && !x.mask)) return cx.set(resultOf(op), x);
   cx.set(resultOf(op), permute(cx, x, low32(cx, cx.scalar(operandOf(op, 1)))));
 };
@@ -282,34 +276,18 @@ const workgroupReduceRule: Rule = (cx, op) => {
     return cx.poison(op);
   }
   const id = flatLocalId(cx, op, size);
-  if (wholeWaves) {
-    // Whole waves: a butterfly in each wave, then one LDS slot per wave folded in wave order.
-    const perWave = butterfly(cx, x, combine, cx.wave);
-    const waves = flat / cx.wave;
-    if (waves === 1) return cx.set(resultOf(op), perWave);
-    const waveSlot = int32(cx, "shl", int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))), cx.const("i32", 2n));
-    cx.emit("ds_store_b32", [cx.v32(cx.lo(waveSlot)), part(cx.own32(cx.lo(perWave)))], { offset });
-    drain(cx);
-    cx.emit("s_barrier", []);
-    const base = cx.v32(imm(0));
-    let total: Scalar | undefined;
-    for (let k = 0; k < waves; k++) {
-      const d = cx.vreg("v", 1);
-      cx.emit("ds_load_b32", [part(d), base], { offset: offset + 4 * k });
-      const w = cx.sval(x.t, d);
-      total = total ? combine(cx, total, w) : w;
-    }
-    drain(cx);
-    cx.emit("s_barrier", []);
-    return cx.set(resultOf(op), total!);
-  }
-  const slot = int32(cx, "shl", id, cx.const("i32", 2n));
-  cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(x)))], { offset });
+  // Whole waves: a butterfly per wave, then one slot per wave; otherwise one slot per invocation.
+  const value = wholeWaves ? butterfly(cx, x, combine, cx.wave) : x;
+  const slots = wholeWaves ? flat / cx.wave : flat;
+  if (slots === 1) return cx.set(resultOf(op), value);
+  const slotIndex = wholeWaves ? int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))) : id;
+  const slot = int32(cx, "shl", slotIndex, cx.const("i32", 2n));
+  cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(value)))], { offset });
   drain(cx);
   cx.emit("s_barrier", []);
   const zero = cx.v32(imm(0));
   let acc: Scalar | undefined;
-  for (let k = 0; k < flat; k++) {
+  for (let k = 0; k < slots; k++) {
     const d = cx.vreg("v", 1);
     cx.emit("ds_load_b32", [part(d), zero], { offset: offset + 4 * k });
     const v = cx.sval(x.t, d);
@@ -317,7 +295,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
   }
   drain(cx);
   cx.emit("s_barrier", []);
-  cx.set(resultOf(op), acc!);
+  cx.set(resultOf(op), acc ?? value);
 };
 
 export const KERNEL_RULES = {

@@ -17,6 +17,7 @@ import type { VectorType, ViewType } from "../../../ir/types.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
+import { drain } from "./kernel-rules.js";
 import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -273,17 +274,36 @@ const LDS_ATOMICS: Record<string, string> = {
 };
 const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b32", ori: "b32", xori: "b32", minsi: "i32", maxsi: "i32", minui: "u32", maxui: "u32", addf: "f32" };
 
-function relaxedOnly(cx: Cx, op: Op): boolean {
-  const o = String(op.props.ordering ?? "relaxed");
-  if (o === "relaxed") return true;
-  cx.unsupported(op, `an atomic with ordering '${o}'`, "the AMDGPU back end selects relaxed atomics so far");
-  return false;
+/**
+ * The fences an atomic's ordering needs (AMDGPUUsage memory model, non-tgsplit gfx942 and
+ * gfx11 in WGP mode) at workgroup or subgroup scope: release = every earlier memory access
+ * finished (`s_waitcnt vmcnt(0) lgkmcnt(0)`, gfx11 also vscnt) before the atomic; acquire =
+ * the atomic finished, then on gfx11 the WGP's L0 invalidated (`buffer_gl0_inv`, the two CUs
+ * of a WGP have their own). Device and system scope need L2/GL1 maintenance (gfx942
+ * `buffer_inv sc1`/`buffer_wbl2`, gfx11 `buffer_gl1_inv`), not written yet: TARGET/001.
+ */
+function atomicFences(cx: Cx, op: Op): { release: boolean; acquire: boolean } | undefined {
+  const ordering = String(op.props.ordering ?? "relaxed");
+  if (ordering === "relaxed") return { release: false, acquire: false };
+  const scope = String(op.props.scope ?? "device");
+  if (scope !== "workgroup" && scope !== "subgroup") {
+    cx.unsupported(op, `an atomic with ordering '${ordering}' at ${scope} scope`, "ordered atomics are selected at workgroup and subgroup scope so far");
+    return undefined;
+  }
+  const both = ordering === "acq_rel" || ordering === "seq_cst";
+  return { release: both || ordering === "release", acquire: both || ordering === "acquire" };
+}
+
+function acquireFence(cx: Cx, space: "global" | "lds"): void {
+  drain(cx);
+  if (cx.family === "gfx11" && space === "global") cx.emit("buffer_gl0_inv", []);
 }
 
 const rmwRule: Rule = (cx, op) => {
   const kind = String(op.props.kind);
   const v = cx.get(operandOf(op, 1));
-  if (v.kind !== "view" || !relaxedOnly(cx, op)) return cx.poison(op);
+  const fences = v.kind === "view" ? atomicFences(cx, op) : undefined;
+  if (v.kind !== "view" || !fences) return cx.poison(op);
   if (v.bytes !== 4) {
     cx.unsupported(op, `atomics on '${v.element}' elements`);
     return cx.poison(op);
@@ -292,6 +312,9 @@ const rmwRule: Rule = (cx, op) => {
   const returns = result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0;
   const at = address(cx, v, indexScalars(cx, op));
   const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
+  if (fences.release) drain(cx);
+  const space = v.space;
+  const after = () => fences.acquire && acquireFence(cx, space);
   if (v.space === "lds") {
     const base = LDS_ATOMICS[kind];
     if (!base) {
@@ -302,9 +325,11 @@ const rmwRule: Rule = (cx, op) => {
     if (returns) {
       const d = cx.vreg("v", 1);
       cx.emit(`${base}_rtn_${suffix}`, [part(d), at.reg, part(data)], { offset: at.offset });
+      after();
       return cx.set(result, cx.sval(v.element, d));
     }
     cx.emit(`${base}_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+    after();
     if (result) cx.set(result, { kind: "invalid" });
     return;
   }
@@ -316,9 +341,11 @@ const rmwRule: Rule = (cx, op) => {
   if (returns) {
     const d = cx.vreg("v", 1);
     cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true });
+    after();
     return cx.set(result, cx.sval(v.element, d));
   }
   cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset });
+  after();
   if (result) cx.set(result, { kind: "invalid" });
 };
 

@@ -7,7 +7,6 @@
 import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
-import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
 import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
@@ -244,23 +243,9 @@ function copySign(cx: Cx, a: Scalar, b: Scalar): Scalar {
   return vfloat(cx, "v_or_b32", magnitude, sign, true);
 }
 
-/**
- * Round half away from zero: t = trunc(x); t ± 1 when |x − t| ≥ 0.5 (x − t is exact, and
- * every |x| ≥ 2²³ is already an integer, so the sequence is exact).
- */
-function roundHalfAway(cx: Cx, x: Scalar): Scalar {
-  const t = vunary(cx, "v_trunc_f32", x);
-  const fraction = vfloat(cx, "v_sub_f32", x, t, false);
-  const size = vfloat(cx, "v_and_b32", cx.const("i32", SIGN - 1n), fraction, true);
-  const away = compareFloat(cx, "oge", size, cx.const("f32", floatBits(0.5)))!;
-  const step = select(cx, away, copySign(cx, cx.const("f32", floatBits(1)), x), cx.const("f32", 0n));
-  return vfloat(cx, "v_add_f32", t, step, true);
-}
-
 const INT_LANES: Record<string, Lane> = {
   negi, absi, extsi: integerConversion("extsi"), extui: integerConversion("extui"), trunci: integerConversion("trunci"),
   copysignf: f32Only((cx, _op, [a, b]) => copySign(cx, a!, b!)),
-  roundf: f32Only((cx, _op, [a]) => roundHalfAway(cx, a!)),
   addi: intBinary("add"), subi: intBinary("sub"), muli: intBinary("mul"), andi: intBinary("and"), ori: intBinary("or"), xori: intBinary("xor"),
   shli: intBinary("shl"), shrui: intBinary("shru"), shrsi: intBinary("shrs"), minsi: intBinary("mins"), maxsi: intBinary("maxs"),
   minui: intBinary("minu"), maxui: intBinary("maxu"), cmpi, cmpf, cast,
@@ -376,18 +361,6 @@ const iotaRule: Rule = (cx, op) => {
   cx.set(r, { kind: "vector", lanes, t });
 };
 
-/** acc = fma(a[i], b[i], acc) in lane order, one rounding per step (as the interpreter). */
-const dotRule: Rule = (cx, op) => {
-  const [a, b, init] = op.operands.map((v) => cx.get(v));
-  if (a?.kind !== "vector" || b?.kind !== "vector" || init?.kind !== "scalar" || init.t !== "f32") {
-    if (a?.kind !== "invalid" && b?.kind !== "invalid") cx.unsupported(op, "'vector.dotf' on these operand types", "the AMDGPU back end selects f32 dot products");
-    return cx.poison(op);
-  }
-  let acc: Scalar = init;
-  a.lanes.forEach((x, i) => (acc = fma(cx, x, b.lanes[i]!, acc)));
-  cx.set(resultOf(op), acc);
-};
-
 /** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
 function divide(signed: boolean): Lane {
   return (cx, op, [a, b]) => {
@@ -419,24 +392,26 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
   return Object.fromEntries(namesWithPrefix(prefix).map((n) => [n, UNREVIEWED]));
 }
 
-const INTEGER_DIVISION = unsupported("integer division is selected only by positive power-of-two constants (divsi/divui/remsi/remui); the general 32/64-bit division sequence is not written yet");
-const NO_FLOAT_SEQUENCE = unsupported("no hardware instruction, and no sequence with documented accuracy is written yet (docs/amdgpu.md, math functions)");
-const NO_F16_F64 = unsupported("f16 and f64 are not selected: the back end's carriers are i1, i32, i64/index/offset and f32");
-const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts on index values are not selected yet (they need v_alignbit_b32 / v_ffbh_u32 / v_bcnt_u32_b32 pairs)");
-const ATOMIC_ORDERING = unsupported("compare-exchange, atomic load and atomic store need the memory model's fences per ordering and scope (AMDGPUUsage), not written yet; relaxed view.atomic.rmw/reduce are selected");
+// Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
+const INTEGER_DIVISION = unsupported("division only by a power-of-two constant so far");
+const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
+const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
+const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts are not selected yet");
+const ATOMIC_ORDERING = unsupported("not selected yet; view.atomic.rmw/reduce are");
+
+/** Each of the space-separated ops refused with one reason. */
+const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
 
 /** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
 const NOT_SELECTED = {
-  "kernel.assert": unsupported("no way to report a failed assertion to the host yet (s_trap needs the runtime's trap handler)"),
-  "index.rotli": BIT_COUNTS_64, "index.rotri": BIT_COUNTS_64, "index.ctlzi": BIT_COUNTS_64, "index.cttzi": BIT_COUNTS_64, "index.ctpopi": BIT_COUNTS_64,
-  "scalar.ceildivsi": INTEGER_DIVISION, "scalar.ceildivui": INTEGER_DIVISION, "scalar.floordivsi": INTEGER_DIVISION,
-  "scalar.remf": NO_FLOAT_SEQUENCE, "scalar.tanhf": NO_FLOAT_SEQUENCE, "scalar.erff": NO_FLOAT_SEQUENCE, "scalar.powf": NO_FLOAT_SEQUENCE,
-  "vector.tanhf": NO_FLOAT_SEQUENCE, "vector.erff": NO_FLOAT_SEQUENCE,
-  "scalar.extf": NO_F16_F64, "scalar.fptrunc": NO_F16_F64, "vector.extf": NO_F16_F64, "vector.fptrunc": NO_F16_F64,
-  "view.atomic.cmpxchg": ATOMIC_ORDERING, "view.atomic.load": ATOMIC_ORDERING, "view.atomic.store": ATOMIC_ORDERING,
-} as const satisfies Partial<Record<OpName, ReturnType<typeof unsupported>>>;
+  ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
+  ...refuse("index.rotli index.rotri index.ctlzi index.cttzi index.ctpopi", BIT_COUNTS_64),
+  ...refuse("scalar.ceildivsi scalar.ceildivui scalar.floordivsi", INTEGER_DIVISION),
+  ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf scalar.roundf vector.tanhf vector.erff vector.roundf vector.dotf", NO_FLOAT_SEQUENCE),
+  ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
+  ...refuse("view.atomic.cmpxchg view.atomic.load view.atomic.store", ATOMIC_ORDERING),
+};
 
-void imm;
 
 export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...dialect("kernel."), ...dialect("index."), ...dialect("scalar."), ...dialect("scf."), ...dialect("buffer."), ...dialect("encoding."),
@@ -454,7 +429,6 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "vector.splat": splatRule,
   "vector.from_elements": fromElementsRule,
   "vector.iota": iotaRule,
-  "vector.dotf": dotRule,
   "vector.extract": extractRule,
   "vector.insert": insertRule,
   "vector.reduce": vectorReduceRule,
