@@ -223,7 +223,7 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     } catch (e) {
       if (e instanceof LoomError) throw e;
       // A back end that throws (a limit it does not report itself) fails the Result, at the first kernel.
-      const d = makeDiagnostic(D.backendInternal, kernels[0]!.op.span, [`'${environment.name}' could not emit this module: ${(e as Error)?.message ?? e}`]);
+      const d = makeDiagnostic(D.backendInternal, kernels[0]?.op.span, [`'${environment.name}' could not emit this module: ${(e as Error)?.message ?? e}`]);
       return new Result({ diagnostics: [d], lookup, failed: true });
     }
     const failed = out.diagnostics.some((d) => d.severity === "error") || !out.contents;

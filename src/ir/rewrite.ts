@@ -16,7 +16,7 @@ function remapPropInPlace(p: Prop, map: ValueMap): Prop {
 /** Rewrites every use (operands, props, types) of a key of `map` inside `op` and its regions. */
 export function replaceUsesInOp(op: Op, map: ValueMap): void {
   if (map.size === 0) return;
-  for (let i = 0; i < op.operands.length; i++) op.operands[i] = map.get(op.operands[i]!) ?? op.operands[i]!;
+  for (const [i, v] of op.operands.entries()) op.operands[i] = map.get(v) ?? v;
   for (const k in op.props) op.props[k] = remapPropInPlace(op.props[k], map);
   for (const r of op.results) r.type = remapType(r.type, map);
   for (const region of op.regions) replaceUsesInRegion(region, map);

@@ -115,9 +115,9 @@ export function typeEquals(a: Type, b: Type): boolean {
   }
   const v = b as ViewType | TensorType;
   if (a.element.name !== v.element.name || a.dims.length !== v.dims.length) return false;
-  for (let i = 0; i < a.dims.length; i++) {
-    const x = a.dims[i]!, y = v.dims[i]!;
-    if (x.kind !== y.kind) return false;
+  for (const [i, x] of a.dims.entries()) {
+    const y = v.dims[i];
+    if (!y || x.kind !== y.kind) return false;
     if (x.kind === "static" ? x.size !== (y as { size: number }).size : x.value !== (y as { value: Value }).value) return false;
   }
   return a.kind === "tensor" || layoutEquals(a.layout, (v as ViewType).layout);

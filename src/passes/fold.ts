@@ -98,13 +98,15 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
     out.push(op);
     for (const inner of op.regions) foldInto(inner, constants, aliases);
     if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
+      const [result] = op.results;
       const c = constantOf(op);
-      if (c !== undefined) constants.set(op.results[0]!, c);
+      if (c !== undefined && result) constants.set(result, c);
       continue;
     }
     if (isOp(op, "vector.constant") || isOp(op, "vector.splat") || isOp(op, "vector.from_elements")) {
+      const [result] = op.results;
       const lanes = vectorConstantOf(op, constants, resolve);
-      if (lanes) constants.set(op.results[0]!, lanes);
+      if (lanes && result) constants.set(result, lanes);
       continue;
     }
     const evaluate = opInfo(op.name)?.evaluate;
@@ -117,8 +119,11 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
       continue;
     }
     if (isOp(op, "scf.select")) {
-      const cond = constants.get(resolve(op.operands[0]!));
-      if (cond !== undefined) aliases.set(op.results[0]!, resolve(op.operands[cond !== 0n ? 1 : 2]!));
+      const [c, ifTrue, ifFalse] = op.operands;
+      const [result] = op.results;
+      const cond = c && constants.get(resolve(c));
+      const chosen = cond === undefined ? undefined : cond !== 0n ? ifTrue : ifFalse;
+      if (result && chosen) aliases.set(result, resolve(chosen));
       continue;
     }
     if (NOT_FOLDED.has(op.name) || MATH.test(op.name) || op.results.length !== 1) continue;

@@ -199,13 +199,13 @@ function prepareKernel(
     const sizes = staticSize as bigint[];
     let fits = true;
     sizes.forEach((s, d) => {
-      const span = sizeOperands[d]!.span ?? launchOp.span;
+      const span = sizeOperands[d]?.span ?? launchOp.span;
       if (s < 1n) sink.report(D.workgroupDimTooSmall, span, ["xyz"[d], s]);
       else if (s > BigInt(facts.maxWorkgroupSize[d]!)) sink.report(D.workgroupDimTooLarge, span, ["xyz"[d], s, facts.maxWorkgroupSize[d]]);
       else return;
       fits = false;
     });
-    const flat = sizes[0]! * sizes[1]! * sizes[2]!;
+    const flat = sizes.reduce((a, b) => a * b, 1n);
     if (flat > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
     if (fits) staticWorkgroupSize = sizes.map(Number) as [number, number, number];
   }

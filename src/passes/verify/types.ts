@@ -643,18 +643,20 @@ function checkProviderSignature(ctx: VerifyContext, c: OpTypes, op: Op): void {
   const args = op.regions[0]?.args ?? [], contract = decl.regions[0]?.args ?? [];
   if (args.length !== contract.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' takes ${args.length} argument(s), its family '@${family}' ${contract.length}`]);
   const map: ValueMap = new Map();
-  contract.forEach((a, i) => map.set(a, args[i]!));
-  contract.forEach((a, i) => {
-    const want = remapType(a.type, map), got = args[i]!.type;
-    if (!typeEquals(got, want)) c.mismatch(`implementation argument ${i} '%${args[i]!.name}' has type ${s(got)}, contract argument ${i} of '@${family}' ${s(want)}`);
-  });
+  // Equal lengths (checked above): each contract argument has its provider argument.
+  const pairs = contract.flatMap((a, i) => { const arg = args[i]; return arg ? [[a, arg] as const] : []; });
+  for (const [a, arg] of pairs) map.set(a, arg);
+  for (const [i, [a, arg]] of pairs.entries()) {
+    const want = remapType(a.type, map), got = arg.type;
+    if (!typeEquals(got, want)) c.mismatch(`implementation argument ${i} '%${arg.name}' has type ${s(got)}, contract argument ${i} of '@${family}' ${s(want)}`);
+  }
   const results = propOf(op, "resultTypes") ?? [];
   const wanted = decl.props.resultTypes ?? [];
   if (results.length !== wanted.length) return void ctx.report(D.countMismatch, op.span, [`provider '@${op.symbol ?? "?"}' returns ${results.length} value(s), its family '@${family}' ${wanted.length}`]);
-  wanted.forEach((t, i) => {
-    const want = remapType(t, map);
-    if (!typeEquals(results[i]!, want)) c.mismatch(`implementation result ${i} has type ${s(results[i]!)}, contract result ${i} of '@${family}' ${s(want)}`);
-  });
+  for (const [i, t] of wanted.entries()) {
+    const want = remapType(t, map), got = results[i];
+    if (got && !typeEquals(got, want)) c.mismatch(`implementation result ${i} has type ${s(got)}, contract result ${i} of '@${family}' ${s(want)}`);
+  }
 }
 
 /** Signature argument types of kernels and config declarations/definitions (TYPE/013, TYPE/003). */

@@ -28,7 +28,7 @@ import { isCallOp, opFacts } from "./ops.js";
 import { calleeBodies } from "./callgraph.js";
 import { isOp } from "../../dialects/registry.js";
 
-const LEVELS: readonly Uniformity[] = ["uniform", "subgroup", "varying"];
+const LEVELS = ["uniform", "subgroup", "varying"] as const satisfies readonly Uniformity[];
 type Level = 0 | 1 | 2;
 
 const VARYING_SOURCES = new Set(["kernel.workitem.id", "kernel.workitem.dispatch.id", "kernel.subgroup.lane.id", "view.atomic.rmw", "view.atomic.cmpxchg"]);
@@ -43,10 +43,10 @@ export class UniformityInfo {
   readonly control = new Map<Op, Level>();
 
   of(v: Value): Uniformity {
-    return LEVELS[this.values.get(v) ?? 0]!;
+    return LEVELS[this.values.get(v) ?? 0];
   }
   controlOf(op: Op): Uniformity {
-    return LEVELS[this.control.get(op) ?? 0]!;
+    return LEVELS[this.control.get(op) ?? 0];
   }
 }
 
