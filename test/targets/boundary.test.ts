@@ -22,6 +22,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/harness/devices.ts": "the device providers: each runtime runs one target's executables (Vulkan SPIR-V, CUDA PTX)",
   "src/harness/device-sim.ts": "the sim device runs AMDGPU code objects in the ISA simulator",
   "src/harness/device-webgpu.ts": "the webgpu device runs WGSL",
+  "src/harness/device-interp.ts": "the interp device compiles for a PTX profile and runs the prepared kernel in the interpreter",
   "src/harness/webgpu-worker.ts": "the webgpu device's worker runs WGSL",
   "src/cli/run.ts": "help text: which executable each --device runs",
   "src/cli/explanations.ts": "explanations of TARGET diagnostics name the flags and targets that fix them",
