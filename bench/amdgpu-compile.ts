@@ -26,7 +26,7 @@ import type { TargetEnvironment } from "../src/core/target.js";
 import { percentiles, repoPath as root, timeSamples } from "./stats.js";
 
 /** Runs an LLVM tool (a whole process). */
-function tool(cmd: string, args: readonly string[]) {
+export function tool(cmd: string, args: readonly string[]) {
   return spawnSync(cmd, args, { encoding: "utf8" });
 }
 
@@ -37,7 +37,7 @@ interface CodeFacts {
 }
 
 /** Static instruction count of `symbol` (code-end padding excluded) and the metadata register counts. */
-function codeFacts(path: string, mcpu: string, symbol: string): CodeFacts | undefined {
+export function codeFacts(path: string, mcpu: string, symbol: string): CodeFacts | undefined {
   const dis = tool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
   const notes = tool("llvm-readobj-19", ["--notes", path]);
   if (dis.status !== 0 || notes.status !== 0) return undefined;

@@ -6,40 +6,13 @@
  * counts only (no timing), so the numbers do not depend on machine load.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../src/index.js";
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../src/targets/amdgpu/index.js";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import { repoPath as root } from "./stats.js";
-
-/** Runs an LLVM tool (a whole process). */
-function tool(cmd: string, args: readonly string[]) {
-  return spawnSync(cmd, args, { encoding: "utf8" });
-}
-
-interface CodeFacts {
-  readonly instructions: number;
-  readonly vgprs: number;
-  readonly sgprs: number;
-}
-
-/** The instruction count of `symbol` and its metadata register counts, read by LLVM's tools. */
-function codeFacts(path: string, mcpu: string, symbol: string): CodeFacts | undefined {
-  const dis = tool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  const notes = tool("llvm-readobj-19", ["--notes", path]);
-  if (dis.status !== 0 || notes.status !== 0) return undefined;
-  let on = false;
-  let instructions = 0;
-  for (const line of dis.stdout.split("\n")) {
-    if (line.includes(`<${symbol}>:`)) on = true;
-    else if (on && line.trim() === "" && instructions > 0) break;
-    else if (on && line.startsWith("\t") && !/\bs_code_end\b|\bs_nop 0\b/.test(line)) instructions++;
-  }
-  const n = (key: string) => Number(new RegExp(`\\.${key}:\\s+(\\d+)`).exec(notes.stdout)?.[1]);
-  return { instructions, vgprs: n("vgpr_count"), sgprs: n("sgpr_count") };
-}
+import { codeFacts, tool } from "./amdgpu-compile.js";
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
