@@ -25,7 +25,11 @@ class DominanceChecker {
   /** The op whose uses are being checked, and the values already reported there (made on the first report). */
   #op: Op | undefined;
   #reported: Set<Value> | undefined;
-  constructor(private readonly ctx: VerifyContext) {}
+  constructor(
+    private readonly ctx: VerifyContext,
+    /** Use counts of body values, counted on this walk (the verifier's `uses` analysis). */
+    private readonly uses: Map<Value, number>,
+  ) {}
 
   /** Starts a new group of uses, reported at `op` (each undominated value once per group). */
   #begin(op: Op): void {
@@ -43,6 +47,12 @@ class DominanceChecker {
   };
 
   /** Makes `region`'s args visible, checks their types, runs `fn`, then hides them again. */
+  /** A use by an op of a body: counted, then checked. */
+  readonly #countedUse = (v: Value): void => {
+    this.uses.set(v, (this.uses.get(v) ?? 0) + 1);
+    this.#use(v);
+  };
+
   #withArgs(owner: Op, region: Region, fn: () => void): void {
     for (const a of region.args) this.#visible.add(a);
     this.#begin(owner);
@@ -97,7 +107,7 @@ class DominanceChecker {
     const defined: Value[] = [];
     for (const op of region.ops) {
       this.#begin(op);
-      forEachUse(op, this.#use);
+      forEachUse(op, this.#countedUse);
       for (const inner of op.regions) this.#withArgs(op, inner, () => this.#region(inner));
       for (const r of op.results) {
         this.#visible.add(r);
@@ -108,7 +118,7 @@ class DominanceChecker {
   }
 }
 
-export function checkDominance(ctx: VerifyContext): void {
-  const checker = new DominanceChecker(ctx);
+export function checkDominance(ctx: VerifyContext, uses: Map<Value, number>): void {
+  const checker = new DominanceChecker(ctx, uses);
   for (const op of ctx.module.ops) checker.topLevel(op);
 }

@@ -30,7 +30,6 @@
  */
 import type { Module, Op, Value } from "../../ir/core.js";
 import type { ModuleAnalyses } from "../../core/prepared.js";
-import { forEachUse } from "../../ir/walk.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
 import { checkHarness } from "./check.js";
@@ -66,9 +65,8 @@ export interface VerifiedModule extends ModuleAnalyses {
   readonly ok: boolean;
 }
 
-/** Runs the per-op checks over every body, counting value uses on the same walk. */
-function perOpChecks(ctx: VerifyContext, uses: Map<Value, number>): void {
-  const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
+/** Runs the per-op checks over every body. */
+function perOpChecks(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
     checkTopLevelTypes(ctx, op);
     checkTopLevelLimits(ctx, op);
@@ -81,7 +79,6 @@ function perOpChecks(ctx: VerifyContext, uses: Map<Value, number>): void {
         checkAttributes(ctx, op);
         checkStaticValues(ctx, op);
         checkOpLimits(ctx, op);
-        forEachUse(op, count);
         for (const r of op.regions) walk(r.ops);
       }
     };
@@ -125,9 +122,10 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
   checkStructure(ctx);
   checkHarness(ctx);
   checkYields(ctx);
-  checkDominance(ctx);
+  // Value uses are counted on the dominance walk, which visits every use of every body op.
   const uses = new Map<Value, number>();
-  perOpChecks(ctx, uses);
+  checkDominance(ctx, uses);
+  perOpChecks(ctx);
   checkSubranges(ctx);
   checkCalls(ctx);
   checkConfigDefs(ctx);
