@@ -11,7 +11,7 @@
 import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
-import { Tok, type Comment, type Token } from "./token.js";
+import { Tok, Token, type Comment } from "./token.js";
 import { HASH_SEED, hashStep, internSlice } from "./intern.js";
 
 // Character classes of ASCII codes.
@@ -144,27 +144,13 @@ class Lexer {
   }
 
   private push(kind: Tok, start: number, col: number, line: number, text: string, int?: bigint, float?: number): Token {
-    // One object shape for every token keeps property access monomorphic.
-    const tok: Token = {
-      kind,
-      start,
-      end: this.pos,
-      line,
-      col,
-      endLine: this.line,
-      endCol: this.col(this.pos),
-      text,
-      int,
-      float,
-      firstOnLine: line !== this.lastLine,
-      blankBefore: this.lastLine !== 0 && line - this.lastLine >= 2,
-      depth: this.depth,
-      comments: undefined,
-    };
+    const bits = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
+    let comments: Comment[] | undefined;
     if (this.comments.length > 0) {
-      tok.comments = this.comments;
+      comments = this.comments;
       this.comments = [];
     }
+    const tok = new Token(kind, start, this.pos, line, col, this.col(this.pos), text, int ?? float, bits, comments);
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
     this.lastLine = this.line;
@@ -352,16 +338,21 @@ class Lexer {
     let i = start + 1;
     if (kind === Tok.Hash) {
       if (cls(text.charCodeAt(i)) & ID_START) i = this.digits(i + 1, ID_CHAR);
-    } else {
-      i = this.digits(i, kind === Tok.Symbol ? ID_CHAR : VAL_CHAR);
+      this.pos = i;
+      if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
+      this.push(kind, start, col, this.line, text.slice(start + 1, i));
+      return;
+    }
+    // `%` / `@` / `^` names: scanned and hashed in one go.
+    const mask = kind === Tok.Symbol ? ID_CHAR : VAL_CHAR;
+    let hash = HASH_SEED;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!(cls(c) & mask)) break;
+      hash = hashStep(hash, c);
     }
     this.pos = i;
-    if (i === start + 1) {
-      this.pos = start + 1;
-      return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    }
-    let hash = HASH_SEED;
-    for (let j = start + 1; j < i; j++) hash = hashStep(hash, text.charCodeAt(j));
+    if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
     this.push(kind, start, col, this.line, internSlice(text, start + 1, i, hash));
   }
 

@@ -294,11 +294,15 @@ export class Parser {
     }
     if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
     this.endOfOp();
-    for (let i = 0; i < names.length; i++) {
-      const n = names[i]!;
-      const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
-      if (redefined) this.report(D.redefinedValue, n, [n.text]);
-      op.results.push(value);
+    if (names.length > 0) {
+      const results: Value[] = [];
+      for (let i = 0; i < names.length; i++) {
+        const n = names[i]!;
+        const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
+        if (redefined) this.report(D.redefinedValue, n, [n.text]);
+        results.push(value);
+      }
+      op.results = results;
     }
     return op;
   }
@@ -492,7 +496,8 @@ export class Parser {
   defineArg(region: Region, t: Token, type: Type): Value {
     const { value, redefined } = this.scope.define(t.text, type, region, this.span(t));
     if (redefined) this.report(D.redefinedValue, t, [t.text]);
-    region.args.push(value);
+    if (region.args.length === 0) region.args = [value];
+    else region.args.push(value);
     return value;
   }
 
@@ -834,7 +839,8 @@ export class Parser {
     for (const r of refs) {
       if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [r.tok.text]);
     }
-    region.args.push(...args);
+    if (region.args.length === 0) region.args = args.slice();
+    else region.args.push(...args);
     return args;
   }
 

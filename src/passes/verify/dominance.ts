@@ -20,16 +20,16 @@ function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (t.layout?.kind === "value") fn(t.layout.value);
 }
 
+/** Tells the marks of one checker from those an earlier one left behind (`Value.mark`). */
+let lastEpoch = 0;
+
 class DominanceChecker {
-  readonly #visible = new Set<Value>();
+  /** Values in scope have `mark === epoch`. */
+  readonly #epoch = ++lastEpoch;
   /** The op whose uses are being checked, and the values already reported there (made on the first report). */
   #op: Op | undefined;
   #reported: Set<Value> | undefined;
-  constructor(
-    private readonly ctx: VerifyContext,
-    /** Use counts of body values, counted on this walk (the verifier's `uses` analysis). */
-    private readonly uses: Map<Value, number>,
-  ) {}
+  constructor(private readonly ctx: VerifyContext) {}
 
   /** Starts a new group of uses, reported at `op` (each undominated value once per group). */
   #begin(op: Op): void {
@@ -39,26 +39,24 @@ class DominanceChecker {
 
   /** Bound once, so that walking uses allocates no closure per op. */
   readonly #use = (v: Value): void => {
-    if (this.#visible.has(v)) return;
+    if (v.mark === this.#epoch) return;
     const reported = (this.#reported ??= new Set<Value>());
     if (reported.has(v)) return;
     reported.add(v);
     this.ctx.report(D.notDominated, this.#op?.span, [v.name]);
   };
 
-  /** Makes `region`'s args visible, checks their types, runs `fn`, then hides them again. */
-  /** A use by an op of a body: counted, then checked. */
-  readonly #countedUse = (v: Value): void => {
-    this.uses.set(v, (this.uses.get(v) ?? 0) + 1);
-    this.#use(v);
-  };
-
-  #withArgs(owner: Op, region: Region, fn: () => void): void {
-    for (const a of region.args) this.#visible.add(a);
+  /** Makes `region`'s args visible and checks their types (reported at `owner`). */
+  #enter(owner: Op, region: Region): void {
+    const args = region.args;
+    for (let i = 0; i < args.length; i++) args[i]!.mark = this.#epoch;
     this.#begin(owner);
-    for (const a of region.args) typeValues(a.type, this.#use);
-    fn();
-    for (const a of region.args) this.#visible.delete(a);
+    for (let i = 0; i < args.length; i++) typeValues(args[i]!.type, this.#use);
+  }
+
+  #leave(region: Region): void {
+    const args = region.args;
+    for (let i = 0; i < args.length; i++) args[i]!.mark = 0;
   }
 
   #predicates(preds: unknown): void {
@@ -73,14 +71,14 @@ class DominanceChecker {
 
   /** A signature (or body) region of a top-level op, with the props that may mention its args. */
   #signature(op: Op, region: Region | undefined, whereKey: string | undefined, isBody: boolean): void {
-    const run = () => {
-      this.#begin(op);
-      if (whereKey) this.#predicates(op.props[whereKey]);
-      if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
-      if (isBody && region) this.#region(region);
-    };
-    if (region) this.#withArgs(op, region, run);
-    else run();
+    if (region) this.#enter(op, region);
+    this.#begin(op);
+    if (whereKey) this.#predicates(op.props[whereKey]);
+    if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
+    if (region) {
+      if (isBody) this.#region(region);
+      this.#leave(region);
+    }
   }
 
   topLevel(op: Op): void {
@@ -104,21 +102,30 @@ class DominanceChecker {
   }
 
   #region(region: Region): void {
-    const defined: Value[] = [];
-    for (const op of region.ops) {
+    const ops = region.ops;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
       this.#begin(op);
-      forEachUse(op, this.#countedUse);
-      for (const inner of op.regions) this.#withArgs(op, inner, () => this.#region(inner));
-      for (const r of op.results) {
-        this.#visible.add(r);
-        defined.push(r);
+      forEachUse(op, this.#use);
+      const regions = op.regions;
+      for (let k = 0; k < regions.length; k++) {
+        const inner = regions[k]!;
+        this.#enter(op, inner);
+        this.#region(inner);
+        this.#leave(inner);
       }
+      const results = op.results;
+      for (let k = 0; k < results.length; k++) results[k]!.mark = this.#epoch;
     }
-    for (const v of defined) this.#visible.delete(v);
+    // The block's values go out of scope with it.
+    for (let i = 0; i < ops.length; i++) {
+      const results = ops[i]!.results;
+      for (let k = 0; k < results.length; k++) results[k]!.mark = 0;
+    }
   }
 }
 
-export function checkDominance(ctx: VerifyContext, uses: Map<Value, number>): void {
-  const checker = new DominanceChecker(ctx, uses);
+export function checkDominance(ctx: VerifyContext): void {
+  const checker = new DominanceChecker(ctx);
   for (const op of ctx.module.ops) checker.topLevel(op);
 }

@@ -28,7 +28,8 @@
  * The analyses it computes on the way (symbols, uniformity, constants and proven bounds,
  * use counts) are returned as a `VerifiedModule` (core's `ModuleAnalyses`) for later stages.
  */
-import type { Module, Op, Value } from "../../ir/core.js";
+import type { Module, Op, Region, Value } from "../../ir/core.js";
+import { forEachUse } from "../../ir/walk.js";
 import type { ModuleAnalyses } from "../../core/prepared.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
@@ -122,9 +123,7 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
   checkStructure(ctx);
   checkHarness(ctx);
   checkYields(ctx);
-  // Value uses are counted on the dominance walk, which visits every use of every body op.
-  const uses = new Map<Value, number>();
-  checkDominance(ctx, uses);
+  checkDominance(ctx);
   perOpChecks(ctx);
   checkSubranges(ctx);
   checkCalls(ctx);
@@ -145,5 +144,32 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
     sink.add(d);
     if (d.severity === "error") errors++;
   }
-  return { symbols, symbol: (name) => symbols.get(name)?.op, uniformity, bounds: folder, uses, diagnostics, ok: errors === 0 };
+  let uses: Map<Value, number> | undefined;
+  const bodies = ctx.bodies;
+  return {
+    symbols,
+    symbol: (name) => symbols.get(name)?.op,
+    uniformity,
+    bounds: folder,
+    // Counted when first read (no later stage of a compile reads them), from the bodies as they are then.
+    get uses() {
+      return (uses ??= countUses(bodies));
+    },
+    diagnostics,
+    ok: errors === 0,
+  };
+}
+
+/** How often each value is used by the ops of the bodies (operands, values in props and result types). */
+function countUses(bodies: readonly { readonly region: Region }[]): Map<Value, number> {
+  const uses = new Map<Value, number>();
+  const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
+  const walk = (ops: readonly Op[]) => {
+    for (const op of ops) {
+      forEachUse(op, count);
+      for (const r of op.regions) walk(r.ops);
+    }
+  };
+  for (const body of bodies) walk(body.region.ops);
+  return uses;
 }
