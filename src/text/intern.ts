@@ -1,11 +1,10 @@
 /**
- * Names of the source text (identifiers, op names, `%`/`@` names), shared between tokens and
- * between compiles: the lexer hashes a name while it scans it and gets back one string per
+ * Words of the source text (identifiers and op names), shared between tokens and between
+ * compiles: the lexer looks each name up and gets back one string per
  * distinct spelling instead of slicing a fresh one per token.
  *
- * Why: a name that is the same string object every time has its hash computed once (the
- * parser's scopes and the op tables are maps keyed by name), compares by pointer, and costs no
- * allocation. The op names and words seeded from the declarations are string literals, so
+ * Why: a name that is the same string object every time has its hash computed once (the op
+ * and syntax tables are maps keyed by name), compares by pointer, and costs no allocation. The op names and words seeded from the declarations are string literals, so
  * `op.name === "kernel.def"` in every later pass is a pointer comparison.
  *
  * Bounded: a fixed-size open-addressing table that stops taking new names when half full;
@@ -22,16 +21,13 @@ const names: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(
 const hashes = new Int32Array(SLOTS);
 let used = 0;
 
-/** FNV-1a step; the lexer folds each char code of a name in while scanning it. */
-export function hashStep(h: number, c: number): number {
-  return Math.imul(h ^ c, 0x01000193);
-}
-export const HASH_SEED = 0x811c9dc5 | 0;
-
-function hashOf(s: string): number {
-  let h = HASH_SEED;
-  for (let i = 0; i < s.length; i++) h = hashStep(h, s.charCodeAt(i));
-  return h;
+/**
+ * A name's hash from its length and three of its chars (first, middle, last): O(1), so the
+ * lexer pays nothing per char; names that collide are told apart by comparing text.
+ */
+function nameHash(text: string, start: number, end: number): number {
+  const h = Math.imul(end - start, 0x9e3779b1) ^ text.charCodeAt(start);
+  return Math.imul(Math.imul(h, 0x01000193) ^ text.charCodeAt((start + end) >> 1), 0x01000193) ^ (text.charCodeAt(end - 1) << 7);
 }
 
 function sameText(name: string, text: string, start: number, end: number): boolean {
@@ -40,8 +36,9 @@ function sameText(name: string, text: string, start: number, end: number): boole
   return true;
 }
 
-/** `text.slice(start, end)`, as the shared string when the table has (or can take) it; `hash` is of that slice. */
-export function internSlice(text: string, start: number, end: number, hash: number): string {
+/** `text.slice(start, end)` (not empty), as the shared string when the table has (or can take) it. */
+export function internSlice(text: string, start: number, end: number): string {
+  const hash = nameHash(text, start, end);
   let slot = hash & MASK;
   for (;;) {
     const name = names[slot];
@@ -63,7 +60,7 @@ export function internSlice(text: string, start: number, end: number, hash: numb
 export function internNames(words: Iterable<string>): void {
   for (const w of words) {
     if (used >= SLOTS / 2) return;
-    const hash = hashOf(w);
+    const hash = nameHash(w, 0, w.length);
     let slot = hash & MASK;
     while (names[slot] !== undefined && names[slot] !== w) slot = (slot + 1) & MASK;
     if (names[slot] === undefined) {

@@ -12,7 +12,7 @@ import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
 import { Tok, Token, type Comment } from "./token.js";
-import { HASH_SEED, hashStep, internSlice } from "./intern.js";
+import { internSlice } from "./intern.js";
 
 // Character classes of ASCII codes.
 const ID_START = 1; // [A-Za-z_$]
@@ -260,18 +260,16 @@ class Lexer {
     const text = this.text;
     let i = start + 1;
     let dotted = false;
-    let hash = hashStep(HASH_SEED, text.charCodeAt(start));
     while (i < text.length) {
       const c = text.charCodeAt(i);
       if (!(cls(c) & ID_CHAR)) break;
       if (c === 0x2e) dotted = true;
-      hash = hashStep(hash, c);
       i++;
     }
     this.pos = i;
     // Dimension mode ends at the element type.
     this.dimMode = false;
-    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i, hash));
+    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -338,22 +336,13 @@ class Lexer {
     let i = start + 1;
     if (kind === Tok.Hash) {
       if (cls(text.charCodeAt(i)) & ID_START) i = this.digits(i + 1, ID_CHAR);
-      this.pos = i;
-      if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
-      this.push(kind, start, col, this.line, text.slice(start + 1, i));
-      return;
-    }
-    // `%` / `@` / `^` names: scanned and hashed in one go.
-    const mask = kind === Tok.Symbol ? ID_CHAR : VAL_CHAR;
-    let hash = HASH_SEED;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (!(cls(c) & mask)) break;
-      hash = hashStep(hash, c);
+    } else {
+      i = this.digits(i, kind === Tok.Symbol ? ID_CHAR : VAL_CHAR);
     }
     this.pos = i;
     if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    this.push(kind, start, col, this.line, internSlice(text, start + 1, i, hash));
+    // Sliced, not interned: SSA names are looked up once or twice, by the scope only.
+    this.push(kind, start, col, this.line, text.slice(start + 1, i));
   }
 
   private string(start: number, col: number): void {
