@@ -1,6 +1,6 @@
 /** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
 import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
-import { encodeLaunchConfig } from "../launch/source.js";
+import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
 import type { TargetEnvironment, TargetProfile } from "../core/target.js";
@@ -131,9 +131,9 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       }
       const artifacts: Artifact[] = [];
       if (launchConfig) {
-        let contents: Uint8Array;
+        let lowered: readonly LaunchFunction[];
         try {
-          contents = encodeLaunchConfig(out.launchFunctions);
+          lowered = lowerLaunchFunctions(out.launchFunctions);
         } catch (e) {
           // The pipeline checks the encoder's limits first (STRUCTURE/906); whatever still
           // fails here is the program's, so it fails the Result rather than throwing.
@@ -142,7 +142,8 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           module.setState({ phase: "failed" });
           return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
         }
-        artifacts.push({ kind: "launch-config", format: ARTIFACT_FORMAT.LOOM_BYTECODE, identifier: `${moduleName}.launch.loombc`, contents });
+        // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
+        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, () => encodeLaunchFunctions(lowered)));
       }
       if (selectionReport) {
         artifacts.push({
@@ -164,7 +165,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
 
 function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined, linking: boolean): Specialization[] {
   if (!Array.isArray(list) || list.length === 0) bad("compileModule: 'specializations' must be a non-empty array");
-  const symbols = module.ir.symbolTable();
+  const ops = module.ir.ops;
   const seen = new Set<string>();
   return list.map((s, i) => {
     if (!isPlainObject(s)) bad(`compileModule: specializations[${i}] must be an object`);
@@ -175,7 +176,7 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     const name = s.functionSymbol.replace(/^@/, "");
     if (seen.has(name)) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
     seen.add(name);
-    const op = symbols.get(name);
+    const op = ops.find((o) => o.symbol === name);
     if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
     const linkable = linking && isOp(op, "kernel.decl");
     if (!isOp(op, "kernel.def") && !linkable) {

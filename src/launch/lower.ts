@@ -48,7 +48,7 @@ class Lowering {
       maxWorkgroupSize: this.triple(src.limits.maxWorkgroupSize, "maxWorkgroupSize"),
       maxFlatWorkgroupSize: this.u32(src.limits.maxFlatWorkgroupSize, "maxFlatWorkgroupSize"),
     };
-    const fn: LaunchFunction = {
+    const fn: { -readonly [K in keyof LaunchFunction]: LaunchFunction[K] } = {
       exportName: src.exportName,
       args,
       where,
@@ -58,14 +58,12 @@ class Lowering {
       body,
       registerTypes: this.#types,
     };
-    const locations = {
-      function: locationOf(src.region.parent?.span),
-      where: src.workloadWhere.map((p) => locationOf(p.span)),
-      ops: this.#opLocations,
-    };
+    const functionAt = locationOf(src.region.parent?.span);
+    const whereAt = src.workloadWhere.map((p) => locationOf(p.span));
     // Only a function with some known location carries a table (keeps decode → encode exact).
-    const known = locations.function !== undefined || locations.where.some((l) => l !== undefined) || locations.ops.some((l) => l !== undefined);
-    return known ? { ...fn, locations } : fn;
+    const known = functionAt !== undefined || whereAt.some((l) => l !== undefined) || this.#opLocations.some((l) => l !== undefined);
+    if (known) fn.locations = { function: functionAt, where: whereAt, ops: this.#opLocations };
+    return fn;
   }
 
   u32(v: number, what: string): number {
@@ -118,9 +116,10 @@ class Lowering {
     } else if (last?.kind !== "yield") {
       ops.push({ kind: "yield", operands: [] }); // the parser may omit an empty scf.yield
     }
-    ops.forEach((o, i) => {
-      if ((o.kind === "launch" || o.kind === "yield") && i !== ops.length - 1) this.fail(`'${o.kind === "launch" ? "kernel.launch.config" : "scf.yield"}' must be the last op of its region`);
-    });
+    for (let i = 0; i < ops.length - 1; i++) {
+      const o = ops[i]!;
+      if (o.kind === "launch" || o.kind === "yield") this.fail(`'${o.kind === "launch" ? "kernel.launch.config" : "scf.yield"}' must be the last op of its region`);
+    }
     return ops;
   }
 
