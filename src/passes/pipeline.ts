@@ -230,7 +230,7 @@ function prepareKernel(
     });
     const flat = sizes.reduce((a, b) => a * b, 1n);
     if (flat > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
-    if (fits) staticWorkgroupSize = sizes.map(Number) as [number, number, number];
+    if (fits) staticWorkgroupSize = [Number(sizes[0]), Number(sizes[1]), Number(sizes[2])];
   }
   const exportName = propOf(op, "exportName") ?? op.symbol!;
   checkLaunchLimits(op, configRegion, exportName, sink);
@@ -246,7 +246,7 @@ function prepareKernel(
   if (args.size > facts.maxArgumentBlockBytes) sink.report(D.argBlockTooLarge, op.span, [args.size, facts.maxArgumentBlockBytes]);
   if (sink.errorCount > errorsBefore || !storage) return undefined;
 
-  const kernel: PreparedKernel = {
+  const kernel: { -readonly [K in keyof PreparedKernel]: PreparedKernel[K] } = {
     symbol: op.symbol!,
     exportName,
     profile,
@@ -255,11 +255,11 @@ function prepareKernel(
     args: args.slots,
     argBlockSize: args.size,
     workgroupStorageBytes: storage.totalBytes,
-    ...(staticWorkgroupSize ? { staticWorkgroupSize } : {}),
     subgroupSize: facts.subgroupSize,
     allocations: storage.allocations,
     uses,
   };
+  if (staticWorkgroupSize) kernel.staticWorkgroupSize = staticWorkgroupSize;
   const launch: LaunchFunctionSource = {
     exportName,
     region: configRegion,
