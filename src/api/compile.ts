@@ -3,12 +3,13 @@ import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
 import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
-import type { TargetEnvironment, TargetProfile } from "../core/target.js";
+import type { EmitRequest, TargetEnvironment, TargetProfile } from "../core/target.js";
 import { Compiler, PassProgram } from "./context.js";
 import { LoomError } from "../core/errors.js";
 import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
+import type { PreparedModule } from "../core/prepared.js";
 import { Result } from "./result.js";
 import { executableInterface } from "./interface.js";
 import { encodeExecutableInterface } from "../abi/index.js";
@@ -61,6 +62,11 @@ function lazyArtifact(kind: Artifact["kind"], format: string, identifier: string
   };
 }
 
+/** A symbol without its leading '@', if it has one. */
+function withoutSigil(symbol: string): string {
+  return symbol.startsWith("@") ? symbol.slice(1) : symbol;
+}
+
 function bad(what: string): never {
   throw new LoomError("invalid-argument", what);
 }
@@ -108,7 +114,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   const config = new Map<string, ConfigValue>();
   for (const [k, v] of Object.entries(options.config ?? {})) {
     if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
-    config.set(k.replace(/^@/, ""), v);
+    config.set(withoutSigil(k), v);
   }
   const launchConfig = options.artifacts?.launchConfig ?? false;
   if (typeof launchConfig !== "boolean") bad("compileModule: 'artifacts.launchConfig' must be a boolean");
@@ -173,7 +179,7 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     if (typeof s.functionSymbol !== "string") bad(`compileModule: specializations[${i}].functionSymbol must be a string`);
     const profile = s.targetProfile;
     if (!profile || typeof profile.environment !== "string" || !profile.facts) bad(`compileModule: specializations[${i}].targetProfile must be a TargetProfile`);
-    const name = s.functionSymbol.replace(/^@/, "");
+    const name = withoutSigil(s.functionSymbol);
     if (seen.has(name)) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
     seen.add(name);
     const op = ops.find((o) => o.symbol === name);
@@ -215,12 +221,11 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     let out: ReturnType<TargetEnvironment["emit"]>;
     try {
       const prepared = state.prepared;
-      out = environment.emit({ moduleName: prepared.moduleName, kernels, ...(prepared.lowered ? { lowered: prepared.lowered } : {}) }, {
-        artifactFormat: options.artifactFormat,
-        identifier,
-        primary: options.primary ?? true,
-        ...(options.target ? { target: options.target } : {}),
-      });
+      const emitted: { -readonly [K in keyof PreparedModule]: PreparedModule[K] } = { moduleName: prepared.moduleName, kernels };
+      if (prepared.lowered) emitted.lowered = prepared.lowered;
+      const emitOptions: { -readonly [K in keyof EmitRequest]: EmitRequest[K] } = { artifactFormat: options.artifactFormat, identifier, primary: options.primary ?? true };
+      if (options.target) emitOptions.target = options.target;
+      out = environment.emit(emitted, emitOptions);
     } catch (e) {
       if (e instanceof LoomError) throw e;
       // A back end that throws (a limit it does not report itself) fails the Result, at the first kernel.
