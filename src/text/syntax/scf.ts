@@ -143,7 +143,15 @@ register("scf.for", {
         p.expect(Tok.LParen, "'('");
         op.props.schedule = p.parseEnum("schedule", SCHEDULES);
         p.expect(Tok.RParen, "')'");
-      } else if (kw.kind === Tok.Ident && kw.text !== "unroll" && kw.text !== "schedule") {
+      } else if (p.atWord("unroll")) {
+        // A second unroll policy: the reference reports the conflict on the loop (STRUCTURE/014), not as a parse error.
+        p.next();
+        if (p.eat(Tok.LParen)) {
+          p.parseValueUse();
+          p.expect(Tok.RParen, "')'");
+        }
+        p.report(D.valueOutOfRange, kw, ["unroll: either bare unroll or unroll factor, not both"]);
+      } else if (kw.kind === Tok.Ident && kw.text !== "schedule") {
         p.fail(D.unknownModifier, kw, ["clause", kw.text]);
       } else {
         break;
