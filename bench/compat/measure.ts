@@ -38,6 +38,9 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["clauses outside v1", /\b(?:pipeline|linkage|abi|import|loc)\(/],
   ["volatile", /<volatile>/],
   ["cluster sizes", /\bcluster_size\(/],
+  ["func.ref and indirect calls", /\bfunc\.(?:ref\b|null\b|address\b|compare\.null\b|call\.indirect\b)/],
+  ["modifiers outside v1", /\b(?:initializer|deinitializer|export_metadata)\b/],
+  ["generic target records", /\btarget\.generic</],
 ];
 
 /** `kernel.workgroup.scan` and the legacy func spellings are outside v1 but implemented: counted as extras. */

@@ -12,6 +12,7 @@ import { bitWidth, isFloat, isInt, typeToString, type PrimType, type Type } from
 import { LoomError } from "../core/errors.js";
 import { isOp, opInfo } from "../dialects/registry.js";
 import type { EvalValue, Lane } from "../dialects/decl.js";
+import type { ProviderAttr } from "../dialects/ops/check.js";
 import { bitsToFloat, floatToBits, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
 import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
@@ -40,6 +41,10 @@ export interface CheckLaunchRequest {
 export interface CheckHost {
   /** Runs the launch and waits; writes buffer results back into the tensors' bytes. */
   launch(request: CheckLaunchRequest): void;
+  /** The bytes of a fixture (`check.file.read.npy`), `path` as written in the file; absent where no files can be read. */
+  readFile?(path: string): Uint8Array;
+  /** Writes evidence (`check.file.write.npy`); absent where no files can be written. */
+  writeFile?(path: string, bytes: Uint8Array): void;
 }
 
 /** One parameter of a case: its key, type and the values it samples. */
@@ -175,6 +180,51 @@ function splitmix(seed: bigint): () => bigint {
   };
 }
 
+/** NumPy `descr` codes of each element type (little-endian or byte-order free); bf16 has none. */
+const NPY_DESCR: Readonly<Record<string, readonly string[]>> = {
+  i1: ["|b1"], i8: ["|i1", "|u1", "<i1", "<u1"], i16: ["<i2", "<u2"], i32: ["<i4", "<u4"], i64: ["<i8", "<u8"],
+  f16: ["<f2"], f32: ["<f4"], f64: ["<f8"],
+};
+
+/** The header and payload of a version 1–3 `.npy` file (what `check.file.read.npy` reads). */
+function parseNpy(bytes: Uint8Array, what: string): { descr: string; fortran: boolean; shape: number[]; data: Uint8Array } {
+  const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
+  if (bytes.byteLength < 10 || magic.some((b, i) => bytes[i] !== b)) throw new LoomError("invalid-argument", `${what}: not a NumPy .npy file`);
+  const major = bytes[6]!;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = major === 1 ? dv.getUint16(8, true) : dv.getUint32(8, true);
+  const start = major === 1 ? 10 : 12;
+  if (start + headerLength > bytes.byteLength) throw new LoomError("invalid-argument", `${what}: truncated .npy header`);
+  const header = new TextDecoder().decode(bytes.subarray(start, start + headerLength));
+  const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
+  const fortran = /'fortran_order'\s*:\s*True/.test(header);
+  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (descr === undefined || shapeText === undefined) throw new LoomError("invalid-argument", `${what}: the .npy header has no descr or shape`);
+  const shape = shapeText.split(",").map((x) => x.trim()).filter((x) => x !== "").map(Number);
+  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw new LoomError("invalid-argument", `${what}: bad .npy shape (${shapeText})`);
+  return { descr, fortran, shape, data: bytes.subarray(start + headerLength) };
+}
+
+/** A version 1.0 `.npy` file of a tensor (or a 0-d array of a scalar), little-endian, C order. */
+function writeNpy(element: string, shape: readonly number[], data: Uint8Array): Uint8Array {
+  const descr = NPY_DESCR[element]?.[0] ?? "<u2";
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(", ")}${shape.length === 1 ? "," : ""}), }`;
+  // The header (with its 10-byte prefix and the newline) is padded to a multiple of 64 bytes.
+  header += " ".repeat((64 - ((10 + header.length + 1) % 64)) % 64) + "\n";
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
+  new DataView(out.buffer).setUint16(8, header.length, true);
+  out.set(new TextEncoder().encode(header), 10);
+  out.set(data, 10 + header.length);
+  return out;
+}
+
+function attrsText(op: Op): string {
+  const attrs = isOp(op, "check.requires") || isOp(op, "check.skip_if") || isOp(op, "check.expect") || isOp(op, "check.expect.event") ? op.props.attrs : undefined;
+  const one = (a: ProviderAttr): string => `${a.key} = ${a.value.kind === "dict" ? `{${a.value.entries.map(one).join(", ")}}` : a.value.kind === "string" ? JSON.stringify(a.value.value) : String(a.value.value)}`;
+  return attrs && attrs.length > 0 ? ` {${attrs.map(one).join(", ")}}` : "";
+}
+
 type Env = Map<Value, HostValue | EvalValue>;
 
 /** The parameter domain of a `check.param.*` op. */
@@ -296,6 +346,7 @@ export class CheckProgram {
     if (!c) throw new LoomError("not-found", `no check.case @${caseSymbol}`);
     const env: Env = new Map();
     const expectations: ExpectationOutcome[] = [];
+    const evidence: { path: string; onFailure: boolean; bytes: Uint8Array }[] = [];
     let launches = 0;
     try {
       for (const op of c.regions[0]?.ops ?? []) {
@@ -312,6 +363,25 @@ export class CheckProgram {
           launches++;
           continue;
         }
+        if (isOp(op, "check.requires")) {
+          // loom check knows no provider capabilities: an unmet (unknown) requirement is a structured skip, never a pass.
+          throw new CheckUnsupported(`requirement ${op.props.provider}${attrsText(op)} cannot be established by loom check`);
+        }
+        if (isOp(op, "check.skip_if")) {
+          throw new CheckUnsupported(`skip predicate ${op.props.provider}${attrsText(op)}${op.props.reason !== undefined ? ` ("${op.props.reason}")` : ""} cannot be evaluated by loom check`);
+        }
+        if (isOp(op, "check.expect")) throw new CheckUnsupported(`validator '${op.props.provider}' is not available in loom check`);
+        if (isOp(op, "check.expect.event")) throw new CheckUnsupported(`runtime events of provider '${op.props.provider}'${attrsText(op)} are not observed by loom check`);
+        if (isOp(op, "check.file.write.npy")) {
+          const v = env.get(op.operands[0]!);
+          if (!host.writeFile) throw new CheckUnsupported("check.file.write.npy: this host writes no files");
+          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0]!.type) });
+          continue;
+        }
+        if (isOp(op, "check.file.read.npy")) {
+          env.set(op.results[0]!, this.#readNpy(op, env, host));
+          continue;
+        }
         if (op.name.startsWith("check.expect")) {
           expectations.push(this.#expect(op, env));
           continue;
@@ -323,7 +393,44 @@ export class CheckProgram {
       if (e instanceof CheckUnsupported) return { case: caseSymbol, sample, status: "unsupported", reason: e.message, launches, expectations };
       throw e;
     }
-    return { case: caseSymbol, sample, status: expectations.every((x) => x.passed) ? "pass" : "fail", launches, expectations };
+    const passed = expectations.every((x) => x.passed);
+    for (const e of evidence) if (!e.onFailure || !passed) host.writeFile!(e.path, e.bytes);
+    return { case: caseSymbol, sample, status: passed ? "pass" : "fail", launches, expectations };
+  }
+
+  /** `check.file.read.npy`: the fixture's bytes as a tensor of the result type (same element type and shape). */
+  #readNpy(op: Op & { props: { path: string } }, env: Env, host: CheckHost): HostValue {
+    const t = op.results[0]!.type;
+    const what = `check.file.read.npy "${op.props.path}"`;
+    if (!host.readFile) throw new CheckUnsupported(`${what}: this host reads no files`);
+    const npy = parseNpy(host.readFile(op.props.path), what);
+    const element = (t.kind === "tensor" ? t.element : t) as PrimType;
+    const shape = t.kind === "tensor" ? this.#shape(t, env) : [];
+    if (!(NPY_DESCR[element.name] ?? []).includes(npy.descr)) throw new LoomError("invalid-argument", `${what}: dtype '${npy.descr}' does not hold ${element.name} elements`);
+    if (npy.fortran && shape.length > 1) throw new LoomError("invalid-argument", `${what}: Fortran-order arrays are not read`);
+    if (npy.shape.length !== shape.length || npy.shape.some((d, i) => d !== shape[i])) {
+      throw new LoomError("invalid-argument", `${what}: shape (${npy.shape.join(", ")}) is not the ${typeToString(t)} shape (${shape.join(", ")})`);
+    }
+    const length = shape.reduce((a, b) => a * b, 1) * elementBytes(element);
+    if (npy.data.byteLength < length) throw new LoomError("invalid-argument", `${what}: ${npy.data.byteLength} payload bytes, ${length} needed`);
+    const bytes = npy.data.slice(0, length);
+    if (t.kind !== "tensor") return { kind: "scalar", type: typeToString(t), value: readLane(bytes, 0, element) };
+    return { kind: "tensor", type: typeToString(t), element: element.name, shape, bytes };
+  }
+
+  /** The `.npy` bytes of a case value (`check.file.write.npy`). */
+  #npyOf(v: HostValue | EvalValue | undefined, t: Type): Uint8Array {
+    const element = (t.kind === "tensor" ? t.element : t) as PrimType;
+    if (v !== undefined && typeof v === "object" && !Array.isArray(v) && (v as HostValue).kind === "tensor") {
+      const h = v as HostValue & { kind: "tensor" };
+      return writeNpy(element.name, h.shape, h.bytes);
+    }
+    if (typeof v === "bigint" || typeof v === "number") {
+      const bytes = new Uint8Array(elementBytes(element));
+      writeLane(bytes, 0, element, v);
+      return writeNpy(element.name, [], bytes);
+    }
+    throw new CheckUnsupported("check.file.write.npy of a value with no host bytes");
   }
 
   #scalarLane(v: bigint | number, t: Type): Lane {
