@@ -17,7 +17,7 @@
  * `--list` prints each miss with its first reason, which is how the top causes are found.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseLoomTestFile, runLoomTest } from "../../src/harness/index.js";
@@ -49,8 +49,16 @@ const EXTRAS: readonly [string, RegExp][] = [
   ["legacy func.template/func.apply", /\bfunc\.(?:template|apply)\b/],
 ];
 
+/** The check harness (language.md §11): outside v1, implemented; a file using only it and v1 counts as an extra. */
+const CHECK_HARNESS = /\bcheck\.[a-z]|\btensor<|\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl)\b/;
+
 function outOfV1(text: string): string | undefined {
   const code = text.split("\n").filter((l) => !l.trim().startsWith("//")).join("\n");
+  if (CHECK_HARNESS.test(code)) {
+    const rest = code.replace(/\bcheck\.[a-z][\w.]*|\btensor<|\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl)\b/g, "");
+    for (const [why, re] of OUT_OF_V1) if (re.test(rest)) return why;
+    return "extra: check harness";
+  }
   for (const [why, re] of OUT_OF_V1) if (re.test(code)) return why;
   for (const [why, re] of EXTRAS) if (re.test(code)) return `extra: ${why}`;
   return undefined;
@@ -117,7 +125,9 @@ for (const file of files) {
   } else if (file.endsWith(".loom")) {
     if (/\bcheck\.case\b/.test(text) && device !== "none") {
       check.files++;
-      const r = spawnSync(process.execPath, [cli, "check", file, "--device", device, "--json"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp/xdg" } });
+      // A test module that declares its kernels (kernel.decl) links the other .loom files of its folder, as the reference's test packages do.
+      const libraries = /\bkernel\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file)).flatMap((f) => ["--library", f]) : [];
+      const r = spawnSync(process.execPath, [cli, "check", file, ...libraries, "--device", device, "--no-bench", "--json"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp/xdg" } });
       try {
         const doc = JSON.parse(r.stdout) as { result?: { cases?: { case: string; line: number; status: string; samples?: { status: string; reason?: string }[] }[] } };
         for (const c of doc.result?.cases ?? []) {
@@ -142,10 +152,14 @@ for (const file of files) {
       fmt.excluded[why] = (fmt.excluded[why] ?? 0) + 1;
       continue;
     }
-    fmt.total++;
+    const extra = why !== undefined;
+    if (extra) fmt.extras.total++;
+    else fmt.total++;
     const r = spawnSync(process.execPath, [cli, "fmt", file], { encoding: "utf8" });
-    if (r.status === 0 && r.stdout === text) fmt.passed++;
-    else {
+    if (r.status === 0 && r.stdout === text) {
+      if (extra) fmt.extras.passed++;
+      else fmt.passed++;
+    } else {
       const a = text.split("\n"), b = (r.stdout ?? "").split("\n");
       const i = a.findIndex((l, k) => l !== b[k]);
       fmt.misses.push(`${rel}: ${r.status !== 0 ? (r.stderr.split("\n").find((l) => /error/.test(l)) ?? `exit ${r.status}`) : `line ${i < 0 ? a.length + 1 : i + 1}: ${JSON.stringify(a[i] ?? "(end)")} printed ${JSON.stringify(b[i] ?? "(end)")}`}`);
@@ -155,14 +169,14 @@ for (const file of files) {
 
 const summary = {
   root,
-  fmt: { identical: fmt.passed, of: fmt.total, excluded: fmt.excluded },
+  fmt: { identical: fmt.passed, of: fmt.total, excluded: fmt.excluded, checkFiles: fmt.extras },
   verify: { exact: verify.passed, of: verify.total, excluded: verify.excluded, extras: verify.extras },
   roundtrip: { matching: roundtrip.passed, of: roundtrip.total, excluded: roundtrip.excluded, extras: roundtrip.extras },
   check: { device, files: check.files, passed: check.passed, failed: check.failed, unsupported: check.unsupported, fileErrors: check.errors },
 };
 if (args.includes("--json")) console.log(JSON.stringify(summary, null, 2));
 else {
-  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically (excluded: ${JSON.stringify(fmt.excluded)})`);
+  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically; check-harness files ${fmt.extras.passed}/${fmt.extras.total} (excluded: ${JSON.stringify(fmt.excluded)})`);
   console.log(`verify:    ${verify.passed}/${verify.total} v1 verify cases exact (code+line); extras ${verify.extras.passed}/${verify.extras.total} (excluded: ${JSON.stringify(verify.excluded)})`);
   console.log(`roundtrip: ${roundtrip.passed}/${roundtrip.total} v1 roundtrip cases match; extras ${roundtrip.extras.passed}/${roundtrip.extras.total} (excluded: ${JSON.stringify(roundtrip.excluded)})`);
   console.log(`check:     ${check.files} file(s) on ${device}: ${check.passed} passed, ${check.failed} failed, ${check.unsupported} unsupported, ${check.errors} file error(s)`);

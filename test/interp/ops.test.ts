@@ -83,7 +83,7 @@ test("atomics: cmpxchg, xchg, min, addf and atomic load/store", () => {
   %fv = buffer.view %f[%origin] : buffer -> view<1xf32>
   %i32 = index.cast %i : index to i32
   %zero = scalar.constant 0 : i32
-  %winner = view.atomic.cmpxchg %zero, %i32, %v[0] {success_ordering = acq_rel, failure_ordering = acquire, scope = device} : i32, view<4xi32> -> i32
+  %winner = view.atomic.cmpxchg %zero, %i32, %v[0] {failure_ordering = acquire, scope = device, success_ordering = acq_rel} : i32, view<4xi32> -> i32
   %last = view.atomic.rmw<xchgi> %i32, %v[1] {ordering = relaxed, scope = device} : i32, view<4xi32> -> i32
   %neg = scalar.negi %i32 : i32
   view.atomic.reduce<minsi> %neg, %v[2] {ordering = relaxed, scope = device} : i32, view<4xi32>

@@ -150,7 +150,8 @@ register("scf.for", {
           p.parseValueUse();
           p.expect(Tok.RParen, "')'");
         }
-        p.report(D.valueOutOfRange, kw, ["unroll: either bare unroll or unroll factor, not both"]);
+        // The verifier reports the conflict (STRUCTURE/014) on the loop, as the reference does; the first policy stays.
+        op.props.unrollConflict = true;
       } else if (kw.kind === Tok.Ident && kw.text !== "schedule") {
         p.fail(D.unknownModifier, kw, ["clause", kw.text]);
       } else {
