@@ -334,7 +334,7 @@ function overheadChecks(rt: CudaRuntime, module: ReturnType<CudaRuntime["loadMod
     const handle = kernel.handle;
     const params = (kernel as unknown as { params: bigint }).params;
     const stream = rt.stream.handle;
-    c.rawBindingPerLaunchUs = samples(() => void cu.cuLaunchKernel(handle, 1, 1, 1, 32, 1, 1, 0, stream, params, null), N);
+    c.rawBindingPerLaunchUs = samples(() => void cu.cuLaunchKernel(handle, 1, 1, 1, 32, 1, 1, 0, stream, params, 0n), N);
     c.launchAndSyncUs = stats(
       Array.from({ length: 5 }, () => {
         const n = N / 10;

@@ -13,23 +13,10 @@
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan_core.h>
 #include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "timing.h"
 
 #define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s: VkResult %d\n", #x, (int)r_); return 1; } } while (0)
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static PFN_vkGetInstanceProcAddr gipa;
 static VkInstance instance;
@@ -177,20 +164,16 @@ int main(int argc, char **argv) {
   } while (0)
 
   for (int i = 0; i < 500; i++) { RECORD(); SUBMIT_WAIT(); }
-  double recorded[5], prerecorded[5];
-  for (int s = 0; s < 5; s++) {
-    double t0 = now_us();
-    for (int i = 0; i < n; i++) { RECORD(); SUBMIT_WAIT(); }
-    recorded[s] = (now_us() - t0) / n;
-    RECORD();
-    t0 = now_us();
-    for (int i = 0; i < n; i++) SUBMIT_WAIT();
-    prerecorded[s] = (now_us() - t0) / n;
+  double recorded[SAMPLES], prerecorded[SAMPLES];
+  for (int s = 0; s < SAMPLES; s++) {
+    TIME_PER_ITERATION(&recorded[s], n, RECORD(); SUBMIT_WAIT(), RECORD());
+    TIME_PER_ITERATION(&prerecorded[s], n, SUBMIT_WAIT(), (void)0);
   }
   CHECK(vkDeviceWaitIdle(device));
-  qsort(recorded, 5, sizeof(double), cmp);
-  qsort(prerecorded, 5, sizeof(double), cmp);
-  printf("{\"device\": \"%s\", \"queueFamily\": %d, \"dispatchUs\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f}, \"prerecordedUs\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f}}\n",
-         props.deviceName, family, recorded[2], recorded[0], recorded[4], prerecorded[2], prerecorded[0], prerecorded[4]);
+  printf("{\"device\": \"%s\", \"queueFamily\": %d, ", props.deviceName, family);
+  print_samples("dispatchUs", recorded);
+  printf(", ");
+  print_samples("prerecordedUs", prerecorded);
+  printf("}\n");
   return 0;
 }

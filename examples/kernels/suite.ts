@@ -291,13 +291,18 @@ const transposeTile: SuiteKernel = {
   },
 };
 
-/** transpose32: transpose_tile's cases and reference through 32×32 tiles (copy speed). */
+/** transpose32 (32-bit elements): transpose_tile's cases and reference through 64×64 tiles and 16-byte accesses (copy speed). */
 const transpose32: SuiteKernel = {
   ...transposeTile,
   file: "transpose32.loom",
   symbol: "transpose32",
-  summary: "out = transpose(in) (f32) through a padded 32×33 tile, 32×8 invocations moving four rows each",
-  shapes: { ...transposeTile.shapes, bench: [{ workload: [1024, 1024] }, { workload: [4096, 4096] }, { workload: [8192, 8192] }] },
+  summary: "out = transpose(in) (f32) through a rotated 64×64 tile, 16×16 invocations moving 16-byte pieces",
+  shapes: {
+    ...transposeTile.shapes,
+    // 128x192: every tile takes the 16-byte path; 200x136: inner tiles vectors, edge tiles checked elements.
+    test: [...transposeTile.shapes.test, { workload: [128, 192] }, { workload: [200, 136] }],
+    bench: [{ workload: [1024, 1024] }, { workload: [4096, 4096] }, { workload: [8192, 8192] }],
+  },
 };
 
 /** row_softmax: rows = workload[0], cols = sizes.cols (default min(rows, 300) + 1). */
@@ -353,9 +358,9 @@ const rowSoftmax4: SuiteKernel = {
   ...rowSoftmax,
   file: "row_softmax4.loom",
   symbol: "row_softmax4",
-  summary: "row softmax (f32) at bandwidth: one subgroup per row, one pass of running (max, sum), 16-byte vectors, no barrier",
+  summary: "row softmax (f32) at bandwidth: one subgroup per row, rows up to 8 vectors per lane read once into registers, 16-byte vectors, no barrier",
   shapes: {
-    test: [...rowSoftmax.shapes.test, { workload: [5], sizes: { cols: 1024 } }, { workload: [3], sizes: { cols: 2052 } }, { workload: [4], sizes: { cols: 8 } }],
+    test: [...rowSoftmax.shapes.test, { workload: [5], sizes: { cols: 1024 } }, { workload: [3], sizes: { cols: 1028 } }, { workload: [3], sizes: { cols: 2052 } }, { workload: [4], sizes: { cols: 8 } }, { workload: [19], sizes: { cols: 256 } }],
     quick: [{ workload: [1] }, { workload: [97], sizes: { cols: 132 } }],
     bench: [{ workload: [4096], sizes: { cols: 1024 } }, { workload: [32768], sizes: { cols: 1024 } }],
   },

@@ -33,7 +33,7 @@ const SUITE: readonly Expectation[] = [
   { file: "matmul16.loom", kernel: "matmul16", localSize: "16 16 1", bindings: 3 },
   { file: "matmul_tiled.loom", kernel: "matmul_tiled", localSize: "16 16 1", bindings: 3 },
   { file: "transpose_tile.loom", kernel: "transpose_tile", localSize: "16 16 1", bindings: 2 },
-  { file: "transpose32.loom", kernel: "transpose32", localSize: "32 8 1", bindings: 2 },
+  { file: "transpose32.loom", kernel: "transpose32", localSize: "16 16 1", bindings: 2 },
   { file: "row_softmax.loom", kernel: "row_softmax", localSize: "64 1 1", bindings: 2 },
   { file: "row_softmax4.loom", kernel: "row_softmax4", localSize: "256 1 1", bindings: 2 },
   { file: "histogram.loom", kernel: "histogram", localSize: "256 1 1", bindings: 2 },

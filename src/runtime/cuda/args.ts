@@ -18,9 +18,10 @@ export type ArgValue = number | bigint | boolean | BufferArgument;
 
 /**
  * Called for each buffer value before it is written (the runtime checks it names its memory);
- * `what` builds the argument's label for a message.
+ * `what` builds the argument's label for a message; `value` is the argument object itself
+ * (absent for a packed block), so a buffer object of the runtime can be accepted by identity.
  */
-export type BufferCheck = (address: bigint, byteLength: bigint | number, what: () => string) => void;
+export type BufferCheck = (address: bigint, byteLength: bigint | number, what: () => string, value?: BufferArgument) => void;
 
 const TWO_63 = 1n << 63n;
 const TWO_64 = 1n << 64n;
@@ -120,7 +121,7 @@ function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown,
       const b = value as BufferArgument;
       const address = typeof b.address === "bigint" && b.address >= 0n && b.address < TWO_64 ? b.address : inRange(integer(b.address, () => `${what()}.address`), 0n, TWO_64 - 1n, what, "a 64-bit address");
       const length = typeof b.byteLength === "number" && Number.isSafeInteger(b.byteLength) && b.byteLength >= 0 ? b.byteLength : inRange(integer(b.byteLength, () => `${what()}.byteLength`), 0n, TWO_63 - 1n, what, "a byte length");
-      checkBuffer?.(address, length, what);
+      checkBuffer?.(address, length, what, b);
       view.setBigUint64(at, address, true);
       if (typeof length === "number") setInt64(view, at + 8, length);
       else view.setBigUint64(at + 8, length, true);

@@ -35,8 +35,9 @@ const COMMANDS = {
   cuModuleGetFunction: "(void *hfunc, void *hmod, const char *name)",
   cuFuncGetAttribute: "(void *pi, int32_t attrib, void *hfunc)",
   cuFuncSetAttribute: "(void *hfunc, int32_t attrib, int32_t value)",
+  // The per-launch call: handles and pointers as uint64_t (BigInt in, no pointer conversion), which koffi crosses faster than void *.
   cuLaunchKernel:
-    "(void *f, uint32_t gridDimX, uint32_t gridDimY, uint32_t gridDimZ, uint32_t blockDimX, uint32_t blockDimY, uint32_t blockDimZ, uint32_t sharedMemBytes, void *hStream, void *kernelParams, void *extra)",
+    "(uint64_t f, uint32_t gridDimX, uint32_t gridDimY, uint32_t gridDimZ, uint32_t blockDimX, uint32_t blockDimY, uint32_t blockDimZ, uint32_t sharedMemBytes, uint64_t hStream, uint64_t kernelParams, uint64_t extra)",
   cuStreamCreate: "(void *phStream, uint32_t flags)",
   cuStreamDestroy_v2: "(void *hStream)",
   cuStreamSynchronize: "(void *hStream)",
@@ -65,10 +66,21 @@ const VERSIONED = {
   cuEventElapsedTime: { symbols: ["cuEventElapsedTime_v2", "cuEventElapsedTime"], params: "(void *pMilliseconds, void *hStart, void *hEnd)" },
 } as const;
 
+/**
+ * Entry points a driver may lack: bound when present, the runtime falls back without them.
+ * cuLaunchKernelEx (CUDA 12.0+) takes the launch shape as a struct in native memory that a
+ * kernel keeps and rewrites in place, so a launch crosses koffi with 4 arguments instead of 11.
+ */
+const OPTIONAL = {
+  cuLaunchKernelEx: "(uint64_t config, uint64_t f, uint64_t kernelParams, uint64_t extra)",
+} as const;
+
 /** A native pointer or handle (0n = null), or a scalar. */
 export type NativeArg = bigint | number | string | null | ArrayBufferView;
 
-export type Cu = { readonly [K in keyof typeof COMMANDS | keyof typeof VERSIONED]: (...args: NativeArg[]) => number };
+export type Cu = { readonly [K in keyof typeof COMMANDS | keyof typeof VERSIONED]: (...args: NativeArg[]) => number } & {
+  readonly [K in keyof typeof OPTIONAL]?: (...args: NativeArg[]) => number;
+};
 
 export interface CudaLibrary {
   readonly koffi: KoffiModule;
@@ -130,6 +142,7 @@ export function loadCuda(check: (code: number, what: string) => void): CudaLibra
     if (symbol === undefined) throw new LoomError("failed-precondition", `the CUDA driver ${file} exports none of ${symbols.join(", ")}`);
     cu[name] = cu[symbol];
   }
+  for (const [name, params] of Object.entries(OPTIONAL)) bind(name, params);
   const typed = cu as Cu;
   check(typed.cuInit(0), "cuInit");
   const version = new Int32Array(1);

@@ -12,6 +12,9 @@ import { check, enter, makeCurrent, type CudaContext } from "./context.js";
 import { checkKernelInterface, type CudaKernelInterface } from "./interface.js";
 import type { JitResult } from "./jit.js";
 
+/** sizeof(CUlaunchConfig) in cuda.h 12+: 7 × u32 (grid, block, shared bytes), stream at 32, attrs at 40, numAttrs at 48. */
+const LAUNCH_CONFIG_BYTES = 56;
+
 /** The evaluated launch (a LaunchConfig from the launch-config function has these fields). */
 export interface LaunchShape {
   readonly workgroupCount: readonly [number, number, number];
@@ -99,6 +102,9 @@ export class CudaKernel {
   private readonly params: bigint;
   private readonly blockView: DataView;
   private readonly blockBytes: Uint8Array;
+  /** A CUlaunchConfig (no attributes) that each launch through cuLaunchKernelEx rewrites in place. */
+  private readonly config: bigint;
+  private readonly configView: DataView;
   private readonly dynamicShared: boolean;
   private dynamicLimit: number;
   private bound = false;
@@ -146,6 +152,9 @@ export class CudaKernel {
     this.blockBytes.fill(0);
     this.blockView = new DataView(this.blockBytes.buffer, this.blockBytes.byteOffset, this.blockBytes.byteLength);
     new DataView(koffi.view(this.params, 8)).setBigUint64(0, this.block, true);
+    this.config = koffi.alloc("uint8_t", LAUNCH_CONFIG_BYTES) as bigint;
+    this.configView = new DataView(koffi.view(this.config, LAUNCH_CONFIG_BYTES));
+    for (let i = 0; i < LAUNCH_CONFIG_BYTES; i += 8) this.configView.setFloat64(i, 0);
   }
 
   get entryName(): string {
@@ -192,47 +201,46 @@ export class CudaKernel {
    */
   enqueue(options: LaunchOptions, defaultStream: bigint): boolean {
     const record = this.record;
-    // Messages are built only on failure: this runs on every launch.
-    const what = () => `launch of '${record.entryName}'`;
-    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", `${what()}: options must be an object`);
+    // Messages are built only on failure (no closure either): this runs on every launch.
+    if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", `${this.launchLabel()}: options must be an object`);
     this.requireUsable("launch");
     const limits = this.ctx.info.limits;
     const count = options.workgroupCount;
-    if (!Array.isArray(count) || count.length !== 3) throw new LoomError("invalid-argument", `${what()}: workgroupCount must be [x, y, z]`);
+    if (!Array.isArray(count) || count.length !== 3) throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupCount must be [x, y, z]`);
     const [cx, cy, cz] = count;
     let empty = false;
     for (let d = 0; d < 3; d++) {
       const c = count[d] as number;
-      if (!Number.isSafeInteger(c) || c < 0) throw new LoomError("invalid-argument", `${what()}: workgroupCount[${d}] must be a non-negative integer, got ${String(c)}`);
-      if (c > (limits.maxGridDim[d] as number)) throw new LoomError("out-of-range", `${what()}: workgroupCount[${d}] = ${c} exceeds the device's grid limit ${limits.maxGridDim[d]}`);
+      if (!Number.isSafeInteger(c) || c < 0) throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupCount[${d}] must be a non-negative integer, got ${String(c)}`);
+      if (c > (limits.maxGridDim[d] as number)) throw new LoomError("out-of-range", `${this.launchLabel()}: workgroupCount[${d}] = ${c} exceeds the device's grid limit ${limits.maxGridDim[d]}`);
       if (c === 0) empty = true;
     }
     const size = options.workgroupSize ?? (record.workgroupSize === "launch-config" ? undefined : record.workgroupSize);
-    if (size === undefined) throw new LoomError("invalid-argument", `${what()}: the record's workgroup size comes from the launch configuration; pass workgroupSize`);
-    if (!Array.isArray(size) || size.length !== 3) throw new LoomError("invalid-argument", `${what()}: workgroupSize must be [x, y, z]`);
+    if (size === undefined) throw new LoomError("invalid-argument", `${this.launchLabel()}: the record's workgroup size comes from the launch configuration; pass workgroupSize`);
+    if (!Array.isArray(size) || size.length !== 3) throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupSize must be [x, y, z]`);
     const [bx, by, bz] = size;
     const fixed = record.workgroupSize;
     if (fixed !== "launch-config" && (bx !== fixed[0] || by !== fixed[1] || bz !== fixed[2])) {
-      throw new LoomError("invalid-argument", `${what()}: workgroupSize [${size.join(", ")}] differs from the kernel's [${fixed.join(", ")}]`);
+      throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupSize [${size.join(", ")}] differs from the kernel's [${fixed.join(", ")}]`);
     }
     for (let d = 0; d < 3; d++) {
       const s = size[d] as number;
-      if (!Number.isSafeInteger(s) || s < 1) throw new LoomError("invalid-argument", `${what()}: workgroupSize[${d}] must be a positive integer, got ${String(s)}`);
-      if (s > (limits.maxBlockDim[d] as number)) throw new LoomError("out-of-range", `${what()}: workgroupSize[${d}] = ${s} exceeds the device's block limit ${limits.maxBlockDim[d]}`);
+      if (!Number.isSafeInteger(s) || s < 1) throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupSize[${d}] must be a positive integer, got ${String(s)}`);
+      if (s > (limits.maxBlockDim[d] as number)) throw new LoomError("out-of-range", `${this.launchLabel()}: workgroupSize[${d}] = ${s} exceeds the device's block limit ${limits.maxBlockDim[d]}`);
     }
     const threads = bx * by * bz;
     const maxThreads = Math.min(limits.maxThreadsPerBlock, this.attributes.maxThreadsPerBlock);
     if (threads > maxThreads) {
-      throw new LoomError("out-of-range", `${what()}: ${threads} threads per workgroup exceed ${maxThreads} (device and compiled-function limit, ${this.attributes.registers} registers per thread)`);
+      throw new LoomError("out-of-range", `${this.launchLabel()}: ${threads} threads per workgroup exceed ${maxThreads} (device and compiled-function limit, ${this.attributes.registers} registers per thread)`);
     }
     const shared = this.dynamicShared ? (options.workgroupStorageBytes ?? record.workgroupStorageBytes) : 0;
-    if (!Number.isSafeInteger(shared) || shared < 0) throw new LoomError("invalid-argument", `${what()}: workgroupStorageBytes must be a non-negative integer, got ${String(shared)}`);
+    if (!Number.isSafeInteger(shared) || shared < 0) throw new LoomError("invalid-argument", `${this.launchLabel()}: workgroupStorageBytes must be a non-negative integer, got ${String(shared)}`);
     const sharedMax = Math.max(limits.maxSharedMemoryPerBlockOptin, limits.maxSharedMemoryPerBlock) - this.attributes.staticSharedBytes;
     if (shared > sharedMax) {
-      throw new LoomError("out-of-range", `${what()}: ${shared} bytes of workgroup storage exceed the ${sharedMax} bytes of shared memory a block may use next to its ${this.attributes.staticSharedBytes} static bytes`);
+      throw new LoomError("out-of-range", `${this.launchLabel()}: ${shared} bytes of workgroup storage exceed the ${sharedMax} bytes of shared memory a block may use next to its ${this.attributes.staticSharedBytes} static bytes`);
     }
     if (options.args !== undefined) this.writeBlock(options.args);
-    else if (record.argumentBlockBytes > 0 && !this.bound) throw new LoomError("invalid-argument", `${what()}: no arguments (pass args, or call setArguments first)`);
+    else if (record.argumentBlockBytes > 0 && !this.bound) throw new LoomError("invalid-argument", `${this.launchLabel()}: no arguments (pass args, or call setArguments first)`);
     if (empty) return false;
     const { cu } = this.ctx.lib;
     if (shared > this.dynamicLimit) {
@@ -240,10 +248,27 @@ export class CudaKernel {
       this.dynamicLimit = shared;
     }
     const stream = options.stream?.handle ?? defaultStream;
-    const params = record.argumentBlockBytes > 0 ? this.params : null;
-    const code = cu.cuLaunchKernel(this.handle, cx, cy, cz, bx, by, bz, shared, stream, params, null);
-    if (code !== 0) check(this.ctx, code, `cuLaunchKernel('${record.entryName}', grid [${count.join(", ")}], block [${size.join(", ")}], ${shared} B shared)`);
+    const params = record.argumentBlockBytes > 0 ? this.params : 0n;
+    const ex = cu.cuLaunchKernelEx;
+    let code: number;
+    if (ex !== undefined) {
+      const c = this.configView;
+      c.setUint32(0, cx as number, true);
+      c.setUint32(4, cy as number, true);
+      c.setUint32(8, cz as number, true);
+      c.setUint32(12, bx as number, true);
+      c.setUint32(16, by as number, true);
+      c.setUint32(20, bz as number, true);
+      c.setUint32(24, shared, true);
+      c.setBigUint64(32, stream, true);
+      code = ex(this.config, this.handle, params, 0n);
+    } else code = cu.cuLaunchKernel(this.handle, cx, cy, cz, bx, by, bz, shared, stream, params, 0n);
+    if (code !== 0) check(this.ctx, code, `${ex !== undefined ? "cuLaunchKernelEx" : "cuLaunchKernel"}('${record.entryName}', grid [${count.join(", ")}], block [${size.join(", ")}], ${shared} B shared)`);
     return true;
+  }
+
+  private launchLabel(): string {
+    return `launch of '${this.record.entryName}'`;
   }
 
   /** Frees the argument memory; the function goes with its module. Idempotent. */
@@ -253,5 +278,6 @@ export class CudaKernel {
     this.onDestroy(this);
     this.ctx.lib.koffi.free(this.block);
     this.ctx.lib.koffi.free(this.params);
+    this.ctx.lib.koffi.free(this.config);
   }
 }

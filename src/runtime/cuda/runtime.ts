@@ -292,7 +292,9 @@ export class CudaRuntime {
   }
 
   /** Buffer fields must name memory of a live buffer of this runtime (or be null: address 0, length 0). */
-  private readonly bufferCheck: BufferCheck = (address, byteLength, what) => {
+  private readonly bufferCheck: BufferCheck = (address, byteLength, what, value) => {
+    // A live buffer object of this runtime names its own memory (the per-launch common case: no BigInt arithmetic).
+    if (value instanceof CudaBuffer && this.buffers.has(value)) return;
     const length = typeof byteLength === "bigint" ? byteLength : BigInt(byteLength);
     if (address === 0n && length === 0n) return;
     for (const b of this.buffers) if (b.contains(address, length)) return;

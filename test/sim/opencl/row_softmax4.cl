@@ -1,13 +1,13 @@
 #include "common.h"
-/* Four rows per workgroup of 256, one after the other: out = exp(x - max) / sum(exp(x - max)),
+/* Eight rows per workgroup of 256, one after the other: out = exp(x - max) / sum(exp(x - max)),
  * reductions in LDS (row_softmax4.loom covers the same rows per workgroup with one subgroup per
  * row, subgroup reductions and 16-byte vectors). */
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void row_softmax4(long rows, long cols, __global const float *input, __global float *output) {
   __local float scratch[256];
   long lane = LOCAL_ID_X();
-  for (long r = 0; r < 4; r++) {
-  long row = GROUP_ID_X() * 4 + r;
+  for (long r = 0; r < 8; r++) {
+  long row = GROUP_ID_X() * 8 + r;
   if (row >= rows) break;
   __global const float *in_row = input + row * cols;
   __global float *out_row = output + row * cols;

@@ -193,6 +193,15 @@ static CUresult launch_now(struct function *f, const unsigned *g, const unsigned
   return OK;
 }
 
+/* CUlaunchConfig of cuda.h 12+: dims, shared bytes, stream, attributes (none used by loom). */
+struct launch_config { unsigned grid[3], block[3], shared; void *stream; void *attrs; unsigned num_attrs; };
+CUresult cuLaunchKernel(struct function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **kernelParams, void **extra);
+CUresult cuLaunchKernelEx(const struct launch_config *c, struct function *f, void **kernelParams, void **extra) {
+  if (!c || c->num_attrs != 0) return INVALID_VALUE;
+  return cuLaunchKernel(f, c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2], c->shared, c->stream, kernelParams, extra);
+}
+
 CUresult cuLaunchKernel(struct function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **kernelParams, void **extra) {
   NEED_CTX();
