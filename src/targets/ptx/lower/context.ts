@@ -252,7 +252,7 @@ export class KernelLowering {
 
   /** An integer immediate of carrier `t`. */
   int(t: PtxScalar, value: bigint | number): Scalar {
-    if (value >= 0 && value < 256 && (typeof value === "bigint" || Number.isInteger(value))) {
+    if (typeof value === "bigint" ? value >= 0n && value < 256n : value >= 0 && value < 256 && Number.isInteger(value)) {
       const row = (SMALL_INTS[t] ??= []);
       const n = Number(value);
       return (row[n] ??= this.makeInt(t, value));
@@ -297,7 +297,9 @@ export class KernelLowering {
     if (a.c === 1n) return b2;
     if (b2.c === 1n) return a;
     if (a.c === 0n || b2.c === 0n) return this.i64(0);
-    const [x, k] = isImmediate(a) ? [b2, a.c!] : [a, b2.c];
+    const aImmediate = isImmediate(a);
+    const x = aImmediate ? b2 : a;
+    const k = aImmediate ? a.c! : b2.c;
     if (k !== undefined && k > 0n && (k & (k - 1n)) === 0n) return this.op("shl.b64", "i64", x, String(k.toString(2).length - 1));
     return this.op("mul.lo.s64", "i64", x, k !== undefined ? k.toString() : b2);
   }
