@@ -44,6 +44,11 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
   }
   const server = await startPlayground(0);
   console.log(JSON.stringify({ playgroundBundles: server.bundles }));
+  // Same-run anchor for the in-page compile times below: the same compile code, kernels and
+  // batching in this Node process, before the browser starts (a loaded machine inflates both).
+  const { timeCompiles } = await import("../../examples/playground/compile.js");
+  const kernels = (await (await fetch(new URL("kernels.json", server.url))).json()) as { file: string; symbol: string; text: string }[];
+  const inNode = new Map(timeCompiles(0, kernels, "wgsl", 10, 21).times.map((k) => [k.symbol, k.p50Ms]));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
   const problems: string[] = [];
   try {
@@ -114,15 +119,11 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
       assert.ok(Number.isFinite(k.p50Ms) && k.p50Ms > 0 && k.samplesMs.length === 21, `${k.symbol}: ${k.p50Ms}`);
       console.log(JSON.stringify({ inPageCompile: k.symbol, target: "wgsl", p50Ms: Number(k.p50Ms.toFixed(4)), minMs: Number(Math.min(...k.samplesMs).toFixed(4)), samples: k.samplesMs.length, compilesPerSample: k.batch }));
     }
-    // Same-run anchor: the same compile code, kernels and batching in this Node process (a loaded
-    // machine inflates both alike; the ratio is the page's own cost).
-    const { timeCompiles } = await import("../../examples/playground/compile.js");
-    const kernels = (await (await fetch(new URL("kernels.json", server.url))).json()) as { file: string; symbol: string; text: string }[];
-    const inNode = new Map(timeCompiles(0, kernels, "wgsl", 10, 21).times.map((k) => [k.symbol, k.p50Ms]));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     const p50s = times.times.map((k) => k.p50Ms);
-    const ratios = times.times.map((k) => k.p50Ms / inNode.get(k.symbol)!);
-    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()]).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)) }));
+    // Kernels that need the page adapter's subgroups do not compile for Node's default profile.
+    const ratios = times.times.filter((k) => Number.isFinite(inNode.get(k.symbol))).map((k) => k.p50Ms / inNode.get(k.symbol)!);
+    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length }));
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await browser.close();
