@@ -8,9 +8,9 @@ histogram:
 	v_mov_b32_e32 v1, 0
 	v_add_co_u32 v2, vcc_lo, s6, v0
 	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v1, vcc_lo
-	v_lshlrev_b32_e32 v0, 2, v0
-	v_mov_b32_e32 v1, 0
-	ds_store_b32 v0, v1
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 0
+	ds_store_b32 v1, v4
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
@@ -18,15 +18,15 @@ histogram:
 	v_cmp_lt_u64_e64 s2, v[2:3], s[2:3]
 	s_and_saveexec_b32 s2, s2
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[1:2], 2, v[2:3]
-	v_add_co_u32 v1, vcc_lo, s4, v1
-	v_add_co_ci_u32_e32 v2, vcc_lo, s5, v2, vcc_lo
-	global_load_b32 v1, v[1:2], off
+	v_lshlrev_b64 v[2:3], 2, v[2:3]
+	v_add_co_u32 v2, vcc_lo, s4, v2
+	v_add_co_ci_u32_e32 v3, vcc_lo, s5, v3, vcc_lo
+	global_load_b32 v2, v[2:3], off
 	s_waitcnt vmcnt(0)
-	v_and_b32_e32 v1, 0xff, v1
-	v_lshlrev_b32_e32 v1, 2, v1
-	v_mov_b32_e32 v2, 1
-	ds_add_u32 v1, v2
+	v_and_b32_e32 v2, 0xff, v2
+	v_lshlrev_b32_e32 v2, 2, v2
+	v_mov_b32_e32 v3, 1
+	ds_add_u32 v2, v3
 .LBB0:
 .LBB1:
 	s_mov_b32 exec_lo, s2
@@ -34,7 +34,8 @@ histogram:
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	ds_load_b32 v1, v0
+	ds_load_b32 v1, v1
+	v_lshlrev_b32_e32 v0, 2, v0
 	v_mov_b32_e32 v2, 0
 	v_add_co_u32 v3, vcc_lo, s0, v0
 	v_add_co_ci_u32_e32 v4, vcc_lo, s1, v2, vcc_lo

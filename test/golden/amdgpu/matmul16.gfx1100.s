@@ -75,80 +75,78 @@ matmul16:
 	v_mov_b32_e32 v8, 0
 .LBB4:
 	s_mov_b32 exec_lo, s14
-	v_lshlrev_b32_e32 v9, 4, v0
-	v_add_nc_u32_e32 v10, v9, v1
-	v_lshlrev_b32_e32 v10, 2, v10
+	v_lshlrev_b32_e32 v9, 6, v0
+	v_lshlrev_b32_e32 v10, 2, v1
+	v_add_nc_u32_e32 v11, v9, v10
 	s_waitcnt vmcnt(0)
-	ds_store_b32 v10, v7
-	ds_store_b32 v10, v8 offset:1024
+	ds_store_b32 v11, v7
+	ds_store_b32 v11, v8 offset:1024
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
 	buffer_gl0_inv
-	v_lshlrev_b32_e32 v7, 2, v9
-	ds_load_b32 v8, v7
-	v_lshlrev_b32_e32 v9, 2, v1
-	ds_load_b32 v10, v9 offset:1024
+	ds_load_b32 v7, v9
+	ds_load_b32 v8, v10 offset:1024
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:4
-	ds_load_b32 v10, v9 offset:1088
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:4
+	ds_load_b32 v8, v10 offset:1088
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:8
-	ds_load_b32 v10, v9 offset:1152
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:8
+	ds_load_b32 v8, v10 offset:1152
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:12
-	ds_load_b32 v10, v9 offset:1216
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:12
+	ds_load_b32 v8, v10 offset:1216
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:16
-	ds_load_b32 v10, v9 offset:1280
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:16
+	ds_load_b32 v8, v10 offset:1280
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:20
-	ds_load_b32 v10, v9 offset:1344
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:20
+	ds_load_b32 v8, v10 offset:1344
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:24
-	ds_load_b32 v10, v9 offset:1408
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:24
+	ds_load_b32 v8, v10 offset:1408
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:28
-	ds_load_b32 v10, v9 offset:1472
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:28
+	ds_load_b32 v8, v10 offset:1472
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:32
-	ds_load_b32 v10, v9 offset:1536
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:32
+	ds_load_b32 v8, v10 offset:1536
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:36
-	ds_load_b32 v10, v9 offset:1600
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:36
+	ds_load_b32 v8, v10 offset:1600
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:40
-	ds_load_b32 v10, v9 offset:1664
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:40
+	ds_load_b32 v8, v10 offset:1664
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:44
-	ds_load_b32 v10, v9 offset:1728
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:44
+	ds_load_b32 v8, v10 offset:1728
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:48
-	ds_load_b32 v10, v9 offset:1792
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:48
+	ds_load_b32 v8, v10 offset:1792
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:52
-	ds_load_b32 v10, v9 offset:1856
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:52
+	ds_load_b32 v8, v10 offset:1856
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v8, v7 offset:56
-	ds_load_b32 v10, v9 offset:1920
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:56
+	ds_load_b32 v8, v10 offset:1920
 	s_waitcnt lgkmcnt(0)
-	v_fma_f32 v2, v8, v10, v2
-	ds_load_b32 v7, v7 offset:60
-	ds_load_b32 v8, v9 offset:1984
+	v_fma_f32 v2, v7, v8, v2
+	ds_load_b32 v7, v9 offset:60
+	ds_load_b32 v8, v10 offset:1984
 	s_waitcnt lgkmcnt(0)
 	v_fma_f32 v2, v7, v8, v2
 	s_waitcnt vmcnt(0) lgkmcnt(0)

@@ -59,8 +59,8 @@ prefix_sum:
 	v_mov_b32_e32 v5, s15
 	v_sub_co_u32 v6, vcc_lo, v0, v1
 	v_sub_co_ci_u32_e32 v7, vcc_lo, 0, v5, vcc_lo
-	v_lshlrev_b64 v[5:6], 2, v[6:7]
-	ds_load_b32 v1, v5
+	v_lshlrev_b32_e32 v1, 2, v6
+	ds_load_b32 v1, v1
 .LBB4:
 	s_and_not1_b32 exec_lo, s16, s13
 	s_cbranch_execz .LBB5

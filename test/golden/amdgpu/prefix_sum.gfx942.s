@@ -56,8 +56,8 @@ prefix_sum:
 	v_sub_co_u32_e32 v6, vcc, v0, v1
 	s_nop 1
 	v_subb_co_u32_e32 v7, vcc, 0, v5, vcc
-	v_lshlrev_b64 v[6:7], 2, v[6:7]
-	ds_read_b32 v1, v6
+	v_lshlrev_b32_e32 v1, 2, v6
+	ds_read_b32 v1, v1
 .LBB4:
 	s_andn2_b64 exec, s[18:19], s[16:17]
 	s_cbranch_execz .LBB5

@@ -33,9 +33,9 @@ transpose_tile:
 	v_add_co_u32 v2, vcc_lo, s6, v2
 	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v3, vcc_lo
 	global_load_b32 v2, v[2:3], off
-	v_mul_u32_u24_e32 v3, 17, v0
-	v_add_nc_u32_e32 v3, v3, v1
-	v_lshlrev_b32_e32 v3, 2, v3
+	v_mul_u32_u24_e32 v3, 0x44, v0
+	v_lshlrev_b32_e32 v4, 2, v1
+	v_add_nc_u32_e32 v3, v3, v4
 	s_waitcnt vmcnt(0)
 	ds_store_b32 v3, v2
 .LBB0:
@@ -56,9 +56,9 @@ transpose_tile:
 	s_and_b32 s4, s4, s5
 	s_and_saveexec_b32 s4, s4
 	s_cbranch_execz .LBB2
-	v_mul_u32_u24_e32 v1, 17, v1
-	v_add_nc_u32_e32 v0, v1, v0
+	v_mul_u32_u24_e32 v1, 0x44, v1
 	v_lshlrev_b32_e32 v0, 2, v0
+	v_add_nc_u32_e32 v0, v1, v0
 	ds_load_b32 v0, v0
 	v_mad_u64_u32 v[1:2], null, v3, s2, 0
 	v_mul_lo_u32 v4, v4, s2

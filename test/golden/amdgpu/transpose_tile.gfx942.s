@@ -29,9 +29,9 @@ transpose_tile:
 	v_lshl_add_u64 v[2:3], v[6:7], 0, v[4:5]
 	v_lshl_add_u64 v[2:3], v[2:3], 2, s[8:9]
 	global_load_dword v2, v[2:3], off
-	v_mul_u32_u24_e32 v3, 17, v0
-	v_add_u32_e32 v3, v3, v1
-	v_lshlrev_b32_e32 v3, 2, v3
+	v_mul_u32_u24_e32 v3, 0x44, v0
+	v_lshlrev_b32_e32 v4, 2, v1
+	v_add_u32_e32 v3, v3, v4
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v3, v2
 .LBB0:
@@ -50,9 +50,9 @@ transpose_tile:
 	s_and_b64 s[2:3], s[2:3], s[6:7]
 	s_and_saveexec_b64 s[2:3], s[2:3]
 	s_cbranch_execz .LBB2
-	v_mul_u32_u24_e32 v1, 17, v1
-	v_add_u32_e32 v0, v1, v0
+	v_mul_u32_u24_e32 v1, 0x44, v1
 	v_lshlrev_b32_e32 v0, 2, v0
+	v_add_u32_e32 v0, v1, v0
 	ds_read_b32 v0, v0
 	v_mad_u64_u32 v[6:7], vcc, v2, s4, 0
 	v_mul_lo_u32 v1, v3, s4

@@ -144,7 +144,9 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
   if (!allocation.ok) {
     const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";
-    cx.unsupported(kernel.op, `a kernel needing more than ${allocation.limit} ${what}`, "spilling to scratch is not implemented; split the kernel or reduce live values");
+    // At the op whose value found no register: where the live values first exceed the file.
+    const at = cx.vregOps[allocation.r.id] ?? kernel.op;
+    cx.unsupported(at, `a kernel needing more than ${allocation.limit} ${what}`, "the values live here exceed the register file and spilling to scratch is not implemented; split the kernel or keep fewer values live");
     return { cx };
   }
   const assigned = allocation.physicalById;

@@ -48,7 +48,8 @@ export type Allocation =
       readonly sgprsUsed: number;
       readonly vgprsUsed: number;
     }
-  | { readonly ok: false; readonly cls: RegClass; readonly needed: number; readonly limit: number };
+  /** `r` is the register that found no free block. */
+  | { readonly ok: false; readonly cls: RegClass; readonly needed: number; readonly limit: number; readonly r: VReg };
 
 /** Positions [start, end] where one dword is live. */
 interface Segment {
@@ -337,7 +338,7 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
     const align = cls === "s" ? (n >= 4 ? 4 : n) : limits.alignVgprTuples && n > 1 ? 2 : 1;
     let at = 0;
     while (at + n <= limit[cls] && !free(cls, at, iv)) at += align;
-    if (at + n > limit[cls]) return { ok: false, cls, needed: at + n, limit: limit[cls] };
+    if (at + n > limit[cls]) return { ok: false, cls, needed: at + n, limit: limit[cls], r: iv.r };
     take(cls, at, iv);
   }
   return { ok: true, physical, physicalById, sgprsUsed: used.s, vgprsUsed: used.v };
