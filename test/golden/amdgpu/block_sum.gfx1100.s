@@ -5,14 +5,12 @@ block_sum:
 	s_mov_b32 s6, s15
 	s_mov_b32 s7, 0
 	s_lshl_b64 s[6:7], s[6:7], 8
-	v_mov_b32_e32 v1, 0
-	v_add_co_u32 v2, vcc_lo, s6, v0
-	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v1, vcc_lo
+	v_mad_u64_u32 v[1:2], null, v0, 1, s[6:7]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s2, v[2:3], s[2:3]
+	v_cmp_lt_u64_e64 s2, v[1:2], s[2:3]
 	s_and_saveexec_b32 s3, s2
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[1:2], 2, v[2:3]
+	v_lshlrev_b64 v[1:2], 2, v[1:2]
 	v_add_co_u32 v1, vcc_lo, s4, v1
 	v_add_co_ci_u32_e32 v2, vcc_lo, s5, v2, vcc_lo
 	global_load_b32 v1, v[1:2], off

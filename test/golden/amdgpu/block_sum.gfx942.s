@@ -5,9 +5,7 @@ block_sum:
 	s_mov_b32 s8, s2
 	s_mov_b32 s9, 0
 	s_lshl_b64 s[8:9], s[8:9], 8
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[2:3], s[8:9], 0, v[2:3]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[8:9]
 	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s[4:5], v[2:3], s[4:5]
 	s_and_saveexec_b64 s[8:9], s[4:5]

@@ -10,14 +10,10 @@ matmul16:
 	s_mov_b32 s14, s3
 	s_mov_b32 s15, 0
 	s_lshl_b64 s[14:15], s[14:15], 4
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[2:3], s[14:15], 0, v[2:3]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[14:15]
 	s_mov_b32 s3, 0
 	s_lshl_b64 s[2:3], s[2:3], 4
-	v_mov_b32_e32 v4, v1
-	v_mov_b32_e32 v5, 0
-	v_lshl_add_u64 v[4:5], s[2:3], 0, v[4:5]
+	v_mad_u64_u32 v[4:5], vcc, v1, 1, s[2:3]
 	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s[2:3], v[2:3], s[4:5]
 	v_cmp_lt_u64_e64 s[4:5], v[4:5], s[6:7]
@@ -30,12 +26,8 @@ matmul16:
 	s_sub_u32 s18, s14, s8
 	s_subb_u32 s16, s16, s17
 	s_cbranch_scc0 .LBB5
-	v_mov_b32_e32 v8, v1
-	v_mov_b32_e32 v9, 0
-	v_lshl_add_u64 v[8:9], s[14:15], 0, v[8:9]
-	v_mov_b32_e32 v10, v0
-	v_mov_b32_e32 v11, 0
-	v_lshl_add_u64 v[10:11], s[14:15], 0, v[10:11]
+	v_mad_u64_u32 v[8:9], vcc, v1, 1, s[14:15]
+	v_mad_u64_u32 v[10:11], vcc, v0, 1, s[14:15]
 	s_and_saveexec_b64 s[16:17], s[2:3]
 	s_cbranch_execz .LBB1
 	v_mad_u64_u32 v[12:13], vcc, v2, s8, 0

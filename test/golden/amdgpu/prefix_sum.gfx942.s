@@ -20,9 +20,7 @@ prefix_sum:
 	s_subb_u32 s11, s11, s12
 	s_cbranch_scc0 .LBB9
 	s_lshl_b64 s[12:13], s[8:9], 8
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[2:3], s[12:13], 0, v[2:3]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[12:13]
 	v_cmp_lt_u64_e64 s[12:13], v[2:3], s[2:3]
 	s_and_saveexec_b64 s[14:15], s[12:13]
 	s_cbranch_execz .LBB1

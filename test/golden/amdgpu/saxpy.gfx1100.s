@@ -6,14 +6,12 @@ saxpy:
 	s_mov_b32 s8, s15
 	s_mov_b32 s9, 0
 	s_lshl_b64 s[8:9], s[8:9], 7
-	v_mov_b32_e32 v1, 0
-	v_add_co_u32 v0, vcc_lo, s8, v0
-	v_add_co_ci_u32_e32 v1, vcc_lo, s9, v1, vcc_lo
+	v_mad_u64_u32 v[1:2], null, v0, 1, s[8:9]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s2, v[0:1], s[2:3]
+	v_cmp_lt_u64_e64 s2, v[1:2], s[2:3]
 	s_and_saveexec_b32 s2, s2
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[0:1], 2, v[0:1]
+	v_lshlrev_b64 v[0:1], 2, v[1:2]
 	v_add_co_u32 v2, vcc_lo, s6, v0
 	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v1, vcc_lo
 	global_load_b32 v2, v[2:3], off

@@ -8,14 +8,10 @@ transpose_tile:
 	s_mov_b32 s10, s3
 	s_mov_b32 s11, 0
 	s_lshl_b64 s[10:11], s[10:11], 4
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[2:3], s[10:11], 0, v[2:3]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[10:11]
 	s_mov_b32 s3, 0
 	s_lshl_b64 s[2:3], s[2:3], 4
-	v_mov_b32_e32 v4, v1
-	v_mov_b32_e32 v5, 0
-	v_lshl_add_u64 v[4:5], s[2:3], 0, v[4:5]
+	v_mad_u64_u32 v[4:5], vcc, v1, 1, s[2:3]
 	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s[12:13], v[2:3], s[4:5]
 	v_cmp_lt_u64_e64 s[14:15], v[4:5], s[6:7]
@@ -39,12 +35,8 @@ transpose_tile:
 	s_mov_b64 exec, s[12:13]
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[2:3], s[2:3], 0, v[2:3]
-	v_mov_b32_e32 v4, v1
-	v_mov_b32_e32 v5, 0
-	v_lshl_add_u64 v[4:5], s[10:11], 0, v[4:5]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[2:3]
+	v_mad_u64_u32 v[4:5], vcc, v1, 1, s[10:11]
 	v_cmp_lt_u64_e64 s[2:3], v[2:3], s[6:7]
 	v_cmp_lt_u64_e64 s[6:7], v[4:5], s[4:5]
 	s_and_b64 s[2:3], s[2:3], s[6:7]

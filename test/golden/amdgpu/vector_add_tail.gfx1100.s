@@ -6,10 +6,8 @@ vector_add_tail:
 	s_mov_b32 s8, s15
 	s_mov_b32 s9, 0
 	s_lshl_b64 s[8:9], s[8:9], 6
-	v_mov_b32_e32 v1, 0
-	v_add_co_u32 v0, vcc_lo, s8, v0
-	v_add_co_ci_u32_e32 v1, vcc_lo, s9, v1, vcc_lo
-	v_lshlrev_b64 v[0:1], 2, v[0:1]
+	v_mad_u64_u32 v[1:2], null, v0, 1, s[8:9]
+	v_lshlrev_b64 v[0:1], 2, v[1:2]
 	v_add_co_u32 v2, vcc_lo, 4, v0
 	v_add_co_ci_u32_e32 v3, vcc_lo, 0, v1, vcc_lo
 	s_waitcnt lgkmcnt(0)

@@ -5,9 +5,8 @@ vector_add_tail:
 	s_load_dwordx2 s[0:1], s[0:1], 0x28
 	s_mov_b32 s3, 0
 	s_lshl_b64 s[2:3], s[2:3], 6
-	v_mov_b32_e32 v1, 0
-	v_lshl_add_u64 v[0:1], s[2:3], 0, v[0:1]
-	v_lshlrev_b64 v[0:1], 2, v[0:1]
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[2:3]
+	v_lshlrev_b64 v[0:1], 2, v[2:3]
 	v_lshl_add_u64 v[2:3], v[0:1], 0, 4
 	s_waitcnt lgkmcnt(0)
 	v_cmp_le_i64_e64 s[2:3], v[2:3], s[4:5]
