@@ -1,5 +1,5 @@
 /**
- * The lanewise part of a lowering table, shared by back ends that scalarize vectors (PTX, WGSL):
+ * The lanewise part of a lowering table, shared by back ends that scalarize vectors:
  * a back end writes one lane rule per scalar semantics (`addi`, `cmpf`, …) and this module
  * applies it to `scalar.<name>`, `index.<op>` and `vector.<name>` — once for a scalar op, lane by
  * lane for a vector op, with scalar operands broadcast. Which ops exist comes from the registry,
