@@ -82,3 +82,10 @@ export function lanewiseEntries<C extends LanewiseContext<S, T>, S extends { rea
   for (const name of Object.keys(laneRules)) if (opInfo(`vector.${name}`)) entries[`vector.${name}` as OpName] = ruleFor(name);
   return entries;
 }
+
+/** `a ⊕ x` for a combining kind (`addf`, `maxsi`, …) through the back end's lane rule of that name (reductions, scans). */
+export function combineLanes<C, S, T>(laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>, cx: C, op: Op, kind: string, t: T, a: S, x: S): S {
+  const rule = laneRules[kind];
+  if (!rule) throw new Error(`lanewise lowering: unknown combining kind '${kind}'`);
+  return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
+}
