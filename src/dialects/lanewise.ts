@@ -1,5 +1,5 @@
 /**
- * The lanewise part of a lowering table, shared by back ends that scalarize vectors (PTX, WGSL):
+ * The lanewise part of a lowering table, shared by back ends that scalarize vectors:
  * a back end writes one lane rule per scalar semantics (`addi`, `cmpf`, …) and this module
  * applies it to `scalar.<name>`, `index.<op>` and `vector.<name>` — once for a scalar op, lane by
  * lane for a vector op, with scalar operands broadcast. Which ops exist comes from the registry,
@@ -81,4 +81,11 @@ export function lanewiseEntries<C extends LanewiseContext<S, T>, S extends { rea
   for (const [suffix, name] of Object.entries(indexRules)) entries[`index.${suffix}` as OpName] = ruleFor(name);
   for (const name of Object.keys(laneRules)) if (opInfo(`vector.${name}`)) entries[`vector.${name}` as OpName] = ruleFor(name);
   return entries;
+}
+
+/** `a ⊕ x` for a combining kind (`addf`, `maxsi`, …) through the back end's lane rule of that name (reductions, scans). */
+export function combineLanes<C, S, T>(laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>, cx: C, op: Op, kind: string, t: T, a: S, x: S): S {
+  const rule = laneRules[kind];
+  if (!rule) throw new Error(`lanewise lowering: unknown combining kind '${kind}'`);
+  return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
 }

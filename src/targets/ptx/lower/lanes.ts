@@ -10,6 +10,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import { b, BITS, s, u, type KernelLowering, type PtxScalar, type Scalar } from "./context.js";
+import { combineLanes } from "../../../dialects/lanewise.js";
 
 export interface Lane {
   readonly cx: KernelLowering;
@@ -568,8 +569,5 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
 
 /** Combines two scalars with a combining kind (reductions). */
 export function combine(cx: KernelLowering, op: Op, kind: string, t: PtxScalar, a: Scalar, x: Scalar): Scalar {
-  const rule = LANE_RULES[kind];
-  if (!rule) throw new Error(`PTX lowering: unknown combining kind '${kind}'`);
-  return rule({ cx, op, args: [a, x], from: t, to: t });
+  return combineLanes(LANE_RULES, cx, op, kind, t, a, x);
 }
-

@@ -11,7 +11,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import type { KernelLowering, Scalar, WType } from "./context.js";
-import type { LaneInput } from "../../../dialects/lanewise.js";
+import { combineLanes, type LaneInput } from "../../../dialects/lanewise.js";
 
 /** The operands' lanes, the deciding and result types, and the op's dialect (`index`, `scalar`, `vector`). */
 export type LaneArgs = LaneInput<KernelLowering, Scalar, WType>;
@@ -304,7 +304,5 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
 
 /** Combines two scalars with a combining kind (reductions). */
 export function combine(cx: KernelLowering, op: Op, kind: string, t: WType, a: Scalar, x: Scalar): Scalar {
-  const rule = LANE_RULES[kind];
-  if (!rule) throw new Error(`WGSL lowering: unknown combining kind '${kind}'`);
-  return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
+  return combineLanes(LANE_RULES, cx, op, kind, t, a, x);
 }
