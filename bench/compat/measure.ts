@@ -41,6 +41,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["func.ref and indirect calls", /\bfunc\.(?:ref\b|null\b|address\b|compare\.null\b|call\.indirect\b)/],
   ["modifiers outside v1", /\b(?:initializer|deinitializer|export_metadata)\b/],
   ["generic target records", /\btarget\.generic</],
+  ["view element or attachment outside v1", /\bview<[^>]*x(?:index|offset)\b|\bview<[^>]*,\s*align\(/],
+  ["named results", /->\s*\(%[\w.$-]+\s*:/],
 ];
 
 /** `kernel.workgroup.scan` and the legacy func spellings are outside v1 but implemented: counted as extras. */
