@@ -344,7 +344,7 @@ async function cudaOverhead(rt: CudaRuntime): Promise<unknown> {
     return 100;
   });
   const rounds: { jsUs: number; boundUs: number; cUs?: number; cNonBlockingUs?: number; ratio?: number; boundRatio?: number }[] = [];
-  for (let r = 0; r < (QUICK ? 2 : 5); r++) {
+  for (let r = 0; r < (QUICK ? 2 : 7); r++) {
     const jsUs = perLaunchUs(rt, oneLaunch, N).medianMs;
     kernel.setArguments(args);
     const boundUs = perLaunchUs(rt, boundLaunch, N).medianMs;

@@ -12,8 +12,10 @@ import { benchPtxCompile } from "./ptx-compile.js";
 import { benchWgslCompile } from "./wgsl-compile.js";
 import { benchAmdgpuCompile } from "./amdgpu-compile.js";
 import { amdgpuCodeQuality } from "./amdgpu-quality.js";
+import { benchFrontend } from "./frontend.js";
 
 const benches: [string, () => Promise<Record<string, unknown>>][] = [
+  ["frontend", benchFrontend],
   ["compile", benchCompile],
   ["launch", benchLaunch],
   ["cache", benchCache],

@@ -31,6 +31,11 @@ let nextValueId = 1;
 export class Value {
   /** Process-unique identity, for side tables. */
   readonly id = nextValueId++;
+  /**
+   * @internal Scratch of the one walk using it right now (the verifier's dominance check marks
+   * the values in scope, instead of a set it would grow and shrink); meaningless outside it.
+   */
+  mark = 0;
   constructor(
     /** Name without `%`, as written (kept for printing). */
     public name: string,
@@ -62,9 +67,17 @@ export type Prop = string | number | bigint | boolean | Value | Literal | Predic
 /** No comment lines: shared by every op and region without any (comment lists are replaced, never edited). */
 const NO_LINES: readonly string[] = Object.freeze([]);
 
+/**
+ * No values / no regions: the starting lists of every op and region, shared and frozen (most
+ * ops have no region, many no result). They are replaced on the first addition, never pushed
+ * to: use `addResult` / `addRegion` / `addArg`, or assign a fresh array.
+ */
+const NO_VALUES: Value[] = [];
+const NO_REGIONS: Region[] = [];
+
 /** A single-block region: arguments, ops in order, and trailing comments. */
 export class Region {
-  args: Value[] = [];
+  args: Value[] = NO_VALUES;
   ops: Op[] = [];
   /** Comments after the last op (language.md §1, ⚠ kept for `loom fmt`). */
   trailingComments: readonly string[] = NO_LINES;
@@ -74,15 +87,16 @@ export class Region {
 
   addArg(name: string, type: Type, span?: Span): Value {
     const v = new Value(name, type, this, span);
-    this.args.push(v);
+    if (this.args === NO_VALUES) this.args = [v];
+    else this.args.push(v);
     return v;
   }
 }
 
 export class Op {
   operands: Value[] = [];
-  results: Value[] = [];
-  regions: Region[] = [];
+  results: Value[] = NO_VALUES;
+  regions: Region[] = NO_REGIONS;
   props: Record<string, Prop> = {};
   /** Leading `//` comments (text after `//`, verbatim; a "\r" prefix marks an end-of-line comment, a lone "\n" a blank line: text/parser.ts `commentLines`, `commentTexts`). */
   comments: readonly string[] = NO_LINES;
@@ -98,12 +112,14 @@ export class Op {
 
   addResult(name: string, type: Type, span?: Span): Value {
     const v = new Value(name, type, this, span);
-    this.results.push(v);
+    if (this.results === NO_VALUES) this.results = [v];
+    else this.results.push(v);
     return v;
   }
   addRegion(): Region {
     const r = new Region(this);
-    this.regions.push(r);
+    if (this.regions === NO_REGIONS) this.regions = [r];
+    else this.regions.push(r);
     return r;
   }
   get dialect(): string {

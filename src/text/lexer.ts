@@ -11,7 +11,8 @@
 import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
-import { Tok, type Comment, type Token } from "./token.js";
+import { Tok, Token, type Comment } from "./token.js";
+import { internSlice } from "./intern.js";
 
 // Character classes of ASCII codes.
 const ID_START = 1; // [A-Za-z_$]
@@ -57,8 +58,6 @@ const SINGLE_CHARS: Record<number, Tok> = {
 const SINGLE = new Int8Array(128).fill(-1);
 for (const [c, k] of Object.entries(SINGLE_CHARS)) SINGLE[Number(c)] = k;
 
-const SIGIL_KIND: Record<number, Tok> = { 0x25: Tok.Value, 0x40: Tok.Symbol, 0x23: Tok.Hash, 0x5e: Tok.Label };
-
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
@@ -97,16 +96,16 @@ class Lexer {
   run(): Token[] {
     const text = this.text;
     const n = text.length;
-    while (this.pos < n && !this.reporter.full) {
+    while (this.pos < n) {
       const c = text.charCodeAt(this.pos);
       if (c === 0x20 || c === 0x09 || c === 0x0d) {
         this.pos++;
-      } else if (c === 0x0a) {
-        this.newline();
-      } else if (c === 0x2f && text.charCodeAt(this.pos + 1) === 0x2f) {
-        this.comment();
       } else {
-        this.token(c);
+        if (c === 0x0a) this.newline();
+        else if (c === 0x2f && text.charCodeAt(this.pos + 1) === 0x2f) this.comment();
+        else this.token(c);
+        // Blanks never report: the error limit is checked after everything else.
+        if (this.reporter.full) break;
       }
     }
     this.closeAngles();
@@ -144,28 +143,14 @@ class Lexer {
     return { source: this.source, line: this.line, column: startCol, endLine: this.line, endColumn: startCol + (endPos - startPos) };
   }
 
-  private push(kind: Tok, start: number, col: number, line: number, text: string, extra?: { int?: bigint; float?: number }): Token {
-    // One object shape for every token keeps property access monomorphic.
-    const tok: Token = {
-      kind,
-      start,
-      end: this.pos,
-      line,
-      col,
-      endLine: this.line,
-      endCol: this.col(this.pos),
-      text,
-      int: extra?.int,
-      float: extra?.float,
-      firstOnLine: line !== this.lastLine,
-      blankBefore: this.lastLine !== 0 && line - this.lastLine >= 2,
-      depth: this.depth,
-      comments: undefined,
-    };
+  private push(kind: Tok, start: number, col: number, line: number, text: string, int?: bigint, float?: number): Token {
+    const bits = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
+    let comments: Comment[] | undefined;
     if (this.comments.length > 0) {
-      tok.comments = this.comments;
+      comments = this.comments;
       this.comments = [];
     }
+    const tok = new Token(kind, start, this.pos, line, col, this.col(this.pos), text, int ?? float, bits, comments);
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
     this.lastLine = this.line;
@@ -245,15 +230,17 @@ class Lexer {
       for (const word of ["inf", "nan"]) {
         if (this.text.startsWith(word, start + 1) && !(cls(this.text.charCodeAt(start + 4)) & ID_CHAR)) {
           this.pos += 4;
-          this.push(Tok.Float, start, col, line, "-" + word, { float: word === "inf" ? -Infinity : NaN });
+          this.push(Tok.Float, start, col, line, "-" + word, undefined, word === "inf" ? -Infinity : NaN);
           return;
         }
       }
       this.pos++;
       return this.error(D.unexpectedCharacter, start, col, ["-"]);
     }
-    const sigil = SIGIL_KIND[c];
-    if (sigil !== undefined) return this.sigilName(sigil, start, col);
+    if (c === 0x25 /* % */) return this.sigilName(Tok.Value, start, col);
+    if (c === 0x40 /* @ */) return this.sigilName(Tok.Symbol, start, col);
+    if (c === 0x23 /* # */) return this.sigilName(Tok.Hash, start, col);
+    if (c === 0x5e /* ^ */) return this.sigilName(Tok.Label, start, col);
     if (c === 0x22 /* " */) return this.string(start, col);
     // Anything else is not part of the language.
     if (isHighSurrogate(c) && isLowSurrogate(this.text.charCodeAt(start + 1))) {
@@ -274,15 +261,15 @@ class Lexer {
     let i = start + 1;
     let dotted = false;
     while (i < text.length) {
-      const k = cls(text.charCodeAt(i));
-      if (!(k & ID_CHAR)) break;
-      if (text.charCodeAt(i) === 0x2e) dotted = true;
+      const c = text.charCodeAt(i);
+      if (!(cls(c) & ID_CHAR)) break;
+      if (c === 0x2e) dotted = true;
       i++;
     }
     this.pos = i;
     // Dimension mode ends at the element type.
     this.dimMode = false;
-    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, text.slice(start, i));
+    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -298,7 +285,7 @@ class Lexer {
     if (this.dimMode) {
       this.pos = this.digits(first, DIGIT);
       const raw = text.slice(start, this.pos);
-      this.push(Tok.Int, start, col, line, raw, { int: BigInt(raw) });
+      this.push(Tok.Int, start, col, line, raw, BigInt(raw));
       return;
     }
     if (text.charCodeAt(first) === 0x30 && text.charCodeAt(first + 1) === 0x78 /* 0x */) {
@@ -307,7 +294,7 @@ class Lexer {
       if (end === first + 2) return this.error(D.badInteger, start, col, [text.slice(start, end)]);
       const raw = text.slice(start, end);
       const mag = BigInt("0x" + text.slice(first + 2, end));
-      this.push(Tok.Int, start, col, line, raw, { int: negative ? -mag : mag });
+      this.push(Tok.Int, start, col, line, raw, negative ? -mag : mag);
       return;
     }
     let i = this.digits(first, DIGIT);
@@ -339,8 +326,8 @@ class Lexer {
     }
     this.pos = i;
     const raw = text.slice(start, i);
-    if (isFloat) this.push(Tok.Float, start, col, line, raw, { float: Number(raw) });
-    else this.push(Tok.Int, start, col, line, raw, { int: BigInt(raw) });
+    if (isFloat) this.push(Tok.Float, start, col, line, raw, undefined, Number(raw));
+    else this.push(Tok.Int, start, col, line, raw, BigInt(raw));
   }
 
   private sigilName(kind: Tok, start: number, col: number): void {
@@ -353,10 +340,8 @@ class Lexer {
       i = this.digits(i, kind === Tok.Symbol ? ID_CHAR : VAL_CHAR);
     }
     this.pos = i;
-    if (i === start + 1) {
-      this.pos = start + 1;
-      return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    }
+    if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
+    // Sliced, not interned: SSA names are looked up once or twice, by the scope only.
     this.push(kind, start, col, this.line, text.slice(start + 1, i));
   }
 

@@ -34,13 +34,14 @@ import { lookupOp, opTable } from "../dialects/table.js";
 import { closestName } from "../core/suggest.js";
 import { looksLikeTargetRecord, targetRecordNames } from "../core/target-records.js";
 import { lex } from "./lexer.js";
+import { internNames } from "./intern.js";
 import { Reporter } from "./reporter.js";
 import { Scope } from "./scope.js";
 import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } from "./token.js";
-import { syntaxOf } from "./syntax/registry.js";
+import { syntaxOf, type OpSyntax } from "./syntax/registry.js";
 import { canonicalOpName, declareLegacyFamilies } from "./syntax/legacy.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
-import { isOp } from "../dialects/registry.js";
+import { isOp, opInfo } from "../dialects/registry.js";
 import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
 
 /**
@@ -85,6 +86,35 @@ const PRIM_TYPES: ReadonlySet<string> = new Set(["index", "offset", "i1", "i8", 
 /** Type names that exist in real Loom but not in v1 (PARSE/007). */
 const OUT_OF_V1_TYPES: ReadonlySet<string> = new Set(["tensor", "tile", "f8E4M3", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ"]);
 const SCALAR_NAMES: ReadonlySet<string> = new Set(["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]);
+
+// Op names and type names as the declarations spell them: tokens of these names carry these
+// very strings (text/intern.ts), so the op tables and later name comparisons hit at once.
+internNames(opTable.keys());
+internNames(PRIM_TYPES);
+internNames(["vector", "view", "tensor", "encoding", "layout", "true", "false", "inf", "nan"]);
+
+/** An op spelling the parser can build: its syntax and the canonical name of the op it builds. */
+interface KnownOp {
+  readonly syntax: OpSyntax;
+  readonly name: string;
+}
+
+/** Declared ops by spelling, looked up once per spelling (target records are not kept: they are registered at run time). */
+const declaredOps = new Map<string, KnownOp>();
+
+function knownOp(spelling: string): KnownOp | undefined {
+  const hit = declaredOps.get(spelling);
+  if (hit) return hit;
+  const syntax = syntaxOf(spelling);
+  // A legacy spelling (func.template, func.apply) builds its canonical op.
+  const name = canonicalOpName(spelling) ?? spelling;
+  if (!syntax || !lookupOp(name)) return undefined;
+  const declared = opInfo(name);
+  // The declaration's own string: later name comparisons and table lookups hit at once.
+  const known = { syntax, name: declared?.name ?? name };
+  if (declared) declaredOps.set(spelling, known);
+  return known;
+}
 
 export class Parser {
   private pos = 0;
@@ -241,10 +271,8 @@ export class Parser {
       this.unexpected(nameTok, "an op name");
     }
     this.next();
-    const syntax = syntaxOf(nameTok.text);
-    // A legacy spelling (func.template, func.apply) builds its canonical op.
-    const opName = canonicalOpName(nameTok.text) ?? nameTok.text;
-    if (!syntax || !lookupOp(opName)) {
+    const known = knownOp(nameTok.text);
+    if (!known) {
       // A record op of a target package nobody registered: say which records are known.
       if (looksLikeTargetRecord(nameTok.text)) {
         const known = targetRecordNames().join(", ") || "none";
@@ -256,21 +284,25 @@ export class Parser {
       this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `did you mean '${near}'?` });
       throw new ParseFailure();
     }
-    const op = new Op(opName, this.span(nameTok));
+    const op = new Op(known.name, this.span(nameTok));
     this.opNames.push(nameTok);
     let types: Type[];
     try {
-      types = syntax.parse(this, op, { tokens: names });
+      types = known.syntax.parse(this, op, { tokens: names });
     } finally {
       this.opNames.pop();
     }
     if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
     this.endOfOp();
-    for (let i = 0; i < names.length; i++) {
-      const n = names[i]!;
-      const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
-      if (redefined) this.report(D.redefinedValue, n, [n.text]);
-      op.results.push(value);
+    if (names.length > 0) {
+      const results: Value[] = [];
+      for (let i = 0; i < names.length; i++) {
+        const n = names[i]!;
+        const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
+        if (redefined) this.report(D.redefinedValue, n, [n.text]);
+        results.push(value);
+      }
+      op.results = results;
     }
     return op;
   }
@@ -464,7 +496,8 @@ export class Parser {
   defineArg(region: Region, t: Token, type: Type): Value {
     const { value, redefined } = this.scope.define(t.text, type, region, this.span(t));
     if (redefined) this.report(D.redefinedValue, t, [t.text]);
-    region.args.push(value);
+    if (region.args.length === 0) region.args = [value];
+    else region.args.push(value);
     return value;
   }
 
@@ -806,7 +839,8 @@ export class Parser {
     for (const r of refs) {
       if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [r.tok.text]);
     }
-    region.args.push(...args);
+    if (region.args.length === 0) region.args = args.slice();
+    else region.args.push(...args);
     return args;
   }
 

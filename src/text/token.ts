@@ -53,33 +53,57 @@ export interface Comment {
   readonly endOfLine: boolean;
 }
 
-export interface Token {
-  kind: Tok;
-  /** UTF-16 offsets into the source. */
-  readonly start: number;
-  readonly end: number;
-  readonly line: number;
-  /** 1-based code-point column. */
-  readonly col: number;
-  readonly endLine: number;
-  readonly endCol: number;
-  /**
-   * Identifier / name text (without sigil), decoded string contents, the raw literal text
-   * of numbers.
-   */
-  readonly text: string;
+/**
+ * One token. Compact on purpose (the lexer makes one per token of every compile): line-local
+ * facts are packed into `bits`, and a number's value shares one slot. Tokens never span lines
+ * (strings end at a line end, comments are not tokens), so `endLine` is `line`.
+ */
+export class Token {
+  constructor(
+    public kind: Tok,
+    /** UTF-16 offsets into the source. */
+    readonly start: number,
+    readonly end: number,
+    readonly line: number,
+    /** 1-based code-point column. */
+    readonly col: number,
+    readonly endCol: number,
+    /**
+     * Identifier / name text (without sigil), decoded string contents, the raw literal text
+     * of numbers.
+     */
+    readonly text: string,
+    /** The value of an Int (bigint) or Float (number) token. */
+    private readonly value: bigint | number | undefined,
+    /** depth << 2 | blankBefore << 1 | firstOnLine. */
+    private readonly bits: number,
+    /** Comments between the previous token and this one. */
+    public comments: Comment[] | undefined,
+  ) {}
+
+  get endLine(): number {
+    return this.line;
+  }
   /** Integer value (Int tokens). */
-  readonly int: bigint | undefined;
+  get int(): bigint | undefined {
+    return typeof this.value === "bigint" ? this.value : undefined;
+  }
   /** Float value (Float tokens). */
-  readonly float: number | undefined;
+  get float(): number | undefined {
+    return typeof this.value === "number" ? this.value : undefined;
+  }
   /** First token on its line. */
-  readonly firstOnLine: boolean;
+  get firstOnLine(): boolean {
+    return (this.bits & 1) !== 0;
+  }
   /** A blank line separates this token from the previous token (comments count as tokens). */
-  readonly blankBefore: boolean;
+  get blankBefore(): boolean {
+    return (this.bits & 2) !== 0;
+  }
   /** Number of unclosed `{` before this token (used for error recovery). */
-  readonly depth: number;
-  /** Comments between the previous token and this one. */
-  comments?: Comment[];
+  get depth(): number {
+    return this.bits >>> 2;
+  }
 }
 
 export function tokenSpan(source: string, t: Token): Span {

@@ -4,7 +4,7 @@
  * and a callee-before-caller order for bottom-up summaries. Built with an explicit stack,
  * so arbitrarily deep call chains cannot overflow the JS stack.
  */
-import type { Module, Op } from "../../ir/core.js";
+import type { Module, Op, Region } from "../../ir/core.js";
 import { isCallOp } from "./ops.js";
 import type { SymbolTable } from "./symbols.js";
 import { isOp } from "../../dialects/registry.js";
@@ -32,17 +32,25 @@ export function calleeBodies(symbols: SymbolTable, call: Op): Op[] {
 export function callsIn(fn: Op): Op[] {
   const out: Op[] = [];
   const stack: Op[] = [];
-  for (const r of [...fn.regions].reverse()) for (let i = r.ops.length - 1; i >= 0; i--) stack.push(r.ops[i]!);
+  const pushRegions = (regions: readonly Region[]) => {
+    for (let k = regions.length - 1; k >= 0; k--) {
+      const ops = regions[k]!.ops;
+      for (let i = ops.length - 1; i >= 0; i--) stack.push(ops[i]!);
+    }
+  };
+  pushRegions(fn.regions);
   while (stack.length > 0) {
     const op = stack.pop()!;
     if (isCallOp(op.name)) out.push(op);
-    for (const r of [...op.regions].reverse()) for (let i = r.ops.length - 1; i >= 0; i--) stack.push(r.ops[i]!);
+    if (op.regions.length > 0) pushRegions(op.regions);
   }
   return out;
 }
 
+const NO_EDGES: readonly CallEdge[] = [];
+
 export class CallGraph {
-  readonly #edges = new Map<Op, CallEdge[]>();
+  readonly #edges = new Map<Op, readonly CallEdge[]>();
   /** Every body-owning top-level op, callees before callers (cycles broken at the back edge). */
   readonly postOrder: Op[] = [];
   /** Back edges: calls that close a cycle, one per cycle entry. */
@@ -50,7 +58,11 @@ export class CallGraph {
 
   constructor(module: Module, symbols: SymbolTable) {
     const fns = module.ops.filter((op) => isOp(op, "func.def") || isOp(op, "template.def") || isOp(op, "kernel.def"));
-    for (const fn of fns) this.#edges.set(fn, callsIn(fn).flatMap((call) => calleeBodies(symbols, call).map((callee) => ({ call, callee }))));
+    for (const fn of fns) {
+      const calls = callsIn(fn);
+      // Most bodies call nothing: they share the empty edge list.
+      this.#edges.set(fn, calls.length === 0 ? NO_EDGES : calls.flatMap((call) => calleeBodies(symbols, call).map((callee) => ({ call, callee }))));
+    }
     const state = new Map<Op, "active" | "done">();
     for (const root of fns) {
       if (state.has(root)) continue;
@@ -76,6 +88,6 @@ export class CallGraph {
   }
 
   edges(fn: Op): readonly CallEdge[] {
-    return this.#edges.get(fn) ?? [];
+    return this.#edges.get(fn) ?? NO_EDGES;
   }
 }

@@ -20,8 +20,12 @@ function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (t.layout?.kind === "value") fn(t.layout.value);
 }
 
+/** Tells the marks of one checker from those an earlier one left behind (`Value.mark`). */
+let lastEpoch = 0;
+
 class DominanceChecker {
-  readonly #visible = new Set<Value>();
+  /** Values in scope have `mark === epoch`. */
+  readonly #epoch = ++lastEpoch;
   /** The op whose uses are being checked, and the values already reported there (made on the first report). */
   #op: Op | undefined;
   #reported: Set<Value> | undefined;
@@ -35,20 +39,24 @@ class DominanceChecker {
 
   /** Bound once, so that walking uses allocates no closure per op. */
   readonly #use = (v: Value): void => {
-    if (this.#visible.has(v)) return;
+    if (v.mark === this.#epoch) return;
     const reported = (this.#reported ??= new Set<Value>());
     if (reported.has(v)) return;
     reported.add(v);
     this.ctx.report(D.notDominated, this.#op?.span, [v.name]);
   };
 
-  /** Makes `region`'s args visible, checks their types, runs `fn`, then hides them again. */
-  #withArgs(owner: Op, region: Region, fn: () => void): void {
-    for (const a of region.args) this.#visible.add(a);
+  /** Makes `region`'s args visible and checks their types (reported at `owner`). */
+  #enter(owner: Op, region: Region): void {
+    const args = region.args;
+    for (let i = 0; i < args.length; i++) args[i]!.mark = this.#epoch;
     this.#begin(owner);
-    for (const a of region.args) typeValues(a.type, this.#use);
-    fn();
-    for (const a of region.args) this.#visible.delete(a);
+    for (let i = 0; i < args.length; i++) typeValues(args[i]!.type, this.#use);
+  }
+
+  #leave(region: Region): void {
+    const args = region.args;
+    for (let i = 0; i < args.length; i++) args[i]!.mark = 0;
   }
 
   #predicates(preds: unknown): void {
@@ -63,14 +71,14 @@ class DominanceChecker {
 
   /** A signature (or body) region of a top-level op, with the props that may mention its args. */
   #signature(op: Op, region: Region | undefined, whereKey: string | undefined, isBody: boolean): void {
-    const run = () => {
-      this.#begin(op);
-      if (whereKey) this.#predicates(op.props[whereKey]);
-      if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
-      if (isBody && region) this.#region(region);
-    };
-    if (region) this.#withArgs(op, region, run);
-    else run();
+    if (region) this.#enter(op, region);
+    this.#begin(op);
+    if (whereKey) this.#predicates(op.props[whereKey]);
+    if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
+    if (region) {
+      if (isBody) this.#region(region);
+      this.#leave(region);
+    }
   }
 
   topLevel(op: Op): void {
@@ -94,17 +102,26 @@ class DominanceChecker {
   }
 
   #region(region: Region): void {
-    const defined: Value[] = [];
-    for (const op of region.ops) {
+    const ops = region.ops;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
       this.#begin(op);
       forEachUse(op, this.#use);
-      for (const inner of op.regions) this.#withArgs(op, inner, () => this.#region(inner));
-      for (const r of op.results) {
-        this.#visible.add(r);
-        defined.push(r);
+      const regions = op.regions;
+      for (let k = 0; k < regions.length; k++) {
+        const inner = regions[k]!;
+        this.#enter(op, inner);
+        this.#region(inner);
+        this.#leave(inner);
       }
+      const results = op.results;
+      for (let k = 0; k < results.length; k++) results[k]!.mark = this.#epoch;
     }
-    for (const v of defined) this.#visible.delete(v);
+    // The block's values go out of scope with it.
+    for (let i = 0; i < ops.length; i++) {
+      const results = ops[i]!.results;
+      for (let k = 0; k < results.length; k++) results[k]!.mark = 0;
+    }
   }
 }
 

@@ -30,6 +30,8 @@ const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
 };
 
 /** Ops whose regions are signatures only (arguments, no ops). */
+const NO_REGIONS: readonly number[] = [0];
+
 const SIGNATURE_ONLY = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl", "kernel.entry.decl"]);
 
 /** The terminator each region of `op` must end with, by region index. */
@@ -56,7 +58,7 @@ function expectedTerminator(op: Op, index: number): string | undefined {
 function checkRegionCount(ctx: VerifyContext, op: Op): boolean {
   const facts = opFacts(op.name);
   if (!facts && op.name !== "alias") return false; // unknown op: the parser reported it
-  const allowed = REGION_COUNTS[op.name] ?? [0];
+  const allowed = REGION_COUNTS[op.name] ?? NO_REGIONS;
   if (allowed.includes(op.regions.length)) return true;
   ctx.report(D.blockCount, op.span, [`'${op.name}' takes ${allowed.join(" or ")} region(s), got ${op.regions.length}`]);
   return false;
@@ -66,7 +68,8 @@ function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: numb
   const ops = region.ops;
   let t = -1;
   let term: Op | undefined;
-  for (const [i, o] of ops.entries()) {
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
     if (opFacts(o.name)?.terminator === true) {
       t = i;
       term = o;

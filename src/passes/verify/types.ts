@@ -133,18 +133,21 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   const result = op.results[0];
   const cls = CLASS_NAME[rule.cls];
   let failed = false;
-  op.operands.forEach((v, i) => {
-    if (inClass(v.type, rule.cls)) return;
+  // Indexed loops, not forEach: this runs for most ops and should allocate nothing.
+  for (let i = 0; i < op.operands.length; i++) {
+    const v = op.operands[i]!;
+    if (inClass(v.type, rule.cls)) continue;
     failed = true;
     c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
-  });
+  }
   const first = op.operands[0];
   if (!first) return;
-  op.operands.forEach((v, i) => {
-    if (i === 0 || typeEquals(v.type, first.type)) return;
+  for (let i = 1; i < op.operands.length; i++) {
+    const v = op.operands[i]!;
+    if (typeEquals(v.type, first.type)) continue;
     failed = true;
     c.mismatch(`${role(0)} '%${first.name}' (${s(first.type)}) and ${role(i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
-  });
+  }
   if (rule.result === "same") {
     if (!result) return;
     if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${cls}, got ${s(result.type)}`);

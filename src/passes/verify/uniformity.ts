@@ -40,6 +40,7 @@ function max(a: Level, b: Level): Level {
 /** The uniformity of values and the control level of ops, for one module. */
 export class UniformityInfo {
   readonly values = new Map<Value, Level>();
+  /** Ops under non-uniform control only: an op missing here is under uniform control (most ops are). */
   readonly control = new Map<Op, Level>();
 
   of(v: Value): Uniformity {
@@ -95,8 +96,7 @@ class Analysis {
 
   op(op: Op, ctl: Level): void {
     const control = this.info.control;
-    const before = control.get(op);
-    if (before === undefined || ctl > before) control.set(op, ctl);
+    if (ctl > 0 && ctl > (control.get(op) ?? 0)) control.set(op, ctl);
     switch (op.name) {
       case "scf.if": {
         const cond = this.level(op.operands[0]);

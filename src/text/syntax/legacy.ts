@@ -7,7 +7,7 @@
  * reference does not need (its providers are matched by key alone).
  */
 import type { Module, Op, Region } from "../../ir/core.js";
-import { Op as IrOp, Region as IrRegion } from "../../ir/core.js";
+import { Op as IrOp } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
@@ -80,8 +80,7 @@ function familyDecl(family: string, source: Op): Op {
   decl.props.symbol = family;
   // The family's contract words (public, host|device, pure, hot|cold); `retain` stays per provider.
   decl.props.modifiers = (propOf(source, "modifiers") ?? []).filter((m) => m !== "retain");
-  const region = new IrRegion(decl);
-  decl.regions.push(region);
+  const region = decl.addRegion();
   if (source.name === "template.def") {
     const body = source.regions[0]!;
     for (const a of body.args) region.addArg(a.name, a.type, a.span);

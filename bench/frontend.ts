@@ -1,0 +1,61 @@
+/**
+ * Front-end latency: parse, verify, and parse+verify (what `Workspace.parseModule` does for
+ * text) of saxpy, matmul16 and the jit-kernel example, in process after warm-up. These are
+ * the target-independent first steps of every `.loom` → artifact figure in the other benches
+ * (compile, spirv-compile, ptx-compile, wgsl-compile), so their p50 bounds those from below.
+ * Anchor in the same run: the lexer alone on the same text.
+ */
+import { readFileSync } from "node:fs";
+import { DiagnosticSink } from "../src/core/diag/diagnostic.js";
+import { verifyModule } from "../src/passes/verify/index.js";
+import { lex } from "../src/text/lexer.js";
+import { parseModule } from "../src/text/parser.js";
+import { Reporter } from "../src/text/reporter.js";
+import { percentiles, repoPath, timeSamples } from "./stats.js";
+
+const INPUTS: readonly (readonly [string, string])[] = [
+  ["saxpy", "examples/kernels/saxpy.loom"],
+  ["matmul16", "examples/kernels/matmul16.loom"],
+  ["jit_kernel", "examples/integration/jit-kernel/kernel.loom"],
+];
+
+export async function benchFrontend(): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = { name: "frontend.parse_verify", unit: "ms" };
+  const o = { warmup: 3000, samples: 3000 };
+  for (const [name, path] of INPUTS) {
+    const text = readFileSync(repoPath(path), "utf8");
+    const file = `${name}.loom`;
+    const parsed = () => {
+      const sink = new DiagnosticSink();
+      const m = parseModule(file, text, sink);
+      if (sink.hasErrors) throw new Error(`${file}: parse errors`);
+      return m;
+    };
+    const module = parsed();
+    const verifyOnce = () => {
+      const v = verifyModule(module, new DiagnosticSink());
+      if (!v.ok) throw new Error(`${file}: verify errors`);
+    };
+    const bothOnce = () => {
+      const sink = new DiagnosticSink();
+      const m = parseModule(file, text, sink);
+      if (sink.hasErrors || !verifyModule(m, sink).ok) throw new Error(`${file}: errors`);
+    };
+    const lexOnce = () => lex(file, text, new Reporter(new DiagnosticSink())).length;
+    const parse = percentiles(timeSamples(parsed, o));
+    const verify = percentiles(timeSamples(verifyOnce, o));
+    const both = percentiles(timeSamples(bothOnce, o));
+    const lexing = percentiles(timeSamples(lexOnce, o));
+    results[name] = {
+      bytes: text.length,
+      parse_p50_ms: parse.p50,
+      parse_p99_ms: parse.p99,
+      verify_p50_ms: verify.p50,
+      verify_p99_ms: verify.p99,
+      parse_verify_p50_ms: both.p50,
+      parse_verify_p99_ms: both.p99,
+      anchor: { name: "lexer only", p50_ms: lexing.p50, p99_ms: lexing.p99 },
+    };
+  }
+  return results;
+}
