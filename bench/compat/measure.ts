@@ -25,7 +25,9 @@ import { parseLoomTestFile, runLoomTest } from "../../src/harness/index.js";
 /** Constructs the v1 language lists as out of v1 (its "Out of v1" paragraph), as patterns over case text. */
 const OUT_OF_V1: readonly [string, RegExp][] = [
   ["tensor/tile/f8 types", /\b(?:tensor|tile)<|\bf8E[45]M[23]\b/],
-  ["encodings", /\bencoding[<.]|#q\d|#dense\b(?!>)/],
+  // v1 has layouts only (`encoding.layout.dense|strided`, `encoding<layout>`, `#dense`): schemas, storage, transforms and configs of encodings are out.
+  ["encodings", /\bencoding<(?:schema|storage|transform)>|#q\d|\bencoding\.(?!layout\.(?:dense|strided)\b)[a-z]|\bconfig\.(?:def|decl)\b[^\n]*:\s*encoding</],
+  ["cache policies", /\bcache_(?:scope|temporal)\b/],
   ["other dialects", /(?:^|[\s=(])(?:check|command|low|cfg|pipeline|pass|sanitizer|global|globals|pool|group|metadata|hal|llvmir|test)\.[a-z]/m],
   ["other target records", /(?:^|\s)(?:test|hal|llvmir)\.target\b/m],
   ["host kernel ops", /\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl|exit|async\.|tensor\.|cluster\.)/],
@@ -41,6 +43,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["func.ref and indirect calls", /\bfunc\.(?:ref\b|null\b|address\b|compare\.null\b|call\.indirect\b)/],
   ["modifiers outside v1", /\b(?:initializer|deinitializer|export_metadata)\b/],
   ["generic target records", /\btarget\.generic</],
+  ["view element or attachment outside v1", /\bview<[^>]*x(?:index|offset)\b|\bview<[^>]*,\s*align\(/],
+  ["named results", /->\s*\(%[\w.$-]+\s*:/],
 ];
 
 /** `kernel.workgroup.scan` and the legacy func spellings are outside v1 but implemented: counted as extras. */

@@ -9,7 +9,8 @@
  *  - alignments (powers of two), cluster sizes, barrier/atomic orderings and target
  *    record attributes (the checks each target package declares) → STRUCTURE/014.
  */
-import type { Literal, Op } from "../../ir/core.js";
+import { Op, type Literal, type Value } from "../../ir/core.js";
+import { isOp } from "../../dialects/registry.js";
 import { bitWidth, isFloat, isInt, typeToString, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import { targetRecordSpec } from "../../core/target-records.js";
@@ -86,6 +87,20 @@ function isPow2(n: unknown): boolean {
 const LOAD_ORDERINGS = ["relaxed", "acquire", "seq_cst"];
 const STORE_ORDERINGS = ["relaxed", "release", "seq_cst"];
 
+/**
+ * The memory space a buffer value is already known to be in: from its `buffer.alloca`, an
+ * earlier `buffer.assume.memory_space`, through the buffer identity assumes; undefined when
+ * nothing says (a kernel argument, a function argument).
+ */
+function knownSpace(v: Value | undefined, depth = 0): string | undefined {
+  const def = v?.owner;
+  if (!v || !def || !(def instanceof Op) || depth > 64) return undefined;
+  if (isOp(def, "buffer.alloca")) return def.props.invalidSpace === undefined ? def.props.space : undefined;
+  if (isOp(def, "buffer.assume.memory_space")) return def.props.invalidSpace === undefined ? def.props.space : undefined;
+  if (isOp(def, "buffer.assume.noalias") || isOp(def, "buffer.assume.alignment")) return knownSpace(def.operands[def.results.indexOf(v)], depth + 1);
+  return undefined;
+}
+
 /** Attribute values with a fixed domain (STRUCTURE/014). */
 export function checkAttributes(ctx: VerifyContext, op: Op): void {
   const p = op.props;
@@ -93,6 +108,14 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
   const missing = p.missingAttributes;
   if (Array.isArray(missing)) {
     for (const k of missing) ctx.report(D.literalKind, op.span, [`'${op.name}' needs the attribute '${String(k)}' ({${missing.map((m) => `${String(m)} = …`).join(", ")}})`]);
+  }
+  if (typeof p.invalidSpace === "string") {
+    const allowed = op.name === "buffer.alloca" ? "workgroup or private" : "global, workgroup or private (a concrete memory space)";
+    out(`memory_space '${p.invalidSpace}' is not one ${op.name} takes (${allowed})`);
+  }
+  if (isOp(op, "buffer.assume.memory_space") && op.props.invalidSpace === undefined) {
+    const known = knownSpace(op.operands[0]);
+    if (known !== undefined && known !== op.props.space) out(`memory_space ${op.props.space} contradicts the existing memory-space fact ${known}`);
   }
   switch (op.name) {
     case "buffer.alloca": {

@@ -46,10 +46,23 @@ function requireKeys(p: Parser, given: readonly { key: string }[], required: rea
  * `%s = buffer.alloca<workgroup|private> align(N) %bytes : buffer`; the legacy
  * `buffer.alloca %bytes {base_alignment = N, memory_space = s} : buffer` prints in the new form.
  */
+/**
+ * `<space>` of a memory op. A word outside `allowed` is kept for the verifier, which reports it
+ * as the reference does (STRUCTURE/014 on the op); the op holds `fallback` meanwhile.
+ */
+function parseSpace<const W extends string>(p: Parser, op: Op, allowed: readonly W[], fallback: W): W {
+  p.expect(Tok.Less, "'<'");
+  const t = p.expectIdent("a memory space");
+  p.expect(Tok.Greater, "'>'");
+  if ((allowed as readonly string[]).includes(t.text)) return t.text as W;
+  op.props.invalidSpace = t.text;
+  return fallback;
+}
+
 register("buffer.alloca", {
   parse(p, op) {
     if (p.at(Tok.Less)) {
-      op.props.space = p.parseAngleEnum("memory space", ALLOCA_SPACES);
+      op.props.space = parseSpace(p, op, ALLOCA_SPACES, "private");
       p.expectWord("align");
       p.expect(Tok.LParen, "'('");
       op.props.align = p.parseSmallInt("an alignment");
@@ -69,7 +82,7 @@ register("buffer.alloca", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
+    w.text(`<${op.props.invalidSpace ?? op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [T.buffer]));
   },
 });
@@ -100,7 +113,7 @@ register("buffer.assume.alignment", {
 register("buffer.assume.memory_space", {
   parse(p, op) {
     if (p.at(Tok.Less)) {
-      op.props.space = p.parseAngleEnum("memory space", MEMORY_SPACES);
+      op.props.space = parseSpace(p, op, MEMORY_SPACES, "global");
       op.operands = [p.parseValueUse()];
     } else {
       op.operands = [p.parseValueUse()];
@@ -111,7 +124,7 @@ register("buffer.assume.memory_space", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.space}> `).value(op.operands[0]!);
+    w.text(`<${op.props.invalidSpace ?? op.props.space}> `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
   },
 });
