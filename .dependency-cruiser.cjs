@@ -21,7 +21,7 @@ const LAYERS = {
   "src/api": ["src/core", "src/ir", "src/abi", "src/dialects", "src/text", "src/bytecode", "src/launch", "src/passes", "src/interp"],
 };
 /** Public entry points: what the CLI, the pool and the examples may import. */
-const PUBLIC = ["src/index\\.ts$", "src/node\\.ts$", "src/browser\\.ts$", "src/targets/registry\\.ts$", "src/targets/[^/]+/index\\.ts$", "src/runtime/[^/]+/index\\.ts$", "src/harness/index\\.ts$"];
+const PUBLIC = ["src/index\\.ts$", "src/node\\.ts$", "src/browser\\.ts$", "src/browser-check\\.ts$", "src/targets/registry\\.ts$", "src/targets/[^/]+/index\\.ts$", "src/runtime/[^/]+/index\\.ts$", "src/harness/index\\.ts$"];
 
 const folderRule = ([from, allowed]) => ({
   name: `layer ${from}`,

@@ -1,14 +1,43 @@
 /**
- * `loomc/browser`: the whole compiler for a web page or worker — the core API, every target
- * package (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`), the reference interpreter and the WebGPU
- * runtime (`webgpu`) — as one ESM entry with no Node import. It works under a strict
- * Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load` here builds the
- * closure evaluator unless asked for generated code, so a page never attempts `new Function`
- * (whose refusal a strict page would report as a violation). test/browser/bundle.test.ts bundles it with esbuild and holds it to a size budget.
+ * `loomc/browser`: the compiler for a web page or worker — the core API, every target package
+ * (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`) and the WebGPU runtime (`webgpu`) — as one ESM
+ * entry with no Node import. The host-side check harness and the reference interpreter
+ * (`CheckProgram`, `prepareReferenceKernel`) are the separate entry `loomc/browser/check`
+ * (src/browser-check.ts), so a page that only compiles does not download them.
+ * It works under a strict Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load`
+ * here builds the closure evaluator unless asked for generated code, so a page never attempts
+ * `new Function` (whose refusal a strict page would report as a violation).
+ * test/browser/entry.test.ts bundles it with esbuild and holds it to a size budget.
  */
 import { LaunchConfigProgram as CoreLaunchConfigProgram, type LaunchConfigLoadOptions } from "./index.js";
 
-export * from "./index.js";
+// Every type of `loomc`; the values one by one, so that the check harness stays out of the bundle
+// (test/browser/entry.test.ts checks that these two entries together export all of `loomc`).
+export type * from "./index.js";
+export {
+  LoomError,
+  Result,
+  ARTIFACT_FORMAT,
+  Source,
+  Context,
+  Compiler,
+  PassProgram,
+  Workspace,
+  Module,
+  compileModule,
+  emitModule,
+  LinkIndexBuilder,
+  LinkIndex,
+  linkModule,
+  createLaunchConfig,
+  LaunchConfigError,
+  COMMON_TARGET_ATTRIBUTES,
+  ArtifactCache,
+  LOOMC_VERSION,
+  KERNEL_INTERFACE_VERSION,
+  parseExecutableInterface,
+  closestName,
+} from "./index.js";
 // One namespace per package, as `loomc/target/<name>` and `loomc/runtime/webgpu` export them
 // (the packages share names such as DEFAULT_LIMITS).
 export * as amdgpu from "./targets/amdgpu/index.js";

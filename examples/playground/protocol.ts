@@ -100,8 +100,8 @@ export interface TimeResponse {
   readonly kind: "compile-times";
   readonly id: number;
   readonly target: TargetName;
-  /** Per kernel: median and all samples of parse + compile + emit, in ms. */
-  readonly times: readonly { readonly symbol: string; readonly p50Ms: number; readonly samplesMs: readonly number[]; readonly error?: string }[];
+  /** Per kernel: median and all samples of parse + compile + emit, in ms per compile (each sample the mean of `batch` compiles). */
+  readonly times: readonly { readonly symbol: string; readonly p50Ms: number; readonly samplesMs: readonly number[]; readonly batch: number; readonly error?: string }[];
 }
 
 export type WorkerResponse = CompileResponse | RunResponse | TimeResponse | { readonly kind: "error"; readonly id: number; readonly message: string };

@@ -1,5 +1,5 @@
 /**
- * The device ABI as data (docs/abi.md): the explicit argument block, the binding and
+ * The device ABI as data (docs/abi.md): the explicit argument block (and its packer), the binding and
  * push-constant conventions, and the kernel-interface record. Imports nothing from the rest of
  * loom, so the compiler and every runtime can share it.
  */
@@ -13,6 +13,15 @@ export {
   layoutArgumentBlock,
   type DeviceArgumentType,
 } from "./arguments.js";
+export {
+  ArgumentValueError,
+  packArgumentBlock,
+  writeArgument,
+  minifloatBits,
+  type ArgumentSlot,
+  type ArgumentValue,
+  type BufferArgumentValue,
+} from "./pack.js";
 export { BUFFER_DESCRIPTOR_SET, bufferBindings, pushConstantRange, type BufferAddressing, type BufferBinding } from "./conventions.js";
 export {
   KERNEL_INTERFACE_VERSION,

@@ -10,8 +10,9 @@
 import type { Literal, Op, Region, Value } from "../ir/core.js";
 import { bitWidth, isFloat, isInt, typeToString, type PrimType, type Type } from "../ir/types.js";
 import { LoomError } from "../core/errors.js";
-import { isOp, opInfo } from "../dialects/registry.js";
+import { isOp, opInfo, propOf, type OpOf } from "../dialects/registry.js";
 import type { EvalValue, Lane } from "../dialects/decl.js";
+import type { ProviderAttr } from "../dialects/ops/check.js";
 import { bitsToFloat, floatToBits, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
 import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
@@ -40,6 +41,10 @@ export interface CheckLaunchRequest {
 export interface CheckHost {
   /** Runs the launch and waits; writes buffer results back into the tensors' bytes. */
   launch(request: CheckLaunchRequest): void;
+  /** The bytes of a fixture (`check.file.read.npy`), `path` as written in the file; absent where no files can be read. */
+  readFile?(path: string): Uint8Array;
+  /** Writes evidence (`check.file.write.npy`); absent where no files can be written. */
+  writeFile?(path: string, bytes: Uint8Array): void;
 }
 
 /** One parameter of a case: its key, type and the values it samples. */
@@ -175,21 +180,65 @@ function splitmix(seed: bigint): () => bigint {
   };
 }
 
+/** NumPy `descr` codes of each element type (little-endian or byte-order free); bf16 has none. */
+const NPY_DESCR: Readonly<Record<string, readonly string[]>> = {
+  i1: ["|b1"], i8: ["|i1", "|u1", "<i1", "<u1"], i16: ["<i2", "<u2"], i32: ["<i4", "<u4"], i64: ["<i8", "<u8"],
+  f16: ["<f2"], f32: ["<f4"], f64: ["<f8"],
+};
+
+/** The header and payload of a version 1–3 `.npy` file (what `check.file.read.npy` reads). */
+function parseNpy(bytes: Uint8Array, what: string): { descr: string; fortran: boolean; shape: number[]; data: Uint8Array } {
+  const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
+  if (bytes.byteLength < 10 || magic.some((b, i) => bytes[i] !== b)) throw new LoomError("invalid-argument", `${what}: not a NumPy .npy file`);
+  const major = bytes[6]!;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = major === 1 ? dv.getUint16(8, true) : dv.getUint32(8, true);
+  const start = major === 1 ? 10 : 12;
+  if (start + headerLength > bytes.byteLength) throw new LoomError("invalid-argument", `${what}: truncated .npy header`);
+  const header = new TextDecoder().decode(bytes.subarray(start, start + headerLength));
+  const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
+  const fortran = /'fortran_order'\s*:\s*True/.test(header);
+  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (descr === undefined || shapeText === undefined) throw new LoomError("invalid-argument", `${what}: the .npy header has no descr or shape`);
+  const shape = shapeText.split(",").map((x) => x.trim()).filter((x) => x !== "").map(Number);
+  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw new LoomError("invalid-argument", `${what}: bad .npy shape (${shapeText})`);
+  return { descr, fortran, shape, data: bytes.subarray(start + headerLength) };
+}
+
+/** A version 1.0 `.npy` file of a tensor (or a 0-d array of a scalar), little-endian, C order. */
+function writeNpy(element: string, shape: readonly number[], data: Uint8Array): Uint8Array {
+  const descr = NPY_DESCR[element]?.[0] ?? "<u2";
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(", ")}${shape.length === 1 ? "," : ""}), }`;
+  // The header (with its 10-byte prefix and the newline) is padded to a multiple of 64 bytes.
+  header += " ".repeat((64 - ((10 + header.length + 1) % 64)) % 64) + "\n";
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
+  new DataView(out.buffer).setUint16(8, header.length, true);
+  out.set(new TextEncoder().encode(header), 10);
+  out.set(data, 10 + header.length);
+  return out;
+}
+
+function attrsText(op: Op): string {
+  const attrs = isOp(op, "check.requires") || isOp(op, "check.skip_if") || isOp(op, "check.expect") || isOp(op, "check.expect.event") ? op.props.attrs : undefined;
+  const one = (a: ProviderAttr): string => `${a.key} = ${a.value.kind === "dict" ? `{${a.value.entries.map(one).join(", ")}}` : a.value.kind === "string" ? JSON.stringify(a.value.value) : String(a.value.value)}`;
+  return attrs && attrs.length > 0 ? ` {${attrs.map(one).join(", ")}}` : "";
+}
+
 type Env = Map<Value, HostValue | EvalValue>;
 
 /** The parameter domain of a `check.param.*` op. */
 function domainOf(op: Op): (bigint | number)[] {
   const t = op.results[0]!.type;
-  switch (op.name) {
-    case "check.param.seed": {
-      const base = op.props.base as bigint, count = Number(op.props.count as bigint);
+  {
+    if (isOp(op, "check.param.seed")) {
+      const base = op.props.base, count = Number(op.props.count);
       return Array.from({ length: Math.max(0, Math.min(count, 1 << 16)) }, (_, i) => base + BigInt(i));
     }
-    case "check.param.choice":
-      return [...(op.props.values as bigint[])];
-    case "check.param.range": {
-      const lo = literalLane(op.props.lower as Literal, t, "bounds"), hi = literalLane(op.props.upper as Literal, t, "bounds");
-      const stepLit = op.props.step as Literal | undefined;
+    if (isOp(op, "check.param.choice")) return [...op.props.values];
+    if (isOp(op, "check.param.range")) {
+      const lo = literalLane(op.props.lower, t, "bounds"), hi = literalLane(op.props.upper, t, "bounds");
+      const stepLit = op.props.step;
       const out: (bigint | number)[] = [];
       if (op.props.policy === "po2") {
         if (typeof lo === "number" || typeof hi === "number") throw new CheckUnsupported("a po2 range over floats");
@@ -207,8 +256,7 @@ function domainOf(op: Op): (bigint | number)[] {
       for (let x = lo; x <= hi && out.length < 1 << 16; x += step) out.push(x);
       return out;
     }
-    default:
-      return [];
+    return [];
   }
 }
 
@@ -222,9 +270,9 @@ function isParam(op: Op): boolean {
 
 /** The check program of a verified module: its cases and benchmarks, run one sample at a time. */
 export class CheckProgram {
-  readonly #cases = new Map<string, Op>();
-  readonly #benchmarks: Op[] = [];
-  readonly #functions = new Map<string, Op>();
+  readonly #cases = new Map<string, OpOf<"check.case">>();
+  readonly #benchmarks: OpOf<"check.benchmark">[] = [];
+  readonly #functions = new Map<string, OpOf<"func.def">>();
   readonly #kernels = new Map<string, Op>();
 
   private constructor(readonly module: Module) {
@@ -248,8 +296,8 @@ export class CheckProgram {
     return [...this.#cases.values()].map((op) => {
       const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0]!.type), values: domainOf(p) }));
       return {
-        symbol: op.props.symbol as string,
-        public: (op.props.modifiers as string[] | undefined)?.includes("public") ?? false,
+        symbol: op.props.symbol,
+        public: op.props.modifiers.includes("public"),
         line: op.span?.line ?? 0,
         parameters,
         sampleCount: parameters.reduce((n, p) => n * p.values.length, 1),
@@ -261,10 +309,10 @@ export class CheckProgram {
   benchmarks(): CheckBenchmarkInfo[] {
     return this.#benchmarks.map((op) => {
       const assignments: Record<string, bigint | number> = {};
-      for (const a of op.props.assignments as { key: string; value: Literal }[]) {
+      for (const a of op.props.assignments) {
         assignments[a.key] = a.value.kind === "int" ? a.value.value : a.value.kind === "float" ? a.value.value : 0n;
       }
-      return { ...(op.props.symbol !== undefined ? { symbol: op.props.symbol as string } : {}), case: op.props.case as string, line: op.span?.line ?? 0, assignments };
+      return { ...(op.props.symbol !== undefined ? { symbol: op.props.symbol } : {}), case: op.props.case, line: op.span?.line ?? 0, assignments };
     });
   }
 
@@ -296,6 +344,7 @@ export class CheckProgram {
     if (!c) throw new LoomError("not-found", `no check.case @${caseSymbol}`);
     const env: Env = new Map();
     const expectations: ExpectationOutcome[] = [];
+    const evidence: { path: string; onFailure: boolean; bytes: Uint8Array }[] = [];
     let launches = 0;
     try {
       for (const op of c.regions[0]?.ops ?? []) {
@@ -307,9 +356,28 @@ export class CheckProgram {
           env.set(op.results[0]!, this.#scalarLane(v, op.results[0]!.type));
           continue;
         }
-        if (op.name === "kernel.launch" || op.name === "kernel.dispatch" || (op.name === "func.call" && this.#kernels.has(op.props.symbol as string))) {
+        if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch") || (isOp(op, "func.call") && this.#kernels.has(op.props.symbol))) {
           host.launch(this.#launchRequest(op, env));
           launches++;
+          continue;
+        }
+        if (isOp(op, "check.requires")) {
+          // loom check knows no provider capabilities: an unmet (unknown) requirement is a structured skip, never a pass.
+          throw new CheckUnsupported(`requirement ${op.props.provider}${attrsText(op)} cannot be established by loom check`);
+        }
+        if (isOp(op, "check.skip_if")) {
+          throw new CheckUnsupported(`skip predicate ${op.props.provider}${attrsText(op)}${op.props.reason !== undefined ? ` ("${op.props.reason}")` : ""} cannot be evaluated by loom check`);
+        }
+        if (isOp(op, "check.expect")) throw new CheckUnsupported(`validator '${op.props.provider}' is not available in loom check`);
+        if (isOp(op, "check.expect.event")) throw new CheckUnsupported(`runtime events of provider '${op.props.provider}'${attrsText(op)} are not observed by loom check`);
+        if (isOp(op, "check.file.write.npy")) {
+          const v = env.get(op.operands[0]!);
+          if (!host.writeFile) throw new CheckUnsupported("check.file.write.npy: this host writes no files");
+          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0]!.type) });
+          continue;
+        }
+        if (isOp(op, "check.file.read.npy")) {
+          env.set(op.results[0]!, this.#readNpy(op, env, host));
           continue;
         }
         if (op.name.startsWith("check.expect")) {
@@ -323,7 +391,44 @@ export class CheckProgram {
       if (e instanceof CheckUnsupported) return { case: caseSymbol, sample, status: "unsupported", reason: e.message, launches, expectations };
       throw e;
     }
-    return { case: caseSymbol, sample, status: expectations.every((x) => x.passed) ? "pass" : "fail", launches, expectations };
+    const passed = expectations.every((x) => x.passed);
+    for (const e of evidence) if (!e.onFailure || !passed) host.writeFile!(e.path, e.bytes);
+    return { case: caseSymbol, sample, status: passed ? "pass" : "fail", launches, expectations };
+  }
+
+  /** `check.file.read.npy`: the fixture's bytes as a tensor of the result type (same element type and shape). */
+  #readNpy(op: Op & { props: { path: string } }, env: Env, host: CheckHost): HostValue {
+    const t = op.results[0]!.type;
+    const what = `check.file.read.npy "${op.props.path}"`;
+    if (!host.readFile) throw new CheckUnsupported(`${what}: this host reads no files`);
+    const npy = parseNpy(host.readFile(op.props.path), what);
+    const element = (t.kind === "tensor" ? t.element : t) as PrimType;
+    const shape = t.kind === "tensor" ? this.#shape(t, env) : [];
+    if (!(NPY_DESCR[element.name] ?? []).includes(npy.descr)) throw new LoomError("invalid-argument", `${what}: dtype '${npy.descr}' does not hold ${element.name} elements`);
+    if (npy.fortran && shape.length > 1) throw new LoomError("invalid-argument", `${what}: Fortran-order arrays are not read`);
+    if (npy.shape.length !== shape.length || npy.shape.some((d, i) => d !== shape[i])) {
+      throw new LoomError("invalid-argument", `${what}: shape (${npy.shape.join(", ")}) is not the ${typeToString(t)} shape (${shape.join(", ")})`);
+    }
+    const length = shape.reduce((a, b) => a * b, 1) * elementBytes(element);
+    if (npy.data.byteLength < length) throw new LoomError("invalid-argument", `${what}: ${npy.data.byteLength} payload bytes, ${length} needed`);
+    const bytes = npy.data.slice(0, length);
+    if (t.kind !== "tensor") return { kind: "scalar", type: typeToString(t), value: readLane(bytes, 0, element) };
+    return { kind: "tensor", type: typeToString(t), element: element.name, shape, bytes };
+  }
+
+  /** The `.npy` bytes of a case value (`check.file.write.npy`). */
+  #npyOf(v: HostValue | EvalValue | undefined, t: Type): Uint8Array {
+    const element = (t.kind === "tensor" ? t.element : t) as PrimType;
+    if (v !== undefined && typeof v === "object" && !Array.isArray(v) && (v as HostValue).kind === "tensor") {
+      const h = v as HostValue & { kind: "tensor" };
+      return writeNpy(element.name, h.shape, h.bytes);
+    }
+    if (typeof v === "bigint" || typeof v === "number") {
+      const bytes = new Uint8Array(elementBytes(element));
+      writeLane(bytes, 0, element, v);
+      return writeNpy(element.name, [], bytes);
+    }
+    throw new CheckUnsupported("check.file.write.npy of a value with no host bytes");
   }
 
   #scalarLane(v: bigint | number, t: Type): Lane {
@@ -356,16 +461,15 @@ export class CheckProgram {
   #value(op: Op, env: Env): (HostValue | EvalValue)[] {
     const t = op.results[0]?.type;
     const make = (lane: (i: number, count: number) => Lane): HostValue | EvalValue => (t!.kind === "tensor" ? this.#tensor(t as Type & { kind: "tensor" }, env, lane) : lane(0, 1));
-    switch (op.name) {
-      case "check.literal":
-      case "check.generate.fill": {
-        const v = literalLane(op.props.value as Literal, t!.kind === "tensor" ? t!.element : t!, op.name);
+    {
+      if (isOp(op, "check.literal") || isOp(op, "check.generate.fill")) {
+        const v = literalLane(op.props.value, t!.kind === "tensor" ? t!.element : t!, op.name);
         return [make(() => v)];
       }
-      case "check.generate.iota": {
+      if (isOp(op, "check.generate.iota")) {
         const el = t!.kind === "tensor" ? t!.element : (t as PrimType);
-        const period = op.props.period as bigint | undefined;
-        const off = op.props.offset as Literal, step = op.props.step as Literal;
+        const period = op.props.period;
+        const off = op.props.offset, step = op.props.step;
         return [
           make((i) => {
             const k = period === undefined ? i : i % Number(period);
@@ -375,11 +479,11 @@ export class CheckProgram {
           }),
         ];
       }
-      case "check.generate.random.uniform": {
+      if (isOp(op, "check.generate.random.uniform")) {
         const el = t!.kind === "tensor" ? t!.element : (t as PrimType);
         const seed = env.get(op.operands[0]!);
         const next = splitmix(typeof seed === "bigint" ? seed : 0n);
-        const lo = literalLane(op.props.lower as Literal, el, "range"), hi = literalLane(op.props.upper as Literal, el, "range");
+        const lo = literalLane(op.props.lower, el, "range"), hi = literalLane(op.props.upper, el, "range");
         return [
           make(() => {
             const r = next();
@@ -391,28 +495,26 @@ export class CheckProgram {
           }),
         ];
       }
-      case "check.tensor.view": {
+      if (isOp(op, "check.tensor.view")) {
         const base = env.get(op.operands[0]!) as HostValue | undefined;
         if (!base || typeof base !== "object" || !("kind" in base) || base.kind !== "tensor" || t!.kind !== "tensor") throw new CheckUnsupported("check.tensor.view of a value that is not a tensor");
         const shape = this.#shape(t as Type & { kind: "tensor" }, env);
         const length = shape.reduce((a, b) => a * b, 1) * elementBytes(t!.element);
-        const offset = Number(op.props.offset as bigint);
+        const offset = Number(op.props.offset);
         if (offset + length > base.bytes.byteLength) throw new LoomError("out-of-range", `check.tensor.view: bytes [${offset}, ${offset + length}) lie outside a ${base.bytes.byteLength}-byte tensor`);
         return [{ kind: "tensor", type: typeToString(t!), element: t!.element.name, shape, bytes: base.bytes.subarray(offset, offset + length) }];
       }
-      case "check.oracle.call":
-        throw new CheckUnsupported(`oracle provider '${op.props.provider as string}' is not available in loom check`);
-      case "func.call":
-        return this.#call(op, env, 0);
-      default:
-        return [this.#evaluate(op, env)];
+      if (isOp(op, "check.oracle.call")) throw new CheckUnsupported(`oracle provider '${op.props.provider}' is not available in loom check`);
+      if (isOp(op, "func.call")) return this.#call(op, env, 0);
+      return [this.#evaluate(op, env)];
     }
   }
 
   #evaluate(op: Op, env: Env): EvalValue {
     const info = opInfo(op.name);
     const t = op.results[0]?.type;
-    if (info?.syntax.form === "constant" && t) return literalLane(op.props.value as Literal, t, op.name);
+    const constant = info?.syntax.form === "constant" ? propOf(op, "value") : undefined;
+    if (constant !== undefined && typeof constant === "object" && "kind" in constant && t) return literalLane(constant, t, op.name);
     const args = op.operands.map((v) => {
       const x = env.get(v);
       if (x === undefined || (typeof x === "object" && !Array.isArray(x))) throw new CheckUnsupported(`'${op.name}' on %${v.name}, which is not a scalar`);
@@ -427,9 +529,9 @@ export class CheckProgram {
       const prims = [t, ...op.operands.map((v) => v.type)];
       if (prims.some((x) => x.kind !== "prim") || args.some((a) => Array.isArray(a))) throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
       let flags = 0;
-      for (const f of (op.props.flags as string[] | undefined) ?? []) flags |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
+      for (const f of propOf(op, "flags") ?? []) flags |= f === "fast" ? 0x1fc : (FLAG_BITS[f] ?? 0);
       try {
-        const fn = bindExactOp(op.name, (t as PrimType).name as LType, op.operands.map((v) => (v.type as PrimType).name as LType), flags, op.props.predicate as string | undefined);
+        const fn = bindExactOp(op.name, (t as PrimType).name as LType, op.operands.map((v) => (v.type as PrimType).name as LType), flags, propOf(op, "predicate"));
         r = fn(...(args as ExactValue[]));
       } catch {
         throw new CheckUnsupported(`'${op.name}' has no host semantics in loom check`);
@@ -440,10 +542,10 @@ export class CheckProgram {
   }
 
   /** A `func.call` on the host: the callee's body through the ops' value semantics. */
-  #call(op: Op, env: Env, depth: number): EvalValue[] {
+  #call(op: OpOf<"func.call">, env: Env, depth: number): EvalValue[] {
     if (depth > 64) throw new CheckUnsupported("host calls nest deeper than 64");
-    const callee = this.#functions.get(op.props.symbol as string);
-    if (!callee) throw new CheckUnsupported(`@${op.props.symbol as string} has no definition in this file`);
+    const callee = this.#functions.get(op.props.symbol);
+    if (!callee) throw new CheckUnsupported(`@${op.props.symbol} has no definition in this file`);
     const body = callee.regions[0]!;
     const local: Env = new Map();
     body.args.forEach((a, i) => local.set(a, env.get(op.operands[i]!)!));
@@ -465,11 +567,11 @@ export class CheckProgram {
     return [];
   }
 
-  #launchRequest(op: Op, env: Env): CheckLaunchRequest {
-    const target = this.#kernels.get(op.props.symbol as string);
+  #launchRequest(op: OpOf<"kernel.launch"> | OpOf<"kernel.dispatch"> | OpOf<"func.call">, env: Env): CheckLaunchRequest {
+    const target = this.#kernels.get(op.props.symbol);
     if (isOp(target, "kernel.entry.decl")) throw new CheckUnsupported(`@${target.props.symbol} is an entry the embedding provides (kernel.entry.decl); loom check has no implementation for it`);
     if (isOp(target, "kernel.decl")) throw new CheckUnsupported(`@${target.props.symbol} is declared here and defined in another module: link it first (loom link)`);
-    const n = (op.props.bracketCount as number | undefined) ?? 0;
+    const n = isOp(op, "func.call") ? 0 : op.props.bracketCount;
     const host = (v: Value): HostValue => {
       const x = env.get(v);
       if (x !== undefined && typeof x === "object" && !Array.isArray(x)) return x as HostValue;
@@ -485,7 +587,7 @@ export class CheckProgram {
       return x;
     });
     const args = op.operands.slice(n).map(host);
-    const common = { kernel: op.props.symbol as string, line: op.span?.line ?? 0, args };
+    const common = { kernel: op.props.symbol, line: op.span?.line ?? 0, args };
     if (op.name === "kernel.dispatch") {
       const counts = [0, 1, 2].map((i) => Number(bracket[i] ?? 1n)) as [number, number, number];
       return { op: "kernel.dispatch", ...common, workload: [], workgroupCount: counts };
@@ -502,7 +604,7 @@ export class CheckProgram {
     };
     const actual = get(op.operands[0]);
     if (op.name === "check.expect.shape") {
-      const shape = (op.props.shape as (bigint | Value)[]).map((s) => Number(typeof s === "bigint" ? s : (env.get(s) as bigint)));
+      const shape = (isOp(op, "check.expect.shape") ? op.props.shape : []).map((s) => Number(typeof s === "bigint" ? s : (env.get(s) as bigint)));
       const got = typeof actual === "object" && !Array.isArray(actual) ? (actual as HostValue & { kind: "tensor" }).shape ?? [] : [];
       const passed = got.length === shape.length && got.every((d, i) => d === shape[i]);
       return { ...where, passed, count: 1, mismatches: passed ? 0 : 1, ...(passed ? {} : { message: `shape is [${got.join(", ")}], expected [${shape.join(", ")}]` }) };
@@ -525,9 +627,9 @@ export class CheckProgram {
     if (op.name === "check.expect.bitwise") {
       const w = elementBytes(el);
       same = (x, y, i) => (a.raw && e.raw ? a.raw.subarray(i * w, (i + 1) * w).every((b, k) => b === e.raw![i * w + k]) : isFloat(el) ? floatToBits(Number(x), el.name as FloatName) === floatToBits(Number(y), el.name as FloatName) : x === y);
-    } else if (op.name === "check.expect.close") {
+    } else if (isOp(op, "check.expect.close")) {
       const num = (l: Literal) => (l.kind === "float" ? l.value : l.kind === "int" ? Number(l.value) : NaN);
-      const atol = num(op.props.atol as Literal), rtol = num(op.props.rtol as Literal), nanSame = op.props.nan === "same";
+      const atol = num(op.props.atol), rtol = num(op.props.rtol), nanSame = op.props.nan === "same";
       same = (x, y) => {
         const p = Number(x), q = Number(y);
         if (Number.isNaN(p) || Number.isNaN(q)) return nanSame && Number.isNaN(p) && Number.isNaN(q);

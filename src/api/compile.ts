@@ -1,14 +1,15 @@
 /** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
 import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
-import { encodeLaunchConfig } from "../launch/source.js";
+import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
-import type { TargetEnvironment, TargetProfile } from "../core/target.js";
+import type { EmitRequest, TargetEnvironment, TargetProfile } from "../core/target.js";
 import { Compiler, PassProgram } from "./context.js";
 import { LoomError } from "../core/errors.js";
 import { LinkIndex, linkLibraries } from "./link.js";
 import { Module } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
+import type { PreparedModule } from "../core/prepared.js";
 import { Result } from "./result.js";
 import { executableInterface } from "./interface.js";
 import { encodeExecutableInterface } from "../abi/index.js";
@@ -61,6 +62,11 @@ function lazyArtifact(kind: Artifact["kind"], format: string, identifier: string
   };
 }
 
+/** A symbol without its leading '@', if it has one. */
+function withoutSigil(symbol: string): string {
+  return symbol.startsWith("@") ? symbol.slice(1) : symbol;
+}
+
 function bad(what: string): never {
   throw new LoomError("invalid-argument", what);
 }
@@ -108,7 +114,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   const config = new Map<string, ConfigValue>();
   for (const [k, v] of Object.entries(options.config ?? {})) {
     if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
-    config.set(k.replace(/^@/, ""), v);
+    config.set(withoutSigil(k), v);
   }
   const launchConfig = options.artifacts?.launchConfig ?? false;
   if (typeof launchConfig !== "boolean") bad("compileModule: 'artifacts.launchConfig' must be a boolean");
@@ -131,9 +137,9 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       }
       const artifacts: Artifact[] = [];
       if (launchConfig) {
-        let contents: Uint8Array;
+        let lowered: readonly LaunchFunction[];
         try {
-          contents = encodeLaunchConfig(out.launchFunctions);
+          lowered = lowerLaunchFunctions(out.launchFunctions);
         } catch (e) {
           // The pipeline checks the encoder's limits first (STRUCTURE/906); whatever still
           // fails here is the program's, so it fails the Result rather than throwing.
@@ -142,7 +148,8 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           module.setState({ phase: "failed" });
           return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
         }
-        artifacts.push({ kind: "launch-config", format: ARTIFACT_FORMAT.LOOM_BYTECODE, identifier: `${moduleName}.launch.loombc`, contents });
+        // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
+        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, () => encodeLaunchFunctions(lowered)));
       }
       if (selectionReport) {
         artifacts.push({
@@ -164,7 +171,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
 
 function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined, linking: boolean): Specialization[] {
   if (!Array.isArray(list) || list.length === 0) bad("compileModule: 'specializations' must be a non-empty array");
-  const symbols = module.ir.symbolTable();
+  const ops = module.ir.ops;
   const seen = new Set<string>();
   return list.map((s, i) => {
     if (!isPlainObject(s)) bad(`compileModule: specializations[${i}] must be an object`);
@@ -172,10 +179,10 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     if (typeof s.functionSymbol !== "string") bad(`compileModule: specializations[${i}].functionSymbol must be a string`);
     const profile = s.targetProfile;
     if (!profile || typeof profile.environment !== "string" || !profile.facts) bad(`compileModule: specializations[${i}].targetProfile must be a TargetProfile`);
-    const name = s.functionSymbol.replace(/^@/, "");
+    const name = withoutSigil(s.functionSymbol);
     if (seen.has(name)) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
     seen.add(name);
-    const op = symbols.get(name);
+    const op = ops.find((o) => o.symbol === name);
     if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
     const linkable = linking && isOp(op, "kernel.decl");
     if (!isOp(op, "kernel.def") && !linkable) {
@@ -214,12 +221,11 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
     let out: ReturnType<TargetEnvironment["emit"]>;
     try {
       const prepared = state.prepared;
-      out = environment.emit({ moduleName: prepared.moduleName, kernels, ...(prepared.lowered ? { lowered: prepared.lowered } : {}) }, {
-        artifactFormat: options.artifactFormat,
-        identifier,
-        primary: options.primary ?? true,
-        ...(options.target ? { target: options.target } : {}),
-      });
+      const emitted: { -readonly [K in keyof PreparedModule]: PreparedModule[K] } = { moduleName: prepared.moduleName, kernels };
+      if (prepared.lowered) emitted.lowered = prepared.lowered;
+      const emitOptions: { -readonly [K in keyof EmitRequest]: EmitRequest[K] } = { artifactFormat: options.artifactFormat, identifier, primary: options.primary ?? true };
+      if (options.target) emitOptions.target = options.target;
+      out = environment.emit(emitted, emitOptions);
     } catch (e) {
       if (e instanceof LoomError) throw e;
       // A back end that throws (a limit it does not report itself) fails the Result, at the first kernel.

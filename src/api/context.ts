@@ -21,8 +21,11 @@ export interface ContextOptions {
 /** Immutable set of target environments (and target records) a compiler may use; create once and share. */
 export class Context {
   readonly targetEnvironments: readonly TargetEnvironment[];
+  /** By name (names are unique): every compile looks its profiles' environments up here. */
+  readonly #byName: ReadonlyMap<string, TargetEnvironment>;
   private constructor(envs: readonly TargetEnvironment[]) {
     this.targetEnvironments = Object.freeze([...envs]);
+    this.#byName = new Map(envs.map((e) => [e.name, e]));
     Object.freeze(this);
   }
 
@@ -53,7 +56,7 @@ export class Context {
 
   /** The registered environment of that name, if any. */
   environment(name: string): TargetEnvironment | undefined {
-    return this.targetEnvironments.find((e) => e.name === name);
+    return this.#byName.get(name);
   }
   /** Whether `env` is one of this Context's registered environments (identity, not name). */
   hasEnvironment(env: TargetEnvironment): boolean {

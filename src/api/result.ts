@@ -3,6 +3,13 @@ import type { Diagnostic } from "../core/diag/diagnostic.js";
 import type { Artifact } from "../core/artifact.js";
 import { renderDiagnostics, type SourceLookup } from "../core/diag/render.js";
 
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A frozen copy (most compiles have no diagnostics: those share one empty list). */
+function frozenCopy<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? NONE : Object.freeze([...list]);
+}
+
 /** Outcome of an API call that can fail on bad input: `state` (`succeeded`/`failed`), coded diagnostics (file:line:col) and, when succeeded, a value and artifacts. */
 export class Result<T = void> {
   readonly state: "succeeded" | "failed";
@@ -17,8 +24,8 @@ export class Result<T = void> {
     const failed = init.failed ?? diagnostics.some((d) => d.severity === "error");
     this.state = failed ? "failed" : "succeeded";
     if (!failed && init.value !== undefined) this.value = init.value;
-    this.diagnostics = Object.freeze([...diagnostics]);
-    this.artifacts = Object.freeze([...(init.artifacts ?? [])]);
+    this.diagnostics = frozenCopy(diagnostics);
+    this.artifacts = frozenCopy(init.artifacts ?? NONE);
     this.#lookup = init.lookup;
   }
 

@@ -9,11 +9,22 @@
 import { LoomError } from "../core/errors.js";
 
 const U64_MAX = (1n << 64n) - 1n;
+const EMPTY = new Uint8Array(0);
 /** One shared encoder: constructing one per string shows in compile profiles. */
 const UTF8 = new TextEncoder();
 
+/**
+ * Scratch buffers of finished writers. A fresh typed array costs a backing-store allocation
+ * that shows in compile profiles (a launch-config companion takes five writers), so writers
+ * borrow one here and `finish()` copies the bytes out and returns it. Writers are used
+ * synchronously, so a handful covers every nesting; big ones are not kept.
+ */
+const SCRATCH: Uint8Array[] = [];
+const SCRATCH_KEEP = 8;
+const SCRATCH_MAX_BYTES = 1 << 16;
+
 export class ByteWriter {
-  #buf = new Uint8Array(256);
+  #buf = SCRATCH.pop() ?? new Uint8Array(256);
   #len = 0;
 
   get length(): number {
@@ -97,8 +108,21 @@ export class ByteWriter {
     for (let i = 0; i < s.length; i++) this.#buf[this.#len++] = s.charCodeAt(i);
     return this;
   }
+  /** The bytes written; the writer must not be used afterwards. */
   finish(): Uint8Array {
-    return this.#buf.slice(0, this.#len);
+    const out = this.#buf.slice(0, this.#len);
+    this.release();
+    return out;
+  }
+  /** The bytes written so far, without a copy: valid until this writer is written to or released. */
+  view(): Uint8Array {
+    return this.#buf.subarray(0, this.#len);
+  }
+  /** Gives the scratch buffer back without copying anything out; the writer must not be used afterwards. */
+  release(): void {
+    if (this.#buf !== EMPTY && SCRATCH.length < SCRATCH_KEEP && this.#buf.length <= SCRATCH_MAX_BYTES) SCRATCH.push(this.#buf);
+    this.#buf = EMPTY;
+    this.#len = 0;
   }
 }
 

@@ -66,11 +66,10 @@ export function writeContainer(c: { readonly locationMode: LocationMode; readonl
   const producer = producerBytes(c.producer);
   if (producer.length > MAX_PRODUCER_BYTES || producer.includes(0)) throw new LoomError("invalid-argument", `producer string must be at most ${MAX_PRODUCER_BYTES} bytes without NUL`);
   if (c.sections.length > MAX_SECTIONS) throw new LoomError("invalid-argument", `at most ${MAX_SECTIONS} sections, got ${c.sections.length}`);
-  const kinds = new Set<number>();
-  for (const s of c.sections) {
-    if (!Number.isInteger(s.kind) || s.kind < 0 || s.kind > 0xffff || kinds.has(s.kind)) throw new LoomError("invalid-argument", `bad or repeated section kind ${s.kind}`);
-    kinds.add(s.kind);
-  }
+  c.sections.forEach((s, i) => {
+    const repeated = c.sections.some((t, j) => j < i && t.kind === s.kind);
+    if (!Number.isInteger(s.kind) || s.kind < 0 || s.kind > 0xffff || repeated) throw new LoomError("invalid-argument", `bad or repeated section kind ${s.kind}`);
+  });
   const w = new ByteWriter();
   w.bytes(MAGIC).u8(FORMAT_VERSION).u8(c.locationMode).u16(c.sections.length).u32(0).u32(0).bytes(producer).u8(0).padTo(8);
   let offset = w.length + DIRECTORY_ENTRY * c.sections.length;
@@ -80,7 +79,11 @@ export function writeContainer(c: { readonly locationMode: LocationMode; readonl
   }
   for (const s of c.sections) w.bytes(s.bytes).padTo(8);
   const out = w.finish();
-  new DataView(out.buffer, out.byteOffset).setUint32(CHECKSUM_AT, crc32(out, CHECKSUM_AT), true);
+  const sum = crc32(out, CHECKSUM_AT);
+  out[CHECKSUM_AT] = sum & 0xff;
+  out[CHECKSUM_AT + 1] = (sum >>> 8) & 0xff;
+  out[CHECKSUM_AT + 2] = (sum >>> 16) & 0xff;
+  out[CHECKSUM_AT + 3] = sum >>> 24;
   return out;
 }
 

@@ -13,9 +13,11 @@ const TABLE = (() => {
 /** CRC-32 of `bytes`, with the 4 bytes at `skipAt` (if given) read as zero. */
 export function crc32(bytes: Uint8Array, skipAt = -1): number {
   let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = skipAt >= 0 && i >= skipAt && i < skipAt + 4 ? 0 : bytes[i]!;
-    c = TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  }
+  const skipEnd = skipAt >= 0 ? Math.min(skipAt + 4, bytes.length) : -1;
+  const head = skipAt >= 0 ? Math.min(skipAt, bytes.length) : bytes.length;
+  for (let i = 0; i < head; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  if (skipAt < 0) return (c ^ 0xffffffff) >>> 0;
+  for (let i = head; i < skipEnd; i++) c = TABLE[c & 0xff]! ^ (c >>> 8);
+  for (let i = skipEnd; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }

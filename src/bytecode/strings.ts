@@ -25,9 +25,13 @@ export class StringTableBuilder {
   }
 
   encode(): Uint8Array {
+    return this.write().finish();
+  }
+  /** The table in a writer of its own (the caller finishes or releases it). */
+  write(): ByteWriter {
     const w = new ByteWriter().varuint(this.#list.length);
     for (const s of this.#list) w.string(s);
-    return w.finish();
+    return w;
   }
 }
 

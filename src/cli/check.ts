@@ -4,23 +4,9 @@
  * of the first mismatch; `check.benchmark` records print their median time. The work is done
  * by `runCheckModule` (loomc/harness) over the public `CheckProgram`.
  */
-import { LoomError, closestName, linkModule } from "../index.js";
-import { buildLinkIndex, DeviceError, list, loadModule, output, progress, readSource, report, requireOne, say, UsageError, type Command, type Values } from "./common.js";
-import { CaseError, deviceKinds, findDeviceProvider, runCheckModule, type CheckReport, type CheckSampleReport, type HarnessDevice } from "../harness/index.js";
-
-function openDevice(kind: string, selector: string | undefined): HarnessDevice {
-  const provider = findDeviceProvider(kind);
-  if (!provider) {
-    const near = closestName(kind, deviceKinds());
-    throw new UsageError(`--device: unknown device '${kind}'${near ? `; did you mean '${near}'?` : ""} (known: ${deviceKinds().join(", ")})`);
-  }
-  try {
-    return provider.open(selector);
-  } catch (e) {
-    if (e instanceof LoomError) throw new DeviceError(`no usable ${kind} device: ${e.message}`);
-    throw e;
-  }
-}
+import { linkModule } from "../index.js";
+import { buildLinkIndex, list, loadModule, openDevice, output, progress, readSource, report, requireOne, say, UsageError, type Command, type Values } from "./common.js";
+import { CaseError, findDeviceProvider, runCheckModule, type CheckReport, type CheckSampleReport } from "../harness/index.js";
 
 function count(values: Values, key: string, fallback: number, min: number): number {
   const text = values[key];

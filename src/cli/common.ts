@@ -3,8 +3,9 @@
  * printing diagnostics (text on stderr, or the one JSON document of docs/cli.md on stdout).
  */
 import type { ParseArgsConfig } from "node:util";
-import { Context, LinkIndexBuilder, Source, Workspace, type Diagnostic, type LinkIndex, type Module, type Result, type TargetEnvironment } from "../index.js";
+import { Context, LinkIndexBuilder, LoomError, Source, Workspace, closestName, type Diagnostic, type LinkIndex, type Module, type Result, type TargetEnvironment } from "../index.js";
 import { readInput } from "./io.js";
+import { deviceKinds, findDeviceProvider, type HarnessDevice } from "../harness/index.js";
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -139,4 +140,19 @@ export async function buildLinkIndex(paths: readonly string[], json: boolean = o
 /** The strings of a repeatable option. */
 export function list(v: Values[string]): string[] {
   return Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
+}
+
+/** Opens a `--device` for `loom run` and `loom check`: an unknown kind is a usage error, a missing driver or device exit status 4 with the runtime's message. */
+export function openDevice(kind: string, selector: string | undefined): HarnessDevice {
+  const provider = findDeviceProvider(kind);
+  if (!provider) {
+    const near = closestName(kind, deviceKinds());
+    throw new UsageError(`--device: unknown device '${kind}'${near ? `; did you mean '${near}'?` : ""} (known: ${deviceKinds().join(", ")})`);
+  }
+  try {
+    return provider.open(selector);
+  } catch (e) {
+    if (e instanceof LoomError) throw new DeviceError(`no usable ${kind} device: ${e.message}`);
+    throw e;
+  }
 }

@@ -4,21 +4,17 @@
  * inputs, compare, summarize. The work is done by the kernel-suite harness (loomc/harness);
  * this file is the command line.
  */
-import { LoomError } from "../index.js";
-import { DeviceError, output, progress, requireOne, say, UsageError, type Command, type Values } from "./common.js";
+import { openDevice, output, progress, requireOne, say, UsageError, type Command, type Values } from "./common.js";
 import { readInput } from "./io.js";
-import { closestName } from "../index.js";
 import {
   CaseError,
   compileKernel,
   describeCheck,
-  deviceKinds,
   findDeviceProvider,
   findSuiteKernel,
   genericCase,
   median,
   runCase,
-  type HarnessDevice,
   type KernelCase,
 } from "../harness/index.js";
 
@@ -107,21 +103,6 @@ Exit status: 0 pass, 1 mismatch or compile error, 2 usage error, 3 unreadable FI
     }
   },
 };
-
-/** Opens the device; a missing driver or device is exit status 4 with the runtime's message. */
-function openDevice(kind: string, selector: string | undefined): HarnessDevice {
-  const provider = findDeviceProvider(kind);
-  if (!provider) {
-    const near = closestName(kind, deviceKinds());
-    throw new UsageError(`--device: unknown device '${kind}'${near ? `; did you mean '${near}'?` : ""} (known: ${deviceKinds().join(", ")})`);
-  }
-  try {
-    return provider.open(selector);
-  } catch (e) {
-    if (e instanceof LoomError) throw new DeviceError(`no usable ${kind} device: ${e.message}`);
-    throw e;
-  }
-}
 
 async function runKernel(values: Values, positionals: string[]): Promise<number> {
   const file = requireOne(positionals);

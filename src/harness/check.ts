@@ -7,6 +7,8 @@
  * score), then times the sample's launches: a warm-up of at least `warmupMs`, then
  * `repetitions` timed runs, reported as median, minimum and maximum.
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { CheckProgram, LoomError, type CheckBenchmarkInfo, type CheckLaunchRequest, type CheckSample, type LaunchConfig, type Module, type SampleOutcome } from "../index.js";
 import { compileKernel, type DeviceKernel } from "./device.js";
 import type { HarnessBuffer, HarnessDevice, LoadedKernel } from "./devices.js";
@@ -137,6 +139,29 @@ class DeviceHost {
       this.#kernels.set(symbol, k);
     }
     return k;
+  }
+
+  /** Fixture paths are relative to the check file's folder, as the reference resolves them. */
+  #path(path: string): string {
+    return resolve(dirname(this.fileName), path);
+  }
+
+  readFile(path: string): Uint8Array {
+    try {
+      return new Uint8Array(readFileSync(this.#path(path)));
+    } catch (e) {
+      throw new CaseError(`cannot read fixture '${path}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+
+  writeFile(path: string, bytes: Uint8Array): void {
+    const to = this.#path(path);
+    try {
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, bytes);
+    } catch (e) {
+      throw new CaseError(`cannot write '${path}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
   }
 
   launch(request: CheckLaunchRequest): void {

@@ -30,6 +30,7 @@ export function compileKernelOp(c: FunctionCompiler, op: Op): Step | undefined {
   switch (op.name) {
     case "kernel.barrier": return barrier(op);
     case "kernel.subgroup.reduce": case "kernel.workgroup.reduce": return reduce(c, op);
+    case "kernel.workgroup.scan": return scan(c, op);
     case "kernel.subgroup.shuffle": return shuffle(c, op);
     case "kernel.subgroup.broadcast": return broadcast(c, op);
     case "kernel.assert": {
@@ -107,6 +108,50 @@ function reduce(c: FunctionCompiler, op: Op): Step | undefined {
     });
   };
   return collective(outs, (f) => ({ op, scope, operands: [f.slots[s]!], resolve }));
+}
+
+/** The identity of a combining kind on lanes of type `t` (what an exclusive scan gives its first invocation). */
+function identity(kind: string, t: string): Lane {
+  if (t.startsWith("f") || t === "bf16") {
+    if (kind === "addf") return -0;
+    if (kind === "mulf") return 1;
+    return kind.startsWith("min") ? Infinity : -Infinity;
+  }
+  const w = t === "index" || t === "offset" ? 64n : BigInt(t.slice(1));
+  switch (kind) {
+    case "muli": return 1n;
+    case "andi": case "minui": return (1n << w) - 1n;
+    case "minsi": return (1n << (w - 1n)) - 1n;
+    case "maxsi": return 1n << (w - 1n);
+    default: return 0n; // addi, ori, xori, maxui
+  }
+}
+
+/** `kernel.workgroup.scan`: prefix combines over the workgroup in flat-id order (reversed for `reverse`). */
+function scan(c: FunctionCompiler, op: Op): Step | undefined {
+  if (!isOp(op, "kernel.workgroup.scan")) return undefined;
+  const v = operandOf(op, 0);
+  const t = laneType(v.type);
+  const combine = combiner(op.props.kind, t);
+  if (!combine) return undefined;
+  const s = c.slot(v), outs = c.results(op);
+  const { direction, mode } = op.props;
+  const resolve: SyncRequest["resolve"] = (reqs, parts) => {
+    const order = parts.map((_, i) => i).sort((a, b) => parts[a]!.flat - parts[b]!.flat);
+    if (direction === "reverse") order.reverse();
+    const out: Lane[] = new Array<Lane>(parts.length);
+    let acc: Lane | undefined;
+    for (const i of order) {
+      const x = reqs[i]!.operands[0] as Lane;
+      if (mode === "exclusive") out[i] = acc ?? identity(op.props.kind, t);
+      const next = acc === undefined ? fold(combine, x, []) : combine(acc, x);
+      if (next instanceof Undefined) throw opError("undefined-behaviour", op, `undefined behaviour: ${next.reason}`, invocationId(parts[i]!));
+      acc = next;
+      if (mode === "inclusive") out[i] = acc;
+    }
+    return out.map((x) => [x]);
+  };
+  return collective(outs, (f) => ({ op, scope: "workgroup", operands: [f.slots[s]!], resolve }));
 }
 
 function uniform(op: Op, what: string, reqs: readonly SyncRequest[], parts: readonly Invocation[], k: number): bigint {

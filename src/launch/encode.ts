@@ -18,42 +18,60 @@ import type { LaunchFunctionSource } from "./source.js";
 
 export const DEFAULT_PRODUCER = "loomc-ts";
 
-/** Encodes the launch-config companion of the given kernels (compileModule's artifact). */
+/** Encodes the launch-config companion of the given kernels. */
 export function encodeLaunchConfig(functions: readonly LaunchFunctionSource[], producer = DEFAULT_PRODUCER): Uint8Array {
-  return encodeLaunchFunctions(functions.map(lowerLaunchFunction), producer);
+  return encodeLaunchFunctions(lowerLaunchFunctions(functions), producer);
+}
+
+/**
+ * Lowers the kernels' config regions and checks they can be encoded together: everything
+ * that can refuse a program. Serializing the result cannot fail, so compileModule lowers
+ * eagerly and writes the bytes only when the artifact is read.
+ */
+export function lowerLaunchFunctions(functions: readonly LaunchFunctionSource[]): LaunchFunction[] {
+  const lowered = functions.map(lowerLaunchFunction);
+  checkDistinctNames(lowered);
+  return lowered;
+}
+
+function checkDistinctNames(functions: readonly LaunchFunction[]): void {
+  for (let i = 1; i < functions.length; i++) {
+    const name = functions[i]!.exportName;
+    for (let j = 0; j < i; j++) if (functions[j]!.exportName === name) throw new LoomError("invalid-argument", `two launch-config functions are named '${name}'`);
+  }
 }
 
 /** Serializes already-lowered functions (deterministic: same input, same bytes). */
 export function encodeLaunchFunctions(functions: readonly LaunchFunction[], producer = DEFAULT_PRODUCER): Uint8Array {
-  const names = new Set<string>();
-  for (const f of functions) {
-    if (names.has(f.exportName)) throw new LoomError("invalid-argument", `two launch-config functions are named '${f.exportName}'`);
-    names.add(f.exportName);
-  }
+  checkDistinctNames(functions);
   const strings = new StringTableBuilder();
   const w = new ByteWriter().varuint(LAUNCH_ENCODING_VERSION).varuint(functions.length);
   for (const f of functions) writeFunction(w, f, strings);
-  const launch = w.finish();
   // The location table interns its source names after the launch section's strings, so an
   // artifact with locations shares every string index with the same artifact without them.
   const locations = functions.some((f) => f.locations) ? writeLocations(functions, strings) : undefined;
-  return writeContainer({
+  const table = strings.write();
+  // The sections are views of the writers' scratch buffers, copied once into the container.
+  const out = writeContainer({
     locationMode: locations ? 0 : 1,
     producer,
-    sections: [
-      { kind: SECTION.strings, bytes: strings.encode() },
-      { kind: SECTION.launch, bytes: launch },
-      ...(locations ? [{ kind: SECTION.launchLocations, bytes: locations }] : []),
-    ],
+    sections: locations
+      ? [{ kind: SECTION.strings, bytes: table.view() }, { kind: SECTION.launch, bytes: w.view() }, { kind: SECTION.launchLocations, bytes: locations.view() }]
+      : [{ kind: SECTION.strings, bytes: table.view() }, { kind: SECTION.launch, bytes: w.view() }],
   });
+  table.release();
+  w.release();
+  locations?.release();
+  return out;
 }
 
 /** The `launch-locations` section (docs/launch-config.md "Source locations"). */
-function writeLocations(functions: readonly LaunchFunction[], strings: StringTableBuilder): Uint8Array {
+function writeLocations(functions: readonly LaunchFunction[], strings: StringTableBuilder): ByteWriter {
   const w = new ByteWriter().varuint(functions.length);
   const loc = (l: LaunchSourceLocation | undefined): void => {
     if (l === undefined) return void w.varuint(0);
-    const valid = l.source !== "" && [l.line, l.column].every((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.u32);
+    const inRange = (n: number) => Number.isInteger(n) && n >= 1 && n <= LIMITS.u32;
+    const valid = l.source !== "" && inRange(l.line) && inRange(l.column);
     if (!valid) throw new LoomError("invalid-argument", `launch-config location ${JSON.stringify(l.source)}:${l.line}:${l.column} needs a source name and a line and column in [1, 2^32-1]`);
     w.varuint(strings.intern(l.source)).varuint(l.line).varuint(l.column);
   };
@@ -66,7 +84,7 @@ function writeLocations(functions: readonly LaunchFunction[], strings: StringTab
     w.varuint(ops);
     for (let i = 0; i < ops; i++) loc(l?.ops[i]);
   }
-  return w.finish();
+  return w;
 }
 
 function writeFunction(w: ByteWriter, f: LaunchFunction, strings: StringTableBuilder): void {

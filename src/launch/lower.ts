@@ -48,7 +48,7 @@ class Lowering {
       maxWorkgroupSize: this.triple(src.limits.maxWorkgroupSize, "maxWorkgroupSize"),
       maxFlatWorkgroupSize: this.u32(src.limits.maxFlatWorkgroupSize, "maxFlatWorkgroupSize"),
     };
-    const fn: LaunchFunction = {
+    const fn: { -readonly [K in keyof LaunchFunction]: LaunchFunction[K] } = {
       exportName: src.exportName,
       args,
       where,
@@ -58,14 +58,12 @@ class Lowering {
       body,
       registerTypes: this.#types,
     };
-    const locations = {
-      function: locationOf(src.region.parent?.span),
-      where: src.workloadWhere.map((p) => locationOf(p.span)),
-      ops: this.#opLocations,
-    };
+    const functionAt = locationOf(src.region.parent?.span);
+    const whereAt = src.workloadWhere.map((p) => locationOf(p.span));
     // Only a function with some known location carries a table (keeps decode → encode exact).
-    const known = locations.function !== undefined || locations.where.some((l) => l !== undefined) || locations.ops.some((l) => l !== undefined);
-    return known ? { ...fn, locations } : fn;
+    const known = functionAt !== undefined || whereAt.some((l) => l !== undefined) || this.#opLocations.some((l) => l !== undefined);
+    if (known) fn.locations = { function: functionAt, where: whereAt, ops: this.#opLocations };
+    return fn;
   }
 
   u32(v: number, what: string): number {
@@ -95,6 +93,12 @@ class Lowering {
     return r;
   }
 
+  uses(op: Op): number[] {
+    const out: number[] = [];
+    for (const v of op.operands) out.push(this.use(v, op));
+    return out;
+  }
+
   predicate(p: Predicate, op?: Op): LPredicate {
     if (PREDICATE_ARITY[p.kind] !== p.args.length) this.fail(`predicate ${p.kind} with ${p.args.length} argument(s)`, op);
     const args: LPredArg[] = p.args.map((a) => {
@@ -118,16 +122,16 @@ class Lowering {
     } else if (last?.kind !== "yield") {
       ops.push({ kind: "yield", operands: [] }); // the parser may omit an empty scf.yield
     }
-    ops.forEach((o, i) => {
-      if ((o.kind === "launch" || o.kind === "yield") && i !== ops.length - 1) this.fail(`'${o.kind === "launch" ? "kernel.launch.config" : "scf.yield"}' must be the last op of its region`);
-    });
+    for (let i = 0; i < ops.length - 1; i++) {
+      const o = ops[i]!;
+      if (o.kind === "launch" || o.kind === "yield") this.fail(`'${o.kind === "launch" ? "kernel.launch.config" : "scf.yield"}' must be the last op of its region`);
+    }
     return ops;
   }
 
   op(op: Op, depth: number): LOp {
     const info = OP_BY_NAME.get(op.name);
     if (!info) this.fail(`'${op.name}' is not allowed in a launch-config function`, op);
-    const uses = () => op.operands.map((v) => this.use(v, op));
     if (info.shape !== "yield") this.#opLocations.push(locationOf(op.span)); // before the op's regions: encoding order
     switch (info.shape) {
       case "constant": {
@@ -137,7 +141,7 @@ class Lowering {
       }
       case "simple": {
         if (op.operands.length !== info.arity || op.results.length !== 1) this.fail(`expects ${info.arity} operand(s) and one result`, op);
-        const operands = uses();
+        const operands = this.uses(op);
         const type = this.typeOf(op.results[0]!, op);
         const flags = this.flags(op, info.flags);
         const predicate = op.props.predicate;
@@ -147,13 +151,13 @@ class Lowering {
       }
       case "assume": {
         if (op.operands.length === 0 || op.operands.length !== op.results.length || op.operands.length > LIMITS.assumeValues) this.fail("assume needs one result per operand", op);
-        const operands = uses();
+        const operands = this.uses(op);
         const predicates = (propOf(op, "predicates") ?? []).map((p) => this.predicate(p, op));
         return { kind: "assume", name: op.name as "index.assume", operands, predicates, results: op.results.map((_, i) => this.defineResult(op, i)) };
       }
       case "select": {
         if (op.operands.length !== 3 || op.results.length !== 1) this.fail("scf.select takes 3 operands", op);
-        const [c, a, b] = uses() as [number, number, number];
+        const [c, a, b] = this.uses(op) as [number, number, number];
         return { kind: "select", operands: [c, a, b], result: this.defineResult(op, 0) };
       }
       case "if": {
@@ -167,7 +171,7 @@ class Lowering {
       }
       case "for": {
         if (op.operands.length < 3 || op.regions.length !== 1) this.fail("scf.for takes bounds, a step and one region", op);
-        const [lo, hi, step, ...inits] = uses() as [number, number, number, ...number[]];
+        const [lo, hi, step, ...inits] = this.uses(op) as [number, number, number, ...number[]];
         const body = op.regions[0]!;
         if (body.args.length !== inits.length + 1 || op.results.length !== inits.length) this.fail("scf.for iteration arguments, inits and results disagree", op);
         const iv = this.#types.length;
@@ -177,10 +181,10 @@ class Lowering {
         return { kind: "for", lo, hi, step, inits, iv, iterArgs, body: ops, results: op.results.map((_, i) => this.defineResult(op, i)) };
       }
       case "yield":
-        return { kind: "yield", operands: uses() };
+        return { kind: "yield", operands: this.uses(op) };
       case "launch": {
         if (op.operands.length !== 6 && op.operands.length !== 9) this.fail("kernel.launch.config takes 6 or 9 operands", op);
-        return { kind: "launch", operands: uses() };
+        return { kind: "launch", operands: this.uses(op) };
       }
     }
   }

@@ -26,4 +26,5 @@ export interface LaunchFunctionSource {
   };
 }
 
-export { encodeLaunchConfig } from "./encode.js";
+export { encodeLaunchConfig, encodeLaunchFunctions, lowerLaunchFunctions } from "./encode.js";
+export type { LaunchFunction } from "./model.js";

@@ -86,6 +86,10 @@ function flagBits(op: Op): number {
   return bits;
 }
 
+function isScalarConstant(c: ExactValue | readonly Lane[] | undefined): boolean {
+  return c !== undefined && !Array.isArray(c);
+}
+
 function foldInto(region: Region, constants: Constants, aliases: ValueMap): void {
   // The region's ops are rebuilt into `out` (a splice per fold would make folding quadratic).
   const out: Op[] = [];
@@ -126,10 +130,11 @@ function foldInto(region: Region, constants: Constants, aliases: ValueMap): void
       if (result && chosen) aliases.set(result, resolve(chosen));
       continue;
     }
-    if (NOT_FOLDED.has(op.name) || MATH.test(op.name) || op.results.length !== 1) continue;
-    if (op.dialect !== "index" && op.dialect !== "scalar") continue;
+    if (op.results.length !== 1 || (op.dialect !== "index" && op.dialect !== "scalar")) continue;
+    // Most ops have an operand that is not a constant: settle that before allocating anything.
+    if (!op.operands.every((v) => isScalarConstant(constants.get(resolve(v))))) continue;
+    if (NOT_FOLDED.has(op.name) || MATH.test(op.name)) continue;
     const operands = op.operands.map((v) => constants.get(resolve(v)));
-    if (operands.some((c) => c === undefined || Array.isArray(c))) continue;
     const result = op.results[0]!;
     const t = primName(result);
     const operandTypes = op.operands.map(primName);

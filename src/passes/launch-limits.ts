@@ -14,7 +14,7 @@ import { propOf } from "../dialects/registry.js";
 export function checkLaunchLimits(kernel: Op, config: Region, exportName: string, sink: DiagnosticSink): boolean {
   const before = sink.errorCount;
   const over = (span: Op["span"], what: string, limit: number) => sink.report(D.limitExceeded, span, [what, limit]);
-  const nameBytes = new TextEncoder().encode(exportName).length;
+  const nameBytes = utf8Length(exportName);
   if (nameBytes > MAX_STRING_BYTES) over(kernel.span, `an export name of ${nameBytes} bytes`, MAX_STRING_BYTES);
   if (config.args.length > LIMITS.args) over(config.args[LIMITS.args]?.span ?? kernel.span, `${config.args.length} workload arguments`, LIMITS.args);
   const where = propOf(kernel, "workloadWhere") ?? [];
@@ -46,4 +46,19 @@ export function checkLaunchLimits(kernel: Op, config: Region, exportName: string
   }
   if (values > LIMITS.registers) over(kernel.span, `a launch-config function of ${values} values`, LIMITS.registers);
   return sink.errorCount === before;
+}
+
+/** UTF-8 length without encoding (every compile checks its export name). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
+      i++;
+    } else n += 2; // 3 bytes (a lone surrogate becomes U+FFFD, also 3)
+  }
+  return n;
 }

@@ -135,13 +135,17 @@ function specializeRegion(
   sink: DiagnosticSink,
   chose: (apply: Op, provider: Op) => void,
 ): boolean {
+  // Most kernels call nothing and query nothing: one scan says which passes have work.
+  let scan = scanRegion(region);
   for (let round = 0; round < MAX_TEMPLATE_ROUNDS; round++) {
-    if (!inlineCalls(region, analyses, sink)) return false;
-    if (!bindQueries(region, profile, config, sink)) return false;
-    // Folding first lets provider `where` predicates see constants.
+    if (scan.calls) {
+      if (!inlineCalls(region, analyses, sink)) return false;
+      scan = scanRegion(region); // inlined bodies bring their own queries and applies
+    }
+    if (scan.queries && !bindQueries(region, profile, config, sink)) return false;
+    // Folding first lets provider `where` predicates see constants (it keeps every apply).
     foldRegion(region, sink);
-    const applies: Op[] = [];
-    walkRegion(region, (op) => void (isOp(op, "template.apply") && applies.push(op)));
+    const applies = scan.applies;
     if (applies.length === 0) return true;
     const chosen = new Map<Op, Op>();
     for (const apply of applies) {
@@ -152,9 +156,28 @@ function specializeRegion(
     }
     if (chosen.size < applies.length) return false;
     if (!inlineCalls(region, analyses, sink, chosen)) return false;
+    scan = scanRegion(region);
   }
   sink.report(D.recursion, region.parent?.span, [region.parent?.symbol ?? "?"]);
   return false;
+}
+
+/** What specialization has to do in a region: calls to inline, queries to bind, applies to select. */
+interface RegionScan {
+  readonly calls: boolean;
+  readonly queries: boolean;
+  readonly applies: readonly Op[];
+}
+
+function scanRegion(region: Region): RegionScan {
+  let calls = false, queries = false;
+  const applies: Op[] = [];
+  walkRegion(region, (op) => {
+    if (isOp(op, "template.apply")) applies.push(op);
+    else if (isOp(op, "func.call") || isOp(op, "template.call")) calls = true;
+    else if (isOp(op, "target.subgroup.size") || isOp(op, "config.get")) queries = true;
+  });
+  return { calls, queries, applies };
 }
 
 function prepareKernel(
@@ -207,7 +230,7 @@ function prepareKernel(
     });
     const flat = sizes.reduce((a, b) => a * b, 1n);
     if (flat > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
-    if (fits) staticWorkgroupSize = sizes.map(Number) as [number, number, number];
+    if (fits) staticWorkgroupSize = [Number(sizes[0]), Number(sizes[1]), Number(sizes[2])];
   }
   const exportName = propOf(op, "exportName") ?? op.symbol!;
   checkLaunchLimits(op, configRegion, exportName, sink);
@@ -223,7 +246,7 @@ function prepareKernel(
   if (args.size > facts.maxArgumentBlockBytes) sink.report(D.argBlockTooLarge, op.span, [args.size, facts.maxArgumentBlockBytes]);
   if (sink.errorCount > errorsBefore || !storage) return undefined;
 
-  const kernel: PreparedKernel = {
+  const kernel: { -readonly [K in keyof PreparedKernel]: PreparedKernel[K] } = {
     symbol: op.symbol!,
     exportName,
     profile,
@@ -232,11 +255,11 @@ function prepareKernel(
     args: args.slots,
     argBlockSize: args.size,
     workgroupStorageBytes: storage.totalBytes,
-    ...(staticWorkgroupSize ? { staticWorkgroupSize } : {}),
     subgroupSize: facts.subgroupSize,
     allocations: storage.allocations,
     uses,
   };
+  if (staticWorkgroupSize) kernel.staticWorkgroupSize = staticWorkgroupSize;
   const launch: LaunchFunctionSource = {
     exportName,
     region: configRegion,

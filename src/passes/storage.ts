@@ -39,7 +39,7 @@ export function collectiveScratch(op: Op, flatInvocations: number): { bytes: big
  * (the backend reports what it cannot declare).
  */
 export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvocations: number, maxWorkgroupBytes: number): StorageLayout | undefined {
-  const bounds = new ConstantFolder();
+  let bounds: ConstantFolder | undefined; // made at the first alloca: most bodies have none
   let cursor = 0n;
   let ok = true;
   const allocations = new Map<Op, Allocation>();
@@ -53,7 +53,7 @@ export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvoca
     if (scratch) return place(op, scratch.bytes, scratch.align);
     if (!isOp(op, "buffer.alloca")) return;
     const size = op.operands[0];
-    const max = size ? bounds.upperBound(size) : undefined;
+    const max = size ? (bounds ??= new ConstantFolder()).upperBound(size) : undefined;
     const proven = max !== undefined && max >= 0n;
     if (op.props.space !== "workgroup") {
       if (!proven) return;

@@ -125,3 +125,22 @@ test("subgroup id and count need a static workgroup size (TARGET/001 at each op)
     assert.deepEqual(codes(preparedModule(profile(target), [{ name: "sg", staticWorkgroupSize: [16, 16, 1], ops }])), []);
   }
 });
+
+test("values that do not fit the VGPR file are TARGET/001 at the op that needed one more register", () => {
+  // 70 four-lane loads all live until the stores after the last of them: 280 VGPRs > 256.
+  const n = 70;
+  const loads = Array.from({ length: n }, (_, i) => `  %o${i} = index.constant ${4 * i} : index\n  %v${i} = vector.load %view[%o${i}] : view<[%n]xf32> -> vector<4xf32>`);
+  const stores = Array.from({ length: n }, (_, i) => `  vector.store %v${i}, %view[%o${n - 1 - i}] : vector<4xf32>, view<[%n]xf32>`);
+  const text = SEED_KERNEL.replace("workload_grid(%element_count: index)", "workload_grid(%element_count: index)")
+    .replace("} launch() {\n", `} launch(%n: index, %data: buffer) {\n  %origin = index.constant 0 : offset\n  %view = buffer.view %data[%origin] : buffer -> view<[%n]xf32>\n${loads.join("\n")}\n${stores.join("\n")}\n`);
+  const s = prepared();
+  const module = s.parse(text).value!;
+  const compiled = compileModule(s.compiler, s.workspace, s.pipeline, module, { specializations: [{ functionSymbol: "workload_grid", targetProfile: s.profile }] });
+  const d = compiled.diagnostics.find((x) => x.code === "TARGET/001");
+  assert.ok(d, compiled.formatDiagnostics());
+  assert.match(d.message, /more than 256 VGPRs/);
+  // Not the kernel header: a load whose result found no register, once 64 quads are live.
+  const at = text.split("\n")[(d.location?.line ?? 0) - 1] ?? "";
+  const quad = /%v(\d+) = vector.load/.exec(at);
+  assert.ok(quad && Number(quad[1]) >= 60, `${at}\n${compiled.formatDiagnostics()}`);
+});

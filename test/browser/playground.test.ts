@@ -19,7 +19,7 @@ const CHROMIUM = "/usr/bin/chromium";
 interface PageApi {
   ready: Promise<void>;
   runNow(): Promise<{ passed: boolean; kernel: string; checks: { name: string; count: number; mismatches: number }[]; wallMs: number[]; error?: string }>;
-  timeSuiteCompiles(target: string, warmup: number, repeats: number): Promise<{ times: { symbol: string; p50Ms: number; samplesMs: number[]; error?: string }[] }>;
+  timeSuiteCompiles(target: string, warmup: number, repeats: number): Promise<{ times: { symbol: string; p50Ms: number; samplesMs: number[]; batch: number; error?: string }[] }>;
   lastCompile(): { ok: boolean; output?: string; diagnostics: { severity: string; code: string; line?: number }[] } | undefined;
 }
 // What the page functions below see (they run in the browser; the test has no DOM library).
@@ -44,6 +44,11 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
   }
   const server = await startPlayground(0);
   console.log(JSON.stringify({ playgroundBundles: server.bundles }));
+  // Same-run anchor for the in-page compile times below: the same compile code, kernels and
+  // batching in this Node process, before the browser starts (a loaded machine inflates both).
+  const { timeCompiles } = await import("../../examples/playground/compile.js");
+  const kernels = (await (await fetch(new URL("kernels.json", server.url))).json()) as { file: string; symbol: string; text: string }[];
+  const inNode = new Map(timeCompiles(0, kernels, "wgsl", 10, 21).times.map((k) => [k.symbol, k.p50Ms]));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
   const problems: string[] = [];
   try {
@@ -105,12 +110,20 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
       console.log(JSON.stringify({ pageRun: symbol, checks: run.checks.map((c) => `${c.name}:${c.count}`), medianWallMs: [...run.wallMs].sort((a, b) => a - b)[run.wallMs.length >> 1] }));
     }
 
-    // In-page compile time of each suite kernel (parse + compile + emit to WGSL, after warm-up).
-    const times = await page.evaluate(() => window.loomPlayground.timeSuiteCompiles("wgsl", 10, 31));
+    // In-page compile time of each suite kernel (parse + compile + emit to WGSL, in the worker,
+    // p50 of 21 batches after 10 warm-up batches; figures in docs/benchmarks.md). Printed, not asserted:
+    // timing belongs to benchmarks, and this machine is shared.
+    const times = await page.evaluate(() => window.loomPlayground.timeSuiteCompiles("wgsl", 10, 21));
     for (const k of times.times) {
       assert.equal(k.error, undefined, `${k.symbol}: ${k.error}`);
-      console.log(JSON.stringify({ inPageCompile: k.symbol, target: "wgsl", p50Ms: Number(k.p50Ms.toFixed(3)), minMs: Number(Math.min(...k.samplesMs).toFixed(3)), samples: k.samplesMs.length }));
+      assert.ok(Number.isFinite(k.p50Ms) && k.p50Ms > 0 && k.samplesMs.length === 21, `${k.symbol}: ${k.p50Ms}`);
+      console.log(JSON.stringify({ inPageCompile: k.symbol, target: "wgsl", p50Ms: Number(k.p50Ms.toFixed(4)), minMs: Number(Math.min(...k.samplesMs).toFixed(4)), samples: k.samplesMs.length, compilesPerSample: k.batch }));
     }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const p50s = times.times.map((k) => k.p50Ms);
+    // Kernels that need the page adapter's subgroups do not compile for Node's default profile.
+    const ratios = times.times.filter((k) => Number.isFinite(inNode.get(k.symbol))).map((k) => k.p50Ms / inNode.get(k.symbol)!);
+    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length }));
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await browser.close();

@@ -8,7 +8,7 @@
  */
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromRoot } from "../util/paths.js";
 import { requireLavapipe } from "../runtime/vulkan/probe.js";
@@ -152,3 +152,51 @@ test("check files print canonically (loom fmt --check) and survive bytecode (fmt
     assert.equal(back.out.replace(/^\s*\/\/.*\n/gm, "").replace(/\n\n+/g, "\n"), readFileSync(file(name), "utf8").replace(/^\s*\/\/.*\n/gm, "").replace(/\n\n+/g, "\n"), name);
   }
 });
+
+/** A version 1.0 .npy file of little-endian int32 values, built by hand (the oracle for our reader). */
+function npyInt32(values: readonly number[], shape = `(${values.length},)`): Uint8Array {
+  let header = `{'descr': '<i4', 'fortran_order': False, 'shape': ${shape}, }`;
+  header += " ".repeat(63 - ((10 + header.length) % 64)) + "\n";
+  const out = Buffer.alloc(10 + header.length + 4 * values.length);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(out);
+  out.writeUInt16LE(header.length, 8);
+  out.write(header, 10, "latin1");
+  values.forEach((v, i) => out.writeInt32LE(v, 10 + header.length + 4 * i));
+  return out;
+}
+
+for (const { kind, available } of DEVICES.filter((d) => d.kind !== "sim")) {
+  test(`loom check --device ${kind}: .npy fixtures in and evidence out; unmet requirements, skip predicates and validators are skips with reasons`, (t) => {
+    if (!available(t)) return;
+    const dir = tempDir(t, "loom-check-npy-");
+    writeFileSync(join(dir, "fixtures.loom"), readFileSync(file("fixtures.loom")));
+    mkdirSync(join(dir, "fixtures"));
+    writeFileSync(join(dir, "fixtures", "input.npy"), npyInt32([1, -2, 3, 40]));
+    writeFileSync(join(dir, "fixtures", "expected.npy"), npyInt32([3, -6, 9, 120]));
+    const r = check(join(dir, "fixtures.loom"), "--device", kind, "--json");
+    assert.equal(r.code, 0, r.out + r.err);
+    const j = report(r);
+    assert.deepEqual(j.cases.map((c) => [c.case, c.status]), [["triple_from_fixture", "pass"], ["needs_a_feature", "unsupported"], ["skipped_when_small", "unsupported"]]);
+    assert.match(j.cases[1]!.samples[0]!.reason!, /requirement target\.feature \{feature = "test\.feature"\} cannot be established/);
+    assert.match(j.cases[2]!.samples[0]!.reason!, /skip predicate device\.memory \{max_bytes = 1024\} \("tiny device"\)/);
+    // The evidence file, read back by hand: header then the tripled values; on_failure wrote nothing.
+    const out = readFileSync(join(dir, "outputs", "triple.actual.npy"));
+    assert.deepEqual([...out.subarray(0, 6)], [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]);
+    const headerLength = out.readUInt16LE(8);
+    assert.equal((10 + headerLength) % 64, 0);
+    assert.match(out.subarray(10, 10 + headerLength).toString("latin1"), /^\{'descr': '<i4', 'fortran_order': False, 'shape': \(4,\), \} *\n$/);
+    assert.deepEqual([0, 1, 2, 3].map((i) => out.readInt32LE(10 + headerLength + 4 * i)), [3, -6, 9, 120]);
+    assert.equal(existsSync(join(dir, "outputs", "triple.failed.npy")), false);
+
+    // A wrong expected fixture fails with the values; a fixture of the wrong shape is an error naming both shapes.
+    writeFileSync(join(dir, "fixtures", "expected.npy"), npyInt32([3, -6, 9, 121]));
+    const wrong = check(join(dir, "fixtures.loom"), "--device", kind, "--case", "triple_from_fixture");
+    assert.equal(wrong.code, 1, wrong.out + wrong.err);
+    assert.match(wrong.out, /first at index 3: actual 120, expected 121/);
+    assert.equal(existsSync(join(dir, "outputs", "triple.failed.npy")), true);
+    writeFileSync(join(dir, "fixtures", "expected.npy"), npyInt32([3, -6, 9, 120], "(2, 2)"));
+    const shape = check(join(dir, "fixtures.loom"), "--device", kind, "--case", "triple_from_fixture");
+    assert.equal(shape.code, 1, shape.out + shape.err);
+    assert.match(shape.out, /expected\.npy": shape \(2, 2\) is not the tensor<4xi32> shape \(4\)/);
+  });
+}

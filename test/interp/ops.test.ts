@@ -83,7 +83,7 @@ test("atomics: cmpxchg, xchg, min, addf and atomic load/store", () => {
   %fv = buffer.view %f[%origin] : buffer -> view<1xf32>
   %i32 = index.cast %i : index to i32
   %zero = scalar.constant 0 : i32
-  %winner = view.atomic.cmpxchg %zero, %i32, %v[0] {success_ordering = acq_rel, failure_ordering = acquire, scope = device} : i32, view<4xi32> -> i32
+  %winner = view.atomic.cmpxchg %zero, %i32, %v[0] {failure_ordering = acquire, scope = device, success_ordering = acq_rel} : i32, view<4xi32> -> i32
   %last = view.atomic.rmw<xchgi> %i32, %v[1] {ordering = relaxed, scope = device} : i32, view<4xi32> -> i32
   %neg = scalar.negi %i32 : i32
   view.atomic.reduce<minsi> %neg, %v[2] {ordering = relaxed, scope = device} : i32, view<4xi32>
@@ -166,4 +166,34 @@ test("math: erf is accurate, fmaF32 equals the shared exact FMA", () => {
   // A halfway case that a naive double-rounded fma gets wrong.
   const a = 1 + 2 ** -12, b = 1 + 2 ** -12, c = -(2 ** -70);
   assert.equal(fmaF32(a, b, c), S.fmaf("f32", a, b, c));
+});
+
+test("kernel.workgroup.scan: forward/reverse, inclusive/exclusive prefixes in flat-id order; exclusive starts at the kind's identity", () => {
+  // Oracle: the prefix sums / maxima computed here in plain TypeScript over the same inputs.
+  const k = single("%x: buffer, %o: buffer", `  %i = kernel.workitem.id<x> : index
+  %v = buffer.view %x[%origin] : buffer -> view<40xi32>
+  %out = buffer.view %o[%origin] : buffer -> view<40x5xi32>
+  %e = view.load %v[%i] : view<40xi32> -> i32
+  %a = kernel.workgroup.scan<addi> %e {direction = forward, mode = inclusive} : i32
+  %b = kernel.workgroup.scan<addi> %e {direction = forward, mode = exclusive} : i32
+  %c = kernel.workgroup.scan<addi> %e {direction = reverse, mode = inclusive} : i32
+  %d = kernel.workgroup.scan<addi> %e {direction = reverse, mode = exclusive} : i32
+  %m = kernel.workgroup.scan<maxsi> %e {direction = forward, mode = exclusive} : i32
+  %c3 = index.constant 3 : index
+  %c4 = index.constant 4 : index
+  view.store %a, %out[%i, %c0] : i32, view<40x5xi32>
+  view.store %b, %out[%i, %c1] : i32, view<40x5xi32>
+  view.store %c, %out[%i, %c2] : i32, view<40x5xi32>
+  view.store %d, %out[%i, %c3] : i32, view<40x5xi32>
+  view.store %m, %out[%i, %c4] : i32, view<40x5xi32>`);
+  const n = 40;
+  const xs = Array.from({ length: n }, (_, i) => ((i * 37) % 11) - 5);
+  const x = i32Bytes(xs), o = i32Bytes(new Array<number>(n * 5).fill(0));
+  dispatch(k, [BigInt(n)], [x, o]);
+  const got = asI32(o);
+  const sum = (a: number[]) => a.reduce((s, v) => s + v, 0);
+  for (let i = 0; i < n; i++) {
+    const want = [sum(xs.slice(0, i + 1)), sum(xs.slice(0, i)), sum(xs.slice(i)), sum(xs.slice(i + 1)), i === 0 ? -(2 ** 31) : Math.max(...xs.slice(0, i))];
+    assert.deepEqual([...got.subarray(i * 5, i * 5 + 5)], want, `invocation ${i}`);
+  }
 });

@@ -39,3 +39,14 @@ test("placement: workgroup allocas only at the top level of a body (STRUCTURE/03
   expectClean(kernel(`  %bytes = index.constant 64 : offset\n  %t = scalar.constant true : i1\n  scf.if %t {\n    %p = buffer.alloca<private> align(16) %bytes : buffer\n  }`));
   expectClean(`func.def @f() {\n  %bytes = index.constant 64 : offset\n  ${alloca}\n  func.return\n}\n`);
 });
+
+test("placement: an unmarked template application in config is accepted when every provider is config code (the reference's legacy func.apply)", () => {
+  const family = "template.decl @pick(%n: index) -> (index)\n\n";
+  const provider = "template.def<@pick> @pick_default(%n: index) -> (index) {\n  template.return %n : index\n}\n\n";
+  expectClean(family + provider + configKernel("  %b = template.apply<@pick>(%n) : (index) -> (index)", "%n: index"));
+  const legacy = "func.template<tile.pick> @pick_legacy(%n: index) -> (index) {\n  func.return %n : index\n}\n\n";
+  expectClean(legacy + configKernel("  %b = func.apply<tile.pick>(%n) : (index) -> (index)", "%n: index"));
+  // A provider that does device work is no config code: the application must be marked, as before.
+  const effect = "template.def<@pick> @pick_barrier(%n: index) -> (index) {\n  kernel.barrier<workgroup> scope(workgroup) ordering(acq_rel)\n  template.return %n : index\n}\n\n";
+  expectCodes(family + effect + configKernel("  %b = template.apply<@pick>(%n) : (index) -> (index)", "%n: index"), ["STRUCTURE/052"]);
+});

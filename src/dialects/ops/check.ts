@@ -18,6 +18,18 @@ export interface NamedLiteral {
   readonly value: Literal;
 }
 
+/** A provider attribute `key = value`, where a value may itself be a `{…}` list (`tsan = {check = "data_race"}`). */
+export type ProviderAttr = {
+  readonly key: string;
+  readonly value: Literal | { readonly kind: "dict"; readonly entries: readonly ProviderAttr[] };
+};
+
+/** `<provider>` with its optional `{…}` attributes: requirements, skip predicates, validators, events. */
+export interface ProviderProps {
+  readonly provider: string;
+  readonly attrs?: readonly ProviderAttr[];
+}
+
 /** An optional `name("…")` clause: the stable key benchmarks and reports use. */
 export interface ParamName {
   readonly paramName?: string;
@@ -82,5 +94,25 @@ export const CHECK_OPS = {
   /** operands [value, dynamic extents…] */
   "check.expect.shape": op<Annotated & { readonly shape: readonly ValueOrInt[] }>({
     placement: "H", pure: false, syntax: custom, doc: "expects a tensor to have the given extents",
+  }),
+  "check.requires": op<ProviderProps>({
+    placement: "H", pure: false, syntax: custom, doc: "a capability the environment must provide; unmet, the case is skipped with the reason",
+  }),
+  "check.skip_if": op<ProviderProps & { readonly reason?: string }>({
+    placement: "H", pure: false, syntax: custom, doc: "an environment predicate under which the case is skipped (never passed)",
+  }),
+  "check.file.read.npy": op<Annotated & { readonly path: string }>({
+    placement: "H", pure: true, syntax: custom, doc: "a tensor read from a NumPy .npy fixture (path relative to the check file)",
+  }),
+  /** operands [value] */
+  "check.file.write.npy": op<Annotated & { readonly path: string; readonly mode: "always" | "on_failure" }>({
+    placement: "H", pure: false, syntax: custom, doc: "writes a value to a NumPy .npy file, always or when the sample fails (evidence, not an oracle)",
+  }),
+  /** operands [actual, expected] */
+  "check.expect": op<Annotated & ProviderProps>({
+    placement: "H", pure: false, syntax: custom, doc: "expects a named validator to accept actual against expected",
+  }),
+  "check.expect.event": op<ProviderProps>({
+    placement: "H", pure: false, syntax: custom, doc: "expects a provider-specific runtime event (a sanitizer report)",
   }),
 } as const;

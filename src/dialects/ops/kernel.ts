@@ -45,6 +45,9 @@ export const KERNEL_OPS = {
   "kernel.workgroup.reduce": op<ReduceProps>({
     placement: "D", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup collective reduction (may use compiler scratch)",
   }),
+  "kernel.workgroup.scan": op<ReduceProps & { readonly direction: "forward" | "reverse"; readonly mode: "inclusive" | "exclusive" }>({
+    placement: "D", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup prefix scan in flat-id order (forward or reverse, inclusive or exclusive)",
+  }),
   /** operands [ok] */
   "kernel.assert": op<{ readonly message?: string }>({ placement: "D", pure: false, syntax: custom, doc: "traps the dispatch when the condition is false" }),
 } as const;

@@ -7,7 +7,7 @@ export const SCF_OPS = {
   /** operands [cond]; regions [then, else?]; results = yielded values */
   "scf.if": op({ placement: "CDF", pure: true, syntax: custom, doc: "two-way structured branch" }),
   /** operands [lo, hi, step, ...inits]; regions [body (args = [iv, ...iterArgs])] */
-  "scf.for": op<Annotated & { readonly unroll?: "full" | Value; readonly schedule?: string }>({ placement: "CDF", pure: true, syntax: custom, doc: "counted loop with iter-args" }),
+  "scf.for": op<Annotated & { readonly unroll?: "full" | Value; readonly schedule?: string; readonly unrollConflict?: boolean }>({ placement: "CDF", pure: true, syntax: custom, doc: "counted loop with iter-args" }),
   /** operands [...inits]; regions [before (args = carried), after (args = forwarded)] */
   "scf.while": op<Annotated & { readonly hasDoArgs: boolean }>({ placement: "DF", pure: true, syntax: custom, doc: "condition-first loop" }),
   "scf.yield": op({ placement: "CDF", pure: true, terminator: true, syntax: custom, doc: "forwards values out of an scf region" }),

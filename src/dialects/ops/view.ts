@@ -3,7 +3,11 @@ import { op, type IndexedProps } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
-export interface AtomicProps extends IndexedProps {
+/** Keys an atomic was written without (no `{…}` at all): the verifier reports each (TYPE/005). */
+export interface MissingAttributes {
+  readonly missingAttributes?: readonly string[];
+}
+export interface AtomicProps extends IndexedProps, MissingAttributes {
   readonly ordering: string;
   readonly scope: string;
 }
@@ -22,7 +26,7 @@ export const VIEW_OPS = {
   "view.atomic.rmw": op<AtomicRmwProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
   "view.atomic.reduce": op<AtomicRmwProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
   /** operands [expected, new, v] */
-  "view.atomic.cmpxchg": op<IndexedProps & { readonly successOrdering: string; readonly failureOrdering: string; readonly scope: string }>({
+  "view.atomic.cmpxchg": op<IndexedProps & MissingAttributes & { readonly successOrdering: string; readonly failureOrdering: string; readonly scope: string }>({
     placement: "DF", pure: false, syntax: custom, doc: "atomic element access",
   }),
   "view.atomic.load": op<AtomicProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),

@@ -90,6 +90,10 @@ const STORE_ORDERINGS = ["relaxed", "release", "seq_cst"];
 export function checkAttributes(ctx: VerifyContext, op: Op): void {
   const p = op.props;
   const out = (what: string) => ctx.report(D.valueOutOfRange, op.span, [what]);
+  const missing = p.missingAttributes;
+  if (Array.isArray(missing)) {
+    for (const k of missing) ctx.report(D.literalKind, op.span, [`'${op.name}' needs the attribute '${String(k)}' ({${missing.map((m) => `${String(m)} = …`).join(", ")}})`]);
+  }
   switch (op.name) {
     case "buffer.alloca": {
       const a = p.align;
@@ -97,6 +101,7 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
       break;
     }
     case "scf.for":
+      if (p.unrollConflict === true) out("unroll: either bare unroll or unroll factor, not both");
       // An unroll schedule orders the copies an unroll makes; without an unroll it means nothing.
       if (p.schedule !== undefined && p.unroll === undefined) out(`schedule(${String(p.schedule)}) must be paired with bare unroll or unroll factor`);
       break;

@@ -396,6 +396,7 @@ const CHECKERS: Record<string, Checker> = {
   },
   "kernel.subgroup.reduce": (c, op) => checkReduce(c, op),
   "kernel.workgroup.reduce": (c, op) => checkReduce(c, op),
+  "kernel.workgroup.scan": (c, op) => checkReduce(c, op),
   "kernel.subgroup.shuffle": (c, op) => {
     const v = opnd(op, 0);
     if (!v || !c.operandIs(0, isScalar, "an integer or float type") || !c.operandIs(1, isI32, "i32") || !c.operandIs(2, isI32, "i32")) return;

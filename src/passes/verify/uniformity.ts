@@ -163,6 +163,8 @@ class Analysis {
         return 1;
       case "kernel.workgroup.reduce":
         return 0;
+      case "kernel.workgroup.scan":
+        return 2; // one prefix per invocation
       case "kernel.subgroup.reduce":
         return op.props.clusterSize === undefined ? (this.uses(op) === 0 ? 0 : 1) : this.uses(op);
       case "kernel.subgroup.broadcast":

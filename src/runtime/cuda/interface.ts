@@ -2,28 +2,18 @@
  * The part of the kernel-interface record (docs/abi.md; `KernelInterface` of src/abi) that the
  * CUDA runtime reads. It is a structural subset, so a record from the compiler passes as is;
  * `kernelInterface()` builds one by hand for PTX written outside loom. The argument table
- * below is language.md §7's, the one the compiler lays the block out with.
+ * (sizes, alignment, block rounding) is src/abi's, the one the compiler lays the block out with.
  */
+import { ARGUMENT_BLOCK_ALIGN, ARGUMENT_ENCODINGS, alignUp, type DeviceArgumentType } from "../../abi/index.js";
 import { LoomError } from "../../core/errors.js";
 
 /** A kernel argument type as the CUDA runtime packs it into the parameter block. */
-export type CudaArgumentType = "index" | "offset" | "i1" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64" | "buffer";
+export type CudaArgumentType = DeviceArgumentType;
 
-/** Size and alignment of each argument type in the explicit argument block (language.md §7). */
-export const ARGUMENT_SIZE_ALIGN: Readonly<Record<CudaArgumentType, readonly [size: number, align: number]>> = Object.freeze({
-  index: [8, 8],
-  offset: [8, 8],
-  i1: [4, 4],
-  i8: [1, 1],
-  i16: [2, 2],
-  i32: [4, 4],
-  i64: [8, 8],
-  f16: [2, 2],
-  bf16: [2, 2],
-  f32: [4, 4],
-  f64: [8, 8],
-  buffer: [16, 8],
-});
+/** Size and alignment of each argument type in the explicit argument block (language.md §7): src/abi's table, the compiler's. */
+export const ARGUMENT_SIZE_ALIGN: Readonly<Record<CudaArgumentType, readonly [size: number, align: number]>> = Object.freeze(
+  Object.fromEntries(Object.entries(ARGUMENT_ENCODINGS).map(([type, { size, align }]) => [type, [size, align] as const])) as Record<CudaArgumentType, readonly [number, number]>,
+);
 
 export const isArgumentType = (t: unknown): t is CudaArgumentType => typeof t === "string" && Object.hasOwn(ARGUMENT_SIZE_ALIGN, t);
 
@@ -50,8 +40,6 @@ export interface CudaKernelInterface {
   readonly bufferAddressing?: string;
 }
 
-const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
-
 /**
  * A record for an entry taking these arguments in declaration order, laid out by §7 (for PTX
  * written by hand; the compiler's records come with the artifact).
@@ -72,7 +60,7 @@ export function kernelInterface(
   return checkKernelInterface({
     entryName,
     arguments: slots,
-    argumentBlockBytes: alignUp(end, 8),
+    argumentBlockBytes: alignUp(end, ARGUMENT_BLOCK_ALIGN),
     workgroupSize: options.workgroupSize ?? "launch-config",
     workgroupStorageBytes: options.workgroupStorageBytes ?? 0,
     bufferAddressing: "device-address",

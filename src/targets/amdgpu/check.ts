@@ -1,13 +1,14 @@
 /**
  * Compile-time checks of prepared kernels against their AMDGPU profile: ops the backend
  * cannot lower yet, argument types and subgroup (wave) size, read from the prepared
- * kernel's recorded facts (nothing is lowered here: emit lowers each kernel once).
+ * kernel's recorded facts, then selection, allocation and encoding, once per kernel and
+ * compile (emit reuses the machine code).
  * Everything here is a diagnostic at the offending op; nothing throws.
  */
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
 import { typeToString } from "../../ir/types.js";
-import type { ArgSlot, PreparedKernel, PreparedModule } from "../../core/prepared.js";
+import { LoweredFormKey, type ArgSlot, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
 import { lowerKernel, type MachineKernel } from "./lower/kernel.js";
 import { isOp } from "../../dialects/registry.js";
 import { amdgpuInfoOf, AMDGPU_ENVIRONMENT_NAME, type AmdgpuTargetInfo } from "./profile.js";
@@ -28,14 +29,18 @@ function isPassableArg(a: ArgSlot): boolean {
   return t.kind === "prim" && t.name !== "encoding<layout>";
 }
 
-/** Machine code of kernels that lowered cleanly (prepared kernels never change after compile). */
-const machineCode = new WeakMap<PreparedKernel, MachineKernel>();
+/**
+ * What `check` lowered: the machine code of each kernel that lowered cleanly, kept on the
+ * prepared module for `emit` (core/prepared.ts); kernels absent here are checked again.
+ */
+const LOWERED = new LoweredFormKey<Map<PreparedKernel, MachineKernel>>(AMDGPU_ENVIRONMENT_NAME);
 
-export function machineCodeOf(k: PreparedKernel): MachineKernel | undefined {
-  return machineCode.get(k);
+/** The machine code `check` kept for a kernel of this compile (undefined: not lowered, or it failed). */
+export function machineCodeOf(module: PreparedModule, k: PreparedKernel): MachineKernel | undefined {
+  return module.lowered?.get(LOWERED)?.get(k);
 }
 
-export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo, module?: PreparedModule): Diagnostic[] {
+function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo, module: PreparedModule, kept: Map<PreparedKernel, MachineKernel>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const p = info.processor;
   const at = k.op.span;
@@ -54,28 +59,29 @@ export function checkKernel(k: PreparedKernel, info: AmdgpuTargetInfo, module?: 
     return out;
   }
   // Selection, allocation and encoding run here once; emit reuses the machine code.
-  const lowered = lowerKernel(k, info, kernelWavefrontSize(k, info), module?.analyses);
+  const lowered = lowerKernel(k, info, kernelWavefrontSize(k, info), module.analyses);
   out.push(...lowered.cx.diagnostics);
-  if (lowered.machine && out.length === 0) machineCode.set(k, lowered.machine);
+  if (lowered.machine && out.length === 0) kept.set(k, lowered.machine);
   return out;
 }
 
-/** Prepared kernels `check` passed (they never change after compile): emit does not check them again. */
-const passedCheck = new WeakSet<PreparedKernel>();
-
-/** Checks every AMDGPU kernel of `module` from its recorded facts; nothing is lowered here. */
-export function checkModule(module: PreparedModule): Diagnostic[] {
+/**
+ * Checks every AMDGPU kernel of `module` not yet lowered in this compile: lowers it and keeps
+ * the machine code of those that pass (on `module.lowered`, and in the returned map, which
+ * is all there is for a hand-built module without that slot).
+ */
+export function checkModule(module: PreparedModule): { diagnostics: Diagnostic[]; machine: ReadonlyMap<PreparedKernel, MachineKernel> } {
   const out: Diagnostic[] = [];
+  const kept = module.lowered?.get(LOWERED) ?? new Map<PreparedKernel, MachineKernel>();
+  module.lowered?.set(LOWERED, kept);
   for (const k of amdgpuKernels(module)) {
-    if (passedCheck.has(k)) continue;
+    if (kept.has(k)) continue;
     const info = amdgpuInfoOf(k.profile);
     if (!info) {
       out.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createAmdgpuProfile`]));
       continue;
     }
-    const found = checkKernel(k, info, module);
-    if (found.length === 0) passedCheck.add(k);
-    out.push(...found);
+    out.push(...checkKernel(k, info, module, kept));
   }
-  return out;
+  return { diagnostics: out, machine: kept };
 }

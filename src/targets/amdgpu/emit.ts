@@ -85,7 +85,8 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
     throw new LoomError("failed-precondition", `module '${module.moduleName}' has no kernel specialized for an AMDGPU profile`);
   }
 
-  const diagnostics = checkModule(module);
+  const checked = checkModule(module);
+  const diagnostics = checked.diagnostics;
   const targets = kernels.flatMap((k) => {
     const info = amdgpuInfoOf(k.profile);
     return info ? [{ k, info }] : [];
@@ -101,14 +102,14 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
   }
 
   const objects: CodeObjectKernel[] = kernels.map((k) => {
-    const lowered = machineCodeOf(k);
+    const lowered = checked.machine.get(k);
     if (!lowered) throw new InternalError("internal", `AMDGPU emit: '@${k.symbol}' passed check without machine code`);
     return codeObjectKernel(k, info, lowered);
   });
   const contents = buildCodeObject(info, objects, { codeObjectVersion });
   // The listing is printed only when asked for (`--emit asm`), not on every compile.
   let listing: string | undefined;
-  listings.set(contents, () => (listing ??= amdgpuListing({ moduleName: module.moduleName, kernels })));
+  listings.set(contents, () => (listing ??= listingOf(kernels, checked.machine)));
   return { diagnostics, contents };
 }
 
@@ -126,9 +127,18 @@ export function amdgpuListingOf(hsaco: Uint8Array): string | undefined {
  * kernel's lines to the bytes of its `.text` entry.
  */
 export function amdgpuListing(module: PreparedModule): string {
-  return amdgpuKernels(module)
+  const machine = new Map<PreparedKernel, MachineKernel>();
+  for (const k of amdgpuKernels(module)) {
+    const m = machineCodeOf(module, k);
+    if (m) machine.set(k, m);
+  }
+  return listingOf(amdgpuKernels(module), machine);
+}
+
+function listingOf(kernels: readonly PreparedKernel[], machine: ReadonlyMap<PreparedKernel, MachineKernel>): string {
+  return kernels
     .map((k) => {
-      const m = machineCodeOf(k);
+      const m = machine.get(k);
       return m ? `${k.exportName}:\n${m.listing}` : `; ${k.exportName}: not compiled\n`;
     })
     .join("\n");

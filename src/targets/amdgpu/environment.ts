@@ -12,7 +12,7 @@ export function createAmdgpuTargetEnvironment(): TargetEnvironment {
     name: AMDGPU_ENVIRONMENT_NAME,
     record: AMDGPU_TARGET_RECORD,
     formats: [ARTIFACT_FORMAT.AMDGPU_HSACO],
-    check: (module) => checkModule(module),
+    check: (module) => checkModule(module).diagnostics,
     emit: (module, request) => emitAmdgpu(module, request),
   };
   registerAmdgpuEnvironment(env);

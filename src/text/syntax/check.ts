@@ -11,7 +11,7 @@ import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
-import type { NamedLiteral } from "../../dialects/ops/check.js";
+import type { NamedLiteral, ProviderAttr } from "../../dialects/ops/check.js";
 import { annotationOf, parseSingleAnnotation, register } from "./core.js";
 
 // ---------------------------------------------------------------- shared clauses
@@ -423,5 +423,124 @@ register("check.expect.shape", {
   print(w, op) {
     w.text(" value(").value(op.operands[0]!).text(") shape(").indices(op.props.shape).text(")");
     w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+  },
+});
+
+// ---------------------------------------------------------------- requirements, fixtures, providers
+
+/** `{key = value, …}` whose values may be nested `{…}` lists (provider attributes). */
+function parseProviderAttrs(p: Parser): ProviderAttr[] {
+  p.expect(Tok.LBrace, "'{'");
+  const out: ProviderAttr[] = [];
+  if (!p.at(Tok.RBrace)) {
+    for (;;) {
+      const keyTok = p.expectIdent("an attribute key");
+      if (out.some((e) => e.key === keyTok.text)) p.fail(D.duplicateAttribute, keyTok, [keyTok.text]);
+      p.expect(Tok.Equal, "'='");
+      out.push({ key: keyTok.text, value: p.at(Tok.LBrace) ? { kind: "dict", entries: parseProviderAttrs(p) } : literal(p) });
+      if (!p.eat(Tok.Comma)) break;
+    }
+  }
+  p.expect(Tok.RBrace, "'}'");
+  return out;
+}
+
+function printProviderAttrs(w: Writer, list: readonly ProviderAttr[]): Writer {
+  w.text("{");
+  list.forEach((e, i) => {
+    if (i > 0) w.text(", ");
+    w.text(`${e.key} = `);
+    if (e.value.kind === "dict") printProviderAttrs(w, e.value.entries);
+    else printLiteral(w, e.value);
+  });
+  return w.text("}");
+}
+
+function parseProviderHead(p: Parser, op: Op): void {
+  op.props.provider = parseProvider(p);
+  if (p.at(Tok.LBrace)) op.props.attrs = parseProviderAttrs(p);
+}
+
+function printProviderHead(w: Writer, op: Op & { props: { provider: string; attrs?: readonly ProviderAttr[] } }): void {
+  w.text(`<${op.props.provider}>`);
+  if (op.props.attrs) printProviderAttrs(w.text(" "), op.props.attrs);
+}
+
+/** `check.requires<provider> ({attrs})?` */
+register("check.requires", {
+  parse(p, op) {
+    parseProviderHead(p, op);
+    return [];
+  },
+  print(w, op) {
+    printProviderHead(w, op);
+  },
+});
+
+/** `check.skip_if<provider> ({attrs})? (reason("…"))?` */
+register("check.skip_if", {
+  parse(p, op) {
+    parseProviderHead(p, op);
+    if (p.atWord("reason")) op.props.reason = clause(p, "reason", () => p.expect(Tok.String, "a reason string").text);
+    return [];
+  },
+  print(w, op) {
+    printProviderHead(w, op);
+    if (op.props.reason !== undefined) w.text(` reason(${quoteString(op.props.reason)})`);
+  },
+});
+
+/** `%t = check.file.read.npy path("…") : tensor<…>` */
+register("check.file.read.npy", {
+  parse(p, op) {
+    op.props.path = clause(p, "path", () => p.expect(Tok.String, "a file path string").text);
+    return [parseSingleAnnotation(p, op)];
+  },
+  print(w, op) {
+    w.text(` path(${quoteString(op.props.path)})`);
+    w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
+  },
+});
+
+/** `check.file.write.npy value(%v) path("…") mode(always|on_failure) : T` */
+register("check.file.write.npy", {
+  parse(p, op) {
+    op.operands = [clause(p, "value", () => p.parseValueUse())];
+    op.props.path = clause(p, "path", () => p.expect(Tok.String, "a file path string").text);
+    op.props.mode = p.atWord("mode") ? clause(p, "mode", () => p.parseEnum("write mode", ["always", "on_failure"] as const)) : "always";
+    parseSingleAnnotation(p, op);
+    return [];
+  },
+  print(w, op) {
+    w.text(" value(").value(op.operands[0]!).text(`) path(${quoteString(op.props.path)}) mode(${op.props.mode})`);
+    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+  },
+});
+
+/** `check.expect<validator> actual(%a) expected(%b) ({attrs})? : T` */
+register("check.expect", {
+  parse(p, op) {
+    op.props.provider = parseProvider(p);
+    parseActualExpected(p, op);
+    if (p.at(Tok.LBrace)) op.props.attrs = parseProviderAttrs(p);
+    parseSingleAnnotation(p, op);
+    return [];
+  },
+  print(w, op) {
+    w.text(`<${op.props.provider}>`);
+    printActualExpected(w, op);
+    if (op.props.attrs) printProviderAttrs(w.text(" "), op.props.attrs);
+    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+  },
+});
+
+/** `check.expect.event<provider> ({attrs})?` */
+register("check.expect.event", {
+  parse(p, op) {
+    parseProviderHead(p, op);
+    return [];
+  },
+  print(w, op) {
+    printProviderHead(w, op);
   },
 });

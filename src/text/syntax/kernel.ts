@@ -114,6 +114,30 @@ register("kernel.workgroup.reduce", {
   },
 });
 
+/** `%r = kernel.workgroup.scan<kind> %v ({direction = forward|reverse, mode = inclusive|exclusive})? : T` */
+register("kernel.workgroup.scan", {
+  parse(p, op) {
+    op.props.kind = p.parseAngleEnum("combining kind", COMBINING);
+    op.operands = [p.parseValueUse()];
+    op.props.direction = "forward";
+    op.props.mode = "inclusive";
+    if (p.at(Tok.LBrace)) {
+      for (const a of p.parseAttrDict(["direction", "mode"])) {
+        const word = a.value.kind === "ident" ? a.value.value : "";
+        const allowed = a.key === "direction" ? ["forward", "reverse"] : ["inclusive", "exclusive"];
+        if (!allowed.includes(word)) p.fail(D.unknownEnum, a.valueTok, [a.key, word || a.valueTok.text, allowed.join(", ")]);
+        if (a.key === "direction") op.props.direction = word as "forward" | "reverse";
+        else op.props.mode = word as "inclusive" | "exclusive";
+      }
+    }
+    return [parseSingleAnnotation(p, op)];
+  },
+  print(w, op) {
+    w.text(`<${op.props.kind}> `).value(op.operands[0]!).text(` {direction = ${op.props.direction}, mode = ${op.props.mode}}`);
+    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+  },
+});
+
 /** `%r, %valid = kernel.subgroup.shuffle<mode> %v, %off, %width : T, i32, i32` */
 register("kernel.subgroup.shuffle", {
   parse(p, op) {

@@ -172,6 +172,13 @@ const ATOMIC_KEYS = {
 
 /** `{ordering = O, scope = S}` (any input order; stored as props, printed in declared order). */
 function parseAtomicAttrs(p: Parser, op: Op, keys: readonly string[], orderings: readonly string[] = ORDERINGS): void {
+  if (!p.at(Tok.LBrace)) {
+    // No dict at all: the verifier reports each required key on the op (TYPE/005, as the reference does);
+    // the props hold the weakest values so that nothing downstream meets a half-built op.
+    op.props.missingAttributes = [...keys];
+    for (const k of keys) op.props[k === "success_ordering" ? "successOrdering" : k === "failure_ordering" ? "failureOrdering" : k] = k === "scope" ? "system" : "relaxed";
+    return;
+  }
   const attrs = p.parseAttrDict(keys);
   requireKeys(p, attrs, keys);
   for (const a of attrs) {
@@ -181,7 +188,8 @@ function parseAtomicAttrs(p: Parser, op: Op, keys: readonly string[], orderings:
 }
 
 function printAtomicAttrs(w: Writer, op: Op, cmpxchg: boolean): void {
-  if (cmpxchg) w.text(` {success_ordering = ${op.props.successOrdering}, failure_ordering = ${op.props.failureOrdering}, scope = ${op.props.scope}}`);
+  // Keys in alphabetical order, as the reference prints every attribute dict.
+  if (cmpxchg) w.text(` {failure_ordering = ${op.props.failureOrdering}, scope = ${op.props.scope}, success_ordering = ${op.props.successOrdering}}`);
   else w.text(` {ordering = ${op.props.ordering}, scope = ${op.props.scope}}`);
 }
 

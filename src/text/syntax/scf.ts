@@ -143,7 +143,16 @@ register("scf.for", {
         p.expect(Tok.LParen, "'('");
         op.props.schedule = p.parseEnum("schedule", SCHEDULES);
         p.expect(Tok.RParen, "')'");
-      } else if (kw.kind === Tok.Ident && kw.text !== "unroll" && kw.text !== "schedule") {
+      } else if (p.atWord("unroll")) {
+        // A second unroll policy: the reference reports the conflict on the loop (STRUCTURE/014), not as a parse error.
+        p.next();
+        if (p.eat(Tok.LParen)) {
+          p.parseValueUse();
+          p.expect(Tok.RParen, "')'");
+        }
+        // The verifier reports the conflict (STRUCTURE/014) on the loop, as the reference does; the first policy stays.
+        op.props.unrollConflict = true;
+      } else if (kw.kind === Tok.Ident && kw.text !== "schedule") {
         p.fail(D.unknownModifier, kw, ["clause", kw.text]);
       } else {
         break;

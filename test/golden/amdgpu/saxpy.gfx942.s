@@ -2,24 +2,22 @@ saxpy:
 	s_load_dwordx2 s[4:5], s[0:1], 0x0
 	s_load_dword s3, s[0:1], 0x8
 	s_load_dwordx2 s[6:7], s[0:1], 0x10
-	s_load_dwordx2 s[8:9], s[0:1], 0x20
-	s_mov_b32 s0, s2
-	s_mov_b32 s1, 0
-	s_lshl_b64 s[10:11], s[0:1], 7
-	v_mov_b32_e32 v2, v0
-	v_mov_b32_e32 v3, 0
-	v_lshl_add_u64 v[0:1], s[10:11], 0, v[2:3]
+	s_load_dwordx2 s[0:1], s[0:1], 0x20
+	s_mov_b32 s8, s2
+	s_mov_b32 s9, 0
+	s_lshl_b64 s[8:9], s[8:9], 7
+	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[8:9]
 	s_waitcnt lgkmcnt(0)
-	v_cmp_lt_u64_e64 s[0:1], v[0:1], s[4:5]
-	s_and_saveexec_b64 s[4:5], s[0:1]
+	v_cmp_lt_u64_e64 s[4:5], v[2:3], s[4:5]
+	s_and_saveexec_b64 s[4:5], s[4:5]
 	s_cbranch_execz .LBB0
-	v_lshl_add_u64 v[2:3], v[0:1], 2, s[6:7]
-	global_load_dword v4, v[2:3], off
-	v_lshl_add_u64 v[2:3], v[0:1], 2, s[8:9]
-	global_load_dword v0, v[2:3], off
+	v_lshl_add_u64 v[0:1], v[2:3], 2, s[6:7]
+	global_load_dword v0, v[0:1], off
+	v_lshl_add_u64 v[2:3], v[2:3], 2, s[0:1]
+	global_load_dword v1, v[2:3], off
 	s_waitcnt vmcnt(0)
-	v_fma_f32 v1, s3, v4, v0
-	global_store_dword v[2:3], v1, off
+	v_fma_f32 v0, s3, v0, v1
+	global_store_dword v[2:3], v0, off
 .LBB0:
 .LBB1:
 	s_mov_b64 exec, s[4:5]

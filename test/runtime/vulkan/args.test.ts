@@ -73,7 +73,7 @@ test("integers accept both the signed and the unsigned reading of their bits, no
 test("packArguments rejects wrong counts, misplaced slots and malformed buffers", () => {
   const slots = argumentLayout(["buffer", "i32"]).slots;
   const buf = { address: 0n, byteLength: 4 };
-  throwsStatus(() => packArguments(slots, [buf]), "invalid-argument", /2 slots but 1 values/);
+  throwsStatus(() => packArguments(slots, [buf]), "invalid-argument", /takes 2 argument\(s\), got 1/);
   throwsStatus(() => packArguments([{ type: "i32", offset: 2 }], [1]), "invalid-argument", /offset 2 is not a multiple of its alignment 4/);
   throwsStatus(
     () => packArguments([{ type: "i64", offset: 0, name: "a" }, { type: "i32", offset: 4, name: "b" }], [1, 2]),
@@ -82,7 +82,7 @@ test("packArguments rejects wrong counts, misplaced slots and malformed buffers"
   );
   throwsStatus(() => packArguments(slots, [{ address: 0n }, 1] as never), "invalid-argument", /expected \{ address, byteLength \}/);
   throwsStatus(() => packArguments(slots, [{ address: -1n, byteLength: 4 }, 1]), "out-of-range", /address/);
-  throwsStatus(() => packArguments(slots, [buf, 1], 16), "invalid-argument", /block size 16 does not hold the slots \(20 bytes\)/);
+  throwsStatus(() => packArguments(slots, [buf, 1], 16), "invalid-argument", /the 16-byte block does not hold the slots \(20 bytes\)/);
   assert.equal(packArguments(slots, [buf, 1], 32).byteLength, 32);
   assert.equal(packArguments([], []).byteLength, 0);
 });

@@ -117,7 +117,15 @@ function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (b.c === 0n) return a;
   const max = KernelLowering.addMax(a.max, b.max);
   if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "add", a, b, "i64"), max);
-  return carryChain(cx, "add", a, b, max !== undefined && max < 1n << 63n ? max : undefined);
+  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  // A 32-bit value plus a 64-bit pair: x · 1 + y in one `v_mad_u64_u32` (no zero high dword to build).
+  const [x, y] = cx.hiZero(a) ? [a, b] : [b, a];
+  if (!uniform(cx, a, b) && cx.hiZero(x) && x.c === undefined && !cx.hiZero(y) && y.reg?.n === 2) {
+    const d = cx.vreg("v", 2);
+    madU64(cx, d, cx.lo(x), imm(1), part(y.reg));
+    return pairResult(cx, d, keep);
+  }
+  return carryChain(cx, "add", a, b, keep);
 }
 
 export function sub64(cx: Cx, a: Scalar, b: Scalar): Scalar {
@@ -252,11 +260,10 @@ function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
     cross.push(part(t));
   }
   if (cross.length === 0) return pairResult(cx, d, keep);
-  const r = cx.vreg("v", 2);
-  cx.emit("v_mov_b32", [part(r, 0, 1), part(d, 0, 1)]);
-  if (cross.length === 1) vop2(cx, "v_add_u32", part(r, 1, 1), cross[0]!, part(d, 1, 1), true);
-  else vop3(cx, "v_add3_u32", part(r, 1, 1), [part(d, 1, 1), cross[0]!, cross[1]!]);
-  return pairResult(cx, r, keep);
+  // The cross terms join the high dword in place (d is this product's own pair).
+  if (cross.length === 1) vop2(cx, "v_add_u32", part(d, 1, 1), cross[0]!, part(d, 1, 1), true);
+  else vop3(cx, "v_add3_u32", part(d, 1, 1), [part(d, 1, 1), cross[0]!, cross[1]!]);
+  return pairResult(cx, d, keep);
 }
 
 /** d[0:1] = a · b + c (u32 × u32 + u64). */

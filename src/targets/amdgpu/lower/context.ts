@@ -70,6 +70,9 @@ const U32 = 0xffffffffn;
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
   readonly program = new MachineProgram();
+  /** The op whose selection made each virtual register (by id), for diagnostics after allocation. */
+  readonly vregOps: Op[] = [];
+  private currentOp: Op | undefined;
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
   private readonly classes = new Map<Value, Uniformity>();
@@ -172,7 +175,14 @@ export class KernelLowering {
 
   // ---- emission -----------------------------------------------------------------------------
   vreg(cls: RegClass, n: number, fixed?: number): VReg {
-    return this.program.vreg(cls, n, fixed);
+    const r = this.program.vreg(cls, n, fixed);
+    if (this.currentOp) this.vregOps[r.id] = this.currentOp;
+    return r;
+  }
+
+  /** The op being selected (the region lowering calls this before each rule). */
+  beforeRule(op: Op): void {
+    this.currentOp = op;
   }
 
   emit(mnemonic: string, operands: readonly MOperand[], fields: Omit<MInst, "mnemonic" | "operands"> = {}): void {

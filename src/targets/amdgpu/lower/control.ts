@@ -192,22 +192,28 @@ const ifRule: Rule = (cx, op) => {
   }
   const masks = slots.filter((s) => s.value.mask);
   const end = cx.label(), otherwise = cx.label();
+  const program = cx.program;
   if (uniform) {
     branchUnless(cx, cond, otherwise, cx.kernel.uses.get(operandOf(op, 0)) === 1);
+    program.branch("then", false);
     append(cx, thenPart.items);
     slots.forEach((s, i) => assign(cx, s, thenYields[i]!, false));
     cx.branch("s_branch", end);
+    program.branch("else", false);
     cx.place(otherwise);
     append(cx, elsePart.items);
     slots.forEach((s, i) => assign(cx, s, elseYields[i]!, false));
+    program.branch("end", false);
     cx.place(end);
   } else {
     const saved = cx.vreg("s", cx.maskDwords);
     for (const m of masks) cx.emit(cx.maskOp("s_mov"), [part(m.value.reg!), imm(0)]);
     cx.emit(cx.maskOp("s_and_saveexec"), [part(saved), part(cond.reg!)]);
     cx.branch("s_cbranch_execz", otherwise);
+    program.branch("then", true);
     append(cx, thenPart.items);
     slots.forEach((s, i) => assign(cx, s, thenYields[i]!, true));
+    program.branch("else", true);
     cx.place(otherwise);
     const hasElse = elsePart.items.length > 0 || slots.length > 0;
     if (hasElse) {
@@ -216,6 +222,7 @@ const ifRule: Rule = (cx, op) => {
       append(cx, elsePart.items);
       slots.forEach((s, i) => assign(cx, s, elseYields[i]!, true));
     }
+    program.branch("end", true);
     cx.place(end);
     cx.emit(cx.maskOp("s_mov"), [cx.exec, part(saved)]);
   }

@@ -264,6 +264,12 @@ const MAX_FOLD = 256;
  * in a slot of its own and all slots are folded in flat-id order. Either way the
  * association is the same everywhere, so every invocation gets the same value.
  */
+/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
+const workgroupScan: Rule = (cx, op) => {
+  cx.unsupported(op, "'kernel.workgroup.scan'", "the AMDGPU back end does not lower workgroup scans yet; 'loom check --device interp' runs them");
+  cx.poison(op);
+};
+
 const workgroupReduceRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
@@ -300,6 +306,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
 
 export const KERNEL_RULES = {
   "kernel.workgroup.reduce": workgroupReduceRule,
+  "kernel.workgroup.scan": workgroupScan,
   "kernel.workitem.id": workitemIdRule,
   "kernel.workgroup.id": workgroupIdRule,
   "kernel.workgroup.size": workgroupSizeRule,

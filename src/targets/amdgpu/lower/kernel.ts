@@ -99,6 +99,14 @@ function physical(o: MOperand, assigned: Int32Array): Operand {
   return { k: o.r.cls, i: base + o.sub, n: o.n };
 }
 
+/** Register copies (none of them writes SCC or reads EXEC beyond the lane mask). */
+const COPIES = new Set(["v_mov_b32", "s_mov_b32", "s_mov_b64"]);
+
+function sameRegister(a: Operand | undefined, b: Operand | undefined): boolean {
+  if (a === undefined || b === undefined || (a.k !== "s" && a.k !== "v") || (b.k !== "s" && b.k !== "v")) return false;
+  return a.k === b.k && a.i === b.i && a.n === b.n;
+}
+
 export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave: WavefrontSize, analyses: import("../../../core/prepared.js").ModuleAnalyses | undefined): LoweredKernel {
   const family = info.processor.family;
   const inputs = scanInputs(kernel.body);
@@ -136,22 +144,31 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
   if (!allocation.ok) {
     const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";
-    cx.unsupported(kernel.op, `a kernel needing more than ${allocation.limit} ${what}`, "spilling to scratch is not implemented; split the kernel or reduce live values");
+    // At the op whose value found no register: where the live values first exceed the file.
+    const at = cx.vregOps[allocation.r.id] ?? kernel.op;
+    cx.unsupported(at, `a kernel needing more than ${allocation.limit} ${what}`, "the values live here exceed the register file and spilling to scratch is not implemented; split the kernel or keep fewer values live");
     return { cx };
   }
   const assigned = allocation.physicalById;
-  const items: PItem[] = cx.program.items.map((item): PItem => {
-    if (item.kind !== "inst") return item;
+  const items: PItem[] = [];
+  for (const item of cx.program.items) {
+    if (item.kind !== "inst") {
+      // Branch bounds matter only to the allocator.
+      if (item.kind !== "branch") items.push(item);
+      continue;
+    }
     const m = item.inst;
     // Built field by field (object rest/spread is a slow generic copy in V8); absent fields stay absent.
     const operands: Operand[] = [];
     for (const o of m.operands) operands.push(physical(o, assigned));
+    // A copy the allocator gave one register at both ends does nothing.
+    if (COPIES.has(m.mnemonic) && sameRegister(operands[0], operands[1])) continue;
     const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands };
     if (m.simm !== undefined) inst.simm = m.simm;
     if (m.offset !== undefined) inst.offset = m.offset;
     if (m.glc !== undefined) inst.glc = m.glc;
-    return m.target ? { kind: "inst", inst, target: m.target } : { kind: "inst", inst };
-  });
+    items.push(m.target ? { kind: "inst", inst, target: m.target } : { kind: "inst", inst });
+  }
   // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).
   const vdecCoExec = /^gfx94|^gfx950/.test(info.processor.name);
   const waited = insertHazardNops(insertWaits(items, family), vdecCoExec, wave === 64);

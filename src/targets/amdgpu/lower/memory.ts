@@ -53,7 +53,57 @@ interface Address {
   readonly offset: number;
 }
 
+/** x·s in 32 bits (x or s a register): a copy, a shift or a multiply. */
+function scale32(cx: Cx, x: Scalar, s: Scalar): Scalar {
+  const k = s.c !== undefined ? s : x.c !== undefined ? x : undefined;
+  const r = k === s ? x : s;
+  if (k?.c !== undefined) {
+    const c = BigInt.asUintN(32, k.c);
+    if (c === 1n) return r;
+    if (c !== 0n && (c & (c - 1n)) === 0n) return cx.memo("shl32", [r, c.toString(2).length - 1], () => int32(cx, "shl", r, cx.const("i32", BigInt(c.toString(2).length - 1))));
+  }
+  return cx.memo("mul32", [x, s], () => int32(cx, "mul", x, s));
+}
+
+/**
+ * An LDS address is 32 bits (and below 64 KiB): the low dword of `base + size·Σ iⱼ·sⱼ`,
+ * which 32-bit arithmetic gives directly (sums, products and shifts agree mod 2³²), so
+ * no 64-bit pairs are built for it.
+ */
+function ldsAddress(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
+  let k = 0n;
+  let sum: Scalar | undefined;
+  indices.forEach((i, d) => {
+    const stride = view.strides[d]!;
+    if (i.c !== undefined && stride.c !== undefined) {
+      k += BigInt.asIntN(64, i.c) * BigInt.asIntN(64, stride.c);
+      return;
+    }
+    // Each term in bytes (one shift for `i·(s·size)` when the stride is a constant).
+    const bytes = BigInt(view.bytes);
+    const term = stride.c !== undefined ? scale32(cx, i, cx.const("i32", BigInt.asUintN(32, stride.c * bytes))) : scale32(cx, scale32(cx, i, stride), cx.const("i32", bytes));
+    const prior = sum;
+    sum = prior ? cx.memo("add32", [prior, term], () => int32(cx, "add", prior, term)) : term;
+  });
+  k *= BigInt(view.bytes);
+  const base = splitConstant(view.base);
+  k += base.k;
+  if (base.v) {
+    const prior = sum, b = base.v;
+    sum = prior ? cx.memo("add32", [prior, b], () => int32(cx, "add", prior, b)) : b;
+  }
+  // LDS offsets are 16 bits; other constants join the register part.
+  let offset = Number(BigInt.asIntN(32, k));
+  if (offset < 0 || offset > 0xffff) {
+    const c = cx.const("i32", BigInt.asUintN(32, k));
+    sum = sum ? int32(cx, "add", sum, c) : c;
+    offset = 0;
+  }
+  return { reg: cx.v32(sum ? cx.lo(sum) : imm(0)), offset };
+}
+
 function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
+  if (view.space === "lds") return ldsAddress(cx, view, indices);
   const e = elementOffset(cx, view, indices);
   const shift = Math.log2(view.bytes);
   let k = e.k * BigInt(view.bytes);
@@ -65,16 +115,6 @@ function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
   else {
     sum = e.v ? shl64(cx, e.v, shift) : undefined;
     if (base.v) sum = sum ? add64(cx, base.v, sum) : base.v;
-  }
-  if (view.space === "lds") {
-    // LDS offsets are 16 bits; larger constants join the register part.
-    let offset = Number(k);
-    let reg: Scalar | undefined = sum;
-    if (offset < 0 || offset > 0xffff) {
-      reg = reg ? int32(cx, "add", reg, cx.const("i32", BigInt(offset))) : cx.const("i32", BigInt(offset));
-      offset = 0;
-    }
-    return { reg: cx.v32(reg ? cx.lo(reg) : imm(0)), offset };
   }
   let offset = Number(k);
   if (offset < -4096 || offset > 4095) {

@@ -256,14 +256,23 @@ const INT_LANES: Record<string, Lane> = {
   ...FLOAT_LANES, ...CONVERSIONS,
 };
 
-/** The remainder by a power-of-two constant: a − (a / 2^k) · 2^k, with `divide`'s rounding toward zero. */
+/**
+ * The remainder by a power-of-two constant: a − (a / 2^k) · 2^k, with `divide`'s rounding
+ * toward zero; one `and` with 2^k − 1 when a is known non-negative below 2^32.
+ */
 function remainder(signed: boolean): Lane {
   const div = divide(signed);
   return (cx, op, [a, b]) => {
+    const t = carrierOfOperand(cx, op);
+    const c = b!.c;
+    const small = t === "i64" ? cx.hiZero(a!) : !signed || (a!.max !== undefined && a!.max < 1n << 31n);
+    if (c !== undefined && c > 0n && (c & (c - 1n)) === 0n && a!.c === undefined && small && (t === "i32" || t === "i64")) {
+      const low = int32(cx, "and", a!, cx.const("i32", c - 1n), "i32", c - 1n);
+      return t === "i32" ? low : { kind: "scalar", t: "i64", reg: low.reg!, narrow: true, max: c - 1n };
+    }
     const q = div(cx, op, [a!, b!]);
     if (q === undefined) return undefined;
     const k = b!.c!.toString(2).length - 1;
-    const t = carrierOfOperand(cx, op);
     if (t === "i64") return sub64(cx, a!, shl64(cx, q, k));
     if (t === "i32") return int32(cx, "sub", a!, int32(cx, "shl", q, cx.const("i32", BigInt(k))));
     return undefined;

@@ -48,7 +48,13 @@ export type Item =
   | { readonly kind: "inst"; readonly inst: MInst }
   | { readonly kind: "label"; readonly label: Label }
   /** Loop bounds for liveness: values live around a loop stay live through all of it. */
-  | { readonly kind: "loop"; readonly edge: "begin" | "end" };
+  | { readonly kind: "loop"; readonly edge: "begin" | "end" }
+  /**
+   * Bounds of a two-sided `if` for liveness: where the then side starts, where the else side
+   * starts, where they join. A value read only on the else side is not live on the then side
+   * (a uniform branch runs one side; a divergent one writes only the then lanes there).
+   */
+  | { readonly kind: "branch"; readonly edge: "then" | "else" | "end"; readonly divergent: boolean };
 
 export class MachineProgram {
   readonly items: Item[] = [];
@@ -75,6 +81,10 @@ export class MachineProgram {
 
   loop(edge: "begin" | "end"): void {
     this.items.push({ kind: "loop", edge });
+  }
+
+  branch(edge: "then" | "else" | "end", divergent: boolean): void {
+    this.items.push({ kind: "branch", edge, divergent });
   }
 }
 

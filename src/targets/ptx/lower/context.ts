@@ -72,13 +72,25 @@ export function ptxScalarOf(name: PrimName): PtxScalar | undefined {
 export const BITS: Readonly<Record<PtxScalar, number>> = { pred: 1, i8: 16, i16: 16, i32: 32, i64: 64, f16: 16, bf16: 16, f32: 32, f64: 64 };
 /** Bytes in memory. */
 export const BYTES: Readonly<Record<PtxScalar, number>> = { pred: 4, i8: 1, i16: 2, i32: 4, i64: 8, f16: 2, bf16: 2, f32: 4, f64: 8 };
+// The suffixes as tables: rules ask for them on every instruction.
+const suffixes = (letter: string): Readonly<Record<PtxScalar, string>> =>
+  Object.fromEntries(Object.entries(BITS).map(([t, n]) => [t, `${letter}${n}`])) as Record<PtxScalar, string>;
+const B_SUFFIX: Readonly<Record<PtxScalar, string>> = { ...suffixes("b"), pred: "pred" };
+const S_SUFFIX = suffixes("s");
+const U_SUFFIX = suffixes("u");
 /** Bit-size type suffix (`b32`). */
-export const b = (t: PtxScalar): string => (t === "pred" ? "pred" : `b${BITS[t]}`);
+export const b = (t: PtxScalar): string => B_SUFFIX[t];
 /** Signed / unsigned integer suffix of the carrier (`s16` for i8). */
-export const s = (t: PtxScalar): string => `s${BITS[t]}`;
-export const u = (t: PtxScalar): string => `u${BITS[t]}`;
+export const s = (t: PtxScalar): string => S_SUFFIX[t];
+export const u = (t: PtxScalar): string => U_SUFFIX[t];
 
-const PREFIX: Readonly<Record<string, string>> = { pred: "%p", b16: "%rs", b32: "%r", b64: "%rd" };
+/** Register classes (`.reg .b32`), their name prefixes, and each carrier's class. */
+const REG_CLASSES = ["pred", "b16", "b32", "b64"] as const;
+const REG_PREFIXES = ["%p", "%rs", "%r", "%rd"] as const;
+const REG_CLASS_OF: Readonly<Record<PtxScalar, number>> = { pred: 0, i8: 1, i16: 1, f16: 1, bf16: 1, i32: 2, f32: 2, i64: 3, f64: 3 };
+
+/** Integer immediates 0…255 per carrier, made once: address arithmetic asks for the same few. */
+const SMALL_INTS: Partial<Record<PtxScalar, Scalar[]>> = {};
 
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
@@ -87,7 +99,8 @@ export class KernelLowering {
   readonly locals: string[] = [];
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
-  private readonly counts: Record<string, number> = { pred: 0, b16: 0, b32: 0, b64: 0 };
+  /** Registers made so far, per class of REG_CLASSES. */
+  private readonly counts = [0, 0, 0, 0];
   private labels = 0;
   /** Name of the kernel's `.shared` array (declared when the kernel has workgroup storage). */
   readonly sharedName: string;
@@ -134,7 +147,11 @@ export class KernelLowering {
 
   /** Checks the types an op touches; reports the first the profile cannot carry. */
   checkTypes(op: Op): boolean {
-    for (const v of [...op.operands, ...op.results]) {
+    return this.carriesTypes(op, op.operands) && this.carriesTypes(op, op.results);
+  }
+
+  private carriesTypes(op: Op, values: readonly Value[]): boolean {
+    for (const v of values) {
       const t = v.type;
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "f64" && !this.requireFeature(op, "f64", `'${op.name}' on type 'f64'`)) return false;
@@ -178,18 +195,18 @@ export class KernelLowering {
 
   // ---- emission -----------------------------------------------------------------------------
   reg(t: PtxScalar): Scalar {
-    const cls = b(t);
+    const cls = REG_CLASS_OF[t];
     const n = this.counts[cls]!;
     this.counts[cls] = n + 1;
-    return { kind: "scalar", r: `${PREFIX[cls]}${n}`, t };
+    return { kind: "scalar", r: REG_PREFIXES[cls]! + n, t };
   }
 
   registerDeclarations(): string[] {
     const out: string[] = [];
-    for (const cls of ["pred", "b16", "b32", "b64"]) {
-      const n = this.counts[cls]!;
-      if (n > 0) out.push(`\t.reg .${cls} \t${PREFIX[cls]}<${n}>;`);
-    }
+    REG_CLASSES.forEach((cls, i) => {
+      const n = this.counts[i]!;
+      if (n > 0) out.push(`\t.reg .${cls} \t${REG_PREFIXES[i]}<${n}>;`);
+    });
     return out;
   }
 
@@ -198,7 +215,9 @@ export class KernelLowering {
   }
 
   ins(opcode: string, ...operands: string[]): void {
-    this.lines.push(operands.length ? `\t${opcode} \t${operands.join(", ")};` : `\t${opcode};`);
+    let line = `\t${opcode}`;
+    for (let i = 0; i < operands.length; i++) line += (i === 0 ? " \t" : ", ") + operands[i];
+    this.lines.push(line + ";");
   }
 
   /** `@p opcode …` (or `@!p` when `negate`). */
@@ -217,7 +236,10 @@ export class KernelLowering {
   /** A fresh register of type `t` holding `opcode(operands)`. */
   op(opcode: string, t: PtxScalar, ...operands: (Scalar | string)[]): Scalar {
     const d = this.reg(t);
-    this.ins(opcode, d.r, ...operands.map((x) => (typeof x === "string" ? x : x.r)));
+    // One string per line, built in place (this runs for nearly every instruction).
+    let line = `\t${opcode} \t${d.r}`;
+    for (const x of operands) line += ", " + (typeof x === "string" ? x : x.r);
+    this.lines.push(line + ";");
     return d;
   }
 
@@ -230,6 +252,15 @@ export class KernelLowering {
 
   /** An integer immediate of carrier `t`. */
   int(t: PtxScalar, value: bigint | number): Scalar {
+    if (typeof value === "bigint" ? value >= 0n && value < 256n : value >= 0 && value < 256 && Number.isInteger(value)) {
+      const row = (SMALL_INTS[t] ??= []);
+      const n = Number(value);
+      return (row[n] ??= this.makeInt(t, value));
+    }
+    return this.makeInt(t, value);
+  }
+
+  private makeInt(t: PtxScalar, value: bigint | number): Scalar {
     const v = BigInt(value);
     const w = t === "i8" ? 8 : BITS[t];
     const c = BigInt.asIntN(w, v);
@@ -266,7 +297,9 @@ export class KernelLowering {
     if (a.c === 1n) return b2;
     if (b2.c === 1n) return a;
     if (a.c === 0n || b2.c === 0n) return this.i64(0);
-    const [x, k] = isImmediate(a) ? [b2, a.c!] : [a, b2.c];
+    const aImmediate = isImmediate(a);
+    const x = aImmediate ? b2 : a;
+    const k = aImmediate ? a.c! : b2.c;
     if (k !== undefined && k > 0n && (k & (k - 1n)) === 0n) return this.op("shl.b64", "i64", x, String(k.toString(2).length - 1));
     return this.op("mul.lo.s64", "i64", x, k !== undefined ? k.toString() : b2);
   }

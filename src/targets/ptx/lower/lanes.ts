@@ -566,13 +566,6 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   select: selectLane,
 };
 
-/** `index.*` op suffix → lane rule name (index ops are signed 64-bit; offset only adds/compares). */
-export const INDEX_RULE_NAMES: Readonly<Record<string, string>> = {
-  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd",
-  andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
-  ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",
-};
-
 /** Combines two scalars with a combining kind (reductions). */
 export function combine(cx: KernelLowering, op: Op, kind: string, t: PtxScalar, a: Scalar, x: Scalar): Scalar {
   const rule = LANE_RULES[kind];

@@ -192,7 +192,7 @@ function unrolled(cx: KernelLowering, op: Op): boolean {
 }
 
 const forRule: Rule = (cx, op) => {
-  if (process.env.NOUNROLL === undefined && unrolled(cx, op)) return;
+  if (unrolled(cx, op)) return;
   const [lo, hi, step, ...initValues] = op.operands;
   const unsigned = lo!.type.kind === "prim" && lo!.type.name === "offset";
   const slots = carried(cx, op, initValues.map((v) => cx.get(v)));

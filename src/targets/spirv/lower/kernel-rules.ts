@@ -178,6 +178,12 @@ const subgroupBroadcast: OpRule = (cx, op) => {
  * then folds all slots in flat-id order, so every invocation gets the same result and float
  * association is fixed. A barrier before and after keeps the scratch reusable.
  */
+/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
+const workgroupScan: OpRule = (cx, op) => {
+  cx.unsupported(op, "'kernel.workgroup.scan'", "the SPIR-V back end does not lower workgroup scans yet; 'loom check --device interp' runs them");
+  cx.poison(op);
+};
+
 const workgroupReduce: OpRule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   if (!size) return cx.poison(op);
@@ -234,5 +240,6 @@ export const KERNEL_RULES = {
   "kernel.subgroup.shuffle": subgroupShuffle,
   "kernel.subgroup.broadcast": subgroupBroadcast,
   "kernel.workgroup.reduce": workgroupReduce,
+  "kernel.workgroup.scan": workgroupScan,
   "kernel.assert": assertRule,
 } satisfies Partial<Record<OpName, OpRule>>;

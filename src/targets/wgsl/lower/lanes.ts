@@ -11,17 +11,10 @@
  */
 import type { Op } from "../../../ir/core.js";
 import type { KernelLowering, Scalar, WType } from "./context.js";
+import type { LaneInput } from "../../../dialects/lanewise.js";
 
-export interface LaneArgs {
-  readonly cx: KernelLowering;
-  readonly op: Op;
-  readonly args: readonly Scalar[];
-  /** The operand type that decides the instruction, and the result type. */
-  readonly from: WType;
-  readonly to: WType;
-  /** The op's family (`index`, `scalar`, `vector`). */
-  readonly dialect: string;
-}
+/** The operands' lanes, the deciding and result types, and the op's dialect (`index`, `scalar`, `vector`). */
+export type LaneArgs = LaneInput<KernelLowering, Scalar, WType>;
 export type LaneRule = (l: LaneArgs) => Scalar;
 
 const I = (cx: KernelLowering, x: Scalar) => (x.t === "u32" ? cx.reinterpret(x, "i32") : x);
@@ -307,13 +300,6 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   bitcast,
   cast: indexCast,
   select: selectLane,
-};
-
-/** `index.*` op suffix → lane rule name (index ops are signed; offset only adds and compares). */
-export const INDEX_RULE_NAMES: Readonly<Record<string, string>> = {
-  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", madd: "madd", scale: "scale",
-  andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
-  ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",
 };
 
 /** Combines two scalars with a combining kind (reductions). */

@@ -1,0 +1,84 @@
+/**
+ * The lanewise part of a lowering table, shared by back ends that scalarize vectors (PTX, WGSL):
+ * a back end writes one lane rule per scalar semantics (`addi`, `cmpf`, …) and this module
+ * applies it to `scalar.<name>`, `index.<op>` and `vector.<name>` — once for a scalar op, lane by
+ * lane for a vector op, with scalar operands broadcast. Which ops exist comes from the registry,
+ * so a new lanewise op needs only its lane rule.
+ */
+import type { Op, Value } from "../ir/core.js";
+import { opInfo, type OpName } from "./registry.js";
+
+/** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
+export const INDEX_LANE_RULES: Readonly<Record<string, string>> = {
+  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", madd: "madd", scale: "scale",
+  andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
+  ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",
+};
+
+/** Lanes of the first vector among an op's results and operands; undefined for a scalar op. */
+export function laneCount(op: Op): number | undefined {
+  for (const v of op.results) if (v.type.kind === "vector") return v.type.shape.reduce((a, x) => a * x, 1);
+  for (const v of op.operands) if (v.type.kind === "vector") return v.type.shape.reduce((a, x) => a * x, 1);
+  return undefined;
+}
+
+/** What a lane rule sees: the operands' lanes, the deciding operand type, the result type, and the op's dialect. */
+export interface LaneInput<C, S, T> {
+  readonly cx: C;
+  readonly op: Op;
+  readonly args: readonly S[];
+  /** The operand type that decides the instruction (the second operand of a select), and the result type. */
+  readonly from: T;
+  readonly to: T;
+  /** The op's family (`index`, `scalar`, `vector`). */
+  readonly dialect: string;
+}
+
+/** What the lanewise driver needs from a back end's per-kernel context (`S` is its scalar). */
+export interface LanewiseContext<S, T> {
+  get(v: Value): { readonly kind: string };
+  typeOf(v: Value): T;
+  poison(op: Op): void;
+  set(v: Value, lowered: S | { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T }): void;
+}
+
+/** The table rule applying `rule` to a scalar op, or lane by lane to a vector op. */
+export function lanewise<C extends LanewiseContext<S, T>, S extends { readonly kind: "scalar" }, T>(rule: (l: LaneInput<C, S, T>) => S): (cx: C, op: Op) => void {
+  return (cx, op) => {
+    const inputs = op.operands.map((v) => cx.get(v));
+    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const result = op.results[0]!;
+    const to = cx.typeOf(result);
+    const from = cx.typeOf(op.operands[op.name.endsWith("select") ? 1 : 0]!);
+    const dialect = op.name.slice(0, op.name.indexOf("."));
+    const lane = (l: { readonly kind: string }, i: number): S => (l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S));
+    const n = laneCount(op);
+    if (n === undefined) return cx.set(result, rule({ cx, op, args: inputs.map((l) => lane(l, 0)), from, to, dialect }));
+    const lanes: S[] = [];
+    for (let i = 0; i < n; i++) lanes.push(rule({ cx, op, args: inputs.map((l) => lane(l, i)), from, to, dialect }));
+    cx.set(result, { kind: "vector", lanes, t: to });
+  };
+}
+
+/**
+ * The table entries of every registered `scalar.<name>`, `index.<op>` (through `indexRules`,
+ * default INDEX_LANE_RULES) and `vector.<name>` op that one of `laneRules` computes.
+ */
+export function lanewiseEntries<C extends LanewiseContext<S, T>, S extends { readonly kind: "scalar" }, T>(
+  laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
+  indexRules: Readonly<Record<string, string>> = INDEX_LANE_RULES,
+): Partial<Record<OpName, (cx: C, op: Op) => void>> {
+  const entries: Partial<Record<OpName, (cx: C, op: Op) => void>> = {};
+  const wrapped = new Map<string, (cx: C, op: Op) => void>();
+  const ruleFor = (name: string) => {
+    const rule = laneRules[name];
+    if (!rule) throw new Error(`lanewise lowering: no lane rule '${name}'`);
+    let w = wrapped.get(name);
+    if (!w) wrapped.set(name, (w = lanewise(rule)));
+    return w;
+  };
+  for (const name of Object.keys(laneRules)) if (opInfo(`scalar.${name}`)) entries[`scalar.${name}` as OpName] = ruleFor(name);
+  for (const [suffix, name] of Object.entries(indexRules)) entries[`index.${suffix}` as OpName] = ruleFor(name);
+  for (const name of Object.keys(laneRules)) if (opInfo(`vector.${name}`)) entries[`vector.${name}` as OpName] = ruleFor(name);
+  return entries;
+}
