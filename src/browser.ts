@@ -1,9 +1,10 @@
 /**
- * `loomc/browser`: the compiler for a web page or worker — the core API, every target package
- * (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`) and the WebGPU runtime (`webgpu`) — as one ESM
- * entry with no Node import. The host-side check harness and the reference interpreter
- * (`CheckProgram`, `prepareReferenceKernel`) are the separate entry `loomc/browser/check`
- * (src/browser-check.ts), so a page that only compiles does not download them.
+ * `loomc/browser`: the compiler for a web page or worker — the core API and every target package
+ * (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`) — as one ESM entry with no Node import. What a
+ * page needs besides compiling is its own entry, so a worker that only compiles downloads only
+ * the compiler: the WebGPU runtime is `loomc/runtime/webgpu` (browser-safe as it is), and the
+ * host-side check harness and the reference interpreter (`CheckProgram`,
+ * `prepareReferenceKernel`) are `loomc/browser/check` (src/browser-check.ts).
  * It works under a strict Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load`
  * here builds the closure evaluator unless asked for generated code, so a page never attempts
  * `new Function` (whose refusal a strict page would report as a violation).
@@ -38,13 +39,12 @@ export {
   parseExecutableInterface,
   closestName,
 } from "./index.js";
-// One namespace per package, as `loomc/target/<name>` and `loomc/runtime/webgpu` export them
+// One namespace per target package, as `loomc/target/<name>` exports them
 // (the packages share names such as DEFAULT_LIMITS).
 export * as amdgpu from "./targets/amdgpu/index.js";
 export * as spirv from "./targets/spirv/index.js";
 export * as ptx from "./targets/ptx/index.js";
 export * as wgsl from "./targets/wgsl/index.js";
-export * as webgpu from "./runtime/webgpu/index.js";
 // The SPIR-V target's own disassembler (spirv-dis's text), for showing modules in a page.
 export { disassembleSpirv } from "./targets/spirv/disassemble.js";
 

@@ -4,7 +4,7 @@
  * checked against the reference interpreter, with timings as a small chart. Compilation runs in
  * a Web Worker (worker.ts → compile.ts); WebGPU runs here, through loomc/browser's runtime.
  */
-import { webgpu } from "loomc/browser";
+import * as webgpu from "loomc/runtime/webgpu";
 import { highlightTokens, scopeClass } from "../highlight.js";
 import type { CompileResponse, PlainDiagnostic, RunResponse, TargetName, TimeResponse, WorkerRequest, WorkerResponse } from "../protocol.js";
 
