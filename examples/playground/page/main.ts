@@ -2,7 +2,7 @@
  * The playground page: an editor with the `.loom` grammar's highlighting and inline diagnostics,
  * a target picker, the emitted module beside the source, the evaluated launch, and a WebGPU run
  * checked against the reference interpreter, with timings as a small chart. Compilation runs in
- * a Web Worker (worker.ts → compile.ts); WebGPU runs here, through loomc/browser's runtime.
+ * a Web Worker (worker.ts → compile.ts); WebGPU runs here, through loomc/runtime/webgpu.
  */
 import * as webgpu from "loomc/runtime/webgpu";
 import { highlightTokens, scopeClass } from "../highlight.js";
