@@ -229,6 +229,30 @@ const like = (a: HostArray, bytes: Uint8Array): HostArray => {
   return a instanceof Float32Array ? new Float32Array(buf) : a instanceof Int32Array ? new Int32Array(buf) : new Uint32Array(buf);
 };
 
+/**
+ * A case's arguments on one API: each buffer argument made by `create` (and pushed to `created`,
+ * which the caller destroys), uploaded, and turned into its argument value by `bind`; scalars pass.
+ */
+function stageArguments<B extends { upload(bytes: Uint8Array): unknown }, A>(
+  args: KernelCase["args"],
+  create: (byteLength: number) => B,
+  bind: (buffer: B) => A,
+  created: B[],
+): { values: (A | number | bigint)[]; buffers: B[]; byName: Map<string, { buffer: B; data: HostArray }> } {
+  const byName = new Map<string, { buffer: B; data: HostArray }>();
+  const buffers: B[] = [];
+  const values = args.map((a) => {
+    if (a.kind === "scalar") return a.value;
+    const buffer = create(a.data.byteLength);
+    created.push(buffer);
+    buffers.push(buffer);
+    if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
+    byName.set(a.name, { buffer, data: a.data });
+    return bind(buffer);
+  });
+  return { values, buffers, byName };
+}
+
 async function cudaRow(rt: CudaRuntime, shape: Shape, kernels: Map<string, { kernel: CudaKernel; compiled: CudaCompiled }>): Promise<Row> {
   const symbol = shape.kernel.symbol;
   let label = "?";
@@ -245,15 +269,7 @@ async function cudaRow(rt: CudaRuntime, shape: Shape, kernels: Map<string, { ker
     }
     const c = shape.make();
     label = c.label;
-    const byName = new Map<string, { buffer: CudaBuffer; data: HostArray }>();
-    const args: ArgValue[] = c.args.map((a) => {
-      if (a.kind === "scalar") return a.value;
-      const buffer = rt.createBuffer(a.data.byteLength);
-      created.push(buffer);
-      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
-      byName.set(a.name, { buffer, data: a.data });
-      return { address: buffer.address, byteLength: buffer.byteLength };
-    });
+    const { values: args, byName } = stageArguments(c.args, (n) => rt.createBuffer(n), (buffer): ArgValue => ({ address: buffer.address, byteLength: buffer.byteLength }), created);
     const launch = entry.compiled.launch(c.workload);
     const options = { workgroupCount: launch.workgroupCount, workgroupSize: launch.workgroupSize, args };
     rt.dispatch(entry.kernel, options);
@@ -457,17 +473,7 @@ async function vulkanRow(rt: VulkanRuntime, profile: ReturnType<typeof devicePro
     const c = s.make();
     label = c.label;
     vk = rt.createKernel(k.spirv, k.record, k.exportName);
-    const byName = new Map<string, { buffer: VulkanBuffer; data: HostArray }>();
-    const buffers: VulkanBuffer[] = [];
-    const values = c.args.map((a) => {
-      if (a.kind === "scalar") return a.value;
-      const buffer = rt.createBuffer(Math.max(4, a.data.byteLength));
-      created.push(buffer);
-      buffers.push(buffer);
-      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
-      byName.set(a.name, { buffer, data: a.data });
-      return vk!.bufferArgument(buffer);
-    });
+    const { values, buffers, byName } = stageArguments(c.args, (n) => rt.createBuffer(Math.max(4, n)), (buffer) => vk!.bufferArgument(buffer), created);
     const argBlock = packArguments(k.slots, values, k.interface.argumentBlockBytes);
     const launch = k.launch(c.workload);
     const options = { workgroupCount: launch.workgroupCount as [number, number, number], argBlock, buffers };
@@ -583,17 +589,7 @@ async function webgpuRow(rt: WebGpuRuntime, s: Shape, compiledBy: Map<string, Wg
     const maxCount = rt.profileFacts().limits["maxComputeWorkgroupsPerDimension"] ?? 65535;
     if (launch.workgroupCount.some((n) => n > maxCount)) return { api: "webgpu", kernel: symbol, label, passed: true, skipped: `${launch.workgroupCount.join("x")} workgroups exceed maxComputeWorkgroupsPerDimension (${maxCount})` };
     kernel = await rt.createKernel(compiled.wgsl, compiled.record, compiled.entry.entryName);
-    const byName = new Map<string, { buffer: WebGpuBuffer; data: HostArray }>();
-    const buffers: WebGpuBuffer[] = [];
-    const args = c.args.map((a) => {
-      if (a.kind === "scalar") return a.value;
-      const buffer = rt.createBuffer(Math.max(4, a.data.byteLength));
-      created.push(buffer);
-      buffers.push(buffer);
-      if (a.data.byteLength > 0) buffer.upload(bytesOf(a.data));
-      byName.set(a.name, { buffer, data: a.data });
-      return kernel!.bufferArgument(buffer);
-    });
+    const { values: args, buffers, byName } = stageArguments(c.args, (n) => rt.createBuffer(Math.max(4, n)), (buffer) => kernel!.bufferArgument(buffer), created);
     const options = { workgroupCount: launch.workgroupCount, args, buffers };
     await rt.dispatch(kernel, options);
     const checks: OutputCheck[] = [];
