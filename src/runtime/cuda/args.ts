@@ -5,6 +5,7 @@
  * what cuLaunchKernel copies.
  */
 import { LoomError } from "../../core/errors.js";
+import { minifloatBits } from "../../abi/index.js";
 import type { CudaInterfaceArgument, CudaKernelInterface } from "./interface.js";
 
 /** A buffer argument: a device address and how many bytes the kernel may use. A CudaBuffer is one. */
@@ -112,7 +113,7 @@ function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown,
       if (typeof value !== "number") throw new LoomError("invalid-argument", `${what()}: expected a number for ${slot.type}, got ${describe(value)}`);
       if (slot.type === "f32") view.setFloat32(at, value, true);
       else if (slot.type === "f64") view.setFloat64(at, value, true);
-      else view.setUint16(at, slot.type === "f16" ? halfBits(value, 5, 10) : halfBits(value, 8, 7), true);
+      else view.setUint16(at, slot.type === "f16" ? minifloatBits(value, 5, 10) : minifloatBits(value, 8, 7), true);
       return;
     case "buffer": {
       if (value === null || typeof value !== "object" || !("address" in value) || !("byteLength" in value)) {
@@ -130,30 +131,3 @@ function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown,
   }
 }
 
-/**
- * The bits of `x` as a binary float with `e` exponent and `m` mantissa bits, rounded to
- * nearest even straight from the double (f16: 5/10, bf16: 8/7); NaN becomes the quiet NaN.
- */
-export function halfBits(x: number, e: number, m: number): number {
-  const bias = (1 << (e - 1)) - 1;
-  const expAll = (1 << e) - 1;
-  const sign = x < 0 || Object.is(x, -0) ? 1 << (e + m) : 0;
-  if (Number.isNaN(x)) return (expAll << m) | (1 << (m - 1));
-  const a = Math.abs(x);
-  if (a === Infinity) return sign | (expAll << m);
-  // Exponent of the result's unit in the last place: subnormals share the smallest one.
-  let exp = a === 0 ? 1 - bias : Math.max(Math.floor(Math.log2(a)), 1 - bias);
-  if (a !== 0 && exp > 1 - bias && 2 ** exp > a) exp--; // log2 may round up just below a power of two
-  if (2 ** (exp + 1) <= a) exp++;
-  const scaled = a * 2 ** (m - exp); // exact: a power-of-two scaling
-  const floor = Math.floor(scaled);
-  const rest = scaled - floor;
-  let mant = rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
-  if (mant >= 2 << m) {
-    mant /= 2;
-    exp++;
-  }
-  const biased = mant >= 1 << m ? exp + bias : 0;
-  if (biased >= expAll) return sign | (expAll << m);
-  return sign | (biased << m) | (mant & ((1 << m) - 1));
-}

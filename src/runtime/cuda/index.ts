@@ -8,7 +8,9 @@ export { CudaRuntime, type CudaRuntimeOptions, type DispatchResult, type CubinCa
 export { CudaBuffer } from "./buffer.js";
 export { CudaModule, CudaKernel, type LaunchShape, type LaunchOptions, type KernelOptions, type CudaFunctionAttributes } from "./kernel.js";
 export { CudaStream, CudaEvent, CudaGraph } from "./stream.js";
-export { packArguments, halfBits, type ArgValue, type BufferArgument } from "./args.js";
+export { packArguments, type ArgValue, type BufferArgument } from "./args.js";
+/** The bits of a number as f16 (5, 10) or bf16 (8, 7), rounded to nearest even: the packer's encoding. */
+export { minifloatBits as halfBits } from "../../abi/index.js";
 export { kernelInterface, checkKernelInterface, ARGUMENT_SIZE_ALIGN, type CudaKernelInterface, type CudaInterfaceArgument, type CudaArgumentType } from "./interface.js";
 export { jitOptionArrays, imageBytes, type JitOptions, type JitResult, type CubinResult } from "./jit.js";
 export { CudaError, cuResultName, losesContext, CU_RESULT_NAMES } from "./cu-result.js";
