@@ -5,13 +5,13 @@
  * dynamic symbols `<name>` (FUNC, protected) and `<name>.kd` (OBJECT).
  */
 import type { ArgSlot } from "../../core/prepared.js";
-import { describeKernel, encodeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type KernelDescriptor, type KernelResources } from "./descriptor.js";
-import { ByteWriter, alignUp } from "./elf/byte-writer.js";
+import { describeKernel, writeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type KernelDescriptor, type KernelResources } from "./descriptor.js";
+import { alignUp } from "./elf/byte-writer.js";
 import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
 import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
 import { encodeInstruction, encodeProgram, type Instruction } from "./isa/encoder.js";
 import type { IsaFamily } from "./isa/family.js";
-import { metadataMap, metadataNote } from "./metadata.js";
+import { metadataNote, type KernelMetadataInput } from "./metadata.js";
 import type { HiddenArgument } from "./lower/kernel.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";
@@ -42,88 +42,94 @@ export interface CodeObjectOptions {
   readonly codeObjectVersion: 5 | 6;
 }
 
-/** The one-word fill instructions of a family, encoded once per process. */
-const fillWords = new Map<string, { readonly nop: number; readonly pad: number | undefined }>();
+/** The fill words of a family: the nop between kernels, the code-end padding after them. */
+interface TextFill {
+  readonly nop: number;
+  readonly padding: { readonly word: number; readonly cacheLineBytes: number; readonly fillBytes: number } | undefined;
+}
 
-function fillOf(family: IsaFamily, hasAccumOffset: boolean): { readonly nop: number; readonly pad: number | undefined } {
-  const key = `${family}${hasAccumOffset ? "+acc" : ""}`;
-  let fill = fillWords.get(key);
+/** The fill of each family (with and without gfx90a instructions), encoded once per process. */
+const fills = new Map<IsaFamily, [TextFill | undefined, TextFill | undefined]>();
+
+function fillOf(family: IsaFamily, hasAccumOffset: boolean): TextFill {
+  let both = fills.get(family);
+  if (!both) fills.set(family, (both = [undefined, undefined]));
+  const slot = hasAccumOffset ? 1 : 0;
+  let fill = both[slot];
   if (!fill) {
     const padding = codeEndPadding(family, hasAccumOffset);
     const word = (i: Instruction) => encodeInstruction(i, family)[0] ?? 0;
-    fill = { nop: word(ALIGNMENT_FILL), pad: padding && word(padding.pad) };
-    fillWords.set(key, fill);
+    fill = { nop: word(ALIGNMENT_FILL), padding: padding && { word: word(padding.pad), cacheLineBytes: padding.cacheLineBytes, fillBytes: padding.fillBytes } };
+    both[slot] = fill;
   }
   return fill;
 }
 
-/** One kernel on its way into the code object. */
-interface Entry {
-  readonly kernel: CodeObjectKernel;
-  readonly code: Uint8Array;
-  readonly descriptor: KernelDescriptor;
-  /** Offset in `.text` (set by layoutText). */
-  textOffset: number;
+function fillWords(view: DataView, at: number, word: number, bytes: number): void {
+  for (let i = 0; i < bytes; i += 4) view.setUint32(at + i, word, true);
 }
 
-/** `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after. */
-function layoutText(info: AmdgpuTargetInfo, entries: readonly Entry[]): Uint8Array {
-  const family = info.processor.family;
-  const padding = codeEndPadding(family, info.processor.hasAccumOffset);
-  const fill = fillOf(family, info.processor.hasAccumOffset);
+/**
+ * `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after.
+ * Sets each kernel's offset and returns the section size; `writeText` then fills it in place.
+ */
+function layoutText(fill: TextFill, codes: readonly Uint8Array[], offsets: number[]): number {
   let size = 0;
-  for (const e of entries) size = alignUp(size, KERNEL_CODE_ALIGN) + e.code.length;
-  if (padding) size = alignUp(size, padding.cacheLineBytes) + padding.fillBytes;
-  const w = new ByteWriter(size);
-  for (const e of entries) {
-    w.words(fill.nop, (alignUp(w.length, KERNEL_CODE_ALIGN) - w.length) / 4);
-    e.textOffset = w.length;
-    w.bytes(e.code);
+  for (const code of codes) {
+    size = alignUp(size, KERNEL_CODE_ALIGN);
+    offsets.push(size);
+    size += code.length;
   }
-  if (padding && fill.pad !== undefined) w.words(fill.pad, (alignUp(w.length, padding.cacheLineBytes) - w.length + padding.fillBytes) / 4);
-  return w.finish();
+  if (fill.padding) size = alignUp(size, fill.padding.cacheLineBytes) + fill.padding.fillBytes;
+  return size;
+}
+
+function writeText(fill: TextFill, codes: readonly Uint8Array[], offsets: readonly number[], size: number, out: Uint8Array, view: DataView, at: number): void {
+  let end = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i]!;
+    const offset = offsets[i]!;
+    fillWords(view, at + end, fill.nop >>> 0, offset - end);
+    out.set(code, at + offset);
+    end = offset + code.length;
+  }
+  if (fill.padding) fillWords(view, at + end, fill.padding.word >>> 0, size - end);
 }
 
 export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
-  const entries: Entry[] = kernels.map((k) => ({
-    kernel: k,
-    code: k.code ?? encodeProgram(k.program, info.processor.family),
-    descriptor: describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources }),
-    textOffset: 0,
-  }));
-  const text = layoutText(info, entries);
-
-  const note = metadataNote(
-    metadataMap(
-      info,
-      entries.map(({ kernel: k, descriptor }) => {
-        const base = { name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor };
-        return k.requiredWorkgroupSize ? { ...base, requiredWorkgroupSize: k.requiredWorkgroupSize } : base;
-      }),
-    ),
-  );
-
-  const symbols: DynamicSymbol[] = entries.flatMap((e, i) => [
-    { name: e.kernel.name, section: "text", offset: e.textOffset, size: e.code.length, type: "func", visibility: "protected" } as const,
-    { name: `${e.kernel.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" } as const,
-  ]);
+  const family = info.processor.family;
+  const codes: Uint8Array[] = [];
+  const descriptors: KernelDescriptor[] = [];
+  const notes: KernelMetadataInput[] = [];
+  const symbols: DynamicSymbol[] = [];
+  const offsets: number[] = [];
+  for (const k of kernels) {
+    codes.push(k.code ?? encodeProgram(k.program, family));
+    const descriptor = describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources });
+    descriptors.push(descriptor);
+    notes.push({ name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor, requiredWorkgroupSize: k.requiredWorkgroupSize });
+  }
+  const fill = fillOf(family, info.processor.hasAccumOffset);
+  const textSize = layoutText(fill, codes, offsets);
+  kernels.forEach((k, i) => {
+    symbols.push({ name: k.name, section: "text", offset: offsets[i]!, size: codes[i]!.length, type: "func", visibility: "protected" });
+    symbols.push({ name: `${k.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" });
+  });
 
   return writeSharedObject({
     identity: { machine: EM_AMDGPU, osabi: ELFOSABI_AMDGPU_HSA, abiVersion: options.codeObjectVersion - 2, flags: elfFlags(info.processor, info.features) },
-    note,
+    note: metadataNote(info, notes),
     rodata: {
       size: kernels.length * KERNEL_DESCRIPTOR_SIZE,
       align: 64,
-      build: (addr) => {
-        const w = new ByteWriter(kernels.length * KERNEL_DESCRIPTOR_SIZE);
-        entries.forEach((e, i) => {
+      write: (_out, view, at, addr) => {
+        for (let i = 0; i < descriptors.length; i++) {
           const kdAddress = addr.rodata + i * KERNEL_DESCRIPTOR_SIZE;
-          w.bytes(encodeKernelDescriptor(e.descriptor, addr.text + e.textOffset - kdAddress));
-        });
-        return w.finish();
+          writeKernelDescriptor(view, at + i * KERNEL_DESCRIPTOR_SIZE, descriptors[i]!, addr.text + offsets[i]! - kdAddress);
+        }
       },
     },
-    text: { bytes: text, align: KERNEL_CODE_ALIGN },
+    text: { size: textSize, align: KERNEL_CODE_ALIGN, write: (out, view, at) => writeText(fill, codes, offsets, textSize, out, view, at) },
     symbols,
   });
 }

@@ -7,7 +7,6 @@
  * after the `.amdhsa_*` assembler directives so a test can write the same kernel as
  * assembly and compare.
  */
-import { ByteWriter } from "./elf/byte-writer.js";
 import type { AmdgpuTargetInfo } from "./profile.js";
 import type { WavefrontSize } from "./profiles.js";
 
@@ -153,18 +152,22 @@ export function describeKernel(input: KernelDescriptorInput): KernelDescriptor {
 export const KERNEL_DESCRIPTOR_SIZE = 64;
 
 /**
- * The descriptor bytes. `entryOffset` = kernel code address − descriptor address
+ * Writes the descriptor's 64 bytes at `at` of `view` (which holds zeros there: reserved
+ * fields are not written). `entryOffset` = kernel code address − descriptor address
  * (KERNEL_CODE_ENTRY_BYTE_OFFSET, a signed 64-bit value).
  */
-export function encodeKernelDescriptor(d: KernelDescriptor, entryOffset: number): Uint8Array {
-  const w = new ByteWriter(KERNEL_DESCRIPTOR_SIZE);
-  w.u32(d.groupSegmentFixedSize).u32(d.privateSegmentFixedSize).u32(d.kernargSize);
-  w.zeros(4); // reserved
-  w.u64(entryOffset);
-  w.zeros(20); // reserved
-  w.u32(d.computePgmRsrc3).u32(d.computePgmRsrc1).u32(d.computePgmRsrc2);
-  w.u16(d.kernelCodeProperties);
-  w.u16(0); // kernarg preload: none
-  w.zeros(4); // reserved
-  return w.finish();
+export function writeKernelDescriptor(view: DataView, at: number, d: KernelDescriptor, entryOffset: number): void {
+  view.setUint32(at, d.groupSegmentFixedSize, true);
+  view.setUint32(at + 4, d.privateSegmentFixedSize, true);
+  view.setUint32(at + 8, d.kernargSize, true);
+  // 12..15 reserved
+  const hi = Math.floor(entryOffset / 0x100000000);
+  view.setUint32(at + 16, entryOffset - hi * 0x100000000, true);
+  view.setUint32(at + 20, hi >>> 0, true);
+  // 24..43 reserved
+  view.setUint32(at + 44, d.computePgmRsrc3, true);
+  view.setUint32(at + 48, d.computePgmRsrc1, true);
+  view.setUint32(at + 52, d.computePgmRsrc2, true);
+  view.setUint16(at + 56, d.kernelCodeProperties, true);
+  // 58..59 kernarg preload: none; 60..63 reserved
 }

@@ -60,7 +60,7 @@ function internalError(message: string): never {
 /** What the code object needs of one lowered kernel (its code, resources and ABI facts). */
 export function codeObjectKernel(k: PreparedKernel, info: AmdgpuTargetInfo, lowered: MachineKernel): CodeObjectKernel {
   const size = k.staticWorkgroupSize;
-  const base: CodeObjectKernel = {
+  return {
     name: k.exportName,
     program: lowered.program,
     code: lowered.code,
@@ -71,8 +71,9 @@ export function codeObjectKernel(k: PreparedKernel, info: AmdgpuTargetInfo, lowe
     groupSegmentFixedSize: k.workgroupStorageBytes,
     wavefrontSize: kernelWavefrontSize(k, info),
     maxFlatWorkgroupSize: size ? size[0] * size[1] * size[2] : info.processor.maxFlatWorkgroupSize,
+    // Absent (not undefined) without a fixed size, as the metadata writes it only when present.
+    ...(size ? { requiredWorkgroupSize: size } : {}),
   };
-  return size ? { ...base, requiredWorkgroupSize: size } : base;
 }
 
 export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOutput {

@@ -12,7 +12,8 @@ export type MsgpackValue = string | number | boolean | readonly MsgpackValue[] |
 
 const utf8 = new TextEncoder();
 
-class Writer {
+/** A growing MessagePack buffer; callers that know their map keys write them in sorted order themselves. */
+export class MsgpackWriter {
   bytes = new Uint8Array(1024);
   view = new DataView(this.bytes.buffer);
   length = 0;
@@ -42,7 +43,34 @@ class Writer {
     else if (size === 2) this.view.setUint16(at + 1, v);
     else this.view.setUint32(at + 1, v);
   }
+  /** A safe integer in its shortest form. */
+  int(v: number): void {
+    if (!Number.isSafeInteger(v)) throw new LoomError("internal", `AMDGPU metadata: ${v} is not an integer`);
+    int(this, v);
+  }
+  str(s: string): void {
+    str(this, s);
+  }
+  /** Bytes already in MessagePack form (a `packed` constant). */
+  raw(b: Uint8Array): void {
+    const at = this.reserve(b.length);
+    if (b.length > 32) this.bytes.set(b, at);
+    else for (let i = 0; i < b.length; i++) this.bytes[at + i] = b[i]!;
+  }
+  bool(b: boolean): void {
+    this.u8(b ? 0xc3 : 0xc2);
+  }
+  /** A map header of `n` entries (then n key/value pairs, keys sorted). */
+  map(n: number): void {
+    count(this, n, 0x80, 0xde);
+  }
+  /** An array header of `n` elements. */
+  array(n: number): void {
+    count(this, n, 0x90, 0xdc);
+  }
 }
+
+type Writer = MsgpackWriter;
 
 function int(w: Writer, v: number): void {
   if (v >= 0) {
@@ -88,10 +116,7 @@ function count(w: Writer, n: number, fix: number, c16: number): void {
 function value(w: Writer, v: MsgpackValue | undefined): void {
   if (v === undefined) w.u8(0xc0);
   else if (typeof v === "string") str(w, v);
-  else if (typeof v === "number") {
-    if (!Number.isSafeInteger(v)) throw new LoomError("internal", `AMDGPU metadata: ${v} is not an integer`);
-    int(w, v);
-  } else if (typeof v === "boolean") w.u8(v ? 0xc3 : 0xc2);
+  else if (typeof v === "number") w.int(v); else if (typeof v === "boolean") w.u8(v ? 0xc3 : 0xc2);
   else if (Array.isArray(v)) {
     count(w, v.length, 0x90, 0xdc);
     for (const x of v as readonly MsgpackValue[]) value(w, x);
@@ -105,8 +130,15 @@ function value(w: Writer, v: MsgpackValue | undefined): void {
   }
 }
 
+/** The MessagePack string of `s`, encoded once (for fixed map keys and values). */
+export function packed(s: string): Uint8Array {
+  const w = new MsgpackWriter();
+  str(w, s);
+  return w.bytes.slice(0, w.length);
+}
+
 /** One scratch buffer per process (compiles are synchronous): only the result is copied out. */
-const scratch = new Writer();
+const scratch = new MsgpackWriter();
 
 /** MessagePack bytes of `v`, map keys sorted. */
 export function encodeMsgpack(v: MsgpackValue): Uint8Array {

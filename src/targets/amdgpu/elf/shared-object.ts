@@ -11,7 +11,7 @@
  *
  * Every dynamic symbol is defined (there are no imports), so the hash tables cover all.
  */
-import { ByteWriter, alignUp } from "./byte-writer.js";
+import { alignUp } from "./byte-writer.js";
 import { gnuBucketCount, gnuHash, gnuHashSection, isAscii, sysvHashSection } from "./hash.js";
 
 export interface ElfIdentity {
@@ -37,13 +37,20 @@ export interface SectionAddresses {
   readonly rodata: number;
 }
 
+/** A section the caller writes in place, into the one output buffer, once addresses are known. */
+export interface SectionContents {
+  readonly size: number;
+  readonly align: number;
+  /** Writes exactly `size` bytes at file offset `at` of `out` (`view` covers `out`). */
+  write(out: Uint8Array, view: DataView, at: number, addresses: SectionAddresses): void;
+}
+
 export interface SharedObjectSpec {
   readonly identity: ElfIdentity;
-  /** Contents of `.note` (complete note records). */
+  /** Contents of `.note` (complete note records; read only during the call). */
   readonly note: Uint8Array;
-  /** `.rodata`: its size and alignment are fixed first; contents are built once addresses are known. */
-  readonly rodata: { readonly size: number; readonly align: number; build(addresses: SectionAddresses): Uint8Array };
-  readonly text: { readonly bytes: Uint8Array; readonly align: number };
+  readonly rodata: SectionContents;
+  readonly text: SectionContents;
   /** Exported symbols in definition order. */
   readonly symbols: readonly DynamicSymbol[];
 }
@@ -117,20 +124,6 @@ const enum Sec {
   Count,
 }
 
-interface Placed {
-  name: string;
-  type: number;
-  flags: number;
-  addr: number;
-  offset: number;
-  size: number;
-  link: number;
-  info: number;
-  align: number;
-  entsize: number;
-  contents: Uint8Array | null; // null: NOBITS or the null section
-}
-
 /** A string table: "\0" then each added string, NUL-terminated, in order. */
 class StringTable {
   readonly offsets = new Map<string, number>();
@@ -146,9 +139,6 @@ class StringTable {
     }
     return at;
   }
-  get size(): number {
-    return this.#size;
-  }
   bytes(): Uint8Array {
     const text = this.#parts.join("\0") + "\0";
     if (!isAscii(text)) return utf8.encode(text);
@@ -160,6 +150,70 @@ class StringTable {
 
 const utf8 = new TextEncoder();
 
+/** `.shstrtab` is the same in every code object: its bytes and each section's name offset, once. */
+const SECTION_NAMES = [".note", ".dynsym", ".gnu.hash", ".hash", ".dynstr", ".rodata", ".text", ".dynamic", ".relro_padding", ".symtab", ".shstrtab", ".strtab"] as const;
+const shstrtab = new StringTable();
+const SECTION_NAME_OFFSETS: readonly number[] = [0, ...SECTION_NAMES.map((n) => shstrtab.add(n))];
+const SHSTRTAB_BYTES = shstrtab.bytes();
+
+/**
+ * Everything of the symbol tables that depends on the names alone (not on addresses):
+ * the string tables, the hash tables and the dynamic symbol order. Kept per name set, so
+ * recompiling a kernel (the JIT case) writes only addresses.
+ */
+interface SymbolTables {
+  /** Definition index of dynamic symbol 1, 2, …: ld.lld orders them by GNU hash bucket, then name offset. */
+  readonly dynamicOrder: readonly number[];
+  /** `.dynstr` offset of each symbol's name, by definition index. */
+  readonly dynstrOffsets: readonly number[];
+  readonly dynstr: Uint8Array;
+  readonly gnuHash: Uint8Array;
+  readonly sysvHash: Uint8Array;
+  /** `.strtab` offset of each symbol's name, by definition index. */
+  readonly strtabOffsets: readonly number[];
+  /** `.strtab` offset of the linker-defined `_DYNAMIC`. */
+  readonly dynamicNameOffset: number;
+  readonly strtab: Uint8Array;
+}
+
+function symbolTables(names: readonly string[]): SymbolTables {
+  const dynstr = new StringTable();
+  const buckets = gnuBucketCount(names.length);
+  const byDefinition = names.map((name, i) => ({ i, strOffset: dynstr.add(name), bucket: gnuHash(name) % buckets }));
+  const dynamicOrder = [...byDefinition].sort((a, b) => a.bucket - b.bucket || a.strOffset - b.strOffset).map((e) => e.i);
+  const dynNames = dynamicOrder.map((i) => names[i]!);
+  // As in ld.lld, the exports' names come first in .strtab, then the local _DYNAMIC.
+  const strtab = new StringTable();
+  for (const n of names) strtab.add(n);
+  const dynamicNameOffset = strtab.add("_DYNAMIC");
+  return {
+    dynamicOrder,
+    dynstrOffsets: byDefinition.map((e) => e.strOffset),
+    dynstr: dynstr.bytes(),
+    gnuHash: gnuHashSection(dynNames),
+    sysvHash: sysvHashSection(dynNames),
+    strtabOffsets: names.map((n) => strtab.add(n)),
+    dynamicNameOffset,
+    strtab: strtab.bytes(),
+  };
+}
+
+/** Symbol tables by name set ("\0"-joined; names hold no NUL), bounded: cleared when full. */
+const tablesByNames = new Map<string, SymbolTables>();
+const TABLE_CACHE_LIMIT = 64;
+
+function tablesFor(symbols: readonly DynamicSymbol[]): SymbolTables {
+  let key = "";
+  for (let i = 0; i < symbols.length; i++) key += i === 0 ? symbols[i]!.name : `\0${symbols[i]!.name}`;
+  let t = tablesByNames.get(key);
+  if (!t) {
+    if (tablesByNames.size >= TABLE_CACHE_LIMIT) tablesByNames.clear();
+    t = symbolTables(symbols.map((s) => s.name));
+    tablesByNames.set(key, t);
+  }
+  return t;
+}
+
 /** Smallest offset ≥ off that is congruent to addr modulo the page size. */
 function congruentOffset(off: number, addr: number): number {
   return off + ((((addr - off) % PAGE) + PAGE) % PAGE);
@@ -170,126 +224,120 @@ function nextSegmentAddress(dot: number, align: number): number {
   return alignUp(alignUp(dot, PAGE) + (dot % PAGE), align);
 }
 
-function symbolBytes(w: ByteWriter, name: number, info: number, other: number, shndx: number, value: number, size: number): void {
-  w.u32(name).u8(info).u8(other).u16(shndx).u64(value).u64(size);
+/** A 64-bit little-endian field from a safe integer (negative values are two's complement). */
+function u64(view: DataView, at: number, v: number): void {
+  const hi = Math.floor(v / 0x100000000);
+  view.setUint32(at, v - hi * 0x100000000, true);
+  view.setUint32(at + 4, hi >>> 0, true);
 }
 
-export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
-  // Dynamic symbols: ld.lld orders them by GNU hash bucket, then by name offset.
-  const dynstr = new StringTable();
-  const buckets = gnuBucketCount(spec.symbols.length);
-  const byDefinition = spec.symbols.map((s) => ({ sym: s, strOffset: dynstr.add(s.name), bucket: gnuHash(s.name) % buckets }));
-  const dynamicOrder = [...byDefinition].sort((a, b) => a.bucket - b.bucket || a.strOffset - b.strOffset);
-  const dynNames = dynamicOrder.map((e) => e.sym.name);
+function symbolAt(view: DataView, at: number, name: number, info: number, other: number, shndx: number, value: number, size: number): void {
+  view.setUint32(at, name, true);
+  view.setUint8(at + 4, info);
+  view.setUint8(at + 5, other);
+  view.setUint16(at + 6, shndx, true);
+  u64(view, at + 8, value);
+  u64(view, at + 16, size);
+}
 
-  const gnuHashBytes = gnuHashSection(dynNames);
-  const hashBytes = sysvHashSection(dynNames);
-  const dynstrBytes = dynstr.bytes();
-  const dynsymSize = (dynamicOrder.length + 1) * SYM_SIZE;
+function programHeaderAt(view: DataView, at: number, type: number, flags: number, offset: number, addr: number, filesz: number, memsz: number, align: number): void {
+  view.setUint32(at, type, true);
+  view.setUint32(at + 4, flags, true);
+  u64(view, at + 8, offset);
+  u64(view, at + 16, addr);
+  u64(view, at + 24, addr);
+  u64(view, at + 32, filesz);
+  u64(view, at + 40, memsz);
+  u64(view, at + 48, align);
+}
+
+function sectionHeaderAt(view: DataView, shoff: number, index: Sec, type: number, flags: number, addr: number, offset: number, size: number, link: number, info: number, align: number, entsize: number): void {
+  const at = shoff + index * SHDR_SIZE;
+  view.setUint32(at, SECTION_NAME_OFFSETS[index]!, true);
+  view.setUint32(at + 4, type, true);
+  u64(view, at + 8, flags);
+  u64(view, at + 16, addr);
+  u64(view, at + 24, offset);
+  u64(view, at + 32, size);
+  view.setUint32(at + 40, link, true);
+  view.setUint32(at + 44, info, true);
+  u64(view, at + 48, align);
+  u64(view, at + 56, entsize);
+}
+
+const infoOf = (s: DynamicSymbol) => (STB_GLOBAL << 4) | (s.type === "func" ? STT_FUNC : STT_OBJECT);
+const otherOf = (s: DynamicSymbol) => (s.visibility === "protected" ? STV_PROTECTED : STV_DEFAULT);
+const shndxOf = (s: DynamicSymbol) => (s.section === "text" ? Sec.Text : Sec.Rodata);
+
+/** The whole file, laid out first and then written into one buffer of its exact size. */
+export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
+  const symbols = spec.symbols;
+  const tables = tablesFor(symbols);
+  const dynsymSize = (symbols.length + 1) * SYM_SIZE;
   const dynamicSize = 7 * DYN_SIZE;
+  const noteSize = spec.note.length;
+  const textSize = spec.text.size;
 
   // Read-only segment: addresses equal file offsets.
-  let dot = EHDR_SIZE + PHDR_COUNT * PHDR_SIZE;
-  const place = (size: number, align: number): number => {
-    const at = alignUp(dot, align);
-    dot = at + size;
-    return at;
-  };
-  const noteAt = place(spec.note.length, 4);
-  const dynsymAt = place(dynsymSize, 8);
-  const gnuHashAt = place(gnuHashBytes.length, 8);
-  const hashAt = place(hashBytes.length, 4);
-  const dynstrAt = place(dynstrBytes.length, 1);
-  const rodataAt = place(spec.rodata.size, spec.rodata.align);
-  const readOnlyEnd = dot;
+  const noteAt = alignUp(EHDR_SIZE + PHDR_COUNT * PHDR_SIZE, 4);
+  const dynsymAt = alignUp(noteAt + noteSize, 8);
+  const gnuHashAt = alignUp(dynsymAt + dynsymSize, 8);
+  const hashAt = alignUp(gnuHashAt + tables.gnuHash.length, 4);
+  const dynstrAt = hashAt + tables.sysvHash.length;
+  const rodataAt = alignUp(dynstrAt + tables.dynstr.length, spec.rodata.align);
+  const readOnlyEnd = rodataAt + spec.rodata.size;
 
   const textAddr = nextSegmentAddress(readOnlyEnd, spec.text.align);
   const textOff = congruentOffset(readOnlyEnd, textAddr);
-  const textEnd = textAddr + spec.text.bytes.length;
+  const textEnd = textAddr + textSize;
 
   const dynamicAddr = nextSegmentAddress(textEnd, 8);
-  const dynamicOff = congruentOffset(textOff + spec.text.bytes.length, dynamicAddr);
-  const relroEnd = alignUp(dynamicAddr + dynamicSize, PAGE);
-
-  const addrOf = (s: DynamicSymbol) => (s.section === "text" ? textAddr : rodataAt) + s.offset;
-  const shndxOf = (s: DynamicSymbol) => (s.section === "text" ? Sec.Text : Sec.Rodata);
-  const infoOf = (s: DynamicSymbol) => (STB_GLOBAL << 4) | (s.type === "func" ? STT_FUNC : STT_OBJECT);
-  const otherOf = (s: DynamicSymbol) => (s.visibility === "protected" ? STV_PROTECTED : STV_DEFAULT);
-
-  const rodataBytes = spec.rodata.build({ text: textAddr, rodata: rodataAt });
-  if (rodataBytes.length !== spec.rodata.size) {
-    throw new RangeError(`.rodata builder produced ${rodataBytes.length} bytes, declared ${spec.rodata.size}`);
-  }
-
-  const dynsym = new ByteWriter(dynsymSize).zeros(SYM_SIZE);
-  for (const { sym, strOffset } of dynamicOrder) symbolBytes(dynsym, strOffset, infoOf(sym), otherOf(sym), shndxOf(sym), addrOf(sym), sym.size);
-
-  const dynamic = new ByteWriter(dynamicSize);
-  for (const [tag, value] of [
-    [DT_SYMTAB, dynsymAt],
-    [DT_SYMENT, SYM_SIZE],
-    [DT_STRTAB, dynstrAt],
-    [DT_STRSZ, dynstrBytes.length],
-    [DT_GNU_HASH, gnuHashAt],
-    [DT_HASH, hashAt],
-    [DT_NULL, 0],
-  ] as const) {
-    dynamic.u64(tag).u64(value);
-  }
-
-  // Static symbol table: the linker-defined local _DYNAMIC, then the exports in definition
-  // order; as in ld.lld, the exports' names come first in .strtab.
-  const strtab = new StringTable();
-  for (const s of spec.symbols) strtab.add(s.name);
-  const symtab = new ByteWriter((spec.symbols.length + 2) * SYM_SIZE).zeros(SYM_SIZE);
-  symbolBytes(symtab, strtab.add("_DYNAMIC"), (STB_LOCAL << 4) | STT_NOTYPE, STV_HIDDEN, Sec.Dynamic, dynamicAddr, 0);
-  // `add` of a name already in the table returns its offset.
-  for (const s of spec.symbols) symbolBytes(symtab, strtab.add(s.name), infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size);
-  const symtabBytes = symtab.finish();
-  const strtabBytes = strtab.bytes();
-
-  const sections: Placed[] = [];
-  const shstrtab = new StringTable();
-  const section = (name: string, p: Omit<Placed, "name">): void => {
-    if (name) shstrtab.add(name);
-    sections.push({ name, ...p });
-  };
-  const A = SHF_ALLOC;
-  section("", { type: 0, flags: 0, addr: 0, offset: 0, size: 0, link: 0, info: 0, align: 0, entsize: 0, contents: null });
-  section(".note", { type: SHT_NOTE, flags: A, addr: noteAt, offset: noteAt, size: spec.note.length, link: 0, info: 0, align: 4, entsize: 0, contents: spec.note });
-  section(".dynsym", { type: SHT_DYNSYM, flags: A, addr: dynsymAt, offset: dynsymAt, size: dynsymSize, link: Sec.Dynstr, info: 1, align: 8, entsize: SYM_SIZE, contents: dynsym.finish() });
-  section(".gnu.hash", { type: SHT_GNU_HASH, flags: A, addr: gnuHashAt, offset: gnuHashAt, size: gnuHashBytes.length, link: Sec.Dynsym, info: 0, align: 8, entsize: 0, contents: gnuHashBytes });
-  section(".hash", { type: SHT_HASH, flags: A, addr: hashAt, offset: hashAt, size: hashBytes.length, link: Sec.Dynsym, info: 0, align: 4, entsize: 4, contents: hashBytes });
-  section(".dynstr", { type: SHT_STRTAB, flags: A, addr: dynstrAt, offset: dynstrAt, size: dynstrBytes.length, link: 0, info: 0, align: 1, entsize: 0, contents: dynstrBytes });
-  section(".rodata", { type: SHT_PROGBITS, flags: A, addr: rodataAt, offset: rodataAt, size: rodataBytes.length, link: 0, info: 0, align: spec.rodata.align, entsize: 0, contents: rodataBytes });
-  section(".text", { type: SHT_PROGBITS, flags: A | SHF_EXECINSTR, addr: textAddr, offset: textOff, size: spec.text.bytes.length, link: 0, info: 0, align: spec.text.align, entsize: 0, contents: spec.text.bytes });
-  section(".dynamic", { type: SHT_DYNAMIC, flags: A | SHF_WRITE, addr: dynamicAddr, offset: dynamicOff, size: dynamicSize, link: Sec.Dynstr, info: 0, align: 8, entsize: DYN_SIZE, contents: dynamic.finish() });
+  const dynamicOff = congruentOffset(textOff + textSize, dynamicAddr);
   const relroAddr = dynamicAddr + dynamicSize;
-  section(".relro_padding", { type: SHT_NOBITS, flags: A | SHF_WRITE, addr: relroAddr, offset: dynamicOff + dynamicSize, size: relroEnd - relroAddr, link: 0, info: 0, align: 1, entsize: 0, contents: null });
-  let fileDot = dynamicOff + dynamicSize;
-  const unloaded = (name: string, type: number, bytes: Uint8Array, align: number, link: number, info: number, entsize: number): void => {
-    const offset = alignUp(fileDot, align);
-    fileDot = offset + bytes.length;
-    section(name, { type, flags: 0, addr: 0, offset, size: bytes.length, link, info, align, entsize, contents: bytes });
-  };
-  unloaded(".symtab", SHT_SYMTAB, symtabBytes, 8, Sec.Strtab, 2, SYM_SIZE);
-  shstrtab.add(".shstrtab");
-  shstrtab.add(".strtab");
-  unloaded(".shstrtab", SHT_STRTAB, shstrtab.bytes(), 1, 0, 0, 0);
-  unloaded(".strtab", SHT_STRTAB, strtabBytes, 1, 0, 0, 0);
-  const shoff = alignUp(fileDot, 8);
+  const relroEnd = alignUp(relroAddr, PAGE);
 
-  const out = new ByteWriter(shoff + Sec.Count * SHDR_SIZE);
+  // Not loaded: .symtab (null, _DYNAMIC, the exports), .shstrtab, .strtab, then the headers.
+  const symtabAt = alignUp(dynamicOff + dynamicSize, 8);
+  const symtabSize = (symbols.length + 2) * SYM_SIZE;
+  const shstrtabAt = symtabAt + symtabSize;
+  const strtabAt = shstrtabAt + SHSTRTAB_BYTES.length;
+  const shoff = alignUp(strtabAt + tables.strtab.length, 8);
+
+  const out = new Uint8Array(shoff + Sec.Count * SHDR_SIZE);
+  const view = new DataView(out.buffer);
+  const addresses: SectionAddresses = { text: textAddr, rodata: rodataAt };
+  const addrOf = (s: DynamicSymbol) => (s.section === "text" ? textAddr : rodataAt) + s.offset;
+
   // ELF header.
-  out.bytes(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2 /* ELFCLASS64 */, 1 /* ELFDATA2LSB */, EV_CURRENT, spec.identity.osabi, spec.identity.abiVersion]));
-  out.padTo(16);
-  out.u16(ET_DYN).u16(spec.identity.machine).u32(EV_CURRENT).u64(0 /* entry */).u64(EHDR_SIZE).u64(shoff);
-  out.u32(spec.identity.flags).u16(EHDR_SIZE).u16(PHDR_SIZE).u16(PHDR_COUNT).u16(SHDR_SIZE).u16(Sec.Count).u16(Sec.Shstrtab);
+  out[0] = 0x7f;
+  out[1] = 0x45;
+  out[2] = 0x4c;
+  out[3] = 0x46;
+  out[4] = 2; // ELFCLASS64
+  out[5] = 1; // ELFDATA2LSB
+  out[6] = EV_CURRENT;
+  out[7] = spec.identity.osabi;
+  out[8] = spec.identity.abiVersion;
+  view.setUint16(16, ET_DYN, true);
+  view.setUint16(18, spec.identity.machine, true);
+  view.setUint32(20, EV_CURRENT, true);
+  u64(view, 24, 0); // entry
+  u64(view, 32, EHDR_SIZE);
+  u64(view, 40, shoff);
+  view.setUint32(48, spec.identity.flags >>> 0, true);
+  view.setUint16(52, EHDR_SIZE, true);
+  view.setUint16(54, PHDR_SIZE, true);
+  view.setUint16(56, PHDR_COUNT, true);
+  view.setUint16(58, SHDR_SIZE, true);
+  view.setUint16(60, Sec.Count, true);
+  view.setUint16(62, Sec.Shstrtab, true);
 
-  const phdr = (type: number, flags: number, offset: number, addr: number, filesz: number, memsz: number, align: number) =>
-    out.u32(type).u32(flags).u64(offset).u64(addr).u64(addr).u64(filesz).u64(memsz).u64(align);
   const phdrsSize = PHDR_COUNT * PHDR_SIZE;
-  const textSize = spec.text.bytes.length;
+  let ph = EHDR_SIZE;
+  const phdr = (type: number, flags: number, offset: number, addr: number, filesz: number, memsz: number, align: number) => {
+    programHeaderAt(view, ph, type, flags, offset, addr, filesz, memsz, align);
+    ph += PHDR_SIZE;
+  };
   phdr(PT_PHDR, PF_R, EHDR_SIZE, EHDR_SIZE, phdrsSize, phdrsSize, 8);
   phdr(PT_LOAD, PF_R, 0, 0, readOnlyEnd, readOnlyEnd, PAGE);
   phdr(PT_LOAD, PF_R | PF_X, textOff, textAddr, textSize, textSize, PAGE);
@@ -297,16 +345,57 @@ export function writeSharedObject(spec: SharedObjectSpec): Uint8Array {
   phdr(PT_DYNAMIC, PF_R | PF_W, dynamicOff, dynamicAddr, dynamicSize, dynamicSize, 8);
   phdr(PT_GNU_RELRO, PF_R, dynamicOff, dynamicAddr, dynamicSize, relroEnd - dynamicAddr, 1);
   phdr(PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0);
-  phdr(PT_NOTE, PF_R, noteAt, noteAt, spec.note.length, spec.note.length, 4);
+  phdr(PT_NOTE, PF_R, noteAt, noteAt, noteSize, noteSize, 4);
 
-  for (const s of sections) {
-    if (!s.contents) continue;
-    out.padTo(s.offset).bytes(s.contents);
+  // Section contents (a fresh buffer is zero: gaps and the null symbols need no writes).
+  out.set(spec.note, noteAt);
+  for (let k = 0; k < tables.dynamicOrder.length; k++) {
+    const i = tables.dynamicOrder[k]!;
+    const s = symbols[i]!;
+    symbolAt(view, dynsymAt + (k + 1) * SYM_SIZE, tables.dynstrOffsets[i]!, infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size);
   }
-  out.padTo(shoff);
-  for (const s of sections) {
-    out.u32(s.name ? shstrtab.offsets.get(s.name)! : 0).u32(s.type).u64(s.flags).u64(s.addr).u64(s.offset).u64(s.size);
-    out.u32(s.link).u32(s.info).u64(s.align).u64(s.entsize);
+  out.set(tables.gnuHash, gnuHashAt);
+  out.set(tables.sysvHash, hashAt);
+  out.set(tables.dynstr, dynstrAt);
+  spec.rodata.write(out, view, rodataAt, addresses);
+  spec.text.write(out, view, textOff, addresses);
+  let dyn = dynamicOff;
+  for (const [tag, value] of [
+    [DT_SYMTAB, dynsymAt],
+    [DT_SYMENT, SYM_SIZE],
+    [DT_STRTAB, dynstrAt],
+    [DT_STRSZ, tables.dynstr.length],
+    [DT_GNU_HASH, gnuHashAt],
+    [DT_HASH, hashAt],
+    [DT_NULL, 0],
+  ] as const) {
+    u64(view, dyn, tag);
+    u64(view, dyn + 8, value);
+    dyn += DYN_SIZE;
   }
-  return out.finish();
+  symbolAt(view, symtabAt + SYM_SIZE, tables.dynamicNameOffset, (STB_LOCAL << 4) | STT_NOTYPE, STV_HIDDEN, Sec.Dynamic, dynamicAddr, 0);
+  for (let i = 0; i < symbols.length; i++) {
+    const s = symbols[i]!;
+    symbolAt(view, symtabAt + (i + 2) * SYM_SIZE, tables.strtabOffsets[i]!, infoOf(s), otherOf(s), shndxOf(s), addrOf(s), s.size);
+  }
+  out.set(SHSTRTAB_BYTES, shstrtabAt);
+  out.set(tables.strtab, strtabAt);
+
+  // Section headers (entry 0 stays zero).
+  const A = SHF_ALLOC;
+  const sh = (index: Sec, type: number, flags: number, addr: number, offset: number, size: number, link: number, info: number, align: number, entsize: number) =>
+    sectionHeaderAt(view, shoff, index, type, flags, addr, offset, size, link, info, align, entsize);
+  sh(Sec.Note, SHT_NOTE, A, noteAt, noteAt, noteSize, 0, 0, 4, 0);
+  sh(Sec.Dynsym, SHT_DYNSYM, A, dynsymAt, dynsymAt, dynsymSize, Sec.Dynstr, 1, 8, SYM_SIZE);
+  sh(Sec.GnuHash, SHT_GNU_HASH, A, gnuHashAt, gnuHashAt, tables.gnuHash.length, Sec.Dynsym, 0, 8, 0);
+  sh(Sec.Hash, SHT_HASH, A, hashAt, hashAt, tables.sysvHash.length, Sec.Dynsym, 0, 4, 4);
+  sh(Sec.Dynstr, SHT_STRTAB, A, dynstrAt, dynstrAt, tables.dynstr.length, 0, 0, 1, 0);
+  sh(Sec.Rodata, SHT_PROGBITS, A, rodataAt, rodataAt, spec.rodata.size, 0, 0, spec.rodata.align, 0);
+  sh(Sec.Text, SHT_PROGBITS, A | SHF_EXECINSTR, textAddr, textOff, textSize, 0, 0, spec.text.align, 0);
+  sh(Sec.Dynamic, SHT_DYNAMIC, A | SHF_WRITE, dynamicAddr, dynamicOff, dynamicSize, Sec.Dynstr, 0, 8, DYN_SIZE);
+  sh(Sec.RelroPadding, SHT_NOBITS, A | SHF_WRITE, relroAddr, dynamicOff + dynamicSize, relroEnd - relroAddr, 0, 0, 1, 0);
+  sh(Sec.Symtab, SHT_SYMTAB, 0, 0, symtabAt, symtabSize, Sec.Strtab, 2, 8, SYM_SIZE);
+  sh(Sec.Shstrtab, SHT_STRTAB, 0, 0, shstrtabAt, SHSTRTAB_BYTES.length, 0, 0, 1, 0);
+  sh(Sec.Strtab, SHT_STRTAB, 0, 0, strtabAt, tables.strtab.length, 0, 0, 1, 0);
+  return out;
 }
