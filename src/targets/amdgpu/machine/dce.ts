@@ -42,26 +42,37 @@ function readsVcc(inst: MInst): boolean {
 
 export function removeDeadInstructions(items: Item[]): void {
   // Reads of each virtual register (by id), kept up to date as instructions go, so a
-  // chain of dead instructions goes in one backward pass; passes repeat only for values
-  // read before their definition (loop-carried).
+  // chain of dead instructions goes in one backward pass; passes repeat only when a value
+  // loses its last read after its definition was passed (loop-carried: defined later).
   let maxId = -1;
-  for (const item of items) {
+  const defined = new Int8Array(items.length);
+  const candidate = new Uint8Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     if (item.kind !== "inst") continue;
+    defined[i] = definedCount(item.inst);
+    candidate[i] = removable(item.inst) ? 1 : 0;
     for (const o of item.inst.operands) if (o.k === "vreg" && o.r.id > maxId) maxId = o.r.id;
   }
   const uses = new Int32Array(maxId + 1);
-  for (const item of items) {
+  /** The last item index that writes each register. */
+  const lastDefinition = new Int32Array(maxId + 1).fill(-1);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     if (item.kind !== "inst") continue;
     const o = item.inst.operands;
-    for (let i = definedCount(item.inst); i < o.length; i++) {
-      const x = o[i];
-      if (x && x.k === "vreg") uses[x.r.id] = (uses[x.r.id] ?? 0) + 1;
+    const d = defined[i]!;
+    for (let j = 0; j < o.length; j++) {
+      const x = o[j]!;
+      if (x.k !== "vreg") continue;
+      if (j >= d) uses[x.r.id]!++;
+      else lastDefinition[x.r.id] = i;
     }
   }
   const removed = new Uint8Array(items.length);
   let any = false;
-  for (let changed = true; changed; ) {
-    changed = false;
+  for (let again = true; again; ) {
+    again = false;
     let nextInst: MInst | undefined;
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
@@ -69,8 +80,8 @@ export function removeDeadInstructions(items: Item[]): void {
       const following = nextInst;
       nextInst = item.inst;
       const inst = item.inst;
-      if (!removable(inst)) continue;
-      const d = definedCount(inst);
+      if (!candidate[i]) continue;
+      const d = defined[i]!;
       const o = inst.operands;
       let keep = false;
       let writesVcc = false;
@@ -90,10 +101,10 @@ export function removeDeadInstructions(items: Item[]): void {
       removed[i] = 1;
       for (let j = d; j < o.length; j++) {
         const x = o[j];
-        if (x && x.k === "vreg") uses[x.r.id] = (uses[x.r.id] ?? 0) - 1;
+        if (x && x.k === "vreg" && --uses[x.r.id]! === 0 && lastDefinition[x.r.id]! > i) again = true;
       }
       nextInst = following;
-      changed = any = true;
+      any = true;
     }
   }
   if (!any) return;

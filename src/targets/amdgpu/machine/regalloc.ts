@@ -23,6 +23,9 @@
  * result, as in `v_add_f32 v0, v0, v1`). Instructions that may write before they finish
  * reading (`v_mad_u64_u32` on gfx11 — LLVM's early-clobber — and atomics) are left out.
  *
+ * The bookkeeping is typed arrays indexed by dword id (each virtual register's dwords are
+ * consecutive ids), not objects per dword: allocation runs on every compile.
+ *
  * Registers are visited by start; each takes the lowest free aligned block of its size
  * (SGPR pairs even, quads at multiples of 4; VGPR tuples even where the ISA demands it).
  * Fixed (hardware-initialized) registers keep their physical index. When no block is
@@ -42,8 +45,7 @@ export interface AllocationLimits {
 export type Allocation =
   | {
       readonly ok: true;
-      readonly physical: ReadonlyMap<VReg, number>;
-      /** The same assignment by virtual register id (-1: never allocated, no operand names it). */
+      /** The assignment by virtual register id (-1: never allocated, no operand names it). */
       readonly physicalById: Int32Array;
       readonly sgprsUsed: number;
       readonly vgprsUsed: number;
@@ -51,37 +53,7 @@ export type Allocation =
   /** `r` is the register that found no free block. */
   | { readonly ok: false; readonly cls: RegClass; readonly needed: number; readonly limit: number; readonly r: VReg };
 
-/** Positions [start, end] where one dword is live. */
-interface Segment {
-  readonly start: number;
-  readonly end: number;
-  /** The instruction at `start` writes the dword and does not read it. */
-  readonly startsWithWrite: boolean;
-  /** The instruction at `end` reads the dword and does not write it. */
-  readonly endsWithRead: boolean;
-}
-
 const READ = 1, WRITE = 2;
-
-/** One dword of a virtual register: where it occurs and how, and its live segments. */
-interface Dword {
-  /** Positions it occurs at, in order, one entry per instruction, with READ | WRITE flags. */
-  readonly at: number[];
-  readonly how: number[];
-  /** Loops its range was widened over ([begin, end) positions). */
-  readonly widened: Loop[];
-  start: number;
-  end: number;
-  segments: Segment[];
-}
-
-interface Interval {
-  readonly r: VReg;
-  /** The earliest start of any dword (the visiting order). */
-  first: number;
-  /** Per dword (undefined: no operand names it). */
-  readonly dwords: (Dword | undefined)[];
-}
 
 /** A loop: positions [begin, end); `id` names it among the enclosing structures. */
 interface Loop {
@@ -112,31 +84,81 @@ function breaksStraightLine(inst: MInst): boolean {
   return false;
 }
 
+/** A growable Int32Array (occurrence lists). */
+class IntList {
+  data = new Int32Array(256);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+/**
+ * Liveness facts of one program, by dword id (`base[r.id] + d` is dword d of register r).
+ * A dword's occurrences are `occPos`/`occHow` [occStart[d], occStart[d + 1]) in position
+ * order; its segments are at most two (one hole cuts one range): slots 2d and 2d + 1.
+ */
 interface Scan {
-  readonly ivs: Interval[];
+  readonly base: Int32Array;
+  /** Per dword: occurrences (0: no operand names it). */
+  readonly occStart: Int32Array;
+  readonly occPos: Int32Array;
+  readonly occHow: Int32Array;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  /** Per dword: its range was widened over a loop. */
+  readonly widened: Uint8Array;
+  readonly segCount: Uint8Array;
+  readonly segStart: Int32Array;
+  readonly segEnd: Int32Array;
+  /** Per segment: the instruction at its start writes the dword and does not read it. */
+  readonly segStartsWithWrite: Uint8Array;
+  /** Per segment: the instruction at its end reads the dword and does not write it. */
+  readonly segEndsWithRead: Uint8Array;
+  /** Register ids some operand names, in first-occurrence order. */
+  readonly named: number[];
   readonly loops: Loop[];
   readonly branches: Branch[];
   /** Per position: the instruction may share its results with sources it last reads. */
-  readonly reusable: boolean[];
+  readonly reusable: Uint8Array;
   /** Per position: the innermost loop or branch around it (-1: none). */
-  readonly enclosing: number[];
+  readonly enclosing: Int32Array;
   /** Prefix counts of straight-line breaks: breaks[p + 1] counts those at or before position p (a label or marker counts at the next instruction). */
-  readonly breaks: number[];
+  readonly breaks: Int32Array;
   /** Per position: the instruction itself breaks straight-line reasoning. */
-  readonly breaking: boolean[];
+  readonly breaking: Uint8Array;
 }
 
 function scan(program: MachineProgram): Scan {
-  const byReg = new Map<VReg, Interval>();
+  const vregs = program.vregs;
+  const base = new Int32Array(vregs.length + 1);
+  for (let i = 0; i < vregs.length; i++) base[i + 1] = base[i]! + vregs[i]!.n;
+  const dwords = base[vregs.length]!;
+  let positions = 0;
+  for (const item of program.items) if (item.kind === "inst") positions++;
   const loops: Loop[] = [];
   const branches: Branch[] = [];
   const stack: number[] = [];
   const openLoops: Loop[] = [];
   const openBranches: Branch[] = [];
-  const reusable: boolean[] = [];
-  const enclosing: number[] = [];
-  const breaks: number[] = [0];
-  const breaking: boolean[] = [];
+  const reusable = new Uint8Array(positions);
+  const enclosing = new Int32Array(positions);
+  const breaks = new Int32Array(positions + 1);
+  const breaking = new Uint8Array(positions);
+  const start = new Int32Array(dwords);
+  const end = new Int32Array(dwords);
+  const count = new Int32Array(dwords);
+  /** Per dword: index in the occurrence lists of its last occurrence (-1: none yet). */
+  const last = new Int32Array(dwords).fill(-1);
+  const named: number[] = [];
+  const seen = new Uint8Array(vregs.length);
+  // Occurrences in position order: (dword, position, how).
+  const occDword = new IntList(), occPosition = new IntList(), occFlags = new IntList();
   let ids = 0;
   let pos = 0;
   let pendingBreak = false;
@@ -181,59 +203,90 @@ function scan(program: MachineProgram): Scan {
     }
     const inst = item.inst;
     const defined = definedCount(inst);
-    reusable.push(resultsMayReuseSources(inst));
-    enclosing.push(stack.at(-1) ?? -1);
+    reusable[pos] = resultsMayReuseSources(inst) ? 1 : 0;
+    enclosing[pos] = stack.length > 0 ? stack[stack.length - 1]! : -1;
     const breaksHere = breaksStraightLine(inst);
-    breaking.push(breaksHere);
-    breaks.push(breaks[pos]! + (pendingBreak ? 1 : 0) + (breaksHere ? 1 : 0));
+    breaking[pos] = breaksHere ? 1 : 0;
+    breaks[pos + 1] = breaks[pos]! + (pendingBreak ? 1 : 0) + (breaksHere ? 1 : 0);
     pendingBreak = false;
     const operands = inst.operands;
     for (let j = 0; j < operands.length; j++) {
       const o = operands[j]!;
       if (o.k !== "vreg") continue;
       const flag = j < defined ? WRITE : READ;
-      let iv = byReg.get(o.r);
-      if (!iv) byReg.set(o.r, (iv = { r: o.r, first: Infinity, dwords: new Array<Dword | undefined>(o.r.n).fill(undefined) }));
-      for (let d = o.sub; d < o.sub + o.n; d++) {
-        let dw = iv.dwords[d];
-        // A hardware-initialized register holds its value from the first instruction on.
-        if (!dw) iv.dwords[d] = dw = { at: [], how: [], widened: [], start: o.r.fixed !== undefined ? 0 : pos, end: pos, segments: [] };
-        if (dw.at.at(-1) === pos) dw.how[dw.how.length - 1]! |= flag;
-        else {
-          dw.at.push(pos);
-          dw.how.push(flag);
+      const r = o.r;
+      if (seen[r.id] === 0) {
+        seen[r.id] = 1;
+        named.push(r.id);
+      }
+      const first = base[r.id]!;
+      for (let d = first + o.sub; d < first + o.sub + o.n; d++) {
+        const at = last[d]!;
+        if (at < 0) {
+          // A hardware-initialized register holds its value from the first instruction on.
+          start[d] = r.fixed !== undefined ? 0 : pos;
+        } else if (occPosition.data[at] === pos) {
+          occFlags.data[at]! |= flag;
+          continue;
         }
-        dw.end = pos;
+        last[d] = occDword.length;
+        occDword.push(d);
+        occPosition.push(pos);
+        occFlags.push(flag);
+        count[d]!++;
+        end[d] = pos;
       }
     }
     pos++;
   }
+  // Occurrences grouped by dword (a stable counting sort keeps position order).
+  const occStart = new Int32Array(dwords + 1);
+  for (let d = 0; d < dwords; d++) occStart[d + 1] = occStart[d]! + count[d]!;
+  const fillAt = occStart.slice(0, dwords);
+  const total = occDword.length;
+  const occPos = new Int32Array(total);
+  const occHow = new Int32Array(total);
+  for (let i = 0; i < total; i++) {
+    const k = fillAt[occDword.data[i]!]!++;
+    occPos[k] = occPosition.data[i]!;
+    occHow[k] = occFlags.data[i]!;
+  }
   // Inner loops first (they end first); repeat until nothing grows (an extension can reach an outer loop).
   loops.sort((a, b) => a.end - a.begin - (b.end - b.begin));
-  const ivs = [...byReg.values()];
-  for (const iv of ivs) {
-    for (const dw of iv.dwords) {
-      if (!dw) continue;
+  const widened = new Uint8Array(dwords);
+  if (loops.length > 0) {
+    for (let d = 0; d < dwords; d++) {
+      if (count[d] === 0) continue;
+      let lo = start[d]!, hi = end[d]!;
       for (let changed = true; changed; ) {
         changed = false;
         for (const l of loops) {
-          const touches = dw.end >= l.begin && dw.start < l.end;
-          if (touches && (dw.start < l.begin || dw.end >= l.end) && (dw.start > l.begin || dw.end < l.end)) {
-            dw.start = Math.min(dw.start, l.begin);
-            dw.end = Math.max(dw.end, l.end);
-            dw.widened.push(l);
+          const touches = hi >= l.begin && lo < l.end;
+          if (touches && (lo < l.begin || hi >= l.end) && (lo > l.begin || hi < l.end)) {
+            lo = Math.min(lo, l.begin);
+            hi = Math.max(hi, l.end);
+            widened[d] = 1;
             changed = true;
           }
         }
       }
+      start[d] = lo;
+      end[d] = hi;
     }
   }
-  return { ivs, loops, branches, reusable, enclosing, breaks, breaking };
+  return {
+    base, occStart, occPos, occHow, start, end, widened,
+    segCount: new Uint8Array(dwords),
+    segStart: new Int32Array(2 * dwords),
+    segEnd: new Int32Array(2 * dwords),
+    segStartsWithWrite: new Uint8Array(2 * dwords),
+    segEndsWithRead: new Uint8Array(2 * dwords),
+    named, loops, branches, reusable, enclosing, breaks, breaking,
+  };
 }
 
-/** The first index of `at` with at[i] >= p. */
-function firstAtOrAfter(at: readonly number[], p: number): number {
-  let lo = 0, hi = at.length;
+/** The first index i in [lo, hi) of `at` with at[i] >= p (hi when none). */
+function firstAtOrAfter(at: Int32Array, lo: number, hi: number, p: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (at[mid]! < p) lo = mid + 1;
@@ -242,104 +295,147 @@ function firstAtOrAfter(at: readonly number[], p: number): number {
   return lo;
 }
 
-/** Removes (lo, hi) from a dword's segments; the pieces keep their ends' read/write facts. */
-function cut(dw: Dword, lo: number, hi: number, endsWithRead: boolean, startsWithWrite: boolean): void {
-  const out: Segment[] = [];
-  for (const s of dw.segments) {
-    if (s.end <= lo || s.start >= hi) {
-      out.push(s);
-      continue;
-    }
-    if (s.start <= lo) out.push({ start: s.start, end: lo, startsWithWrite: s.startsWithWrite, endsWithRead });
-    if (s.end >= hi) out.push({ start: hi, end: s.end, startsWithWrite, endsWithRead: s.endsWithRead });
+/** Removes (lo, hi) from dword d's one segment; the pieces keep their ends' read/write facts. */
+function cut(s: Scan, d: number, lo: number, hi: number, endsWithRead: boolean, startsWithWrite: boolean): void {
+  const k = 2 * d;
+  const segStart = s.segStart[k]!, segEnd = s.segEnd[k]!, sw = s.segStartsWithWrite[k]!, er = s.segEndsWithRead[k]!;
+  if (segEnd <= lo || segStart >= hi) return;
+  let n = 0;
+  if (segStart <= lo) {
+    s.segStart[k] = segStart;
+    s.segEnd[k] = lo;
+    s.segStartsWithWrite[k] = sw;
+    s.segEndsWithRead[k] = endsWithRead ? 1 : 0;
+    n++;
   }
-  dw.segments = out;
+  if (segEnd >= hi) {
+    s.segStart[k + n] = hi;
+    s.segEnd[k + n] = segEnd;
+    s.segStartsWithWrite[k + n] = startsWithWrite ? 1 : 0;
+    s.segEndsWithRead[k + n] = er;
+    n++;
+  }
+  s.segCount[d] = n;
 }
 
-/** The dword's segments: its range, less the holes (module comment). */
-function segmentsOf(dw: Dword, cls: RegClass, fixed: boolean, s: Scan): void {
-  const first = dw.how[0]!, last = dw.how.at(-1)!;
-  const widenedStart = dw.start < dw.at[0]!, widenedEnd = dw.end > dw.at.at(-1)!;
-  dw.segments = [{ start: dw.start, end: dw.end, startsWithWrite: !fixed && !widenedStart && first === WRITE, endsWithRead: !widenedEnd && last === READ }];
-  if (dw.widened.length === 0 && !s.loops.some((l) => dw.start < l.begin && dw.end >= l.end)) {
+/** Dword d's segments: its range, less the holes (module comment). */
+function segmentsOf(s: Scan, d: number, cls: RegClass, fixed: boolean): void {
+  const o0 = s.occStart[d]!, o1 = s.occStart[d + 1]!;
+  const at = s.occPos;
+  const dStart = s.start[d]!, dEnd = s.end[d]!;
+  const first = s.occHow[o0]!, last = s.occHow[o1 - 1]!;
+  const widenedStart = dStart < at[o0]!, widenedEnd = dEnd > at[o1 - 1]!;
+  s.segCount[d] = 1;
+  s.segStart[2 * d] = dStart;
+  s.segEnd[2 * d] = dEnd;
+  s.segStartsWithWrite[2 * d] = !fixed && !widenedStart && first === WRITE ? 1 : 0;
+  s.segEndsWithRead[2 * d] = !widenedEnd && last === READ ? 1 : 0;
+  let across = false;
+  for (const l of s.loops) if (dStart < l.begin && dEnd >= l.end) across = true;
+  if (s.widened[d] === 0 && !across) {
     // The widest then side it lives across without an occurrence there, ending on the else side.
     let best: Branch | undefined;
     for (const b of s.branches) {
-      if ((b.divergent && cls !== "v") || !(dw.start < b.thenStart && dw.end >= b.elseStart && dw.end < b.join)) continue;
+      if ((b.divergent && cls !== "v") || !(dStart < b.thenStart && dEnd >= b.elseStart && dEnd < b.join)) continue;
       if (best && b.elseStart - b.thenStart <= best.elseStart - best.thenStart) continue;
-      if ((dw.at[firstAtOrAfter(dw.at, b.thenStart)] ?? Infinity) < b.elseStart) continue;
+      const i = firstAtOrAfter(at, o0, o1, b.thenStart);
+      if (i < o1 && at[i]! < b.elseStart) continue;
       best = b;
     }
-    if (best) cut(dw, best.thenStart - 1, best.elseStart, false, false);
+    if (best) cut(s, d, best.thenStart - 1, best.elseStart, false, false);
     return;
   }
   for (const l of s.loops) {
-    if (!(dw.start < l.begin && dw.end >= l.end)) continue;
+    if (!(dStart < l.begin && dEnd >= l.end)) continue;
     // Live through loop l: every occurrence in it before the first write w only reads; w
     // only writes, at l's top level, straight-line after the last read r.
-    const i0 = firstAtOrAfter(dw.at, l.begin);
+    const i0 = firstAtOrAfter(at, o0, o1, l.begin);
     let i = i0;
-    while (i < dw.at.length && dw.at[i]! < l.end && dw.how[i] === READ) i++;
-    if (i === i0 || i >= dw.at.length || dw.at[i]! >= l.end || dw.how[i] !== WRITE) continue;
-    const r = dw.at[i - 1]!, w = dw.at[i]!;
+    while (i < o1 && at[i]! < l.end && s.occHow[i] === READ) i++;
+    if (i === i0 || i >= o1 || at[i]! >= l.end || s.occHow[i] !== WRITE) continue;
+    const r = at[i - 1]!, w = at[i]!;
     if (s.enclosing[w] !== l.id || s.breaking[r] || s.breaks[w + 1]! - s.breaks[r + 1]! !== 0) continue;
-    cut(dw, r, w, true, true);
+    cut(s, d, r, w, true, true);
     return;
   }
 }
 
 export function allocateRegisters(program: MachineProgram, limits: AllocationLimits): Allocation {
   const s = scan(program);
-  const reusable = s.reusable;
-  for (const iv of s.ivs) {
-    for (const dw of iv.dwords) if (dw) segmentsOf(dw, iv.r.cls, iv.r.fixed !== undefined, s);
-    let first = Infinity;
-    for (const dw of iv.dwords) if (dw && dw.start < first) first = dw.start;
-    iv.first = first;
+  const vregs = program.vregs;
+  const { base, occStart, segCount, segStart, segEnd, segStartsWithWrite, segEndsWithRead, reusable } = s;
+  const firstOf = new Int32Array(vregs.length);
+  for (const id of s.named) {
+    const r = vregs[id]!;
+    let first = 0x7fffffff;
+    for (let d = base[id]!; d < base[id + 1]!; d++) {
+      if (occStart[d + 1] === occStart[d]) continue;
+      segmentsOf(s, d, r.cls, r.fixed !== undefined);
+      if (s.start[d]! < first) first = s.start[d]!;
+    }
+    firstOf[id] = first;
   }
-  const ivs = s.ivs.sort((a, b) => a.first - b.first || a.r.id - b.r.id);
-  const occupied: Record<RegClass, Segment[][]> = { s: [], v: [] };
+  const order = s.named.sort((a, b) => firstOf[a]! - firstOf[b]! || a - b);
+  /** Per class and physical register: the segments (2 × dword + slot) of the values assigned to it. */
+  const occupied: Record<RegClass, number[][]> = { s: [], v: [] };
   const limit: Record<RegClass, number> = { s: limits.sgprs, v: limits.vgprs };
   const used: Record<RegClass, number> = { s: 0, v: 0 };
-  const physical = new Map<VReg, number>();
-  const physicalById = new Int32Array(program.vregs.length).fill(-1);
-  const free = (cls: RegClass, at: number, iv: Interval) => {
-    for (let d = 0; d < iv.r.n; d++) {
-      const dw = iv.dwords[d];
-      if (!dw) continue;
-      const taken = occupied[cls][at + d];
+  const physicalById = new Int32Array(vregs.length).fill(-1);
+  /** Segments ending before `first` meet no register visited from here on (all start later): dropped. */
+  const free = (cls: RegClass, at: number, id: number, first: number): boolean => {
+    const r = vregs[id]!;
+    for (let j = 0; j < r.n; j++) {
+      const d = base[id]! + j;
+      if (occStart[d + 1] === occStart[d]) continue;
+      const taken = occupied[cls][at + j];
       if (!taken) continue;
-      for (const m of dw.segments) {
-        for (const o of taken) {
-          if (o.start > m.end || m.start > o.end) continue;
+      let kept = 0;
+      for (let t = 0; t < taken.length; t++) {
+        const o = taken[t]!;
+        if (segEnd[o]! >= first) taken[kept++] = o;
+      }
+      if (kept !== taken.length) taken.length = kept;
+      for (let m = 2 * d; m < 2 * d + segCount[d]!; m++) {
+        const mStart = segStart[m]!, mEnd = segEnd[m]!;
+        for (let t = 0; t < kept; t++) {
+          const o = taken[t]!;
+          const oStart = segStart[o]!, oEnd = segEnd[o]!;
+          if (oStart > mEnd || mStart > oEnd) continue;
           // Touching at one instruction that reads one and only writes the other.
-          if (o.end === m.start && o.endsWithRead && m.startsWithWrite && reusable[m.start]) continue;
-          if (m.end === o.start && m.endsWithRead && o.startsWithWrite && reusable[o.start]) continue;
+          if (oEnd === mStart && segEndsWithRead[o] && segStartsWithWrite[m] && reusable[mStart]) continue;
+          if (mEnd === oStart && segEndsWithRead[m] && segStartsWithWrite[o] && reusable[oStart]) continue;
           return false;
         }
       }
     }
     return true;
   };
-  const take = (cls: RegClass, at: number, iv: Interval) => {
-    for (let d = 0; d < iv.r.n; d++) {
-      const dw = iv.dwords[d];
-      if (dw) (occupied[cls][at + d] ??= []).push(...dw.segments);
+  const take = (cls: RegClass, at: number, id: number): void => {
+    const r = vregs[id]!;
+    for (let j = 0; j < r.n; j++) {
+      const d = base[id]! + j;
+      if (occStart[d + 1] === occStart[d]) continue;
+      const taken = (occupied[cls][at + j] ??= []);
+      for (let m = 2 * d; m < 2 * d + segCount[d]!; m++) taken.push(m);
     }
-    physical.set(iv.r, at);
-    physicalById[iv.r.id] = at;
-    used[cls] = Math.max(used[cls], at + iv.r.n);
+    physicalById[id] = at;
+    used[cls] = Math.max(used[cls], at + r.n);
   };
   // Fixed registers first: nothing else may sit in them while they are live.
-  for (const iv of ivs) if (iv.r.fixed !== undefined) take(iv.r.cls, iv.r.fixed, iv);
-  for (const iv of ivs) {
-    if (iv.r.fixed !== undefined) continue;
-    const { cls, n } = iv.r;
-    const align = cls === "s" ? (n >= 4 ? 4 : n) : limits.alignVgprTuples && n > 1 ? 2 : 1;
-    let at = 0;
-    while (at + n <= limit[cls] && !free(cls, at, iv)) at += align;
-    if (at + n > limit[cls]) return { ok: false, cls, needed: at + n, limit: limit[cls], r: iv.r };
-    take(cls, at, iv);
+  for (const id of order) {
+    const r = vregs[id]!;
+    if (r.fixed !== undefined) take(r.cls, r.fixed, id);
   }
-  return { ok: true, physical, physicalById, sgprsUsed: used.s, vgprsUsed: used.v };
+  for (const id of order) {
+    const r = vregs[id]!;
+    if (r.fixed !== undefined) continue;
+    const { cls, n } = r;
+    const align = cls === "s" ? (n >= 4 ? 4 : n) : limits.alignVgprTuples && n > 1 ? 2 : 1;
+    const first = firstOf[id]!;
+    let at = 0;
+    while (at + n <= limit[cls] && !free(cls, at, id, first)) at += align;
+    if (at + n > limit[cls]) return { ok: false, cls, needed: at + n, limit: limit[cls], r };
+    take(cls, at, id);
+  }
+  return { ok: true, physicalById, sgprsUsed: used.s, vgprsUsed: used.v };
 }
