@@ -185,9 +185,15 @@ export class KernelLowering {
     this.currentOp = op;
   }
 
-  emit(mnemonic: string, operands: readonly MOperand[], fields: Omit<MInst, "mnemonic" | "operands"> = {}): void {
-    if (operands.some((o) => o.k === "special" && o.name === "vcc")) this.usesVcc = true;
-    this.program.emit({ mnemonic, operands, ...fields });
+  emit(mnemonic: string, operands: readonly MOperand[], fields?: Omit<MInst, "mnemonic" | "operands">): void {
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i]!;
+      if (o.k === "special" && o.name === "vcc") {
+        this.usesVcc = true;
+        break;
+      }
+    }
+    this.program.emit(fields === undefined ? { mnemonic, operands } : { mnemonic, operands, ...fields });
   }
 
   label(): Label {

@@ -92,11 +92,25 @@ function bindArguments(cx: KernelLowering): Lowered[] {
   });
 }
 
+/** Physical register operands are immutable values: one object per (class, index, size) per process. */
+const registerOperands: Operand[] = [];
+const MAX_SHARED_SIZE = 16;
+
+function registerOperand(cls: "s" | "v", i: number, n: number): Operand {
+  if (n > MAX_SHARED_SIZE || i >= 512) return { k: cls, i, n };
+  const key = ((cls === "v" ? 512 : 0) + i) * (MAX_SHARED_SIZE + 1) + n;
+  const known = registerOperands[key];
+  if (known) return known;
+  const o: Operand = { k: cls, i, n };
+  registerOperands[key] = o;
+  return o;
+}
+
 function physical(o: MOperand, assigned: Int32Array): Operand {
   if (o.k !== "vreg") return o;
   const base = assigned[o.r.id] ?? -1;
   if (base < 0) throw new Error("AMDGPU lowering: a virtual register was not allocated");
-  return { k: o.r.cls, i: base + o.sub, n: o.n };
+  return registerOperand(o.r.cls, base + o.sub, o.n);
 }
 
 /** Register copies (none of them writes SCC or reads EXEC beyond the lane mask). */

@@ -89,6 +89,11 @@ function merge(states: readonly State[]): State {
   return out;
 }
 
+/** The registers an instruction names (reused: one instruction at a time). */
+const touchedScratch: number[] = [];
+/** The `allowed` of an instruction that cannot wait (never written). */
+const NO_WAIT: Partial<Record<Counter, number>> = Object.freeze({});
+
 export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[] {
   const out: PItem[] = [];
   const max = waitcntMaxima(family);
@@ -141,9 +146,11 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
       return void out.push(item);
     }
     const outstanding = state.events.vm.length + state.events.vs.length + state.events.lgkm.length;
-    const touched: number[] = [];
+    // Most instructions find nothing outstanding: no per-instruction arrays then.
+    const touched = touchedScratch;
+    touched.length = 0;
     if (outstanding > 0) for (const o of inst.operands) keys(o, touched);
-    const allowed: Partial<Record<Counter, number>> = {};
+    const allowed: Partial<Record<Counter, number>> = touched.length > 0 || item.target ? {} : NO_WAIT;
     let waits = false;
     if (touched.length > 0) for (const c of COUNTERS) {
       const events = state.events[c];
