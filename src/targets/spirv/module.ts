@@ -316,8 +316,8 @@ export class SpirvModule {
       this.sources,
       this.debug,
       this.annotations,
-      this.globals.slice(),
-      this.functions.slice(),
+      this.globals,
+      this.functions,
     ];
     let length = 5;
     for (const list of sections) for (let i = 0; i < list.length; i++) length += I.instructionWords(list[i]!);
