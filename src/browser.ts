@@ -3,8 +3,9 @@
  * (namespaces `amdgpu`, `spirv`, `ptx`, `wgsl`) — as one ESM entry with no Node import. What a
  * page needs besides compiling is its own entry, so a worker that only compiles downloads only
  * the compiler: the WebGPU runtime is `loomc/runtime/webgpu` (browser-safe as it is), and the
- * host-side check harness and the reference interpreter (`CheckProgram`,
- * `prepareReferenceKernel`) are `loomc/browser/check` (src/browser-check.ts).
+ * host-side check harness, the reference interpreter (`CheckProgram`, `prepareReferenceKernel`)
+ * and the artifact cache (`ArtifactCache`, with its SHA-256) are `loomc/browser/check`
+ * (src/browser-check.ts).
  * It works under a strict Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load`
  * here builds the closure evaluator unless asked for generated code, so a page never attempts
  * `new Function` (whose refusal a strict page would report as a violation).
@@ -33,7 +34,6 @@ export {
   createLaunchConfig,
   LaunchConfigError,
   COMMON_TARGET_ATTRIBUTES,
-  ArtifactCache,
   LOOMC_VERSION,
   KERNEL_INTERFACE_VERSION,
   parseExecutableInterface,

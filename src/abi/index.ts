@@ -17,6 +17,7 @@ export {
   ArgumentValueError,
   packArgumentBlock,
   writeArgument,
+  type BufferEncoding,
   minifloatBits,
   type ArgumentSlot,
   type ArgumentValue,

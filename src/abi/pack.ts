@@ -50,21 +50,52 @@ function integer(value: unknown, what: string): bigint {
   throw new ArgumentValueError("invalid-argument", `${what}: expected an integer (number or bigint), got ${describe(value)}`);
 }
 
-/** Writes `value` as an argument of `type` at byte `offset` of `view` (`what` names it in errors). */
-export function writeArgument(view: DataView, type: DeviceArgumentType, offset: number, value: unknown, what: string): void {
+/**
+ * How a runtime takes buffer arguments: every runtime writes the same two fields (docs/abi.md:
+ * the device address — a CUDA device pointer, a Vulkan buffer device address, 0 under bindings —
+ * and the byte length), but what it accepts and checks is its own.
+ */
+export interface BufferEncoding {
+  /** What a buffer argument must be, for the message when it is not one. */
+  readonly expected: string;
+  /**
+   * Called with the checked fields before they are written (e.g. to require memory of this
+   * runtime); `value` is the argument object itself, so a runtime's buffer can be accepted by identity.
+   */
+  readonly check?: (address: bigint, byteLength: bigint | number, what: () => string, value: BufferArgumentValue) => void;
+}
+
+/** Buffers as plain `{ address, byteLength }` fields (Vulkan, WebGPU). */
+const PLAIN_BUFFERS: BufferEncoding = { expected: "{ address, byteLength } for a buffer" };
+
+/** A safe-integer number as 64 bits, without a BigInt: low word mod 2^32, high word by floor division. */
+function setInt64(view: DataView, at: number, v: number): void {
+  view.setUint32(at, v >>> 0, true);
+  view.setUint32(at + 4, Math.floor(v / 4294967296) >>> 0, true);
+}
+
+/**
+ * Writes `value` as an argument of `type` at byte `offset` of `view`; `what` names it in errors
+ * (a function, so a runtime builds the label only on failure). Plain numbers take no BigInt on
+ * the common paths: this runs for every argument of every launch.
+ */
+export function writeArgument(view: DataView, type: DeviceArgumentType, offset: number, value: unknown, what: string | (() => string), buffers: BufferEncoding = PLAIN_BUFFERS): void {
+  const name = typeof what === "string" ? () => what : what;
   const inRange = (v: bigint, lo: bigint, hi: bigint, range: string): bigint => {
-    if (v < lo || v > hi) throw new ArgumentValueError("out-of-range", `${what}: ${v} does not fit ${type} (${range})`);
+    if (v < lo || v > hi) throw new ArgumentValueError("out-of-range", `${name()}: ${v} does not fit ${type} (${range})`);
     return v;
   };
   switch (type) {
     case "index":
-      view.setBigInt64(offset, inRange(integer(value, what), -TWO_63, TWO_63 - 1n, "signed 64-bit"), true);
+      if (typeof value === "number" && Number.isSafeInteger(value)) setInt64(view, offset, value);
+      else view.setBigInt64(offset, inRange(integer(value, name()), -TWO_63, TWO_63 - 1n, "signed 64-bit"), true);
       return;
     case "offset":
-      view.setBigUint64(offset, inRange(integer(value, what), 0n, TWO_63 - 1n, "0 to 2^63-1"), true);
+      if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) setInt64(view, offset, value);
+      else view.setBigUint64(offset, inRange(integer(value, name()), 0n, TWO_63 - 1n, "0 to 2^63-1"), true);
       return;
     case "i1": {
-      const v = typeof value === "boolean" ? (value ? 1n : 0n) : integer(value, what);
+      const v = typeof value === "boolean" ? (value ? 1n : 0n) : integer(value, name());
       view.setUint32(offset, Number(inRange(v, 0n, 1n, "0 or 1")), true);
       return;
     }
@@ -73,9 +104,13 @@ export function writeArgument(view: DataView, type: DeviceArgumentType, offset: 
     case "i32":
     case "i64": {
       // Signedness belongs to the ops, so both the signed and the unsigned reading are accepted.
+      if (type === "i32" && typeof value === "number" && Number.isInteger(value) && value >= -2147483648 && value <= 4294967295) {
+        view.setUint32(offset, value >>> 0, true);
+        return;
+      }
       const bits = BigInt(ARGUMENT_ENCODINGS[type].size * 8);
       const lo = -(1n << (bits - 1n)), hi = (1n << bits) - 1n;
-      const pattern = BigInt.asUintN(Number(bits), inRange(integer(value, what), lo, hi, `${lo} to ${hi}`));
+      const pattern = BigInt.asUintN(Number(bits), inRange(integer(value, name()), lo, hi, `${lo} to ${hi}`));
       if (bits === 64n) view.setBigUint64(offset, pattern, true);
       else if (bits === 32n) view.setUint32(offset, Number(pattern), true);
       else if (bits === 16n) view.setUint16(offset, Number(pattern), true);
@@ -86,18 +121,24 @@ export function writeArgument(view: DataView, type: DeviceArgumentType, offset: 
     case "bf16":
     case "f32":
     case "f64":
-      if (typeof value !== "number") throw new ArgumentValueError("invalid-argument", `${what}: expected a number for ${type}, got ${describe(value)}`);
+      if (typeof value !== "number") throw new ArgumentValueError("invalid-argument", `${name()}: expected a number for ${type}, got ${describe(value)}`);
       if (type === "f64") view.setFloat64(offset, value, true);
       else if (type === "f32") view.setFloat32(offset, value, true);
       else view.setUint16(offset, type === "f16" ? minifloatBits(value, 5, 10) : minifloatBits(value, 8, 7), true);
       return;
     case "buffer": {
       if (value === null || typeof value !== "object" || !("address" in value) || !("byteLength" in value)) {
-        throw new ArgumentValueError("invalid-argument", `${what}: expected { address, byteLength } for a buffer, got ${describe(value)}`);
+        throw new ArgumentValueError("invalid-argument", `${name()}: expected ${buffers.expected}, got ${describe(value)}`);
       }
       const b = value as BufferArgumentValue;
-      view.setBigUint64(offset + BUFFER_ADDRESS_FIELD, inRange(integer(b.address, `${what}.address`), 0n, TWO_64 - 1n, "unsigned 64-bit address"), true);
-      view.setBigUint64(offset + BUFFER_LENGTH_FIELD, inRange(integer(b.byteLength, `${what}.byteLength`), 0n, TWO_63 - 1n, "0 to 2^63-1 bytes"), true);
+      const address =
+        typeof b.address === "bigint" && b.address >= 0n && b.address < TWO_64 ? b.address : inRange(integer(b.address, `${name()}.address`), 0n, TWO_64 - 1n, "unsigned 64-bit address");
+      const length =
+        typeof b.byteLength === "number" && Number.isSafeInteger(b.byteLength) && b.byteLength >= 0 ? b.byteLength : inRange(integer(b.byteLength, `${name()}.byteLength`), 0n, TWO_63 - 1n, "0 to 2^63-1 bytes");
+      buffers.check?.(address, length, name, b);
+      view.setBigUint64(offset + BUFFER_ADDRESS_FIELD, address, true);
+      if (typeof length === "number") setInt64(view, offset + BUFFER_LENGTH_FIELD, length);
+      else view.setBigUint64(offset + BUFFER_LENGTH_FIELD, length, true);
       return;
     }
   }

@@ -5,7 +5,7 @@
  * what cuLaunchKernel copies.
  */
 import { LoomError } from "../../core/errors.js";
-import { minifloatBits } from "../../abi/index.js";
+import { ArgumentValueError, writeArgument, type BufferEncoding } from "../../abi/index.js";
 import type { CudaInterfaceArgument, CudaKernelInterface } from "./interface.js";
 
 /** A buffer argument: a device address and how many bytes the kernel may use. A CudaBuffer is one. */
@@ -24,9 +24,6 @@ export type ArgValue = number | bigint | boolean | BufferArgument;
  */
 export type BufferCheck = (address: bigint, byteLength: bigint | number, what: () => string, value?: BufferArgument) => void;
 
-const TWO_63 = 1n << 63n;
-const TWO_64 = 1n << 64n;
-
 /** Writes `values` into `view` (which must hold the whole block); zeroes the rest first. */
 export function writeArguments(record: CudaKernelInterface, values: readonly ArgValue[], view: DataView, checkBuffer?: BufferCheck): void {
   if (!Array.isArray(values)) throw new LoomError("invalid-argument", `kernel '${record.entryName}': arguments must be an array`);
@@ -35,8 +32,20 @@ export function writeArguments(record: CudaKernelInterface, values: readonly Arg
     throw new LoomError("invalid-argument", `kernel '${record.entryName}' takes ${slots.length} arguments (${slots.map((s) => s.name).join(", ")}), got ${values.length}`);
   }
   for (let i = 0; i < record.argumentBlockBytes; i += 8) view.setFloat64(i, 0);
-  // Indexed loop, messages built only on failure: this runs on every launch.
-  for (let i = 0; i < slots.length; i++) writeValue(view, slots[i] as CudaInterfaceArgument, values[i], record, i, checkBuffer);
+  const buffers = checkBuffer ? encodingWith(checkBuffer) : PLAIN_CUDA_BUFFERS;
+  // Indexed loop, labels built only on failure: this runs on every launch. The values are
+  // written by src/abi's packer, the one the Vulkan and WebGPU runtimes use.
+  let i = 0;
+  const what = () => label(record, i);
+  try {
+    for (; i < slots.length; i++) {
+      const slot = slots[i] as CudaInterfaceArgument;
+      writeArgument(view, slot.type, slot.offset, values[i], what, buffers);
+    }
+  } catch (e) {
+    if (e instanceof ArgumentValueError) throw new LoomError(e.status, e.message);
+    throw e;
+  }
 }
 
 /** The block as a fresh Uint8Array of `record.argumentBlockBytes` bytes. */
@@ -46,88 +55,16 @@ export function packArguments(record: CudaKernelInterface, values: readonly ArgV
   return block;
 }
 
+/** Buffer arguments are device pointers: a CudaBuffer, or any `{ address, byteLength }`. */
+const CUDA_BUFFER = "a CudaBuffer or { address, byteLength }";
+const PLAIN_CUDA_BUFFERS: BufferEncoding = { expected: CUDA_BUFFER };
+const CHECKED = new WeakMap<BufferCheck, BufferEncoding>();
+
+/** The encoding that checks buffers with `check`, made once per check (a runtime has one). */
+function encodingWith(check: BufferCheck): BufferEncoding {
+  let e = CHECKED.get(check);
+  if (!e) CHECKED.set(check, (e = { expected: CUDA_BUFFER, check }));
+  return e;
+}
+
 const label = (record: CudaKernelInterface, i: number): string => `kernel '${record.entryName}' argument ${i} ('${record.arguments[i]?.name ?? "?"}')`;
-
-function describe(value: unknown): string {
-  return typeof value === "object" ? (JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v)) ?? "null") : `${typeof value} ${String(value)}`;
-}
-
-/** An integer value as a BigInt, or a LoomError naming the argument. */
-function integer(value: unknown, what: () => string): bigint {
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number" && Number.isInteger(value)) {
-    if (!Number.isSafeInteger(value)) throw new LoomError("invalid-argument", `${what()}: ${value} is not exactly representable; pass a bigint`);
-    return BigInt(value);
-  }
-  throw new LoomError("invalid-argument", `${what()}: expected an integer (number or bigint), got ${describe(value)}`);
-}
-
-function inRange(v: bigint, lo: bigint, hi: bigint, what: () => string, type: string): bigint {
-  if (v < lo || v > hi) throw new LoomError("out-of-range", `${what()}: ${v} does not fit ${type} (${lo} to ${hi})`);
-  return v;
-}
-
-/** A safe-integer number as 64 bits, without a BigInt: low word mod 2^32, high word by floor division. */
-function setInt64(view: DataView, at: number, v: number): void {
-  view.setUint32(at, v >>> 0, true);
-  view.setUint32(at + 4, Math.floor(v / 4294967296) >>> 0, true);
-}
-
-function writeValue(view: DataView, slot: CudaInterfaceArgument, value: unknown, record: CudaKernelInterface, i: number, checkBuffer: BufferCheck | undefined): void {
-  const at = slot.offset;
-  const what = () => label(record, i);
-  switch (slot.type) {
-    case "index":
-      if (typeof value === "number" && Number.isSafeInteger(value)) setInt64(view, at, value);
-      else view.setBigInt64(at, inRange(integer(value, what), -TWO_63, TWO_63 - 1n, what, "index"), true);
-      return;
-    case "offset":
-      if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) setInt64(view, at, value);
-      else view.setBigUint64(at, inRange(integer(value, what), 0n, TWO_63 - 1n, what, "offset"), true);
-      return;
-    case "i1":
-      view.setUint32(at, Number(inRange(typeof value === "boolean" ? (value ? 1n : 0n) : integer(value, what), 0n, 1n, what, "i1")), true);
-      return;
-    case "i8":
-    case "i16":
-    case "i32":
-    case "i64": {
-      // Signedness belongs to the ops: both the signed and the unsigned reading are accepted.
-      if (slot.type === "i32" && typeof value === "number" && Number.isInteger(value) && value >= -2147483648 && value <= 4294967295) {
-        view.setUint32(at, value >>> 0, true);
-        return;
-      }
-      const bits = Number(slot.type.slice(1));
-      const v = inRange(integer(value, what), -(1n << BigInt(bits - 1)), (1n << BigInt(bits)) - 1n, what, slot.type);
-      const pattern = BigInt.asUintN(bits, v);
-      if (bits === 64) view.setBigUint64(at, pattern, true);
-      else if (bits === 32) view.setUint32(at, Number(pattern), true);
-      else if (bits === 16) view.setUint16(at, Number(pattern), true);
-      else view.setUint8(at, Number(pattern));
-      return;
-    }
-    case "f16":
-    case "bf16":
-    case "f32":
-    case "f64":
-      if (typeof value !== "number") throw new LoomError("invalid-argument", `${what()}: expected a number for ${slot.type}, got ${describe(value)}`);
-      if (slot.type === "f32") view.setFloat32(at, value, true);
-      else if (slot.type === "f64") view.setFloat64(at, value, true);
-      else view.setUint16(at, slot.type === "f16" ? minifloatBits(value, 5, 10) : minifloatBits(value, 8, 7), true);
-      return;
-    case "buffer": {
-      if (value === null || typeof value !== "object" || !("address" in value) || !("byteLength" in value)) {
-        throw new LoomError("invalid-argument", `${what()}: expected a CudaBuffer or { address, byteLength }, got ${describe(value)}`);
-      }
-      const b = value as BufferArgument;
-      const address = typeof b.address === "bigint" && b.address >= 0n && b.address < TWO_64 ? b.address : inRange(integer(b.address, () => `${what()}.address`), 0n, TWO_64 - 1n, what, "a 64-bit address");
-      const length = typeof b.byteLength === "number" && Number.isSafeInteger(b.byteLength) && b.byteLength >= 0 ? b.byteLength : inRange(integer(b.byteLength, () => `${what()}.byteLength`), 0n, TWO_63 - 1n, what, "a byte length");
-      checkBuffer?.(address, length, what, b);
-      view.setBigUint64(at, address, true);
-      if (typeof length === "number") setInt64(view, at + 8, length);
-      else view.setBigUint64(at + 8, length, true);
-      return;
-    }
-  }
-}
-

@@ -1,8 +1,8 @@
 /**
  * The SPIR-V `TargetEnvironment`. Each kernel is lowered once: at compile time (`check`),
  * all SPIR-V kernels of the prepared module go into one SPIR-V module (one entry point per
- * kernel), whose TARGET diagnostics fail `compileModule` and whose bytes are kept; `emit`
- * hands those bytes out (prepared kernels are immutable). A prepared module `check` never
+ * kernel), whose TARGET diagnostics fail `compileModule` and which is kept sealed; `emit`
+ * writes its bytes (prepared kernels are immutable). A prepared module `check` never
  * saw (built by hand) is lowered by `emit` itself, the same way.
  */
 import { LoomError } from "../../core/errors.js";
@@ -16,7 +16,7 @@ import { SharedGlobals } from "./lower/context.js";
 import { lowerKernel } from "./lower/kernel.js";
 import type { KernelLowering } from "./lower/context.js";
 import { spirvKernelInterfaces } from "./interface.js";
-import { SpirvModule } from "./module.js";
+import { SpirvModule, writeModule, type SealedModule } from "./module.js";
 import { SPIRV_TARGET_RECORD } from "./record.js";
 import { registerSpirvEnvironment, spirvInfoOf, SPIRV_ENVIRONMENT_NAME, type SpirvTargetInfo } from "./profile.js";
 import { AddressingModel, ExecutionMode, ExecutionModel, MemoryModel } from "./spec.js";
@@ -43,10 +43,11 @@ function guarded(k: PreparedKernel, fn: () => Diagnostic[]): Diagnostic[] {
   }
 }
 
-/** SPIR-V words lowered at compile time, for the emit of exactly those kernels. */
+/** The SPIR-V module lowered at compile time, for the emit of exactly those kernels. */
 interface LoweredModule {
   readonly kernels: readonly PreparedKernel[];
-  readonly bytes: Uint8Array;
+  /** Sealed at compile time (so a SPIR-V limit is a compile diagnostic); each emit writes its own bytes. */
+  readonly module: SealedModule;
   /** What each kernel's interface record needs from the lowering (docs/abi.md). */
   readonly interfaces: readonly TargetKernelInterface[];
 }
@@ -57,11 +58,15 @@ function sameKernels(a: readonly PreparedKernel[], b: readonly PreparedKernel[])
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-function serialize(m: SpirvModule): Uint8Array {
-  const words = m.finish(ExecutionModel.GLCompute, ExecutionMode.LocalSize);
+/** SPIR-V words are little-endian in a file: on such a host the word array is the bytes. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function serialize(m: SealedModule): Uint8Array {
+  const words = writeModule(m);
+  if (LITTLE_ENDIAN_HOST) return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
-  words.forEach((w, i) => view.setUint32(i * 4, w, true));
+  for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i]!, true);
   return bytes;
 }
 
@@ -71,7 +76,7 @@ function serialize(m: SpirvModule): Uint8Array {
  * Kernels whose profiles differ in ABI cannot share a module: each is then lowered into
  * its own, for its diagnostics only (emit refuses the mix).
  */
-function lowerSpirvKernels(kernels: readonly PreparedKernel[], lineInfo = false): { diagnostics: Diagnostic[]; bytes?: Uint8Array; interfaces?: TargetKernelInterface[] } {
+function lowerSpirvKernels(kernels: readonly PreparedKernel[], lineInfo = false): { diagnostics: Diagnostic[]; sealed?: SealedModule; interfaces?: TargetKernelInterface[] } {
   const diagnostics: Diagnostic[] = [];
   const lowerable: [PreparedKernel, SpirvTargetInfo][] = [];
   for (const k of kernels) {
@@ -96,17 +101,17 @@ function lowerSpirvKernels(kernels: readonly PreparedKernel[], lineInfo = false)
   }
   if (diagnostics.length > 0 || !shareable || !shared || !first) return { diagnostics };
   const module = shared.module;
-  // Serializing can still meet a SPIR-V limit (an instruction of more than 65535 words, e.g.
+  // Sealing can still meet a SPIR-V limit (an instruction of more than 65535 words, e.g.
   // a name that long): a diagnostic at the first kernel, never an exception.
-  let bytes: Uint8Array | undefined;
+  let sealed: SealedModule | undefined;
   try {
-    bytes = serialize(module);
+    sealed = module.seal(ExecutionModel.GLCompute, ExecutionMode.LocalSize);
   } catch (e) {
     if (e instanceof LoomError) throw e;
     diagnostics.push(makeDiagnostic(D.backendInternal, lowerable[0]![0].op.span, [`the SPIR-V module cannot be written: ${(e as Error)?.message ?? e}`]));
   }
-  if (!bytes) return { diagnostics };
-  return { diagnostics, bytes, interfaces: spirvKernelInterfaces(module, lowered, first) };
+  if (!sealed) return { diagnostics };
+  return { diagnostics, sealed, interfaces: spirvKernelInterfaces(module, lowered, first) };
 }
 
 /**
@@ -117,8 +122,8 @@ export function checkSpirvModule(module: PreparedModule): Diagnostic[] {
   const kernels = spirvKernels(module);
   const [head] = kernels;
   if (!head) return [];
-  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels);
-  if (bytes && interfaces) module.lowered?.set(LOWERED, { kernels, bytes, interfaces });
+  const { diagnostics, sealed, interfaces } = lowerSpirvKernels(kernels);
+  if (sealed && interfaces) module.lowered?.set(LOWERED, { kernels, module: sealed, interfaces });
   return diagnostics;
 }
 
@@ -137,15 +142,15 @@ export function emitSpirvModule(module: PreparedModule, request: EmitRequest): E
   if (!head) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for SPIR-V"])] };
   // Line info is lowered on request (the compile-time lowering has none).
   const kept = debugInfo ? undefined : module.lowered?.get(LOWERED);
-  // A copy: the caller owns the artifact's bytes; emitting again must not see its edits.
-  if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: kept.bytes.slice(), kernelInterfaces: kept.interfaces };
+  // Fresh bytes per emit: the caller owns the artifact's bytes; emitting again must not see its edits.
+  if (kept && sameKernels(kept.kernels, kernels)) return { diagnostics: [], contents: serialize(kept.module), kernelInterfaces: kept.interfaces };
   const infos = kernels.map((k) => spirvInfoOf(k.profile));
   const abis = new Set(infos.map((i) => i?.abi));
   if (!abis.has(undefined) && abis.size > 1) {
     return { diagnostics: [makeDiagnostic(D.backendInternal, head.op.span, ["SPIR-V kernels with different profile ABIs cannot share one module; emit them from separate modules"])] };
   }
-  const { diagnostics, bytes, interfaces } = lowerSpirvKernels(kernels, debugInfo);
-  return bytes ? { diagnostics, contents: bytes, kernelInterfaces: interfaces } : { diagnostics };
+  const { diagnostics, sealed, interfaces } = lowerSpirvKernels(kernels, debugInfo);
+  return sealed ? { diagnostics, contents: serialize(sealed), kernelInterfaces: interfaces } : { diagnostics };
 }
 
 export function createSpirvTargetEnvironment(): TargetEnvironment {

@@ -18,12 +18,20 @@ function inst(opcode: number, operands: readonly Word[]): Instruction {
   return { opcode, operands };
 }
 
+const UTF8 = new TextEncoder();
+
 /** A literal string: UTF-8, NUL-terminated, zero-padded to whole little-endian words. */
 export function stringWords(text: string): Word[] {
-  const bytes = new TextEncoder().encode(text);
-  const words: Word[] = new Array(Math.floor(bytes.length / 4) + 1).fill(0);
-  bytes.forEach((b, i) => (words[i >> 2]! |= b << ((i & 3) * 8)));
-  return words.map((w) => w >>> 0);
+  const n = text.length;
+  let ascii = true;
+  for (let i = 0; i < n; i++) if (text.charCodeAt(i) > 0x7f) ascii = false;
+  // Names are ASCII almost always: their code units are their bytes, no encoder needed.
+  const bytes: ArrayLike<number> = ascii ? { length: n } : UTF8.encode(text);
+  const length = bytes.length;
+  const words: Word[] = new Array<Word>((length >> 2) + 1).fill(0);
+  for (let i = 0; i < length; i++) words[i >> 2]! |= (ascii ? text.charCodeAt(i) : bytes[i]!) << ((i & 3) * 8);
+  for (let i = 0; i < words.length; i++) words[i] = words[i]! >>> 0;
+  return words;
 }
 
 export function encodeInstruction(i: Instruction, out: Word[]): void {
@@ -31,6 +39,21 @@ export function encodeInstruction(i: Instruction, out: Word[]): void {
   if (count > 0xffff) throw new Error(`SPIR-V instruction ${i.opcode} has ${count} words (limit 65535)`);
   out.push(((count << 16) | i.opcode) >>> 0);
   for (const w of i.operands) out.push(w >>> 0);
+}
+
+/** Words `i` takes in the binary (its word-count/opcode word included); throws past SPIR-V's limit. */
+export function instructionWords(i: Instruction): number {
+  const count = i.operands.length + 1;
+  if (count > 0xffff) throw new Error(`SPIR-V instruction ${i.opcode} has ${count} words (limit 65535)`);
+  return count;
+}
+
+/** Writes `i` (sized by `instructionWords` first) at `at` of `out`, returning the index after it. */
+export function writeInstruction(i: Instruction, out: Uint32Array, at: number): number {
+  const operands = i.operands;
+  out[at++] = ((operands.length + 1) << 16) | i.opcode;
+  for (let k = 0; k < operands.length; k++) out[at++] = operands[k]!;
+  return at;
 }
 
 // ---- Debug --------------------------------------------------------------------------------
@@ -131,7 +154,11 @@ export const atomicCompareExchange = (type: Id, id: Id, pointer: Id, scope: Id, 
   inst(Op.AtomicCompareExchange, [type, id, pointer, scope, equal, unequal, value, comparator]);
 
 // ---- Control-Flow -------------------------------------------------------------------------
-export const phi = (type: Id, id: Id, incoming: readonly (readonly [value: Id, block: Id])[]) => inst(Op.Phi, [type, id, ...incoming.flat()]);
+export const phi = (type: Id, id: Id, incoming: readonly (readonly [value: Id, block: Id])[]) => {
+  const operands: Word[] = [type, id];
+  for (const [value, block] of incoming) operands.push(value, block);
+  return inst(Op.Phi, operands);
+};
 export const loopMerge = (merge: Id, cont: Id, control: number) => inst(Op.LoopMerge, [merge, cont, control]);
 export const selectionMerge = (merge: Id, control: number) => inst(Op.SelectionMerge, [merge, control]);
 export const label = (id: Id) => inst(Op.Label, [id]);

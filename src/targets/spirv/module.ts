@@ -9,6 +9,7 @@
  * All integer types are declared unsigned (signedness 0): Loom integers are bit patterns
  * and every instruction that cares (`OpSDiv`, `OpSLessThan`, ...) states its signedness.
  */
+import { minifloatBits } from "../../abi/index.js";
 import * as I from "./instructions.js";
 import type { Id, Instruction } from "./instructions.js";
 import { Capability, Decoration, ExecutionMode, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
@@ -32,44 +33,15 @@ export function scalarBytes(t: ScalarType): number {
 
 const F32_VIEW = new DataView(new ArrayBuffer(8));
 
-/** IEEE binary16 bits of a double, rounded to nearest even (no double rounding through f32). */
-export function halfBits(value: number): number {
-  if (Number.isNaN(value)) return 0x7e00;
-  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0;
-  const a = Math.abs(value);
-  if (a === Infinity) return sign | 0x7c00;
-  // Subnormals are multiples of 2^-24; rounding up to 1024 gives the smallest normal (0x400).
-  if (a < 2 ** -14) return sign | roundEven(a / 2 ** -24);
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  let m = roundEven((a / 2 ** e) * 1024);
-  if (m === 2048) {
-    m = 1024;
-    e++;
-  }
-  if (e > 15) return sign | 0x7c00;
-  return sign | ((e + 15) << 10) | (m - 1024);
-}
-
-function roundEven(x: number): number {
-  const f = Math.floor(x);
-  const d = x - f;
-  if (d > 0.5) return f + 1;
-  if (d < 0.5) return f;
-  return f % 2 === 0 ? f : f + 1;
-}
-
-/** Words of a constant of width `width` (low word first). */
-function intWords(value: bigint, width: number): number[] {
-  const v = BigInt.asUintN(width, value);
+/** Words of the constant bit pattern `v` of width `width` (low word first). */
+function intWords(v: bigint, width: number): number[] {
   if (width <= 32) return [Number(v)];
   return [Number(v & 0xffffffffn), Number(v >> 32n)];
 }
 
 /** Float constant words; a NaN constant is the canonical quiet NaN, spelled out (docs/language.md "NaN payloads"). */
 function floatWords(value: number, width: number): number[] {
-  if (width === 16) return [halfBits(value)];
+  if (width === 16) return [minifloatBits(value, 5, 10)];
   if (Number.isNaN(value)) return width === 32 ? [0x7fc00000] : [0, 0x7ff80000];
   if (width === 32) {
     F32_VIEW.setFloat32(0, value, true);
@@ -87,6 +59,11 @@ export interface EntryPointRecord {
   /** Float widths whose signed zeros, infinities and NaNs the kernel preserves (SignedZeroInfNanPreserve). */
   readonly preserveFloatWidths?: readonly number[];
 }
+
+/** `scalarSlot` offsets per width (bool 0, int 1–4, float 5–8). */
+const WIDTH_SLOT: Readonly<Record<8 | 16 | 32 | 64, number>> = { 8: 0, 16: 1, 32: 2, 64: 3 };
+/** The capability a scalar type of each slot requires. */
+const SLOT_CAPABILITY: readonly (CapabilityName | undefined)[] = [undefined, "Int8", "Int16", undefined, "Int64", undefined, "Float16", undefined, "Float64"];
 
 export class SpirvModule {
   private bound = 1;
@@ -107,6 +84,12 @@ export class SpirvModule {
   private readonly functions: Instruction[] = [];
   private readonly types = new Map<string, Id>();
   private readonly constants = new Map<string, Id>();
+  /** Scalar type ids by `scalarSlot` (the hottest type lookups, no string key). */
+  private readonly scalarIds: (Id | undefined)[] = [];
+  /** Pointer type ids by pointee id, then storage class. */
+  private readonly pointerIds = new Map<number, Map<number, Id>>();
+  /** Integer constant ids by type id, then value (bit pattern). */
+  private readonly intConstants = new Map<Id, Map<bigint, Id>>();
 
   constructor(private readonly addressing: number, private readonly memory: number) {
     this.require("Shader");
@@ -140,7 +123,9 @@ export class SpirvModule {
 
   /** The declared capabilities, by name. */
   capabilityNames(): CapabilityName[] {
-    return (Object.keys(Capability) as CapabilityName[]).filter((name) => this.capabilities.has(Capability[name]));
+    const names: CapabilityName[] = [];
+    for (const name in Capability) if (this.capabilities.has(Capability[name as CapabilityName])) names.push(name as CapabilityName);
+    return names;
   }
 
   /** The `GLSL.std.450` import, declared on first use. */
@@ -192,16 +177,17 @@ export class SpirvModule {
   }
 
   scalar(t: ScalarType): Id {
-    if (t.kind === "bool") return this.cachedType("bool", (id) => I.typeBool(id));
-    if (t.kind === "int") {
-      if (t.width === 64) this.require("Int64");
-      if (t.width === 16) this.require("Int16");
-      if (t.width === 8) this.require("Int8");
-      return this.cachedType(scalarKey(t), (id) => I.typeInt(id, t.width, 0));
+    const slot = t.kind === "bool" ? 0 : (t.kind === "int" ? 1 : 5) + WIDTH_SLOT[t.width];
+    // Every use requires the width's capability: each kernel of the module counts its own.
+    const capability = SLOT_CAPABILITY[slot];
+    if (capability !== undefined) this.require(capability);
+    let id = this.scalarIds[slot];
+    if (id === undefined) {
+      id = this.id();
+      this.globals.push(t.kind === "bool" ? I.typeBool(id) : t.kind === "int" ? I.typeInt(id, t.width, 0) : I.typeFloat(id, t.width));
+      this.scalarIds[slot] = id;
     }
-    if (t.width === 64) this.require("Float64");
-    if (t.width === 16) this.require("Float16");
-    return this.cachedType(scalarKey(t), (id) => I.typeFloat(id, t.width));
+    return id;
   }
 
   typeVector(component: ScalarType, count: number): Id {
@@ -210,7 +196,15 @@ export class SpirvModule {
   }
 
   typePointer(storage: number, pointee: Id): Id {
-    return this.cachedType(`ptr:${storage}:${pointee}`, (id) => I.typePointer(id, storage, pointee));
+    let byStorage = this.pointerIds.get(pointee);
+    if (byStorage === undefined) this.pointerIds.set(pointee, (byStorage = new Map()));
+    let id = byStorage.get(storage);
+    if (id === undefined) {
+      id = this.id();
+      this.globals.push(I.typePointer(id, storage, pointee));
+      byStorage.set(storage, id);
+    }
+    return id;
   }
 
   /** A fixed array without explicit layout (Workgroup / Function storage). */
@@ -229,7 +223,8 @@ export class SpirvModule {
 
   /** A `Block` struct with members at explicit byte offsets; cached by its shape. */
   typeBlock(members: readonly { readonly type: Id; readonly offset: number }[]): Id {
-    const key = `block:${members.map((m) => `${m.type}@${m.offset}`).join(",")}`;
+    let key = "block:";
+    for (const m of members) key += `${m.type}@${m.offset},`;
     return this.cachedType(key, (id) => {
       this.decorate(id, Decoration.Block);
       members.forEach((m, i) => this.memberDecorate(id, i, Decoration.Offset, m.offset));
@@ -260,8 +255,16 @@ export class SpirvModule {
   constInt(t: ScalarType, value: bigint): Id {
     if (t.kind !== "int") throw new Error("constInt of a non-integer type");
     const type = this.scalar(t);
-    const words = intWords(value, t.width);
-    return this.cachedConstant(`${type}:${words.join(",")}`, (id) => I.constant(type, id, words));
+    const bits = BigInt.asUintN(t.width, value);
+    let byValue = this.intConstants.get(type);
+    if (byValue === undefined) this.intConstants.set(type, (byValue = new Map()));
+    let id = byValue.get(bits);
+    if (id === undefined) {
+      id = this.id();
+      this.globals.push(I.constant(type, id, intWords(bits, t.width)));
+      byValue.set(bits, id);
+    }
+    return id;
   }
 
   constFloat(t: ScalarType, value: number): Id {
@@ -297,23 +300,52 @@ export class SpirvModule {
     this.entries.push(record);
   }
 
+  /**
+   * The module's instructions in section order and its length in words, fixed from here on;
+   * throws when an instruction exceeds SPIR-V's 65535 words. `write` turns it into words.
+   */
+  seal(executionModel: number, localSizeMode: number): SealedModule {
+    const sections: (readonly Instruction[])[] = [
+      [...this.capabilities].map((c) => I.capability(c)),
+      [...this.extensions].map((e) => I.extension(e)),
+      this.imports,
+      [I.memoryModel(this.addressing, this.memory)],
+      this.entries.map((e) => I.entryPoint(executionModel, e.fn, e.name, e.iface)),
+      this.entries.map((e) => I.executionMode(e.fn, localSizeMode, ...e.localSize)),
+      this.entries.flatMap((e) => (e.preserveFloatWidths ?? []).map((w) => I.executionMode(e.fn, ExecutionMode.SignedZeroInfNanPreserve, w))),
+      this.sources,
+      this.debug,
+      this.annotations,
+      this.globals,
+      this.functions,
+    ];
+    let length = 5;
+    for (const list of sections) for (let i = 0; i < list.length; i++) length += I.instructionWords(list[i]!);
+    return { sections, length, bound: this.bound };
+  }
+
   /** The finished module as words (header first). */
   finish(executionModel: number, localSizeMode: number): Uint32Array {
-    const words: number[] = [MAGIC, VERSION_1_6, GENERATOR, 0, 0];
-    const emit = (list: readonly Instruction[]) => list.forEach((i) => I.encodeInstruction(i, words));
-    emit([...this.capabilities].map((c) => I.capability(c)));
-    emit([...this.extensions].map((e) => I.extension(e)));
-    emit(this.imports);
-    emit([I.memoryModel(this.addressing, this.memory)]);
-    emit(this.entries.map((e) => I.entryPoint(executionModel, e.fn, e.name, e.iface)));
-    emit(this.entries.map((e) => I.executionMode(e.fn, localSizeMode, ...e.localSize)));
-    emit(this.entries.flatMap((e) => (e.preserveFloatWidths ?? []).map((w) => I.executionMode(e.fn, ExecutionMode.SignedZeroInfNanPreserve, w))));
-    emit(this.sources);
-    emit(this.debug);
-    emit(this.annotations);
-    emit(this.globals);
-    emit(this.functions);
-    words[3] = this.bound;
-    return Uint32Array.from(words);
+    return writeModule(this.seal(executionModel, localSizeMode));
   }
+}
+
+/** A module's instructions in section order (see `SpirvModule.seal`). */
+export interface SealedModule {
+  readonly sections: readonly (readonly Instruction[])[];
+  /** Words, header included. */
+  readonly length: number;
+  readonly bound: number;
+}
+
+/** The words of a sealed module: sized first, then written in place. */
+export function writeModule(m: SealedModule): Uint32Array {
+  const words = new Uint32Array(m.length);
+  words[0] = MAGIC;
+  words[1] = VERSION_1_6;
+  words[2] = GENERATOR;
+  words[3] = m.bound;
+  let at = 5;
+  for (const list of m.sections) for (let i = 0; i < list.length; i++) at = I.writeInstruction(list[i]!, words, at);
+  return words;
 }

@@ -95,6 +95,8 @@ function kernelInterface(p: LoweredKernel): TargetKernelInterface {
   };
 }
 
+const UTF8 = new TextEncoder();
+
 export function emitWgslModule(module: PreparedModule, request: EmitRequest): EmitOutput {
   if (request.artifactFormat !== ARTIFACT_FORMAT.WGSL) {
     throw new LoomError("invalid-argument", `the WGSL environment emits only ${JSON.stringify(ARTIFACT_FORMAT.WGSL)}, not ${JSON.stringify(request.artifactFormat)}`);
@@ -107,7 +109,7 @@ export function emitWgslModule(module: PreparedModule, request: EmitRequest): Em
   const parts = kernels.map((k) => lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
   const done = parts as LoweredKernel[];
-  return { diagnostics, contents: new TextEncoder().encode(moduleText(done)), kernelInterfaces: done.map(kernelInterface) };
+  return { diagnostics, contents: UTF8.encode(moduleText(done)), kernelInterfaces: done.map(kernelInterface) };
 }
 
 export function createWgslTargetEnvironment(): TargetEnvironment {

@@ -18,6 +18,8 @@ export interface Lane {
   readonly args: readonly Scalar[];
   readonly from: PtxScalar;
   readonly to: PtxScalar;
+  /** The op's family (`index`, `scalar`, `vector`); absent when a rule calls another rule. */
+  readonly dialect?: string;
 }
 export type LaneRule = (l: Lane) => Scalar;
 
@@ -87,10 +89,39 @@ function bitwise(name: string, onBool: OnBool): LaneRule {
   return ({ cx, args: [a, x], to }) => (to === "pred" ? boolBinary(cx, onBool, a!, x!) : alu(cx, `${name}.${b(to)}`, to, a!, x!));
 }
 
+/** k when `x` is the constant 2^k (k ≥ 0, positive in the carrier's signed reading), else undefined. */
+function powerOfTwo(x: Scalar): number | undefined {
+  const c = x.c;
+  if (c === undefined || c <= 0n || (c & (c - 1n)) !== 0n) return undefined;
+  return c.toString(2).length - 1;
+}
+
+/**
+ * `a / 2^k` and `a rem 2^k` without a divide, on 32- and 64-bit carriers. An `index` dividend
+ * is non-negative (a negative one is undefined behaviour, docs/language.md §4.2), and so is an
+ * unsigned one: a shift and a mask. A signed dividend rounds toward zero: add 2^k − 1 when
+ * negative (the sign smeared, shifted down), then shift; the remainder is `a` minus the
+ * quotient's multiple. Else undefined (narrow carriers keep the divide).
+ */
+function divideByPowerOfTwo(cx: KernelLowering, name: string, nonNegative: boolean, a: Scalar, k: number, to: PtxScalar): Scalar | undefined {
+  if (to !== "i32" && to !== "i64") return undefined;
+  const w = BITS[to];
+  if (k === 0) return name === "div" ? a : cx.int(to, 0);
+  if (nonNegative) return name === "div" ? alu(cx, `shr.${u(to)}`, to, a, cx.int("i32", k)) : alu(cx, `and.${b(to)}`, to, a, cx.int(to, (1n << BigInt(k)) - 1n));
+  const sign = alu(cx, `shr.${s(to)}`, to, a, cx.int("i32", w - 1));
+  const bias = cx.op(`shr.${u(to)}`, to, sign, cx.int("i32", w - k));
+  const biased = alu(cx, `add.${s(to)}`, to, a, bias);
+  if (name === "div") return cx.op(`shr.${s(to)}`, to, biased, cx.int("i32", k));
+  return alu(cx, `sub.${s(to)}`, to, a, cx.op(`and.${b(to)}`, to, biased, cx.int(to, -(1n << BigInt(k)))));
+}
+
 /** Division-like ops: signed on the sign-extended carrier, unsigned on zero-extended operands. */
 function divide(name: string, signed: boolean, onBool: OnBool): LaneRule {
-  return ({ cx, args: [a, x], to }) => {
+  return ({ cx, args: [a, x], to, dialect }) => {
     if (to === "pred") return boolBinary(cx, onBool, a!, x!);
+    const k = powerOfTwo(x!);
+    const shifted = k === undefined ? undefined : divideByPowerOfTwo(cx, name, !signed || dialect === "index", a!, k, to);
+    if (shifted) return shifted;
     if (signed) return canon(cx, alu(cx, `${name}.${s(to)}`, to, a!, x!));
     const r = alu(cx, `${name}.${u(to)}`, to === "i8" ? "i16" : to, zext8(cx, a!), zext8(cx, x!));
     return canon(cx, { ...r, t: to });

@@ -10,7 +10,8 @@ import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } 
 import { namesWithPrefix, type OpName, propOf } from "../../../dialects/registry.js";
 
 function laneCount(op: Op): number | undefined {
-  for (const v of [...op.results, ...op.operands]) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
+  for (const v of op.results) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
+  for (const v of op.operands) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
   return undefined;
 }
 

@@ -94,10 +94,12 @@ export class KernelLowering {
   private readonly reported = new Set<Op | Value>();
   /** Per-kernel declarations keyed by the rule that owns them (buffer variables, scratch, ...). */
   readonly memo = new Map<string, Id>();
+  /** Each binding's StorageBuffer variable per element type (memory-rules.ts `bufferVariable`). */
+  readonly bufferVariables = new Map<number, Id>();
   /** The element type each scratch allocation is viewed with (one typed array each). */
   readonly scratchElements = new Map<Op, string>();
-  /** The push-constant block: its variable and, per `offset:part` key, member index and type. */
-  push: { readonly variable: Id; readonly members: ReadonlyMap<string, { readonly index: number; readonly type: ScalarType }> } | undefined;
+  /** The push-constant block: its variable and, per member byte offset, member index and type. */
+  push: { readonly variable: Id; readonly members: ReadonlyMap<number, { readonly index: number; readonly type: ScalarType }> } | undefined;
   /** Ids of integer constants made through `int`, for trivial folding. */
   private readonly constantOf = new Map<Id, bigint>();
   /** Profile features and subgroup operations the kernel relied on (its kernel-interface record). */
@@ -163,17 +165,26 @@ export class KernelLowering {
 
   /** Checks that every primitive type an op touches is available; reports the first that is not. */
   checkTypes(op: Op): boolean {
-    const types: Type[] = [...op.operands.map((v) => v.type), ...op.results.map((v) => v.type)];
-    for (const t of types) {
-      const name = t.kind === "prim" ? t.name : t.element.name;
-      if (name === "bf16") {
-        this.unsupported(op, `'${op.name}' on type 'bf16'`, "Vulkan 1.3 SPIR-V has no bfloat16 type");
-        return false;
-      }
-      const need = TYPE_FEATURES[name];
-      if (need && !this.requireFeature(op, need.feature, `'${op.name}' with ${need.what}`)) return false;
-    }
+    // Operands, then results; loops, not a concatenated array: this runs for every op.
+    for (const v of op.operands) if (!this.checkType(op, v.type)) return false;
+    for (const v of op.results) if (!this.checkType(op, v.type)) return false;
     return true;
+  }
+
+  private checkType(op: Op, t: Type): boolean {
+    const name = t.kind === "prim" ? t.name : t.element.name;
+    if (name === "bf16") {
+      this.unsupported(op, `'${op.name}' on type 'bf16'`, "Vulkan 1.3 SPIR-V has no bfloat16 type");
+      return false;
+    }
+    const need = TYPE_FEATURES[name];
+    if (!need) return true;
+    // The message is built only when the feature is missing (this runs for every typed value).
+    if (this.hasFeature(need.feature)) {
+      this.usedFeatures.add(need.feature);
+      return true;
+    }
+    return this.requireFeature(op, need.feature, `'${op.name}' with ${need.what}`);
   }
 
   // ---- values -------------------------------------------------------------------------------
@@ -280,10 +291,10 @@ export class KernelLowering {
     return this.binary(SpvOp.IMul, U64, a, b);
   }
 
-  /** Loads push-constant member `key` (`<offset>:value|length|address`, see kernel.ts). */
-  loadPush(key: string): Id {
-    const member = this.push?.members.get(key);
-    if (!this.push || !member) throw new Error(`SPIR-V lowering: no push-constant member '${key}'`);
+  /** Loads the push-constant member at byte `offset` of the argument block (see kernel.ts). */
+  loadPush(offset: number): Id {
+    const member = this.push?.members.get(offset);
+    if (!this.push || !member) throw new Error(`SPIR-V lowering: no push-constant member at byte ${offset}`);
     const m = this.module;
     const type = m.scalar(member.type);
     const ptr = m.id();

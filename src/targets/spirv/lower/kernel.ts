@@ -22,23 +22,11 @@ import { SPIRV_RULES } from "./rules.js";
 import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
 
-/** Every rule, preceded by an OpLine at its op when the module carries line info (`loom compile -g`). */
-const RULES_WITH_LINES = Object.fromEntries(
-  Object.entries(SPIRV_RULES).map(([name, rule]) => [
-    name,
-    typeof rule === "function"
-      ? (cx: KernelLowering, op: Op) => {
-          if (cx.module.lineInfo && op.span) cx.fn.emit(I.line(cx.module.sourceFile(op.span.source), op.span.line, op.span.column));
-          rule(cx, op);
-        }
-      : rule,
-  ]),
-) as typeof SPIRV_RULES;
+// OpLines for `loom compile -g` come from KernelLowering.beforeRule, which the driver calls before each rule.
+const lowerRegionOps = regionLowering<KernelLowering, Lowered>("SPIR-V", SPIRV_RULES, { kind: "invalid" });
 
-const lowerRegionOps = regionLowering<KernelLowering, Lowered>("SPIR-V", RULES_WITH_LINES, { kind: "invalid" });
-
+/** A push-constant member; its byte offset names it (a buffer's address at the slot, its length 8 bytes on). */
 interface PushMember {
-  readonly key: string;
   readonly type: ScalarType;
   readonly offset: number;
 }
@@ -65,8 +53,8 @@ function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lo
   for (const slot of k.args) {
     if (!used.has(slot.value) || slot.type.kind !== "prim") continue;
     if (slot.type.name === "buffer") {
-      if (cx.info.abi === "device-address") members.push({ key: `${slot.offset}:address`, type: U64, offset: slot.offset });
-      members.push({ key: `${slot.offset}:length`, type: U64, offset: slot.offset + 8 });
+      if (cx.info.abi === "device-address") members.push({ type: U64, offset: slot.offset });
+      members.push({ type: U64, offset: slot.offset + 8 });
       if (!cx.requireFeature(slot.value, "shaderInt64", "a buffer argument (its 64-bit length)")) ok = false;
       continue;
     }
@@ -81,7 +69,7 @@ function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lo
       if (!cx.requireFeature(slot.value, feature, what)) ok = false;
       else if (capability) cx.module.require(capability);
     }
-    members.push({ key: `${slot.offset}:value`, type: memberType, offset: slot.offset });
+    members.push({ type: memberType, offset: slot.offset });
   }
   if (ok && members.length > 0) {
     const m = cx.module;
@@ -89,14 +77,14 @@ function bindArguments(cx: KernelLowering, used: ReadonlyMap<Value, number>): Lo
     const variable = m.globalVariable(m.typePointer(StorageClass.PushConstant, block), StorageClass.PushConstant);
     m.name(variable, `${k.exportName}_args`);
     cx.iface.add(variable);
-    cx.push = { variable, members: new Map(members.map((x, index) => [x.key, { index, type: x.type }])) };
+    cx.push = { variable, members: new Map(members.map((x, index) => [x.offset, { index, type: x.type }])) };
   }
   let binding = 0;
   return k.args.map((slot): Lowered => {
     if (slot.type.kind === "prim" && slot.type.name === "buffer") return { kind: "buffer", root: { kind: "argument", slot, binding: binding++ } };
     if (!cx.push || !used.has(slot.value)) return { kind: "invalid" };
     const t = scalarTypeOf((slot.type as { name: Parameters<typeof scalarTypeOf>[0] }).name)!;
-    const raw = cx.loadPush(`${slot.offset}:value`);
+    const raw = cx.loadPush(slot.offset);
     // i1 travels as a u32 0/1 (language.md §7).
     if (t.kind === "bool") return { kind: "scalar", id: cx.binary(S.INotEqual, BOOL, raw, cx.u32(0)), type: BOOL };
     return { kind: "scalar", id: raw, type: t };

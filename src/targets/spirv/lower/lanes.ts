@@ -31,6 +31,22 @@ function f(cx: KernelLowering, t: ScalarType, v: number): Id {
 // ---- integers -----------------------------------------------------------------------------
 
 /** An integer binary op; `onBool` gives its meaning on i1 (true = 1 unsigned, −1 signed). */
+/**
+ * `index.div`/`rem`: the dividend is non-negative (a negative one is undefined behaviour,
+ * docs/language.md §4.2), so a constant power-of-two divisor is a logical shift or a mask;
+ * any other divisor is OpSDiv/OpSRem.
+ */
+function indexDivision(kind: "div" | "rem"): LaneRule {
+  return ({ cx, args: [a, b], result }) => {
+    const d = cx.constValue(b!);
+    if (d !== undefined && d > 0n && (d & (d - 1n)) === 0n) {
+      if (kind === "rem") return d === 1n ? cx.int(result, 0n) : cx.binary(S.BitwiseAnd, result, a!, cx.int(result, d - 1n));
+      return d === 1n ? a! : cx.binary(S.ShiftRightLogical, result, a!, cx.int(result, BigInt(d.toString(2).length - 1)));
+    }
+    return cx.binary(kind === "div" ? S.SDiv : S.SRem, result, a!, b!);
+  };
+}
+
 function intBinary(opcode: Parameters<KernelLowering["binary"]>[0], onBool: "ne" | "and" | "or" | "first" | "false"): LaneRule {
   return ({ cx, args: [a, b], result }) => {
     if (!isBool(result)) return cx.binary(opcode, result, a!, b!);
@@ -355,6 +371,8 @@ export const LANE_RULES = {
   subi: intBinary(S.ISub, "ne"),
   muli: intBinary(S.IMul, "and"),
   divsi: intBinary(S.SDiv, "first"),
+  indexdiv: indexDivision("div"),
+  indexrem: indexDivision("rem"),
   divui: intBinary(S.UDiv, "first"),
   remsi: intBinary(S.SRem, "false"),
   remui: intBinary(S.UMod, "false"),
@@ -436,7 +454,7 @@ type SuffixOf<N extends string> = N extends `${string}.${infer S}` ? S : never;
 
 /** `index.*` op suffix → lane rule name (index ops are signed 64-bit; offset only adds/compares). */
 export const INDEX_RULE_NAMES: Readonly<Record<SuffixOf<IndexLanewise>, LaneName>> = {
-  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd",
+  add: "addi", sub: "subi", mul: "muli", div: "indexdiv", rem: "indexrem", min: "minsi", max: "maxsi", scale: "muli", madd: "madd",
   andi: "andi", ori: "ori", xori: "xori", shli: "shli", shrsi: "shrsi", shrui: "shrui", rotli: "rotli", rotri: "rotri",
   ctlzi: "ctlzi", cttzi: "cttzi", ctpopi: "ctpopi", cmp: "cmpi", cast: "cast",
 };

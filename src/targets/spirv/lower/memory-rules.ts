@@ -12,6 +12,7 @@
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op, Predicate, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
+import { BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD } from "../../../abi/index.js";
 import type { ViewType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
 import type { Id, Word } from "../instructions.js";
@@ -37,8 +38,9 @@ function storageClassOf(root: BufferRoot): number {
 }
 
 function bufferVariable(cx: KernelLowering, root: Extract<BufferRoot, { kind: "argument" }>, element: ScalarType): Id {
-  const key = `buffer:${root.binding}:${scalarKey(element)}`;
-  let v = cx.memo.get(key);
+  // A number, not a string: this runs for every access (element widths are 8–64, so /8 ≤ 8).
+  const key = root.binding * 32 + (element.kind === "float" ? 16 : 0) + (element.kind === "bool" ? 0 : element.width / 8);
+  let v = cx.bufferVariables.get(key);
   if (v === undefined) {
     const m = cx.module;
     const size = scalarBytes(element);
@@ -47,7 +49,7 @@ function bufferVariable(cx: KernelLowering, root: Extract<BufferRoot, { kind: "a
     m.decorate(v, Decoration.DescriptorSet, 0);
     m.decorate(v, Decoration.Binding, root.binding);
     m.name(v, `${root.slot.name}_${scalarKey(element)}`);
-    cx.memo.set(key, v);
+    cx.bufferVariables.set(key, v);
   }
   cx.iface.add(v);
   return v;
@@ -110,7 +112,7 @@ export function elementPointer(cx: KernelLowering, view: ViewDescriptor, indices
   const ptr = m.id();
   if (root.kind === "argument" && cx.info.abi === "device-address") {
     const size = scalarBytes(view.element);
-    const address = cx.add64(cx.loadPush(`${root.slot.offset}:address`), cx.mul64(index, cx.u64(size)));
+    const address = cx.add64(cx.loadPush(root.slot.offset + BUFFER_ADDRESS_FIELD), cx.mul64(index, cx.u64(size)));
     cx.emit(I.unary(S.ConvertUToPtr, m.typePointer(StorageClass.PhysicalStorageBuffer, type), ptr, address));
     return { ptr, access: [MemoryAccess.Aligned, size], space: "buffer" };
   }
@@ -262,7 +264,7 @@ export function widePointer(cx: KernelLowering, op: Op, viewValue: Value, view: 
   const ptr = m.id();
   if (cx.info.abi === "device-address") {
     if (facts.bufferAlign < lanes * 4) return undefined;
-    const address = cx.add64(cx.loadPush(`${root.slot.offset}:address`), cx.mul64(index, cx.u64(4)));
+    const address = cx.add64(cx.loadPush(root.slot.offset + BUFFER_ADDRESS_FIELD), cx.mul64(index, cx.u64(4)));
     cx.emit(I.unary(S.ConvertUToPtr, m.typePointer(StorageClass.PhysicalStorageBuffer, vectorType), ptr, address));
     return { ptr, access: [MemoryAccess.Aligned, lanes * 4], vectorType };
   }
@@ -304,7 +306,7 @@ const lengthRule: OpRule = (cx, op) => {
   const b = cx.get(op.operands[0]!);
   if (b.kind !== "buffer") return cx.poison(op);
   const root = b.root;
-  const id = root.kind === "argument" ? cx.loadPush(`${root.slot.offset}:length`) : cx.u64(root.bytes);
+  const id = root.kind === "argument" ? cx.loadPush(root.slot.offset + BUFFER_LENGTH_FIELD) : cx.u64(root.bytes);
   cx.set(op.results[0]!, { kind: "scalar", id, type: U64 });
 };
 

@@ -58,6 +58,8 @@ export function wgslTypeOf(name: PrimName): WType | undefined {
 export const BYTES: Readonly<Record<WType, number>> = { bool: 4, i32: 4, u32: 4, f32: 4, f16: 2 };
 
 const I32_MIN = -(2n ** 31n), I32_MAX = 2n ** 31n - 1n, U32_MAX = 2n ** 32n - 1n;
+/** Indentation per block depth, made once per depth (every emitted line takes one). */
+const INDENTS: string[] = [""];
 
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
@@ -194,7 +196,7 @@ export class KernelLowering {
   }
 
   line(text: string): void {
-    this.lines.push(`${"  ".repeat(this.depth)}${text}`);
+    this.lines.push((INDENTS[this.depth] ??= "  ".repeat(this.depth)) + text);
   }
 
   /** Runs `body` one block deeper (the caller writes the braces). */

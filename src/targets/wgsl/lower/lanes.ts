@@ -35,6 +35,17 @@ function binary(symbol: string, boolSymbol?: string): LaneRule {
 }
 
 /** An unsigned integer op on the u32 reinterpretation of the operands. */
+/**
+ * `index.div`/`rem` by a constant power of two: the dividend is non-negative (a negative one
+ * is undefined behaviour, docs/language.md §4.2), so a shift or a mask; else undefined.
+ */
+function indexByPowerOfTwo({ cx, args: [a, b], to, dialect }: LaneArgs, kind: "div" | "rem"): Scalar | undefined {
+  const d = b!.c;
+  if (dialect !== "index" || to !== "i32" || d === undefined || d <= 0n || (d & (d - 1n)) !== 0n || a!.c !== undefined) return undefined;
+  if (kind === "rem") return d === 1n ? cx.int(to, 0n) : cx.let(to, `(${a!.e} & ${cx.int(to, d - 1n).e})`);
+  return d === 1n ? a! : cx.let(to, `(${a!.e} >> ${d.toString(2).length - 1}u)`);
+}
+
 function unsignedBinary(symbol: string, fn = false): LaneRule {
   return ({ cx, args: [a, b], to }) => {
     const x = U(cx, a!).e, y = U(cx, b!).e;
@@ -231,9 +242,9 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   addi: binary("+", "!="),
   subi: binary("-", "!="),
   muli: binary("*", "&"),
-  divsi: ({ cx, args: [a, b], to }) => cx.let(to, `(${a!.e} / ${b!.e})`),
+  divsi: (l) => indexByPowerOfTwo(l, "div") ?? l.cx.let(l.to, `(${l.args[0]!.e} / ${l.args[1]!.e})`),
   divui: unsignedBinary("/"),
-  remsi: ({ cx, args: [a, b], to }) => cx.let(to, `(${a!.e} % ${b!.e})`),
+  remsi: (l) => indexByPowerOfTwo(l, "rem") ?? l.cx.let(l.to, `(${l.args[0]!.e} % ${l.args[1]!.e})`),
   remui: unsignedBinary("%"),
   ceildivsi: roundedDivision("ceilsi"),
   ceildivui: roundedDivision("ceilui"),

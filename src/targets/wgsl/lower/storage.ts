@@ -91,14 +91,15 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
   const allocas: Op[] = [];
   const fresh = (): Facts => ({ elements: [], signed: false, unsigned: false, float: false });
   for (const a of body.args) if (a.type.kind === "prim" && a.type.name === "buffer") starts.add(a);
+  for (const s of starts) facts.set(s, fresh());
+  // One walk: an alloca comes before (dominates) every view of it, so it is a root by then.
   walkRegion(body, (op) => {
     if (isOp(op, "buffer.alloca")) {
       starts.add(op.results[0]!);
+      facts.set(op.results[0]!, fresh());
       allocas.push(op);
+      return;
     }
-  });
-  for (const s of starts) facts.set(s, fresh());
-  walkRegion(body, (op) => {
     if (isOp(op, "buffer.view")) {
       const root = rootValueOf(op.operands[0]!, starts);
       const t = op.results[0]!.type;
