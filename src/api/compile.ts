@@ -7,7 +7,8 @@ import type { EmitOutput, EmitRequest, TargetEnvironment, TargetProfile } from "
 import { Compiler, PassProgram } from "./context.js";
 import { LoomError } from "../core/errors.js";
 import { LinkIndex, linkLibraries } from "./link.js";
-import { Module } from "./module.js";
+import type { LinkLibrary } from "../passes/link/library.js";
+import { Module, type ModuleState } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
 import type { ModuleAnalyses, PreparedKernel, PreparedModule } from "../core/prepared.js";
 import { Result } from "./result.js";
@@ -105,6 +106,11 @@ function onlyKeys(where: string, o: object, allowed: readonly string[]): void {
   }
 }
 
+/** The states without data, shared by every module. */
+const COMPILING: ModuleState = Object.freeze({ phase: "compiling" });
+const FAILED: ModuleState = Object.freeze({ phase: "failed" });
+const NO_LIBRARIES: readonly LinkLibrary[] = Object.freeze([]);
+
 /** The config of a compile that binds none (most): shared, the pipeline only reads it. */
 const NO_CONFIG: ReadonlyMap<string, ConfigValue> = new Map();
 
@@ -133,7 +139,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
     throw new LoomError("failed-precondition", `compileModule: the module was already ${module.state.phase}; parse again or clone() before compiling another specialization`);
   }
   if (options.linkIndex !== undefined && !(options.linkIndex instanceof LinkIndex)) bad("compileModule: 'linkIndex' must be a LinkIndex");
-  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : [];
+  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : NO_LIBRARIES;
   const moduleName = options.moduleName ?? "module";
   if (typeof moduleName !== "string" || moduleName.length === 0) bad("compileModule: 'moduleName' must be a non-empty string");
   // A parsed module carries its verification; a clone is verified here (its kernels are found through the symbols).
@@ -146,7 +152,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
   if (typeof selectionReport !== "boolean") bad("compileModule: 'artifacts.templateSelections' must be a boolean");
 
   return workspace.run(() => {
-    module.setState({ phase: "compiling" });
+    module.setState(COMPILING);
     const sink = new DiagnosticSink(pipeline.maxErrors);
     // Diagnostics may point into library code that linking copied into the module.
     const lookup = (n: string) => module.sourceTexts.get(n) ?? options.linkIndex?.sourceText(n);
@@ -157,7 +163,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       module.verified = undefined;
       const out = runPreparedLowPipeline(module.ir, request, sink);
       if (!out) {
-        module.setState({ phase: "failed" });
+        module.setState(FAILED);
         return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
       }
       const artifacts: Artifact[] = [];
@@ -170,7 +176,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           // fails here is the program's, so it fails the Result rather than throwing.
           if (!(e instanceof LoomError)) throw e;
           sink.report(D.backendInternal, undefined, [`the launch-config companion cannot be encoded: ${e.message}`]);
-          module.setState({ phase: "failed" });
+          module.setState(FAILED);
           return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
         }
         // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
@@ -187,7 +193,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       module.setState({ phase: "compiled", context: compiler.context, prepared: out.prepared });
       return new Result({ diagnostics: sink.diagnostics, artifacts, lookup });
     } catch (e) {
-      module.setState({ phase: "failed" });
+      module.setState(FAILED);
       if (e instanceof LoomError) throw e;
       throw new LoomError("internal", `compileModule: internal compiler error: ${(e as Error)?.stack ?? e}`);
     }
@@ -246,7 +252,9 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
   if (!environment.formats.includes(options.artifactFormat)) {
     bad(`emitModule: environment '${environment.name}' cannot emit format ${JSON.stringify(options.artifactFormat)} (it emits: ${environment.formats.join(", ")})`);
   }
-  const kernels = state.prepared.kernels.filter((k) => k.profile.environment === environment.name);
+  const all = state.prepared.kernels;
+  // Usually every kernel was specialized for this one environment: then the list is the module's own.
+  const kernels = all.every((k) => k.profile.environment === environment.name) ? all : all.filter((k) => k.profile.environment === environment.name);
   if (kernels.length === 0) throw new LoomError("failed-precondition", `emitModule: no kernel of this module was specialized for '${environment.name}'`);
   const identifier = options.identifier ?? `${state.prepared.moduleName}.${options.artifactFormat}`;
   return workspace.run(() => {

@@ -93,7 +93,9 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   }
   checkConfigBindings(verified.symbols, request.config, sink);
   if (sink.hasErrors) return undefined;
-  const config = configBindings(module, request.config);
+  // Bound only where a region reads a config value or target query (most kernels read none).
+  let bindings: ReadonlyMap<string, ConfigValue> | undefined;
+  const config = () => (bindings ??= configBindings(module, request.config));
   const kernels: PreparedKernel[] = [];
   const launchFunctions: LaunchFunctionSource[] = [];
   const selections: TemplateSelection[] = [];
@@ -136,7 +138,7 @@ function specializeRegion(
   analyses: ModuleAnalyses,
   region: Region,
   profile: TargetProfile,
-  config: ReadonlyMap<string, ConfigValue>,
+  config: () => ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
   chose: (apply: Op, provider: Op) => void,
 ): RegionScan | undefined {
@@ -147,7 +149,7 @@ function specializeRegion(
       if (!inlineCalls(region, analyses, sink)) return undefined;
       scan = scanRegion(region); // inlined bodies bring their own queries and applies
     }
-    if (scan.queries && !bindQueries(region, profile, config, sink)) return undefined;
+    if (scan.queries && !bindQueries(region, profile, config(), sink)) return undefined;
     // Folding first lets provider `where` predicates see constants (it keeps every apply).
     foldRegion(region, sink);
     const applies = scan.applies;
@@ -238,7 +240,7 @@ function prepareKernel(
   analyses: ModuleAnalyses,
   op: OpOf<"kernel.def">,
   spec: Specialization,
-  config: ReadonlyMap<string, ConfigValue>,
+  config: () => ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
   selections: TemplateSelection[],
 ): { kernel: PreparedKernel; launch: LaunchFunctionSource } | undefined {
