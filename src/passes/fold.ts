@@ -55,7 +55,8 @@ function primName(v: Value): LType | undefined {
 /** The exact-domain value of a constant op (ints as bit patterns, floats rounded to type). */
 function constantOf(op: Op): ExactValue | undefined {
   const lit = propOf(op, "value");
-  const t = primName(op.results[0]!);
+  const [result] = op.results;
+  const t = result && primName(result);
   if (!lit || !t) return undefined;
   if (lit.kind === "bool") return lit.value ? 1n : 0n;
   if (lit.kind === "int") {
@@ -124,8 +125,9 @@ class Folding {
     // The region's ops are rebuilt into `out` once one folds (a splice per fold would make folding quadratic).
     const ops = region.ops;
     let out: Op[] | undefined;
-    for (let i = 0; i < ops.length; i++) {
-      const op = ops[i]!;
+    let i = -1;
+    for (const op of ops) {
+      i++;
       for (const inner of op.regions) this.region(inner);
       const replacement = this.fold(op);
       if (replacement === undefined) {
@@ -166,8 +168,8 @@ class Folding {
     for (const v of op.operands) if (!isScalarConstant(this.known(v))) return undefined;
     if (NOT_FOLDED.has(name) || MATH.test(name)) return undefined;
     const operands = op.operands.map((v) => this.known(v));
-    const result = op.results[0]!;
-    const t = primName(result);
+    const [result] = op.results;
+    const t = result && primName(result);
     const operandTypes = op.operands.map(primName);
     if (!t || operandTypes.some((x) => x === undefined)) return undefined;
     let value: ExactValue | ReturnType<ReturnType<typeof bindExactOp>>;
@@ -182,10 +184,12 @@ class Folding {
     // device (docs/language.md "NaN payloads"), so a bitcast that makes a NaN is left to it.
     if (name === "scalar.bitcast" && typeof value === "number" && Number.isNaN(value)) return undefined;
     const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
+    const [made] = replacement.results;
+    if (!made) return undefined;
     replacement.comments = op.comments;
     replacement.blankBefore = op.blankBefore;
-    this.#alias(result, replacement.results[0]!);
-    this.#remember(replacement.results[0]!, value as ExactValue);
+    this.#alias(result, made);
+    this.#remember(made, value as ExactValue);
     return [replacement];
   }
 
@@ -225,8 +229,8 @@ function isScalarConstant(c: ExactValue | readonly Lane[] | undefined): boolean 
 
 /** The lanes of a vector built from constants, or undefined. */
 function vectorConstantOf(op: Op, folding: Folding): readonly Lane[] | undefined {
-  const r = op.results[0]!;
-  if (r.type.kind !== "vector") return undefined;
+  const [r] = op.results;
+  if (r?.type.kind !== "vector") return undefined;
   const n = r.type.shape.reduce((a, b) => a * b, 1);
   if (isOp(op, "vector.constant")) {
     const lit = propOf(op, "value");
@@ -240,7 +244,8 @@ function vectorConstantOf(op: Op, folding: Folding): readonly Lane[] | undefined
   }
   for (const v of op.operands) if (!isScalarConstant(folding.known(v))) return undefined;
   const lanes = op.operands.map((v) => folding.known(v) as Lane);
-  return isOp(op, "vector.splat") ? new Array<Lane>(n).fill(lanes[0]!) : lanes;
+  const [first] = lanes;
+  return isOp(op, "vector.splat") ? (first === undefined ? undefined : new Array<Lane>(n).fill(first)) : lanes;
 }
 
 /**
