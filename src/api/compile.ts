@@ -3,18 +3,20 @@ import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
 import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
-import type { EmitRequest, TargetEnvironment, TargetProfile } from "../core/target.js";
+import type { EmitOutput, EmitRequest, TargetEnvironment, TargetProfile } from "../core/target.js";
 import { Compiler, PassProgram } from "./context.js";
 import { LoomError } from "../core/errors.js";
 import { LinkIndex, linkLibraries } from "./link.js";
-import { Module } from "./module.js";
+import type { LinkLibrary } from "../passes/link/library.js";
+import { Module, type ModuleState } from "./module.js";
 import { ARTIFACT_FORMAT, type Artifact } from "../core/artifact.js";
-import type { PreparedModule } from "../core/prepared.js";
+import type { ModuleAnalyses, PreparedKernel, PreparedModule } from "../core/prepared.js";
 import { Result } from "./result.js";
 import { executableInterface } from "./interface.js";
 import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
 import { isOp } from "../dialects/registry.js";
+import { verifyModule } from "../passes/verify/index.js";
 
 /** One function to specialize: its symbol and the target profile it is compiled for. */
 export interface TargetSpecialization {
@@ -49,17 +51,39 @@ export interface EmitOptions {
   readonly target?: Readonly<Record<string, unknown>>;
 }
 
-/** An artifact whose bytes are made when first read (prepared kernels and emitted bytes never change). */
-function lazyArtifact(kind: Artifact["kind"], format: string, identifier: string, make: () => Uint8Array): Artifact {
-  let bytes: Uint8Array | undefined;
-  return {
-    kind,
-    format,
-    identifier,
-    get contents(): Uint8Array {
-      return (bytes ??= make());
-    },
-  };
+/**
+ * An artifact whose bytes are made when first read (prepared kernels and emitted bytes never
+ * change). A class rather than a literal with a getter: every compile makes one or two.
+ */
+class LazyArtifact<T> implements Artifact {
+  #bytes: Uint8Array | undefined;
+  constructor(
+    readonly kind: Artifact["kind"],
+    readonly format: string,
+    readonly identifier: string,
+    private readonly make: (input: T) => Uint8Array,
+    private readonly input: T,
+  ) {}
+  get contents(): Uint8Array {
+    return (this.#bytes ??= this.make(this.input));
+  }
+}
+
+function encodeLaunchBytes(lowered: readonly LaunchFunction[]): Uint8Array {
+  return encodeLaunchFunctions(lowered);
+}
+
+/** What an executable's kernel-interface record is made from. */
+interface InterfaceInput {
+  readonly kernels: readonly PreparedKernel[];
+  readonly out: EmitOutput;
+  readonly format: string;
+  readonly identifier: string;
+  readonly contents: Uint8Array;
+}
+
+function encodeInterface(i: InterfaceInput): Uint8Array {
+  return encodeExecutableInterface(executableInterface(i.kernels, i.out, i.format, i.identifier, i.contents));
 }
 
 /** A symbol without its leading '@', if it has one. */
@@ -77,10 +101,18 @@ function isPlainObject(v: unknown): boolean {
 
 /** Refuses keys an options object does not define (a misspelt option must not be ignored). */
 function onlyKeys(where: string, o: object, allowed: readonly string[]): void {
-  for (const key of Object.keys(o)) {
-    if (!allowed.includes(key)) bad(`${where}: unknown option '${key}' (expected one of: ${allowed.join(", ")})`);
+  for (const key in o) {
+    if (Object.hasOwn(o, key) && !allowed.includes(key)) bad(`${where}: unknown option '${key}' (expected one of: ${allowed.join(", ")})`);
   }
 }
+
+/** The states without data, shared by every module. */
+const COMPILING: ModuleState = Object.freeze({ phase: "compiling" });
+const FAILED: ModuleState = Object.freeze({ phase: "failed" });
+const NO_LIBRARIES: readonly LinkLibrary[] = Object.freeze([]);
+
+/** The config of a compile that binds none (most): shared, the pipeline only reads it. */
+const NO_CONFIG: ReadonlyMap<string, ConfigValue> = new Map();
 
 const COMPILE_OPTION_KEYS = ["moduleName", "specializations", "config", "artifacts", "linkIndex"] as const satisfies readonly (keyof CompileOptions)[];
 const ARTIFACT_OPTION_KEYS = ["launchConfig", "templateSelections"] as const satisfies readonly (keyof NonNullable<CompileOptions["artifacts"]>)[];
@@ -107,32 +139,31 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
     throw new LoomError("failed-precondition", `compileModule: the module was already ${module.state.phase}; parse again or clone() before compiling another specialization`);
   }
   if (options.linkIndex !== undefined && !(options.linkIndex instanceof LinkIndex)) bad("compileModule: 'linkIndex' must be a LinkIndex");
-  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : [];
+  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : NO_LIBRARIES;
   const moduleName = options.moduleName ?? "module";
   if (typeof moduleName !== "string" || moduleName.length === 0) bad("compileModule: 'moduleName' must be a non-empty string");
-  const specs = resolveSpecializations(compiler, module, options.specializations, libraries.length > 0);
-  const config = new Map<string, ConfigValue>();
-  for (const [k, v] of Object.entries(options.config ?? {})) {
-    if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
-    config.set(withoutSigil(k), v);
-  }
+  // A parsed module carries its verification; a clone is verified here (its kernels are found through the symbols).
+  const verified = module.verified ?? verifyModule(module.ir, new DiagnosticSink(pipeline.maxErrors));
+  const specs = resolveSpecializations(compiler, module, verified, options.specializations, libraries.length > 0);
+  const config = options.config === undefined ? NO_CONFIG : configMap(options.config);
   const launchConfig = options.artifacts?.launchConfig ?? false;
   if (typeof launchConfig !== "boolean") bad("compileModule: 'artifacts.launchConfig' must be a boolean");
   const selectionReport = options.artifacts?.templateSelections ?? false;
   if (typeof selectionReport !== "boolean") bad("compileModule: 'artifacts.templateSelections' must be a boolean");
 
   return workspace.run(() => {
-    module.setState({ phase: "compiling" });
+    module.setState(COMPILING);
     const sink = new DiagnosticSink(pipeline.maxErrors);
     // Diagnostics may point into library code that linking copied into the module.
     const lookup = (n: string) => module.sourceTexts.get(n) ?? options.linkIndex?.sourceText(n);
     try {
-      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries, verified: module.verified };
+      // A failed verification is not handed on: the pipeline verifies again, reporting into its sink up to its error limit.
+      const request = { moduleName, specializations: specs, config, verifyEachPass: pipeline.verifyEachPass, libraries, verified: verified.ok ? verified : undefined };
       // The IR is rewritten from here on: what was verified no longer describes it.
       module.verified = undefined;
       const out = runPreparedLowPipeline(module.ir, request, sink);
       if (!out) {
-        module.setState({ phase: "failed" });
+        module.setState(FAILED);
         return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
       }
       const artifacts: Artifact[] = [];
@@ -145,11 +176,11 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           // fails here is the program's, so it fails the Result rather than throwing.
           if (!(e instanceof LoomError)) throw e;
           sink.report(D.backendInternal, undefined, [`the launch-config companion cannot be encoded: ${e.message}`]);
-          module.setState({ phase: "failed" });
+          module.setState(FAILED);
           return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
         }
         // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
-        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, () => encodeLaunchFunctions(lowered)));
+        artifacts.push(new LazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, encodeLaunchBytes, lowered));
       }
       if (selectionReport) {
         artifacts.push({
@@ -162,17 +193,24 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       module.setState({ phase: "compiled", context: compiler.context, prepared: out.prepared });
       return new Result({ diagnostics: sink.diagnostics, artifacts, lookup });
     } catch (e) {
-      module.setState({ phase: "failed" });
+      module.setState(FAILED);
       if (e instanceof LoomError) throw e;
       throw new LoomError("internal", `compileModule: internal compiler error: ${(e as Error)?.stack ?? e}`);
     }
   });
 }
 
-function resolveSpecializations(compiler: Compiler, module: Module, list: readonly TargetSpecialization[] | undefined, linking: boolean): Specialization[] {
+function configMap(bindings: Readonly<Record<string, ConfigValue>>): Map<string, ConfigValue> {
+  const config = new Map<string, ConfigValue>();
+  for (const [k, v] of Object.entries(bindings)) {
+    if (typeof v !== "bigint" && typeof v !== "number" && typeof v !== "boolean") bad(`compileModule: config '${k}' must be a bigint, number or boolean`);
+    config.set(withoutSigil(k), v);
+  }
+  return config;
+}
+
+function resolveSpecializations(compiler: Compiler, module: Module, analyses: ModuleAnalyses, list: readonly TargetSpecialization[] | undefined, linking: boolean): Specialization[] {
   if (!Array.isArray(list) || list.length === 0) bad("compileModule: 'specializations' must be a non-empty array");
-  const ops = module.ir.ops;
-  const seen = new Set<string>();
   return list.map((s, i) => {
     if (!isPlainObject(s)) bad(`compileModule: specializations[${i}] must be an object`);
     onlyKeys(`compileModule: specializations[${i}]`, s, SPECIALIZATION_KEYS);
@@ -180,9 +218,10 @@ function resolveSpecializations(compiler: Compiler, module: Module, list: readon
     const profile = s.targetProfile;
     if (!profile || typeof profile.environment !== "string" || !profile.facts) bad(`compileModule: specializations[${i}].targetProfile must be a TargetProfile`);
     const name = withoutSigil(s.functionSymbol);
-    if (seen.has(name)) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
-    seen.add(name);
-    const op = ops.find((o) => o.symbol === name);
+    for (let j = 0; j < i; j++) {
+      if (withoutSigil(list[j]?.functionSymbol ?? "") === name) throw new LoomError("already-exists", `compileModule: '@${name}' is specialized twice`);
+    }
+    const op = analyses.symbol(name);
     if (!op) throw new LoomError("not-found", `compileModule: no symbol '@${name}' in '${module.name}'`);
     const linkable = linking && isOp(op, "kernel.decl");
     if (!isOp(op, "kernel.def") && !linkable) {
@@ -213,7 +252,9 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
   if (!environment.formats.includes(options.artifactFormat)) {
     bad(`emitModule: environment '${environment.name}' cannot emit format ${JSON.stringify(options.artifactFormat)} (it emits: ${environment.formats.join(", ")})`);
   }
-  const kernels = state.prepared.kernels.filter((k) => k.profile.environment === environment.name);
+  const all = state.prepared.kernels;
+  // Usually every kernel was specialized for this one environment: then the list is the module's own.
+  const kernels = all.every((k) => k.profile.environment === environment.name) ? all : all.filter((k) => k.profile.environment === environment.name);
   if (kernels.length === 0) throw new LoomError("failed-precondition", `emitModule: no kernel of this module was specialized for '${environment.name}'`);
   const identifier = options.identifier ?? `${state.prepared.moduleName}.${options.artifactFormat}`;
   return workspace.run(() => {
@@ -238,12 +279,7 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
       artifacts.push({ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents });
       // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md),
       // built on first read: fingerprinting and encoding would otherwise cost as much as the emit.
-      const contents = out.contents;
-      artifacts.push(
-        lazyArtifact("interface", "json", `${identifier}.interface.json`, () =>
-          encodeExecutableInterface(executableInterface(kernels, out, options.artifactFormat, identifier, contents)),
-        ),
-      );
+      artifacts.push(new LazyArtifact("interface", "json", `${identifier}.interface.json`, encodeInterface, { kernels, out, format: options.artifactFormat, identifier, contents: out.contents }));
     }
     return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
   });

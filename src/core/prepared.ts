@@ -119,13 +119,14 @@ export class LoweredFormKey<T> {
  * of module-level caches, so it lives and dies with the compile.
  */
 export class LoweredForms {
-  readonly #forms = new Map<LoweredFormKey<unknown>, unknown>();
+  /** Made at the first `set`: a target whose check lowers nothing leaves it empty. */
+  #forms: Map<LoweredFormKey<unknown>, unknown> | undefined;
 
   set<T>(key: LoweredFormKey<T>, form: T): void {
-    this.#forms.set(key, form);
+    (this.#forms ??= new Map()).set(key, form);
   }
   get<T>(key: LoweredFormKey<T>): T | undefined {
     // Only `set` with the same key wrote this entry, so it holds a `T`.
-    return this.#forms.get(key) as T | undefined;
+    return this.#forms?.get(key) as T | undefined;
   }
 }

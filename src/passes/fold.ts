@@ -43,10 +43,9 @@ const NOT_FOLDED = new Set(["index.constant", "scalar.constant", "index.assume",
 const MATH = /^scalar\.(expf|exp2f|logf|log2f|sqrtf|rsqrtf|sinf|cosf|tanhf|erff|powf)$/;
 
 export function foldRegion(region: Region, _sink: DiagnosticSink): void {
-  const constants: Constants = new Map();
-  const aliases: ValueMap = new Map();
-  foldInto(region, constants, aliases);
-  replaceUsesInRegion(region, aliases);
+  const folding = new Folding();
+  folding.region(region);
+  if (folding.aliases) replaceUsesInRegion(region, folding.aliases);
 }
 
 function primName(v: Value): LType | undefined {
@@ -56,7 +55,8 @@ function primName(v: Value): LType | undefined {
 /** The exact-domain value of a constant op (ints as bit patterns, floats rounded to type). */
 function constantOf(op: Op): ExactValue | undefined {
   const lit = propOf(op, "value");
-  const t = primName(op.results[0]!);
+  const [result] = op.results;
+  const t = result && primName(result);
   if (!lit || !t) return undefined;
   if (lit.kind === "bool") return lit.value ? 1n : 0n;
   if (lit.kind === "int") {
@@ -66,6 +66,10 @@ function constantOf(op: Op): ExactValue | undefined {
   }
   if (lit.kind === "float" && isFloatName(t)) return roundToFormat(lit.value, t);
   return undefined;
+}
+
+function isConstantOp(op: Op): boolean {
+  return op.name === "index.constant" || op.name === "scalar.constant";
 }
 
 function widthOf(t: "i1" | "i8" | "i16" | "i32" | "i64"): number {
@@ -86,85 +90,147 @@ function flagBits(op: Op): number {
   return bits;
 }
 
+/**
+ * One folding walk. Most regions fold nothing: nothing is allocated until something does
+ * (the constants of constant ops are read off the op itself; the side tables hold only
+ * vector lanes and folded results; a region's op list is copied at its first replacement).
+ */
+class Folding {
+  /** Vector lanes of constant-built vectors and the values of folded results. */
+  constants: Constants | undefined;
+  /** Results replaced by another value (folded, or a select's chosen operand). */
+  aliases: ValueMap | undefined;
+
+  resolve(v: Value): Value {
+    return this.aliases?.get(v) ?? v;
+  }
+
+  /** The known value of `v` (after aliasing): a constant op's, a folded result's, a vector's lanes. */
+  known(v: Value): ExactValue | readonly Lane[] | undefined {
+    const r = this.resolve(v);
+    const folded = this.constants?.get(r);
+    if (folded !== undefined) return folded;
+    const owner = r.owner;
+    return owner instanceof IrOp && isConstantOp(owner) ? constantOf(owner) : undefined;
+  }
+
+  #remember(v: Value, c: ExactValue | readonly Lane[]): void {
+    (this.constants ??= new Map()).set(v, c);
+  }
+  #alias(from: Value, to: Value): void {
+    (this.aliases ??= new Map()).set(from, to);
+  }
+
+  region(region: Region): void {
+    // The region's ops are rebuilt into `out` once one folds (a splice per fold would make folding quadratic).
+    const ops = region.ops;
+    let out: Op[] | undefined;
+    let i = -1;
+    for (const op of ops) {
+      i++;
+      for (const inner of op.regions) this.region(inner);
+      const replacement = this.fold(op);
+      if (replacement === undefined) {
+        out?.push(op);
+        continue;
+      }
+      out ??= ops.slice(0, i);
+      for (const r of replacement) {
+        r.parent = region;
+        out.push(r);
+      }
+    }
+    if (out) region.ops = out;
+  }
+
+  /** The ops replacing `op`, or undefined to keep it (recording what it makes known). */
+  fold(op: Op): Op[] | undefined {
+    const name = op.name;
+    if (isConstantOp(op)) return undefined; // read off the op when used
+    if (name === "vector.constant" || name === "vector.splat" || name === "vector.from_elements") {
+      const [result] = op.results;
+      const lanes = vectorConstantOf(op, this);
+      if (lanes && result) this.#remember(result, lanes);
+      return undefined;
+    }
+    const evaluate = opInfo(name)?.evaluate;
+    if (evaluate) return this.#foldEvaluated(op, evaluate);
+    if (name === "scf.select") {
+      const [c, ifTrue, ifFalse] = op.operands;
+      const [result] = op.results;
+      const cond = c && this.known(c);
+      const chosen = cond === undefined ? undefined : cond !== 0n ? ifTrue : ifFalse;
+      if (result && chosen) this.#alias(result, this.resolve(chosen));
+      return undefined;
+    }
+    if (op.results.length !== 1 || !(name.startsWith("index.") || name.startsWith("scalar."))) return undefined;
+    // Most ops have an operand that is not a constant: settle that before allocating anything.
+    for (const v of op.operands) if (!isScalarConstant(this.known(v))) return undefined;
+    if (NOT_FOLDED.has(name) || MATH.test(name)) return undefined;
+    const operands = op.operands.map((v) => this.known(v));
+    const [result] = op.results;
+    const t = result && primName(result);
+    const operandTypes = op.operands.map(primName);
+    if (!t || operandTypes.some((x) => x === undefined)) return undefined;
+    let value: ExactValue | ReturnType<ReturnType<typeof bindExactOp>>;
+    try {
+      const fn = bindExactOp(name, t, operandTypes as LType[], flagBits(op), propOf(op, "predicate"));
+      value = fn(...(operands as ExactValue[]));
+    } catch {
+      return undefined; // an op the evaluator does not know is simply not folded
+    }
+    if (isUndefined(value)) return undefined;
+    // A NaN is a JS number here and has lost its payload; bitcasts are bit-exact on the
+    // device (docs/language.md "NaN payloads"), so a bitcast that makes a NaN is left to it.
+    if (name === "scalar.bitcast" && typeof value === "number" && Number.isNaN(value)) return undefined;
+    const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
+    const [made] = replacement.results;
+    if (!made) return undefined;
+    replacement.comments = op.comments;
+    replacement.blankBefore = op.blankBefore;
+    this.#alias(result, made);
+    this.#remember(made, value as ExactValue);
+    return [replacement];
+  }
+
+  /** The ops replacing an op with declared semantics by its value, when every operand is known. */
+  #foldEvaluated(op: Op, evaluate: Evaluate): Op[] | undefined {
+    const result = op.results[0];
+    if (!result || op.results.length !== 1) return undefined;
+    for (const v of op.operands) if (this.known(v) === undefined) return undefined;
+    const args = op.operands.map((v) => this.known(v));
+    const value = evaluate(args as EvalValue[], { operands: op.operands.map((v) => v.type), result: result.type });
+    if (isUndefined(value)) return undefined; // UB stays for the backend (or the launch) to meet
+    const lanes = Array.isArray(value) ? value : undefined;
+    let replacement: Op[];
+    if (lanes && result.type.kind === "vector") {
+      const element = result.type.element;
+      const t = element.name as LType;
+      const parts = lanes.map((l, i) => makeConstant(element, literalValue(t, l as ExactValue), `${result.name}_${i}`, op.span));
+      const build = new IrOp("vector.from_elements", op.span);
+      build.operands = parts.map((c) => c.results[0]!);
+      build.addResult(result.name, result.type, result.span);
+      replacement = [...parts, build];
+    } else if (!lanes && result.type.kind === "prim") {
+      replacement = [makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span)];
+    } else return undefined;
+    replacement[0]!.comments = op.comments;
+    replacement[0]!.blankBefore = op.blankBefore;
+    const last = replacement[replacement.length - 1]!;
+    this.#alias(result, last.results[0]!);
+    this.#remember(last.results[0]!, value as ExactValue | readonly Lane[]);
+    return replacement;
+  }
+}
+
 function isScalarConstant(c: ExactValue | readonly Lane[] | undefined): boolean {
   return c !== undefined && !Array.isArray(c);
 }
 
-function foldInto(region: Region, constants: Constants, aliases: ValueMap): void {
-  // The region's ops are rebuilt into `out` (a splice per fold would make folding quadratic).
-  const out: Op[] = [];
-  const replace = (...replacement: Op[]) => {
-    for (const r of replacement) r.parent = region;
-    out.push(...replacement);
-  };
-  const resolve = (v: Value) => aliases.get(v) ?? v;
-  for (const op of region.ops) {
-    out.push(op);
-    for (const inner of op.regions) foldInto(inner, constants, aliases);
-    if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) {
-      const [result] = op.results;
-      const c = constantOf(op);
-      if (c !== undefined && result) constants.set(result, c);
-      continue;
-    }
-    if (isOp(op, "vector.constant") || isOp(op, "vector.splat") || isOp(op, "vector.from_elements")) {
-      const [result] = op.results;
-      const lanes = vectorConstantOf(op, constants, resolve);
-      if (lanes && result) constants.set(result, lanes);
-      continue;
-    }
-    const evaluate = opInfo(op.name)?.evaluate;
-    if (evaluate) {
-      const replacement = foldEvaluated(op, evaluate, constants, aliases, resolve);
-      if (replacement) {
-        out.pop();
-        replace(...replacement);
-      }
-      continue;
-    }
-    if (isOp(op, "scf.select")) {
-      const [c, ifTrue, ifFalse] = op.operands;
-      const [result] = op.results;
-      const cond = c && constants.get(resolve(c));
-      const chosen = cond === undefined ? undefined : cond !== 0n ? ifTrue : ifFalse;
-      if (result && chosen) aliases.set(result, resolve(chosen));
-      continue;
-    }
-    if (op.results.length !== 1 || (op.dialect !== "index" && op.dialect !== "scalar")) continue;
-    // Most ops have an operand that is not a constant: settle that before allocating anything.
-    if (!op.operands.every((v) => isScalarConstant(constants.get(resolve(v))))) continue;
-    if (NOT_FOLDED.has(op.name) || MATH.test(op.name)) continue;
-    const operands = op.operands.map((v) => constants.get(resolve(v)));
-    const result = op.results[0]!;
-    const t = primName(result);
-    const operandTypes = op.operands.map(primName);
-    if (!t || operandTypes.some((x) => x === undefined)) continue;
-    let value: ExactValue | ReturnType<ReturnType<typeof bindExactOp>>;
-    try {
-      const fn = bindExactOp(op.name, t, operandTypes as LType[], flagBits(op), propOf(op, "predicate"));
-      value = fn(...(operands as ExactValue[]));
-    } catch {
-      continue; // an op the evaluator does not know is simply not folded
-    }
-    if (isUndefined(value)) continue;
-    // A NaN is a JS number here and has lost its payload; bitcasts are bit-exact on the
-    // device (docs/language.md "NaN payloads"), so a bitcast that makes a NaN is left to it.
-    if (op.name === "scalar.bitcast" && typeof value === "number" && Number.isNaN(value)) continue;
-    const replacement = makeConstant(result.type as PrimType, literalValue(t, value as ExactValue), result.name, op.span);
-    replacement.comments = op.comments;
-    replacement.blankBefore = op.blankBefore;
-    out.pop();
-    replace(replacement);
-    aliases.set(result, replacement.results[0]!);
-    constants.set(replacement.results[0]!, value as ExactValue);
-  }
-  region.ops = out;
-}
-
 /** The lanes of a vector built from constants, or undefined. */
-function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => Value): readonly Lane[] | undefined {
-  const r = op.results[0]!;
-  if (r.type.kind !== "vector") return undefined;
+function vectorConstantOf(op: Op, folding: Folding): readonly Lane[] | undefined {
+  const [r] = op.results;
+  if (r?.type.kind !== "vector") return undefined;
   const n = r.type.shape.reduce((a, b) => a * b, 1);
   if (isOp(op, "vector.constant")) {
     const lit = propOf(op, "value");
@@ -176,38 +242,10 @@ function vectorConstantOf(op: Op, constants: Constants, resolve: (v: Value) => V
     else if (lit.kind === "float" && isFloatName(t)) lane = roundToFormat(lit.value, t);
     return lane === undefined ? undefined : new Array<Lane>(n).fill(lane);
   }
-  const lanes = op.operands.map((v) => constants.get(resolve(v)));
-  if (lanes.some((l) => l === undefined || Array.isArray(l))) return undefined;
-  return isOp(op, "vector.splat") ? new Array<Lane>(n).fill(lanes[0] as Lane) : (lanes as Lane[]);
-}
-
-/** The ops replacing an op with declared semantics by its value, when every operand is known. */
-function foldEvaluated(op: Op, evaluate: Evaluate, constants: Constants, aliases: ValueMap, resolve: (v: Value) => Value): Op[] | undefined {
-  const result = op.results[0];
-  if (!result || op.results.length !== 1) return undefined;
-  const args = op.operands.map((v) => constants.get(resolve(v)));
-  if (args.some((a) => a === undefined)) return undefined;
-  const value = evaluate(args as EvalValue[], { operands: op.operands.map((v) => v.type), result: result.type });
-  if (isUndefined(value)) return undefined; // UB stays for the backend (or the launch) to meet
-  const lanes = Array.isArray(value) ? value : undefined;
-  let replacement: Op[];
-  if (lanes && result.type.kind === "vector") {
-    const element = result.type.element;
-    const t = element.name as LType;
-    const parts = lanes.map((l, i) => makeConstant(element, literalValue(t, l as ExactValue), `${result.name}_${i}`, op.span));
-    const build = new IrOp("vector.from_elements", op.span);
-    build.operands = parts.map((c) => c.results[0]!);
-    build.addResult(result.name, result.type, result.span);
-    replacement = [...parts, build];
-  } else if (!lanes && result.type.kind === "prim") {
-    replacement = [makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span)];
-  } else return undefined;
-  replacement[0]!.comments = op.comments;
-  replacement[0]!.blankBefore = op.blankBefore;
-  const last = replacement[replacement.length - 1]!;
-  aliases.set(result, last.results[0]!);
-  constants.set(last.results[0]!, value as ExactValue | readonly Lane[]);
-  return replacement;
+  for (const v of op.operands) if (!isScalarConstant(folding.known(v))) return undefined;
+  const lanes = op.operands.map((v) => folding.known(v) as Lane);
+  const [first] = lanes;
+  return isOp(op, "vector.splat") ? (first === undefined ? undefined : new Array<Lane>(n).fill(first)) : lanes;
 }
 
 /**
@@ -218,38 +256,49 @@ function foldEvaluated(op: Op, evaluate: Evaluate, constants: Constants, aliases
  */
 export function removeDeadOps(region: Region): Map<Value, number> {
   const uses = new Map<Value, number>();
-  const all: Op[] = [];
-  const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
-  const collect = (r: Region) => {
-    for (const op of r.ops) {
-      all.push(op);
-      forEachUse(op, count);
-      op.regions.forEach(collect);
-    }
-  };
-  collect(region);
+  countUses(region, (v) => void uses.set(v, (uses.get(v) ?? 0) + 1));
+  const queue = deadOps(region, uses, undefined);
+  if (!queue) return uses; // the usual case: nothing is dead
   const removed = new Set<Op>();
-  const isDead = (op: Op) => {
-    const info = lookupOp(op.name);
-    return info?.pure === true && !info.terminator && op.regions.length === 0 && op.results.length > 0 && op.results.every((v) => !uses.has(v));
-  };
-  const queue = all.filter(isDead);
   const release = (v: Value) => {
     const n = (uses.get(v) ?? 0) - 1;
     if (n > 0) return void uses.set(v, n);
     uses.delete(v);
-    if (v.owner instanceof IrOp && !removed.has(v.owner) && isDead(v.owner)) queue.push(v.owner);
+    if (v.owner instanceof IrOp && !removed.has(v.owner) && isDead(v.owner, uses)) queue.push(v.owner);
   };
   for (let op = queue.pop(); op !== undefined; op = queue.pop()) {
     if (removed.has(op)) continue;
     removed.add(op);
     forEachUse(op, release);
   }
-  if (removed.size === 0) return uses;
   const sweep = (r: Region) => {
     r.ops = r.ops.filter((op) => !removed.has(op));
     for (const op of r.ops) op.regions.forEach(sweep);
   };
   sweep(region);
   return uses;
+}
+
+function countUses(region: Region, count: (v: Value) => void): void {
+  for (const op of region.ops) {
+    forEachUse(op, count);
+    for (const r of op.regions) countUses(r, count);
+  }
+}
+
+/** A pure op, not a terminator and without regions, none of whose results is used. */
+function isDead(op: Op, uses: ReadonlyMap<Value, number>): boolean {
+  const info = lookupOp(op.name);
+  if (info?.pure !== true || info.terminator || op.regions.length !== 0 || op.results.length === 0) return false;
+  for (const v of op.results) if (uses.has(v)) return false;
+  return true;
+}
+
+/** The dead ops of `region` in program order (pre-order), appended to `queue`; undefined when there is none. */
+function deadOps(region: Region, uses: ReadonlyMap<Value, number>, queue: Op[] | undefined): Op[] | undefined {
+  for (const op of region.ops) {
+    if (isDead(op, uses)) (queue ??= []).push(op);
+    for (const r of op.regions) queue = deadOps(r, uses, queue);
+  }
+  return queue;
 }

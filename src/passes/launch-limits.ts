@@ -13,22 +13,26 @@ import { propOf } from "../dialects/registry.js";
 /** Reports every limit the config region of `kernel` exceeds; true when there was none. */
 export function checkLaunchLimits(kernel: Op, config: Region, exportName: string, sink: DiagnosticSink): boolean {
   const before = sink.errorCount;
-  const over = (span: Op["span"], what: string, limit: number) => sink.report(D.limitExceeded, span, [what, limit]);
+  const over = (span: Op["span"], what: string, limit: number) => void sink.report(D.limitExceeded, span, [what, limit]);
   const nameBytes = utf8Length(exportName);
   if (nameBytes > MAX_STRING_BYTES) over(kernel.span, `an export name of ${nameBytes} bytes`, MAX_STRING_BYTES);
   if (config.args.length > LIMITS.args) over(config.args[LIMITS.args]?.span ?? kernel.span, `${config.args.length} workload arguments`, LIMITS.args);
-  const where = propOf(kernel, "workloadWhere") ?? [];
-  if (where.length > LIMITS.predicates) over(where[LIMITS.predicates]?.span ?? kernel.span, `${where.length} workload 'where' predicates`, LIMITS.predicates);
+  const where = propOf(kernel, "workloadWhere");
+  if (where && where.length > LIMITS.predicates) over(where[LIMITS.predicates]?.span ?? kernel.span, `${where.length} workload 'where' predicates`, LIMITS.predicates);
   let ops = 0;
   let values = config.args.length;
   let reportedOps = false;
-  // Explicit stack: nesting is bounded by what is reported here, not by the JS stack.
-  const stack: { region: Region; depth: number }[] = [{ region: config, depth: 0 }];
-  while (stack.length > 0) {
-    const { region, depth } = stack.pop()!;
+  // Explicit stack (made at the first nested region: most config regions have none): nesting
+  // is bounded by what is reported here, not by the JS stack.
+  let pending: Region[] | undefined;
+  let pendingDepths: number[] | undefined;
+  let region: Region | undefined = config;
+  let depth = 0;
+  while (region) {
     for (const op of region.ops) {
       ops++;
-      values += op.results.length + op.regions.reduce((n, r) => n + r.args.length, 0);
+      values += op.results.length;
+      for (const r of op.regions) values += r.args.length;
       if (ops > LIMITS.opsPerFunction && !reportedOps) {
         reportedOps = true;
         over(op.span, `a launch-config region of more than ${LIMITS.opsPerFunction} ops`, LIMITS.opsPerFunction);
@@ -37,12 +41,18 @@ export function checkLaunchLimits(kernel: Op, config: Region, exportName: string
       if (op.results.length > counted) over(op.span, `'${op.name}' with ${op.results.length} results in a launch-config region`, counted);
       const predicates = propOf(op, "predicates");
       if (Array.isArray(predicates) && predicates.length > LIMITS.predicates) over(op.span, `'${op.name}' with ${predicates.length} predicates`, LIMITS.predicates);
-      if (op.regions.length > 0 && depth + 1 > LIMITS.nesting) {
+      if (op.regions.length === 0) continue;
+      if (depth + 1 > LIMITS.nesting) {
         over(op.span, `launch-config regions nested ${depth + 1} deep`, LIMITS.nesting);
         continue;
       }
-      for (const r of op.regions) stack.push({ region: r, depth: depth + 1 });
+      for (const r of op.regions) {
+        (pending ??= []).push(r);
+        (pendingDepths ??= []).push(depth + 1);
+      }
     }
+    region = pending?.pop();
+    depth = pendingDepths?.pop() ?? 0;
   }
   if (values > LIMITS.registers) over(kernel.span, `a launch-config function of ${values} values`, LIMITS.registers);
   return sink.errorCount === before;

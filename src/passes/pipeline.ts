@@ -13,7 +13,7 @@
  * compiled for different profiles. Each step reports into one sink; any error stops
  * before emission.
  */
-import type { Module, Op, Region } from "../ir/core.js";
+import { Op as IrOp, type Module, type Op, type Predicate, type Region, type Value } from "../ir/core.js";
 import { constantValue } from "../ir/build.js";
 import { D, DiagnosticSink, note, type Diagnostic } from "../core/diag/diagnostic.js";
 import type { LaunchFunctionSource } from "../launch/source.js";
@@ -21,17 +21,16 @@ import type { TargetEnvironment, TargetProfile } from "../core/target.js";
 import { layoutArgs } from "./abi.js";
 import { foldRegion, removeDeadOps } from "./fold.js";
 import { inlineCalls } from "./inline.js";
-import { LoweredForms, type ModuleAnalyses, type PreparedKernel, type PreparedModule } from "../core/prepared.js";
+import { LoweredForms, type Allocation, type ModuleAnalyses, type PreparedKernel, type PreparedModule } from "../core/prepared.js";
 import { bindQueries, checkConfigBindings, configBindings, type ConfigValue } from "./specialize.js";
-import { layoutAllocations } from "./storage.js";
+import { collectiveScratch, layoutAllocations } from "./storage.js";
 import { checkLaunchLimits } from "./launch-limits.js";
 import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
 import type { LinkLibrary } from "./link/library.js";
-import { walkRegion } from "../ir/walk.js";
-import { isOp, propOf } from "../dialects/registry.js";
+import { isOp, type OpOf } from "../dialects/registry.js";
 
 export interface Specialization {
   /** The kernel to compile (symbol without '@'): a kernel.def, or a kernel.decl that linking binds. */
@@ -94,7 +93,9 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
   }
   checkConfigBindings(verified.symbols, request.config, sink);
   if (sink.hasErrors) return undefined;
-  const config = configBindings(module, request.config);
+  // Bound only where a region reads a config value or target query (most kernels read none).
+  let bindings: ReadonlyMap<string, ConfigValue> | undefined;
+  const config = () => (bindings ??= configBindings(module, request.config));
   const kernels: PreparedKernel[] = [];
   const launchFunctions: LaunchFunctionSource[] = [];
   const selections: TemplateSelection[] = [];
@@ -116,37 +117,43 @@ export function runPreparedLowPipeline(module: Module, request: PipelineRequest,
     if (sink.hasErrors) return undefined;
   }
   const preparedModule: PreparedModule = { moduleName: request.moduleName, kernels, analyses: verified, lowered: new LoweredForms() };
-  const environments = new Set(request.specializations.map((s) => s.environment));
-  for (const env of environments) for (const d of env.check(preparedModule)) sink.add(d);
+  // Each environment checks once, in the order the specializations first name it.
+  const specs = request.specializations;
+  for (const spec of specs) {
+    const env = spec.environment;
+    if (specs.find((s) => s.environment === env) !== spec) continue;
+    for (const d of env.check(preparedModule)) sink.add(d);
+  }
   if (sink.hasErrors) return undefined;
   return { prepared: preparedModule, launchFunctions, selections };
 }
 
 /**
  * Inlines every call of `region`, binds its queries and selects and inlines its template
- * providers for `profile`, repeating while inlined providers bring new applies.
+ * providers for `profile`, repeating while inlined providers bring new applies. Returns the
+ * scan of the region as it is left (undefined once something was reported).
  */
 function specializeRegion(
   module: Module,
   analyses: ModuleAnalyses,
   region: Region,
   profile: TargetProfile,
-  config: ReadonlyMap<string, ConfigValue>,
+  config: () => ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
   chose: (apply: Op, provider: Op) => void,
-): boolean {
+): RegionScan | undefined {
   // Most kernels call nothing and query nothing: one scan says which passes have work.
   let scan = scanRegion(region);
   for (let round = 0; round < MAX_TEMPLATE_ROUNDS; round++) {
     if (scan.calls) {
-      if (!inlineCalls(region, analyses, sink)) return false;
+      if (!inlineCalls(region, analyses, sink)) return undefined;
       scan = scanRegion(region); // inlined bodies bring their own queries and applies
     }
-    if (scan.queries && !bindQueries(region, profile, config, sink)) return false;
+    if (scan.queries && !bindQueries(region, profile, config(), sink)) return undefined;
     // Folding first lets provider `where` predicates see constants (it keeps every apply).
     foldRegion(region, sink);
     const applies = scan.applies;
-    if (applies.length === 0) return true;
+    if (applies.length === 0) return scan;
     const chosen = new Map<Op, Op>();
     for (const apply of applies) {
       const provider = selectProvider(module, apply, profile, sink);
@@ -154,100 +161,151 @@ function specializeRegion(
       chosen.set(apply, provider);
       chose(apply, provider);
     }
-    if (chosen.size < applies.length) return false;
-    if (!inlineCalls(region, analyses, sink, chosen)) return false;
+    if (chosen.size < applies.length) return undefined;
+    if (!inlineCalls(region, analyses, sink, chosen)) return undefined;
     scan = scanRegion(region);
   }
   sink.report(D.recursion, region.parent?.span, [region.parent?.symbol ?? "?"]);
-  return false;
+  return undefined;
 }
 
-/** What specialization has to do in a region: calls to inline, queries to bind, applies to select. */
-interface RegionScan {
-  readonly calls: boolean;
-  readonly queries: boolean;
-  readonly applies: readonly Op[];
+/**
+ * What specialization and the checks after it have to do in a region: calls to inline,
+ * queries to bind, applies to select, and whether any op needs the storage layout, the
+ * full-unroll check or the subgroup-width check (most bodies need none of them).
+ */
+class RegionScan {
+  calls = false;
+  queries = false;
+  applies: Op[] = NO_OPS;
+  /** A `buffer.alloca` or a collective with workgroup scratch. */
+  storage = false;
+  /** An `scf.for` with `unroll(full)`. */
+  fullUnroll = false;
+  /** A subgroup shuffle, broadcast or reduce (their widths meet the profile's subgroup). */
+  subgroupWidths = false;
 }
+
+const NO_OPS: Op[] = [];
 
 function scanRegion(region: Region): RegionScan {
-  let calls = false, queries = false;
-  const applies: Op[] = [];
-  walkRegion(region, (op) => {
-    if (isOp(op, "template.apply")) applies.push(op);
-    else if (isOp(op, "func.call") || isOp(op, "template.call")) calls = true;
-    else if (isOp(op, "target.subgroup.size") || isOp(op, "config.get")) queries = true;
-  });
-  return { calls, queries, applies };
+  const scan = new RegionScan();
+  scanInto(region, scan);
+  return scan;
+}
+
+function scanInto(region: Region, scan: RegionScan): void {
+  for (const op of region.ops) {
+    switch (op.name) {
+      case "template.apply":
+        if (scan.applies === NO_OPS) scan.applies = [];
+        scan.applies.push(op);
+        break;
+      case "func.call":
+      case "template.call":
+        scan.calls = true;
+        break;
+      case "target.subgroup.size":
+      case "config.get":
+        scan.queries = true;
+        break;
+      case "buffer.alloca":
+        scan.storage = true;
+        break;
+      case "scf.for":
+        if (op.props.unroll === "full") scan.fullUnroll = true;
+        break;
+      case "kernel.subgroup.shuffle":
+      case "kernel.subgroup.broadcast":
+      case "kernel.subgroup.reduce":
+        scan.subgroupWidths = true;
+        break;
+      default:
+        if (collectiveScratch(op, 1)) scan.storage = true;
+    }
+    for (const r of op.regions) scanInto(r, scan);
+  }
+}
+
+/** The storage of a body without allocations (shared: prepared kernels only read it). */
+const NO_ALLOCATIONS: ReadonlyMap<Op, Allocation> = new Map();
+
+/** A size operand's constant, when it is one. */
+function staticOperand(v: Value | undefined): bigint | number | boolean | undefined {
+  return v && v.owner instanceof IrOp ? constantValue(v.owner) : undefined;
 }
 
 function prepareKernel(
   module: Module,
   analyses: ModuleAnalyses,
-  op: Op,
+  op: OpOf<"kernel.def">,
   spec: Specialization,
-  config: ReadonlyMap<string, ConfigValue>,
+  config: () => ReadonlyMap<string, ConfigValue>,
   sink: DiagnosticSink,
   selections: TemplateSelection[],
 ): { kernel: PreparedKernel; launch: LaunchFunctionSource } | undefined {
   const { profile } = spec;
   const facts = profile.facts;
-  const [configRegion, body] = op.regions as [NonNullable<Op["regions"][0]>, NonNullable<Op["regions"][0]>];
+  const symbol = op.props.symbol;
+  const [configRegion, body] = op.regions as [Region, Region];
   const errorsBefore = sink.errorCount;
-  const pinned = typeof op.props.target === "string" ? op.props.target : undefined;
+  const pinned = op.props.target;
   if (pinned !== undefined) {
     const record = analyses.symbol(pinned);
     if (!targetRecordAdmits(record, profile)) {
-      sink.report(D.targetIncompatible, op.span, [op.symbol, `${record?.name ?? "?"} @${pinned}`, profile.identifier], { related: record ? [note("the target record", record.span)] : [] });
+      sink.report(D.targetIncompatible, op.span, [symbol, `${record?.name ?? "?"} @${pinned}`, profile.identifier], { related: record ? [note("the target record", record.span)] : [] });
       return undefined;
     }
   }
   const chose = (apply: Op, provider: Op) => {
     const at = apply.span ? `${apply.span.source}:${apply.span.line}:${apply.span.column}` : "?";
-    selections.push({ kernel: op.symbol!, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
+    selections.push({ kernel: symbol, profile: profile.identifier, family: String(apply.props.family), provider: provider.symbol!, at });
   };
-  for (const region of [configRegion, body]) specializeRegion(module, analyses, region, profile, config, sink, chose);
+  specializeRegion(module, analyses, configRegion, profile, config, sink, chose);
+  const scan = specializeRegion(module, analyses, body, profile, config, sink, chose) ?? scanRegion(body);
   if (sink.errorCount === errorsBefore) {
-    checkBoundFullUnrolls(body, sink);
-    checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
+    if (scan.fullUnroll) checkBoundFullUnrolls(body, sink);
+    if (scan.subgroupWidths) checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
   const uses = removeDeadOps(body);
 
-  const launchOp = configRegion.ops[configRegion.ops.length - 1]!;
-  const sizeOperands = launchOp.operands.slice(3, 6);
-  const staticSize = sizeOperands.map((v) => constantValue(v.owner as Op));
+  // The verifier made kernel.launch.config the config region's last op (lowering the companion refuses anything else).
+  const launchOp = configRegion.ops[configRegion.ops.length - 1];
   let staticWorkgroupSize: [number, number, number] | undefined;
-  if (staticSize.every((s) => typeof s === "bigint")) {
+  const x = staticOperand(launchOp?.operands[3]), y = staticOperand(launchOp?.operands[4]), z = staticOperand(launchOp?.operands[5]);
+  if (launchOp && typeof x === "bigint" && typeof y === "bigint" && typeof z === "bigint") {
     // Compared as bigints: a size past 2^53 must be reported as written, not rounded.
-    const sizes = staticSize as bigint[];
+    const sizes = [x, y, z] as const;
     let fits = true;
-    sizes.forEach((s, d) => {
-      const span = sizeOperands[d]?.span ?? launchOp.span;
+    for (const d of DIMENSIONS) {
+      const s = sizes[d];
+      const max = facts.maxWorkgroupSize[d];
+      const span = launchOp.operands[3 + d]?.span ?? launchOp.span;
       if (s < 1n) sink.report(D.workgroupDimTooSmall, span, ["xyz"[d], s]);
-      else if (s > BigInt(facts.maxWorkgroupSize[d]!)) sink.report(D.workgroupDimTooLarge, span, ["xyz"[d], s, facts.maxWorkgroupSize[d]]);
-      else return;
+      else if (s > BigInt(max)) sink.report(D.workgroupDimTooLarge, span, ["xyz"[d], s, max]);
+      else continue;
       fits = false;
-    });
-    const flat = sizes.reduce((a, b) => a * b, 1n);
-    if (flat > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
-    if (fits) staticWorkgroupSize = [Number(sizes[0]), Number(sizes[1]), Number(sizes[2])];
+    }
+    if (x * y * z > BigInt(facts.maxFlatWorkgroupSize)) sink.report(D.workgroupFlatTooLarge, launchOp.span, [sizes.join("x"), facts.maxFlatWorkgroupSize]);
+    if (fits) staticWorkgroupSize = [Number(x), Number(y), Number(z)];
   }
-  const exportName = propOf(op, "exportName") ?? op.symbol!;
+  const exportName = op.props.exportName ?? symbol;
   checkLaunchLimits(op, configRegion, exportName, sink);
 
   const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
-  const storage = layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes);
+  const storage = scan.storage ? layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes) : { totalBytes: 0, allocations: NO_ALLOCATIONS };
   const args = layoutArgs(body);
   if ("unsupported" in args) {
-    const v = body.args[args.unsupported]!;
-    sink.report(D.unsupported, v.span ?? op.span, [`a device argument of this type`, profile.target]);
+    const v = body.args[args.unsupported];
+    sink.report(D.unsupported, v?.span ?? op.span, [`a device argument of this type`, profile.target]);
     return undefined;
   }
   if (args.size > facts.maxArgumentBlockBytes) sink.report(D.argBlockTooLarge, op.span, [args.size, facts.maxArgumentBlockBytes]);
   if (sink.errorCount > errorsBefore || !storage) return undefined;
 
   const kernel: { -readonly [K in keyof PreparedKernel]: PreparedKernel[K] } = {
-    symbol: op.symbol!,
+    symbol,
     exportName,
     profile,
     op,
@@ -263,10 +321,13 @@ function prepareKernel(
   const launch: LaunchFunctionSource = {
     exportName,
     region: configRegion,
-    workloadWhere: propOf(op, "workloadWhere") ?? [],
+    workloadWhere: op.props.workloadWhere ?? NO_PREDICATES,
     subgroupSize: facts.subgroupSize,
     workgroupStorageBytes: storage.totalBytes,
-    limits: { maxWorkgroupCount: facts.maxWorkgroupCount, maxWorkgroupSize: facts.maxWorkgroupSize, maxFlatWorkgroupSize: facts.maxFlatWorkgroupSize },
+    limits: facts,
   };
   return { kernel, launch };
 }
+
+const NO_PREDICATES: readonly Predicate[] = Object.freeze([]);
+const DIMENSIONS = [0, 1, 2] as const;

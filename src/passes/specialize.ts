@@ -50,6 +50,7 @@ function unfit(value: ConfigValue, type: Type): string | undefined {
  * Bindings for keys the module does not know are ignored: one bag can serve many modules.
  */
 export function checkConfigBindings(symbols: SymbolTable, explicit: ReadonlyMap<string, ConfigValue>, sink: DiagnosticSink): void {
+  if (explicit.size === 0) return;
   const help = "the value was bound through compileModule's 'config' option";
   for (const [key, value] of explicit) {
     const decl = symbols.configDecl(key) ?? symbols.configDef(key);
