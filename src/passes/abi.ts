@@ -1,25 +1,22 @@
 /** The explicit device-argument block (language.md §7), laid out by the shared ABI table (src/abi). */
 import type { Region } from "../ir/core.js";
-import { ARGUMENT_BLOCK_ALIGN, ARGUMENT_ENCODINGS, alignUp, isDeviceArgumentType } from "../abi/index.js";
+import type { Type } from "../ir/types.js";
+import { isDeviceArgumentType, layoutArgumentBlock } from "../abi/index.js";
 import type { ArgSlot } from "../core/prepared.js";
 
-/**
- * Lays out the device args of a kernel body; returns the index of an arg type v1 cannot pass
- * (vectors, views and encodings are not device args in v1). The same rule as the table's
- * `layoutArgumentBlock`, walked once over the args themselves (every compile runs it).
- */
+/** The ABI type name of a device argument ("" for vectors, views and encodings: not device args in v1). */
+function abiTypeName(t: Type): string {
+  return t.kind === "prim" && isDeviceArgumentType(t.name) ? t.name : "";
+}
+
+/** Lays out the device args of a kernel body; returns the index of an arg type v1 cannot pass. */
 export function layoutArgs(body: Region): { slots: ArgSlot[]; size: number } | { unsupported: number } {
+  const layout = layoutArgumentBlock(body.args.map((v) => abiTypeName(v.type)));
+  if ("unsupported" in layout) return layout;
   const slots: ArgSlot[] = [];
-  let end = 0;
-  let i = 0;
-  for (const v of body.args) {
-    const t = v.type;
-    if (t.kind !== "prim" || !isDeviceArgumentType(t.name)) return { unsupported: i };
-    i++;
-    const { size, align } = ARGUMENT_ENCODINGS[t.name];
-    const offset = alignUp(end, align);
-    slots.push({ name: v.name, type: t, value: v, offset, size, align });
-    end = offset + size;
+  for (const [i, { offset, size, align }] of layout.slots.entries()) {
+    const v = body.args[i];
+    if (v) slots.push({ name: v.name, type: v.type, value: v, offset, size, align });
   }
-  return { slots, size: alignUp(end, ARGUMENT_BLOCK_ALIGN) };
+  return { slots, size: layout.size };
 }
