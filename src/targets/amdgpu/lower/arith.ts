@@ -491,3 +491,120 @@ export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar 
   return select(cx, unordered, cx.const("f32", 0x7fc00000n), r);
 }
 
+
+// ---- integer division ---------------------------------------------------------------------
+
+/** The high dword of the u32 × u32 product. */
+function mulHi32(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i32", (BigInt.asUintN(32, a.c) * BigInt.asUintN(32, b.c)) >> 32n);
+  const d = cx.vreg(uniform(cx, a, b) ? "s" : "v", 1);
+  if (d.cls === "s") cx.emit("s_mul_hi_u32", [part(d), cx.lo(a), cx.lo(b)]);
+  else vop3(cx, "v_mul_hi_u32", part(d), [cx.lo(a), cx.lo(b)]);
+  return s32(cx, "i32", d);
+}
+
+/** `c ? x + k : x` on i32 (the quotient corrections). */
+const bump = (cx: Cx, c: Scalar, x: Scalar, k: bigint) => select(cx, c, int32(cx, "add", x, cx.const("i32", k)), x);
+
+/**
+ * x / y and x % y on u32 (y ≠ 0), as LLVM's AMDGPUCodeGenPrepare expands them: z ≈ 2³²/y
+ * (the float reciprocal scaled by 2³² − 512, one Newton–Raphson step), q = mulhi(x, z)
+ * underestimates by at most 2, and two corrections (r ≥ y: q + 1, r − y) finish. A constant
+ * divisor takes z = ⌊(2³² − 1)/y⌋ (also at most 2 short).
+ */
+export function divRem32(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+  let z: Scalar;
+  if (y.c !== undefined) z = cx.const("i32", 0xffffffffn / (BigInt.asUintN(32, y.c) || 1n));
+  else {
+    const scaled = vfloat(cx, "v_mul_f32", cx.const("f32", 0x4f7ffffen), vunary(cx, "v_rcp_f32", vunary(cx, "v_cvt_f32_u32", y)), true);
+    const z0 = vunary(cx, "v_cvt_u32_f32", scaled, "i32");
+    z = int32(cx, "add", z0, mulHi32(cx, z0, int32(cx, "mul", int32(cx, "sub", cx.const("i32", 0n), y), z0)));
+  }
+  let q = mulHi32(cx, x, z);
+  let r = int32(cx, "sub", x, int32(cx, "mul", q, y));
+  for (let i = 0; i < 2; i++) {
+    const over = compareInt(cx, "uge", r, y, 32);
+    q = bump(cx, over, q, 1n);
+    r = select(cx, over, int32(cx, "sub", r, y), r);
+  }
+  return [q, r];
+}
+
+/** The sign (0 or −1) of an i32 and its magnitude ((x + s) ^ s); a proven non-negative value is itself. */
+function signAndMagnitude(cx: Cx, x: Scalar): [Scalar, Scalar] {
+  if (x.max !== undefined && x.max < 1n << 31n) return [cx.const("i32", 0n), x];
+  const s = int32(cx, "shrs", x, cx.const("i32", 31n));
+  return [s, int32(cx, "xor", int32(cx, "add", x, s), s)];
+}
+
+/** (v ^ s) − s: v negated where s = −1. */
+const applySign = (cx: Cx, v: Scalar, s: Scalar) => (s.c === 0n ? v : int32(cx, "sub", int32(cx, "xor", v, s), s));
+
+/**
+ * Division and remainder on i32 with the rounding of `kind` (trunc: divsi/remsi; ceil and
+ * floor: the adjustments of ceildivsi/floordivsi/ceildivui); signed through magnitudes.
+ */
+export function divide32(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  if (!signed) {
+    const [q, r] = divRem32(cx, x, y);
+    return [kind === "ceil" ? bump(cx, compareInt(cx, "ne", r, cx.const("i32", 0n), 32), q, 1n) : q, r];
+  }
+  const [sx, ax] = signAndMagnitude(cx, x), [sy, ay] = signAndMagnitude(cx, y);
+  const [uq, ur] = divRem32(cx, ax, ay);
+  const q = applySign(cx, uq, int32(cx, "xor", sx, sy)), r = applySign(cx, ur, sx);
+  if (kind === "trunc") return [q, r];
+  // Inexact quotients move up (ceil) when r and y share a sign, down (floor) when they differ.
+  const inexact = compareInt(cx, "ne", r, cx.const("i32", 0n), 32);
+  const sameSign = compareInt(cx, kind === "ceil" ? "sge" : "slt", int32(cx, "xor", r, y), cx.const("i32", 0n), 32);
+  return [bump(cx, boolOp(cx, "and", inexact, sameSign), q, kind === "ceil" ? 1n : -1n), r];
+}
+
+/**
+ * x / y and x % y on u64 (y ≠ 0) by restoring long division on the vector unit: 64 passes
+ * (a scalar counter, every lane in step) shift the remainder left by the dividend's top bit,
+ * subtract y where it fits and shift that bit into the quotient, which replaces the dividend.
+ */
+function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+  const n = cx.vreg("v", 2), r = cx.vreg("v", 2), bit = cx.vreg("v", 1), count = cx.vreg("s", 1);
+  const divisor = cx.vpair(y);
+  cx.emit("v_mov_b32", [part(n, 0, 1), cx.lo(x)]);
+  cx.emit("v_mov_b32", [part(n, 1, 1), cx.hi(x)]);
+  cx.emit("v_mov_b32", [part(r, 0, 1), imm(0)]);
+  cx.emit("v_mov_b32", [part(r, 1, 1), imm(0)]);
+  cx.emit("s_mov_b32", [part(count), imm(64)]);
+  const head = cx.label();
+  cx.program.loop("begin");
+  cx.place(head);
+  cx.emit("v_lshlrev_b64", [part(r), imm(1), part(r)]);
+  cx.emit("v_lshrrev_b32", [part(bit), imm(31), part(n, 1, 1)]);
+  cx.emit("v_or_b32", [part(r, 0, 1), part(r, 0, 1), part(bit)]);
+  cx.emit("v_lshlrev_b64", [part(n), imm(1), part(n)]);
+  const fits = cx.vreg("s", cx.maskDwords);
+  cx.emit("v_cmp_ge_u64", [part(fits), part(r), part(divisor)]);
+  const less = sub64(cx, cx.sval("i64", r, { mutable: true }), cx.sval("i64", divisor));
+  for (const i of [0, 1]) cx.emit("v_cndmask_b32_e64", [part(r, i, 1), part(r, i, 1), part(less.reg!, i, 1), part(fits)]);
+  cx.emit("v_cndmask_b32_e64", [part(bit), imm(0), imm(1), part(fits)]);
+  cx.emit("v_or_b32", [part(n, 0, 1), part(n, 0, 1), part(bit)]);
+  cx.emit("s_sub_u32", [part(count), part(count), imm(1)]);
+  cx.emit("s_cmp_lg_u32", [part(count), imm(0)]);
+  cx.branch("s_cbranch_scc1", head);
+  cx.program.loop("end");
+  return [cx.sval("i64", n), cx.sval("i64", r)];
+}
+
+/** `c ? 0 − v : v` on i64. */
+const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
+
+/** `divide32` on i64 (through `divRem64`; negative operands through their magnitudes). */
+export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  const zero = cx.const("i64", 0n);
+  const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
+  const nx = negative(x), ny = negative(y);
+  const [uq, ur] = divRem64(cx, negateWhere(cx, nx, x), negateWhere(cx, ny, y));
+  const flip = boolOp(cx, "xor", nx, ny);
+  const q = negateWhere(cx, flip, uq), r = negateWhere(cx, nx, ur);
+  if (kind === "trunc") return [q, r];
+  // An inexact quotient's remainder has x's sign: ceil moves up when x and y agree, floor down when they differ.
+  const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
+  return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
+}

@@ -8,7 +8,7 @@ import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
-import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { add64, boolOp, divide32, divide64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -253,12 +253,13 @@ const INT_LANES: Record<string, Lane> = {
   madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
   divsi: divide(true), divui: divide(false),
   remsi: remainder(true), remui: remainder(false),
+  ceildivsi: roundedDivision(true, "ceil"), ceildivui: roundedDivision(false, "ceil"), floordivsi: roundedDivision(true, "floor"),
   ...FLOAT_LANES, ...CONVERSIONS,
 };
 
 /**
- * The remainder by a power-of-two constant: a − (a / 2^k) · 2^k, with `divide`'s rounding
- * toward zero; one `and` with 2^k − 1 when a is known non-negative below 2^32.
+ * The remainder: one `and` with 2^k − 1 for a power-of-two constant and a dividend known
+ * non-negative below 2^32, a − (a / 2^k) · 2^k for other dividends, else `divide32`'s.
  */
 function remainder(signed: boolean): Lane {
   const div = divide(signed);
@@ -266,17 +267,36 @@ function remainder(signed: boolean): Lane {
     const t = carrierOfOperand(cx, op);
     const c = b!.c;
     const small = t === "i64" ? cx.hiZero(a!) : !signed || (a!.max !== undefined && a!.max < 1n << 31n);
-    if (c !== undefined && c > 0n && (c & (c - 1n)) === 0n && a!.c === undefined && small && (t === "i32" || t === "i64")) {
+    if (c === undefined || c <= 0n || (c & (c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 1);
+    if (a!.c === undefined && small && (t === "i32" || t === "i64")) {
       const low = int32(cx, "and", a!, cx.const("i32", c - 1n), "i32", c - 1n);
       return t === "i32" ? low : { kind: "scalar", t: "i64", reg: low.reg!, narrow: true, max: c - 1n };
     }
     const q = div(cx, op, [a!, b!]);
     if (q === undefined) return undefined;
-    const k = b!.c!.toString(2).length - 1;
+    const k = c.toString(2).length - 1;
     if (t === "i64") return sub64(cx, a!, shl64(cx, q, k));
     if (t === "i32") return int32(cx, "sub", a!, int32(cx, "shl", q, cx.const("i32", BigInt(k))));
     return undefined;
   };
+}
+
+/**
+ * Quotient (`which` 0) or remainder (1) by `divide32`: i32, and i64 whose operands are both
+ * narrow (non-negative below 2^32, so signed and unsigned agree and floor is trunc); other
+ * i64 operands by `divide64`'s long division.
+ */
+function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor", which: 0 | 1): Scalar | undefined {
+  const t = carrierOfOperand(cx, op);
+  if (t === "i32") return divide32(cx, a, b, signed, kind)[which];
+  if (t !== "i64") return undefined;
+  if (!cx.hiZero(a) || !cx.hiZero(b)) return divide64(cx, a, b, signed, kind)[which];
+  const v = divide32(cx, a, b, false, kind === "floor" ? "trunc" : kind)[which];
+  return v.c !== undefined ? cx.const("i64", v.c) : { kind: "scalar", t: "i64", reg: v.reg!, narrow: true, max: which === 1 ? b.max : a.max };
+}
+
+function roundedDivision(signed: boolean, kind: "ceil" | "floor"): Lane {
+  return (cx, op, [a, b]) => general(cx, op, a!, b!, signed, kind, 0);
 }
 
 /** Every lane is the scalar operand (vectors are lists of lane values). */
@@ -370,11 +390,11 @@ const iotaRule: Rule = (cx, op) => {
   cx.set(r, { kind: "vector", lanes, t });
 };
 
-/** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
+/** Division: a shift by a positive power-of-two constant (rounding negative dividends toward zero), else `general`. */
 function divide(signed: boolean): Lane {
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
-    if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n) return undefined;
+    if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 0);
     const k = BigInt(b!.c.toString(2).length - 1);
     if (t === "i64" && signed && a!.max === undefined && a!.c === undefined) {
       // Round toward zero: add 2^k − 1 to negative dividends before the arithmetic shift.
@@ -382,7 +402,6 @@ function divide(signed: boolean): Lane {
       const bias = shr64(cx, sign, cx.const("i64", 64n - k), false);
       return shr64(cx, add64(cx, a!, bias), cx.const("i64", k), true);
     }
-    if (signed && a!.max === undefined && a!.c === undefined) return undefined;
     if (t === "i64") return shr64(cx, a!, cx.const("i64", k), false);
     if (t === "i32") return int32(cx, "shru", a!, cx.const("i32", k));
     return undefined;
@@ -402,7 +421,6 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 }
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
-const INTEGER_DIVISION = unsupported("division only by a power-of-two constant so far");
 const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
 const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
 const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts are not selected yet");
@@ -415,7 +433,6 @@ const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object
 const NOT_SELECTED = {
   ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
   ...refuse("index.rotli index.rotri index.ctlzi index.cttzi index.ctpopi", BIT_COUNTS_64),
-  ...refuse("scalar.ceildivsi scalar.ceildivui scalar.floordivsi", INTEGER_DIVISION),
   ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf scalar.roundf vector.tanhf vector.erff vector.roundf vector.dotf", NO_FLOAT_SEQUENCE),
   ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
   ...refuse("view.atomic.cmpxchg view.atomic.load view.atomic.store", ATOMIC_ORDERING),
@@ -434,7 +451,7 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "scalar.assume": identity,
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
-  ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast", "ceildivsi", "ceildivui", "floordivsi"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
   "vector.splat": splatRule,
   "vector.from_elements": fromElementsRule,
   "vector.iota": iotaRule,
