@@ -55,6 +55,7 @@ const CASES: readonly { readonly symbol: string; readonly sizes: (n: number) => 
   { symbol: "while_loops", sizes: (n) => ({ a: n, out: 2 * n }), ns: [1, 29, 131] },
   { symbol: "shuffles", sizes: (n) => ({ a: n, f: n, out: 8 * n }), ns: [1, 45, 128, 190] },
   { symbol: "integer_division", sizes: (n) => ({ a: n, b: n, out: 20 * n }), ns: [1, 37, 130] },
+  { symbol: "atomic_access", sizes: (n) => ({ a: n, out: 4 * n }), ns: [1, 37, 130] },
   { symbol: "ordered_atomics", sizes: (n) => ({ a: n, out: Math.ceil(n / 64) }), ns: [1, 63, 200] },
 ];
 

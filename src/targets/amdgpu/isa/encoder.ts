@@ -218,9 +218,9 @@ export function dsDefines(mnemonic: string): boolean {
   return mnemonic.startsWith("ds_load") || mnemonic.includes("_rtn_") || mnemonic === "ds_swizzle_b32" || mnemonic === "ds_bpermute_b32";
 }
 
-/** Whether a GLOBAL instruction writes a VGPR (loads, atomics with glc). */
+/** Whether a GLOBAL instruction writes a VGPR (loads, atomics with glc; a store's glc/sc0 is a cache policy). */
 export function globalDefines(inst: { readonly mnemonic: string; readonly glc?: boolean }): boolean {
-  return inst.mnemonic.startsWith("global_load") || inst.glc === true;
+  return inst.mnemonic.startsWith("global_load") || (inst.glc === true && inst.mnemonic.startsWith("global_atomic"));
 }
 
 /** Spelling differences between processors of one family. */

@@ -9,7 +9,8 @@
  *   LDS:    ds_load/store_b32 vdst, vaddr offset:k   (32-bit addresses)
  *
  * Rank-1 vectors of 2 or 4 dwords along a unit-stride axis are one b64/b128 global access.
- * Atomics are relaxed only (global_atomic_* / ds_*; returning forms when the result is used).
+ * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on global
+ * memory, atomic loads and stores; orderings at workgroup and subgroup scope.
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
@@ -322,16 +323,15 @@ const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b3
  * of a WGP have their own). Device and system scope need L2/GL1 maintenance (gfx942
  * `buffer_inv sc1`/`buffer_wbl2`, gfx11 `buffer_gl1_inv`), not written yet: TARGET/001.
  */
-function atomicFences(cx: Cx, op: Op): { release: boolean; acquire: boolean } | undefined {
-  const ordering = String(op.props.ordering ?? "relaxed");
-  if (ordering === "relaxed") return { release: false, acquire: false };
+function atomicFences(cx: Cx, op: Op, ordering = String(op.props.ordering ?? "relaxed"), failure = "relaxed"): { release: boolean; acquire: boolean } | undefined {
+  if (ordering === "relaxed" && failure === "relaxed") return { release: false, acquire: false };
   const scope = String(op.props.scope ?? "device");
   if (scope !== "workgroup" && scope !== "subgroup") {
     cx.unsupported(op, `an atomic with ordering '${ordering}' at ${scope} scope`, "ordered atomics are selected at workgroup and subgroup scope so far");
     return undefined;
   }
   const both = ordering === "acq_rel" || ordering === "seq_cst";
-  return { release: both || ordering === "release", acquire: both || ordering === "acquire" };
+  return { release: both || ordering === "release", acquire: both || ordering === "acquire" || failure !== "relaxed" };
 }
 
 function acquireFence(cx: Cx, space: "global" | "lds"): void {
@@ -389,6 +389,67 @@ const rmwRule: Rule = (cx, op) => {
   if (result) cx.set(result, { kind: "invalid" });
 };
 
+/** The view operand of an atomic access and its fences, or undefined (reported) when not selected. */
+function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>, only32 = false): ViewValue | undefined {
+  const v = cx.get(operandOf(op, at));
+  if (v.kind !== "view" || !fences) return undefined;
+  if (only32 && (v.bytes !== 4 || v.space === "lds")) return void cx.unsupported(op, `'${op.name}' on ${v.space === "lds" ? "workgroup memory" : `'${v.element}' elements`}`);
+  return v;
+}
+
+/**
+ * Atomic load and store (LLVM's sequences at workgroup scope): an ordinary access, with glc
+ * (`sc0` on gfx94x) on global loads, and on gfx94x global stores, so they bypass the
+ * non-coherent cache state; the ordering's fences around it as for read-modify-writes
+ * (a seq_cst load also drains first, as LLVM does).
+ */
+const atomicLoadRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op);
+  const v = atomicAccess(cx, op, 0, fences);
+  if (!v) return cx.poison(op);
+  const at = address(cx, v, indexScalars(cx, op));
+  if (fences!.release) drain(cx);
+  const d = cx.vreg("v", v.bytes / 4);
+  const suffix = SIZE_SUFFIX[d.n]!;
+  if (v.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
+  else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset, glc: true });
+  if (fences!.acquire) acquireFence(cx, v.space);
+  cx.set(resultOf(op), scalarOf(elementCarrier(cx, op, 0)!, d, cx));
+};
+
+const atomicStoreRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op);
+  const v = atomicAccess(cx, op, 1, fences);
+  if (!v) return;
+  const at = address(cx, v, indexScalars(cx, op));
+  const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
+  if (fences!.release) drain(cx);
+  const suffix = SIZE_SUFFIX[data.n]!;
+  if (v.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...(cx.family === "gfx9" ? { glc: true } : {}) });
+};
+
+/**
+ * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32-bit global elements:
+ * `global_atomic_cmpswap` with the data pair {desired, expected}, returning the old value
+ * (glc); the stronger of the two orderings' fences (a failure ordering adds only acquire).
+ */
+const cmpxchgRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op, String(op.props.successOrdering ?? "relaxed"), String(op.props.failureOrdering ?? "relaxed"));
+  const v = atomicAccess(cx, op, 2, fences, true);
+  if (!v) return cx.poison(op);
+  const at = address(cx, v, indexScalars(cx, op));
+  const data = cx.vreg("v", 2);
+  [1, 0].forEach((operand, i) => cx.emit("v_mov_b32", [part(data, i, 1), cx.lo(cx.scalar(operandOf(op, operand)))]));
+  if (fences!.release) drain(cx);
+  const result = resultOf(op);
+  const d = cx.vreg("v", 1);
+  if ((cx.kernel.uses.get(result) ?? 0) > 0) cx.emit("global_atomic_cmpswap_b32", [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true });
+  else cx.emit("global_atomic_cmpswap_b32", [at.reg, part(data), OFF], { offset: at.offset });
+  if (fences!.acquire) acquireFence(cx, "global");
+  cx.set(result, cx.sval(v.element, d));
+};
+
 const bufferLength: Rule = (cx, op) => {
   const arg = operandOf(op, 0);
   const slot = cx.kernel.args.find((a) => a.value === arg);
@@ -415,6 +476,9 @@ export const MEMORY_RULES = {
   "view.store": storeRule,
   "view.atomic.rmw": rmwRule,
   "view.atomic.reduce": rmwRule,
+  "view.atomic.load": atomicLoadRule,
+  "view.atomic.store": atomicStoreRule,
+  "view.atomic.cmpxchg": cmpxchgRule,
   "vector.load": vectorLoad,
   "vector.store": vectorStore,
 } as const satisfies Record<string, Rule>;

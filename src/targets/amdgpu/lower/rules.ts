@@ -424,7 +424,6 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
 const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
 const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts are not selected yet");
-const ATOMIC_ORDERING = unsupported("not selected yet; view.atomic.rmw/reduce are");
 
 /** Each of the space-separated ops refused with one reason. */
 const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
@@ -435,7 +434,6 @@ const NOT_SELECTED = {
   ...refuse("index.rotli index.rotri index.ctlzi index.cttzi index.ctpopi", BIT_COUNTS_64),
   ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf scalar.roundf vector.tanhf vector.erff vector.roundf vector.dotf", NO_FLOAT_SEQUENCE),
   ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
-  ...refuse("view.atomic.cmpxchg view.atomic.load view.atomic.store", ATOMIC_ORDERING),
 };
 
 
