@@ -608,3 +608,52 @@ export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "t
   const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
   return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
 }
+
+// ---- 64-bit bit counts and rotates (index) ------------------------------------------------
+
+const narrowCount = (cx: Cx, x: Scalar): Scalar => ({ ...x, t: "i64", narrow: true, max: 64n });
+
+/** Population count: `s_bcnt1_i32_b64` on uniform values, two `v_bcnt_u32_b32` (the second adds the first). */
+export function popcount64(cx: Cx, x: Scalar): Scalar {
+  if (uniform(cx, x)) {
+    const d = cx.vreg("s", 1);
+    cx.emit("s_bcnt1_i32_b64", [part(d), cx.src64(x)]);
+    return narrowCount(cx, s32(cx, "i32", d));
+  }
+  const low = cx.vreg("v", 1), d = cx.vreg("v", 1);
+  vop3(cx, "v_bcnt_u32_b32", part(low), [cx.lo(x), imm(0)]);
+  vop3(cx, "v_bcnt_u32_b32", part(d), [cx.hi(x), part(low)]);
+  return narrowCount(cx, s32(cx, "i32", d));
+}
+
+/**
+ * Leading (`v_ffbh_u32`) or trailing (`v_ffbl_b32`) zeros of 64 bits: the far half's count
+ * (−1 = none found, the largest u32) against 32 + the near half's, capped at 64.
+ */
+export function zeroCount64(cx: Cx, x: Scalar, leading: boolean): Scalar {
+  const find = leading ? "v_ffbh_u32" : "v_ffbl_b32";
+  const [first, second] = leading ? [cx.hi(x), cx.lo(x)] : [cx.lo(x), cx.hi(x)];
+  const count = (o: MOperand) => {
+    const d = cx.vreg("v", 1);
+    cx.emit(find, [part(d), o]);
+    return s32(cx, "i32", d);
+  };
+  const near = count(first);
+  const far = int32(cx, "add", int32(cx, "minu", count(second), cx.const("i32", 32n)), cx.const("i32", 32n));
+  return narrowCount(cx, int32(cx, "minu", near, far));
+}
+
+/**
+ * Rotate right of 64 bits by k in [0, 63] (left: by (64 − k) & 63): the halves swap when
+ * k ≥ 32, then each result half is `v_alignbit_b32` of the pair by k & 31.
+ */
+export function rotate64(cx: Cx, x: Scalar, k: Scalar, left: boolean): Scalar {
+  const amount = left ? int32(cx, "and", int32(cx, "sub", cx.const("i32", 0n), k), cx.const("i32", 63n)) : k;
+  const swap = compareInt(cx, "ne", int32(cx, "and", amount, cx.const("i32", 32n)), cx.const("i32", 0n), 32);
+  const lo = cx.sval("i32", cx.own32(cx.lo(x))), hi = cx.sval("i32", cx.own32(cx.hi(x)));
+  const a = select(cx, swap, lo, hi), b = select(cx, swap, hi, lo);
+  const d = cx.vreg("v", 2);
+  vop3(cx, "v_alignbit_b32", part(d, 0, 1), [cx.lo(a), cx.lo(b), cx.lo(amount)]);
+  vop3(cx, "v_alignbit_b32", part(d, 1, 1), [cx.lo(b), cx.lo(a), cx.lo(amount)]);
+  return cx.sval("i64", d);
+}

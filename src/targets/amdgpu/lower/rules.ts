@@ -8,7 +8,7 @@ import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
-import { add64, boolOp, divide32, divide64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -159,7 +159,21 @@ const FLOAT_LANES: Record<string, Lane> = {
   ceilf: f32Only((cx, _op, [a]) => vunary(cx, "v_ceil_f32", a!)),
   truncf: f32Only((cx, _op, [a]) => vunary(cx, "v_trunc_f32", a!)),
   roundevenf: f32Only((cx, _op, [a]) => vunary(cx, "v_rndne_f32", a!)),
+  roundf: f32Only((cx, _op, [a]) => roundHalfAway(cx, a!)),
 };
+
+/**
+ * Round half away from zero (language.md `roundf`): t = trunc(x) plus copysign(1, x) where
+ * |x − t| ≥ 0.5 (x − t is exact; infinities give NaN there, so they stay themselves; −0.3
+ * gives −0 + −0 = −0).
+ */
+function roundHalfAway(cx: Cx, x: Scalar): Scalar {
+  const t = vunary(cx, "v_trunc_f32", x);
+  const fraction = vfloat(cx, "v_and_b32", cx.const("i32", SIGN - 1n), vfloat(cx, "v_sub_f32", x, t, false), true);
+  const half = compareFloat(cx, "oge", fraction, cx.const("f32", 0x3f000000n))!;
+  const step = copySign(cx, select(cx, half, cx.const("f32", 0x3f800000n), cx.const("f32", 0n)), x);
+  return vfloat(cx, "v_add_f32", t, step, true);
+}
 
 const CONVERSIONS: Record<string, Lane> = {
   sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
@@ -299,6 +313,18 @@ function roundedDivision(signed: boolean, kind: "ceil" | "floor"): Lane {
   return (cx, op, [a, b]) => general(cx, op, a!, b!, signed, kind, 0);
 }
 
+/** `vector.dotf %a, %b, %acc`: acc = fma(a[i], b[i], acc) in lane order (one `v_fma_f32` per lane). */
+const dotfRule: Rule = (cx, op) => {
+  const [a, b, init] = op.operands.map((v) => cx.get(v));
+  if (a?.kind !== "vector" || b?.kind !== "vector" || init?.kind !== "scalar" || cx.carrier(resultOf(op).type) !== "f32") {
+    cx.unsupported(op, `'${op.name}' on these operand types`, "vector.dotf is selected on f32");
+    return cx.poison(op);
+  }
+  cx.set(resultOf(op), a.lanes.reduce((acc, x, i) => fma(cx, x, b.lanes[i]!, acc), init));
+};
+
+const indexOnly = (fn: (cx: Cx, a: Scalar, b: Scalar) => Scalar): Lane => (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "i64" ? fn(cx, a!, b!) : undefined);
+
 /** Every lane is the scalar operand (vectors are lists of lane values). */
 const splatRule: Rule = (cx, op) => {
   const x = cx.get(operandOf(op, 0));
@@ -423,7 +449,6 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
 const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
 const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
-const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts are not selected yet");
 
 /** Each of the space-separated ops refused with one reason. */
 const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
@@ -431,8 +456,7 @@ const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object
 /** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
 const NOT_SELECTED = {
   ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-  ...refuse("index.rotli index.rotri index.ctlzi index.cttzi index.ctpopi", BIT_COUNTS_64),
-  ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf scalar.roundf vector.tanhf vector.erff vector.roundf vector.dotf", NO_FLOAT_SEQUENCE),
+  ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf vector.tanhf vector.erff", NO_FLOAT_SEQUENCE),
   ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
 };
 
@@ -450,6 +474,12 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
   ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast", "ceildivsi", "ceildivui", "floordivsi"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  "index.rotli": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, true))),
+  "index.rotri": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, false))),
+  "index.ctlzi": lanewise(indexOnly((cx, a) => zeroCount64(cx, a, true))),
+  "index.cttzi": lanewise(indexOnly((cx, a) => zeroCount64(cx, a, false))),
+  "index.ctpopi": lanewise(indexOnly((cx, a) => popcount64(cx, a))),
+  "vector.dotf": dotfRule,
   "vector.splat": splatRule,
   "vector.from_elements": fromElementsRule,
   "vector.iota": iotaRule,
