@@ -111,6 +111,7 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("v_ffbl_b32", "VOP1", { gfx9: ["v_ffbl_b32_e32", 0x2e], gfx11: ["v_ctz_i32_b32_e32", 0x3a] }),
   row("v_bcnt_u32_b32", "VOP3", { gfx9: ["v_bcnt_u32_b32", 0x28b], gfx11: ["v_bcnt_u32_b32", 0x31e] }),
   row("v_alignbit_b32", "VOP3", { gfx9: ["v_alignbit_b32", 0x1ce], gfx11: ["v_alignbit_b32", 0x216] }),
+  row("v_bfi_b32", "VOP3", { gfx9: ["v_bfi_b32", 0x1ca], gfx11: ["v_bfi_b32", 0x212] }),
   row("v_rcp_f32", "VOP1", { gfx9: ["v_rcp_f32_e32", 0x22], gfx11: ["v_rcp_f32_e32", 0x2a] }),
   row("v_sqrt_f32", "VOP1", { gfx9: ["v_sqrt_f32_e32", 0x27], gfx11: ["v_sqrt_f32_e32", 0x33] }),
   row("v_rsq_f32", "VOP1", { gfx9: ["v_rsq_f32_e32", 0x24], gfx11: ["v_rsq_f32_e32", 0x2e] }),

@@ -657,3 +657,87 @@ export function rotate64(cx: Cx, x: Scalar, k: Scalar, left: boolean): Scalar {
   vop3(cx, "v_alignbit_b32", part(d, 1, 1), [cx.lo(b), cx.lo(a), cx.lo(amount)]);
   return cx.sval("i64", d);
 }
+
+// ---- math sequences (docs/amdgpu.md "Math functions": coefficients fitted in f64 on
+// Chebyshev nodes and rounded to f32; the bounds are measured by test/amdgpu/math-accuracy.test.ts)
+
+const f32c = (cx: Cx, v: number) => cx.const("f32", floatBits(v));
+const fmul = (cx: Cx, a: Scalar, b: Scalar) => vfloat(cx, "v_mul_f32", a, b, true);
+const fabs = (cx: Cx, x: Scalar) => vfloat(cx, "v_and_b32", cx.const("i32", 0x7fffffffn), x, true);
+const ordered = (cx: Cx, p: string, a: Scalar, b: Scalar) => compareFloat(cx, p, a, b)!;
+
+/** x's magnitude bits with `sign`'s sign bit (`v_bfi_b32`). */
+function withSign(cx: Cx, magnitude: Scalar, sign: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  vop3(cx, "v_bfi_b32", part(d), [imm(0x7fffffff), cx.lo(magnitude), cx.lo(sign)]);
+  return cx.sval("f32", d);
+}
+
+/** c[0] + s·(c[1] + s·(…)), one `v_fma_f32` per coefficient (the first in a VGPR: one literal per fma). */
+function horner(cx: Cx, s: Scalar, c: readonly number[]): Scalar {
+  let p = cx.sval("f32", cx.own32(cx.lo(f32c(cx, c[c.length - 1]!))));
+  for (let k = c.length - 2; k >= 0; k--) p = fma(cx, p, s, f32c(cx, c[k]!));
+  return p;
+}
+
+const exp2 = (cx: Cx, x: Scalar) => vunary(cx, "v_exp_f32", x);
+const INF = 0x7f800000;
+
+const TANH = [-0.3333333134651184, 0.13333211839199066, -0.053947463631629944, 0.021704038605093956, -0.008184744045138359, 0.002149052917957306];
+
+/** tanh: |x| < 0.625: |x| + |x|³·P(x²); else 1 − 2/(2^(2|x|·log₂e) + 1); x's sign. */
+export function tanhF32(cx: Cx, x: Scalar): Scalar {
+  const ax = fabs(cx, x), s = fmul(cx, ax, ax);
+  const small = fma(cx, fmul(cx, s, ax), horner(cx, s, TANH), ax);
+  const e = exp2(cx, fmul(cx, vfloat(cx, "v_add_f32", ax, ax, true), f32c(cx, Math.LOG2E)));
+  const large = fma(cx, vunary(cx, "v_rcp_f32", vfloat(cx, "v_add_f32", e, f32c(cx, 1), true)), f32c(cx, -2), f32c(cx, 1));
+  return withSign(cx, select(cx, ordered(cx, "olt", ax, f32c(cx, 0.625)), small, large), x);
+}
+
+const ERF_SMALL = [0.12837916612625122, -0.3761262893676758, 0.11283612251281738, -0.026854807510972023, 0.0051900530233979225, -0.000802435155492276, 7.898201874922961e-05];
+const ERF_LARGE = [0.0004571450117509812, -1.6305674314498901, -0.91154944896698, -0.15880371630191803, 0.03811754286289215, -0.006868272088468075, 0.0008617162238806486, -6.657485937466845e-05, 2.3705363219050923e-06];
+
+/** erf: |x| < 1: |x| + |x|·P(x²); else 1 − 2^Q(min(|x|, 3.925)) (Q ≈ log₂ erfc); x's sign; NaN stays NaN. */
+export function erfF32(cx: Cx, x: Scalar): Scalar {
+  const ax = fabs(cx, x);
+  const small = fma(cx, ax, horner(cx, fmul(cx, ax, ax), ERF_SMALL), ax);
+  const large = vfloat(cx, "v_sub_f32", f32c(cx, 1), exp2(cx, horner(cx, vfloat(cx, "v_min_f32", f32c(cx, 3.925), ax, true), ERF_LARGE)), false);
+  const r = withSign(cx, select(cx, ordered(cx, "olt", ax, f32c(cx, 1)), small, large), x);
+  return select(cx, ordered(cx, "uno", x, x), x, r);
+}
+
+/**
+ * pow as C defines it: 2^(y·log₂|x|), negated for odd integer y; NaN for finite x < 0 and
+ * non-integer y; 1 for y = 0, x = 1 and x = −1 with y = ±∞.
+ */
+export function powF32(cx: Cx, x: Scalar, y: Scalar): Scalar {
+  const ax = fabs(cx, x);
+  const r = exp2(cx, fmul(cx, y, vunary(cx, "v_log_f32", ax)));
+  const ty = vunary(cx, "v_trunc_f32", y), half = fmul(cx, y, f32c(cx, 0.5));
+  const fractional = ordered(cx, "une", ty, y);
+  const odd = boolOp(cx, "and", ordered(cx, "oeq", ty, y), ordered(cx, "une", vunary(cx, "v_trunc_f32", half), half));
+  const negativeFinite = boolOp(cx, "and", ordered(cx, "olt", x, f32c(cx, 0)), ordered(cx, "ogt", x, cx.const("f32", BigInt(INF) | SIGN_BIT)));
+  const one = boolOp(cx, "or", boolOp(cx, "or", ordered(cx, "oeq", y, f32c(cx, 0)), ordered(cx, "oeq", x, f32c(cx, 1))),
+    boolOp(cx, "and", ordered(cx, "oeq", ax, f32c(cx, 1)), ordered(cx, "oeq", fabs(cx, y), cx.const("f32", BigInt(INF)))));
+  const signed = select(cx, odd, withSign(cx, r, x), r);
+  return select(cx, one, f32c(cx, 1), select(cx, boolOp(cx, "and", negativeFinite, fractional), cx.const("f32", 0x7fc00000n), signed));
+}
+
+const SIGN_BIT = 0x80000000n;
+
+/**
+ * fmod (C, exact while |a/b| < 2^22): q = trunc(|a|·rcp|b|) is within one of the true
+ * quotient; r = fma(q, −|b|, |a|) decides the correction, and fma(q ± 1, −|b|, |a|) is exact.
+ * |b| = ∞ gives |a|; a's sign (zeros included).
+ */
+export function remF32(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  const ax = fabs(cx, a), ay = fabs(cx, b);
+  const negative = vfloat(cx, "v_or_b32", cx.const("i32", SIGN_BIT), b, true);
+  const q = vunary(cx, "v_trunc_f32", fmul(cx, ax, vunary(cx, "v_rcp_f32", ay)));
+  const r1 = fma(cx, q, negative, ax);
+  const up = vfloat(cx, "v_add_f32", q, f32c(cx, 1), true), down = vfloat(cx, "v_add_f32", q, f32c(cx, -1), true);
+  const qc = select(cx, ordered(cx, "oge", r1, ay), up, select(cx, ordered(cx, "olt", r1, f32c(cx, 0)), down, q));
+  const r = fma(cx, qc, negative, ax);
+  const infinite = boolOp(cx, "and", ordered(cx, "oeq", ay, cx.const("f32", BigInt(INF))), ordered(cx, "olt", ax, cx.const("f32", BigInt(INF))));
+  return withSign(cx, select(cx, infinite, ax, r), a);
+}

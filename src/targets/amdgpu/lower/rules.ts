@@ -8,7 +8,7 @@ import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
-import { add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -160,6 +160,10 @@ const FLOAT_LANES: Record<string, Lane> = {
   truncf: f32Only((cx, _op, [a]) => vunary(cx, "v_trunc_f32", a!)),
   roundevenf: f32Only((cx, _op, [a]) => vunary(cx, "v_rndne_f32", a!)),
   roundf: f32Only((cx, _op, [a]) => roundHalfAway(cx, a!)),
+  tanhf: f32Only((cx, _op, [a]) => tanhF32(cx, a!)),
+  erff: f32Only((cx, _op, [a]) => erfF32(cx, a!)),
+  powf: f32Only((cx, _op, [a, b]) => powF32(cx, a!, b!)),
+  remf: f32Only((cx, _op, [a, b]) => remF32(cx, a!, b!)),
 };
 
 /**
@@ -447,7 +451,6 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 }
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
-const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
 const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
 
 /** Each of the space-separated ops refused with one reason. */
@@ -456,7 +459,6 @@ const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object
 /** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
 const NOT_SELECTED = {
   ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-  ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf vector.tanhf vector.erff", NO_FLOAT_SEQUENCE),
   ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
 };
 
