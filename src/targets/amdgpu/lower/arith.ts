@@ -512,7 +512,7 @@ const bump = (cx: Cx, c: Scalar, x: Scalar, k: bigint) => select(cx, c, int32(cx
  * underestimates by at most 2, and two corrections (r ≥ y: q + 1, r − y) finish. A constant
  * divisor takes z = ⌊(2³² − 1)/y⌋ (also at most 2 short).
  */
-export function divRem32(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+function divRem32(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
   let z: Scalar;
   if (y.c !== undefined) z = cx.const("i32", 0xffffffffn / (BigInt.asUintN(32, y.c) || 1n));
   else {
