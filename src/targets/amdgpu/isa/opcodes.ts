@@ -249,4 +249,8 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("s_and_saveexec_b32", "SOP1", { gfx11: ["s_and_saveexec_b32", 0x20] }),
   row("s_waitcnt_vscnt", "SOPK", { gfx11: ["s_waitcnt_vscnt", 0x18] }),
   row("buffer_gl0_inv", "MUBUF", { gfx11: ["buffer_gl0_inv", 0x2b] }),
+  row("buffer_gl1_inv", "MUBUF", { gfx11: ["buffer_gl1_inv", 0x2c] }),
+  // gfx940+ (the lowering emits them only on gfx94x: KernelLowering.hasLshlAdd64 marks the same processors).
+  row("buffer_wbl2", "MUBUF", { gfx9: ["buffer_wbl2", 0x28] }),
+  row("buffer_inv", "MUBUF", { gfx9: ["buffer_inv", 0x29] }),
 ]);
