@@ -54,6 +54,11 @@ const CASES: readonly { readonly symbol: string; readonly sizes: (n: number) => 
   { symbol: "float_extras", sizes: (n) => ({ a: n, b: n, out: 4 * n }), ns: [1, 61, 200] },
   { symbol: "while_loops", sizes: (n) => ({ a: n, out: 2 * n }), ns: [1, 29, 131] },
   { symbol: "shuffles", sizes: (n) => ({ a: n, f: n, out: 8 * n }), ns: [1, 45, 128, 190] },
+  { symbol: "integer_division", sizes: (n) => ({ a: n, b: n, out: 20 * n }), ns: [1, 37, 130] },
+  { symbol: "atomic_access", sizes: (n) => ({ a: n, out: 4 * n }), ns: [1, 37, 130] },
+  { symbol: "bit_counts", sizes: (n) => ({ a: n, b: n, out: 16 * n }), ns: [1, 37, 130] },
+  { symbol: "rounding_dot", sizes: (n) => ({ a: n, b: n, out: 4 * n }), ns: [1, 61, 200] },
+  { symbol: "scoped_atomics", sizes: (n) => ({ a: n, out: 4 * n }), ns: [1, 37, 130] },
   { symbol: "ordered_atomics", sizes: (n) => ({ a: n, out: Math.ceil(n / 64) }), ns: [1, 63, 200] },
 ];
 

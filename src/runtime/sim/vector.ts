@@ -727,7 +727,18 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
   if (f.extraKind === "sdwa") return compileSdwa(inst, spec, ctx, sregs, vregs);
   const n = spec.src.length;
   if (inst.format === "VOP1" && n !== 1) return unimplemented(inst, ctx, " as VOP1");
-  if (spec.dst !== "f" && (mods.clamp !== 0 || mods.omod !== 0)) return unimplemented(inst, ctx, " with clamp or omod on an integer result");
+  if (spec.dst !== "f" && (mods.clamp !== 0 || mods.omod !== 0)) {
+    // Integer add/sub with clamp saturate to the type's range (LLVM's 64-bit ctlz/cttz use it).
+    const m = mods.omod === 0 ? /^v_(add|sub|subrev)_(?:nc_|co_)?([ui])32$/.exec(name) : null;
+    if (!m) return unimplemented(inst, ctx, " with clamp or omod on an integer result");
+    const [min, max] = m[2] === "u" ? [0, 0xffffffff] : [-(2 ** 31), 2 ** 31 - 1];
+    const exact = m[1] === "add" ? (a: number, b: number) => a + b : m[1] === "sub" ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
+    const saturated: Simple = { ...spec, fn: (a, b) => Math.min(max, Math.max(min, exact(a, b))) };
+    const srcs2 = [source(srcCodes[0]!, inst, ctx, "f32"), source(srcCodes[1]!, inst, ctx, "f32")];
+    reads(2);
+    writesV(f.vdst);
+    return done(simpleExec(saturated, srcs2, f.vdst, { ...mods, clamp: 0 }));
+  }
   const srcs = Array.from({ length: n }, (_, i) => {
     if (acc && i === 2 && !vop3) return { vreg: f.vdst, uniform: undefined } as Src;
     if (acc && i === 2 && vop3) return { vreg: f.vdst, uniform: undefined } as Src;

@@ -26,8 +26,10 @@ export interface Instruction {
   readonly simm?: number;
   /** SMEM/DS/GLOBAL byte offset (DS swizzle: the pattern). */
   readonly offset?: number;
-  /** GLOBAL atomics: return the old value (glc / sc0). */
+  /** GLOBAL atomics: return the old value (glc / sc0); gfx94x loads/stores, MUBUF cache ops: SC0. */
   readonly glc?: boolean;
+  /** gfx94x SC1 (GLOBAL word 0 bit 25, MUBUF bit 15). */
+  readonly sc1?: boolean;
 }
 
 /** `instruction("s_nop", 3)`: an instruction whose only operand is its SOPP immediate. */
@@ -199,13 +201,13 @@ export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]):
       const addr = vgprField(operandAt(inst, def ? 1 : 0));
       const data = load ? 0 : vgprField(operandAt(inst, def ? 2 : 1));
       const glc = inst.glc ? 1 : 0;
-      const w0 = gfx9 ? 0xdc000000 | (op << 18) | (glc << 16) | (2 << 14) | (offset & 0x1fff) : 0xdc000000 | (op << 18) | (2 << 16) | (glc << 14) | (offset & 0x1fff);
+      const w0 = gfx9 ? 0xdc000000 | (inst.sc1 ? 1 << 25 : 0) | (op << 18) | (glc << 16) | (2 << 14) | (offset & 0x1fff) : 0xdc000000 | (op << 18) | (2 << 16) | (glc << 14) | (offset & 0x1fff);
       out.push(w0 >>> 0, ((vdst << 24) | ((gfx9 ? 0x7f : 0x7c) << 16) | (data << 8) | addr) >>> 0);
       return;
     }
     case "MUBUF":
       expectCount(inst, 0);
-      out.push((0xe0000000 | (op << 18)) >>> 0, 0);
+      out.push((0xe0000000 | (op << 18) | (inst.glc ? 1 << 14 : 0) | (inst.sc1 ? 1 << 15 : 0)) >>> 0, 0);
       return;
   }
   out.push(word >>> 0);
@@ -218,9 +220,9 @@ export function dsDefines(mnemonic: string): boolean {
   return mnemonic.startsWith("ds_load") || mnemonic.includes("_rtn_") || mnemonic === "ds_swizzle_b32" || mnemonic === "ds_bpermute_b32";
 }
 
-/** Whether a GLOBAL instruction writes a VGPR (loads, atomics with glc). */
+/** Whether a GLOBAL instruction writes a VGPR (loads, atomics with glc; a store's glc/sc0 is a cache policy). */
 export function globalDefines(inst: { readonly mnemonic: string; readonly glc?: boolean }): boolean {
-  return inst.mnemonic.startsWith("global_load") || inst.glc === true;
+  return inst.mnemonic.startsWith("global_load") || (inst.glc === true && inst.mnemonic.startsWith("global_atomic"));
 }
 
 /** Spelling differences between processors of one family. */
@@ -266,8 +268,10 @@ export function formatInstruction(inst: Instruction, family: IsaFamily, syntax: 
       let text = ops.length ? `${name} ${ops.join(", ")}` : name;
       if (inst.offset) text += ` offset:${inst.offset}`;
       if (inst.glc) text += ` ${syntax.glc}`;
-      return text;
+      return inst.sc1 ? `${text} sc1` : text;
     }
+    case "MUBUF":
+      return `${name}${inst.glc ? " sc0" : ""}${inst.sc1 ? " sc1" : ""}`;
     default:
       return ops.length ? `${name} ${ops.join(", ")}` : name;
   }

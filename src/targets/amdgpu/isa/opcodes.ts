@@ -107,6 +107,11 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("v_cvt_i32_f32", "VOP1", { gfx9: ["v_cvt_i32_f32_e32", 0x8], gfx11: ["v_cvt_i32_f32_e32", 0x8] }),
   row("v_exp_f32", "VOP1", { gfx9: ["v_exp_f32_e32", 0x20], gfx11: ["v_exp_f32_e32", 0x25] }),
   row("v_log_f32", "VOP1", { gfx9: ["v_log_f32_e32", 0x21], gfx11: ["v_log_f32_e32", 0x27] }),
+  row("v_ffbh_u32", "VOP1", { gfx9: ["v_ffbh_u32_e32", 0x2d], gfx11: ["v_clz_i32_u32_e32", 0x39] }),
+  row("v_ffbl_b32", "VOP1", { gfx9: ["v_ffbl_b32_e32", 0x2e], gfx11: ["v_ctz_i32_b32_e32", 0x3a] }),
+  row("v_bcnt_u32_b32", "VOP3", { gfx9: ["v_bcnt_u32_b32", 0x28b], gfx11: ["v_bcnt_u32_b32", 0x31e] }),
+  row("v_alignbit_b32", "VOP3", { gfx9: ["v_alignbit_b32", 0x1ce], gfx11: ["v_alignbit_b32", 0x216] }),
+  row("v_bfi_b32", "VOP3", { gfx9: ["v_bfi_b32", 0x1ca], gfx11: ["v_bfi_b32", 0x212] }),
   row("v_rcp_f32", "VOP1", { gfx9: ["v_rcp_f32_e32", 0x22], gfx11: ["v_rcp_f32_e32", 0x2a] }),
   row("v_sqrt_f32", "VOP1", { gfx9: ["v_sqrt_f32_e32", 0x27], gfx11: ["v_sqrt_f32_e32", 0x33] }),
   row("v_rsq_f32", "VOP1", { gfx9: ["v_rsq_f32_e32", 0x24], gfx11: ["v_rsq_f32_e32", 0x2e] }),
@@ -244,4 +249,8 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("s_and_saveexec_b32", "SOP1", { gfx11: ["s_and_saveexec_b32", 0x20] }),
   row("s_waitcnt_vscnt", "SOPK", { gfx11: ["s_waitcnt_vscnt", 0x18] }),
   row("buffer_gl0_inv", "MUBUF", { gfx11: ["buffer_gl0_inv", 0x2b] }),
+  row("buffer_gl1_inv", "MUBUF", { gfx11: ["buffer_gl1_inv", 0x2c] }),
+  // gfx940+ (the lowering emits them only on gfx94x: KernelLowering.hasLshlAdd64 marks the same processors).
+  row("buffer_wbl2", "MUBUF", { gfx9: ["buffer_wbl2", 0x28] }),
+  row("buffer_inv", "MUBUF", { gfx9: ["buffer_inv", 0x29] }),
 ]);

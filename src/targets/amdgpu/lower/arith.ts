@@ -491,3 +491,253 @@ export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar 
   return select(cx, unordered, cx.const("f32", 0x7fc00000n), r);
 }
 
+
+// ---- integer division ---------------------------------------------------------------------
+
+/** The high dword of the u32 × u32 product. */
+function mulHi32(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  if (a.c !== undefined && b.c !== undefined) return cx.const("i32", (BigInt.asUintN(32, a.c) * BigInt.asUintN(32, b.c)) >> 32n);
+  const d = cx.vreg(uniform(cx, a, b) ? "s" : "v", 1);
+  if (d.cls === "s") cx.emit("s_mul_hi_u32", [part(d), cx.lo(a), cx.lo(b)]);
+  else vop3(cx, "v_mul_hi_u32", part(d), [cx.lo(a), cx.lo(b)]);
+  return s32(cx, "i32", d);
+}
+
+/** `c ? x + k : x` on i32 (the quotient corrections). */
+const bump = (cx: Cx, c: Scalar, x: Scalar, k: bigint) => select(cx, c, int32(cx, "add", x, cx.const("i32", k)), x);
+
+/**
+ * x / y and x % y on u32 (y ≠ 0), as LLVM's AMDGPUCodeGenPrepare expands them: z ≈ 2³²/y
+ * (the float reciprocal scaled by 2³² − 512, one Newton–Raphson step), q = mulhi(x, z)
+ * underestimates by at most 2, and two corrections (r ≥ y: q + 1, r − y) finish. A constant
+ * divisor takes z = ⌊(2³² − 1)/y⌋ (also at most 2 short).
+ */
+function divRem32(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+  let z: Scalar;
+  if (y.c !== undefined) z = cx.const("i32", 0xffffffffn / (BigInt.asUintN(32, y.c) || 1n));
+  else {
+    const scaled = vfloat(cx, "v_mul_f32", cx.const("f32", 0x4f7ffffen), vunary(cx, "v_rcp_f32", vunary(cx, "v_cvt_f32_u32", y)), true);
+    const z0 = vunary(cx, "v_cvt_u32_f32", scaled, "i32");
+    z = int32(cx, "add", z0, mulHi32(cx, z0, int32(cx, "mul", int32(cx, "sub", cx.const("i32", 0n), y), z0)));
+  }
+  let q = mulHi32(cx, x, z);
+  let r = int32(cx, "sub", x, int32(cx, "mul", q, y));
+  for (let i = 0; i < 2; i++) {
+    const over = compareInt(cx, "uge", r, y, 32);
+    q = bump(cx, over, q, 1n);
+    r = select(cx, over, int32(cx, "sub", r, y), r);
+  }
+  return [q, r];
+}
+
+/** The sign (0 or −1) of an i32 and its magnitude ((x + s) ^ s); a proven non-negative value is itself. */
+function signAndMagnitude(cx: Cx, x: Scalar): [Scalar, Scalar] {
+  if (x.max !== undefined && x.max < 1n << 31n) return [cx.const("i32", 0n), x];
+  const s = int32(cx, "shrs", x, cx.const("i32", 31n));
+  return [s, int32(cx, "xor", int32(cx, "add", x, s), s)];
+}
+
+/** (v ^ s) − s: v negated where s = −1. */
+const applySign = (cx: Cx, v: Scalar, s: Scalar) => (s.c === 0n ? v : int32(cx, "sub", int32(cx, "xor", v, s), s));
+
+/**
+ * Division and remainder on i32 with the rounding of `kind` (trunc: divsi/remsi; ceil and
+ * floor: the adjustments of ceildivsi/floordivsi/ceildivui); signed through magnitudes.
+ */
+export function divide32(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  if (!signed) {
+    const [q, r] = divRem32(cx, x, y);
+    return [kind === "ceil" ? bump(cx, compareInt(cx, "ne", r, cx.const("i32", 0n), 32), q, 1n) : q, r];
+  }
+  const [sx, ax] = signAndMagnitude(cx, x), [sy, ay] = signAndMagnitude(cx, y);
+  const [uq, ur] = divRem32(cx, ax, ay);
+  const q = applySign(cx, uq, int32(cx, "xor", sx, sy)), r = applySign(cx, ur, sx);
+  if (kind === "trunc") return [q, r];
+  // Inexact quotients move up (ceil) when r and y share a sign, down (floor) when they differ.
+  const inexact = compareInt(cx, "ne", r, cx.const("i32", 0n), 32);
+  const sameSign = compareInt(cx, kind === "ceil" ? "sge" : "slt", int32(cx, "xor", r, y), cx.const("i32", 0n), 32);
+  return [bump(cx, boolOp(cx, "and", inexact, sameSign), q, kind === "ceil" ? 1n : -1n), r];
+}
+
+/**
+ * x / y and x % y on u64 (y ≠ 0) by restoring long division on the vector unit: 64 passes
+ * (a scalar counter, every lane in step) shift the remainder left by the dividend's top bit,
+ * subtract y where it fits and shift that bit into the quotient, which replaces the dividend.
+ */
+function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+  const n = cx.vreg("v", 2), r = cx.vreg("v", 2), bit = cx.vreg("v", 1), count = cx.vreg("s", 1);
+  const divisor = cx.vpair(y);
+  cx.emit("v_mov_b32", [part(n, 0, 1), cx.lo(x)]);
+  cx.emit("v_mov_b32", [part(n, 1, 1), cx.hi(x)]);
+  cx.emit("v_mov_b32", [part(r, 0, 1), imm(0)]);
+  cx.emit("v_mov_b32", [part(r, 1, 1), imm(0)]);
+  cx.emit("s_mov_b32", [part(count), imm(64)]);
+  const head = cx.label();
+  cx.program.loop("begin");
+  cx.place(head);
+  cx.emit("v_lshlrev_b64", [part(r), imm(1), part(r)]);
+  cx.emit("v_lshrrev_b32", [part(bit), imm(31), part(n, 1, 1)]);
+  cx.emit("v_or_b32", [part(r, 0, 1), part(r, 0, 1), part(bit)]);
+  cx.emit("v_lshlrev_b64", [part(n), imm(1), part(n)]);
+  const fits = cx.vreg("s", cx.maskDwords);
+  cx.emit("v_cmp_ge_u64", [part(fits), part(r), part(divisor)]);
+  const less = sub64(cx, cx.sval("i64", r, { mutable: true }), cx.sval("i64", divisor));
+  for (const i of [0, 1]) cx.emit("v_cndmask_b32_e64", [part(r, i, 1), part(r, i, 1), part(less.reg!, i, 1), part(fits)]);
+  cx.emit("v_cndmask_b32_e64", [part(bit), imm(0), imm(1), part(fits)]);
+  cx.emit("v_or_b32", [part(n, 0, 1), part(n, 0, 1), part(bit)]);
+  cx.emit("s_sub_u32", [part(count), part(count), imm(1)]);
+  cx.emit("s_cmp_lg_u32", [part(count), imm(0)]);
+  cx.branch("s_cbranch_scc1", head);
+  cx.program.loop("end");
+  return [cx.sval("i64", n), cx.sval("i64", r)];
+}
+
+/** `c ? 0 − v : v` on i64. */
+const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
+
+/** `divide32` on i64 (through `divRem64`; negative operands through their magnitudes). */
+export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  const zero = cx.const("i64", 0n);
+  const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
+  const nx = negative(x), ny = negative(y);
+  const [uq, ur] = divRem64(cx, negateWhere(cx, nx, x), negateWhere(cx, ny, y));
+  const flip = boolOp(cx, "xor", nx, ny);
+  const q = negateWhere(cx, flip, uq), r = negateWhere(cx, nx, ur);
+  if (kind === "trunc") return [q, r];
+  // An inexact quotient's remainder has x's sign: ceil moves up when x and y agree, floor down when they differ.
+  const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
+  return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
+}
+
+// ---- 64-bit bit counts and rotates (index) ------------------------------------------------
+
+const narrowCount = (cx: Cx, x: Scalar): Scalar => ({ ...x, t: "i64", narrow: true, max: 64n });
+
+/** Population count: `s_bcnt1_i32_b64` on uniform values, two `v_bcnt_u32_b32` (the second adds the first). */
+export function popcount64(cx: Cx, x: Scalar): Scalar {
+  if (uniform(cx, x)) {
+    const d = cx.vreg("s", 1);
+    cx.emit("s_bcnt1_i32_b64", [part(d), cx.src64(x)]);
+    return narrowCount(cx, s32(cx, "i32", d));
+  }
+  const low = cx.vreg("v", 1), d = cx.vreg("v", 1);
+  vop3(cx, "v_bcnt_u32_b32", part(low), [cx.lo(x), imm(0)]);
+  vop3(cx, "v_bcnt_u32_b32", part(d), [cx.hi(x), part(low)]);
+  return narrowCount(cx, s32(cx, "i32", d));
+}
+
+/**
+ * Leading (`v_ffbh_u32`) or trailing (`v_ffbl_b32`) zeros of 64 bits: the far half's count
+ * (−1 = none found, the largest u32) against 32 + the near half's, capped at 64.
+ */
+export function zeroCount64(cx: Cx, x: Scalar, leading: boolean): Scalar {
+  const find = leading ? "v_ffbh_u32" : "v_ffbl_b32";
+  const [first, second] = leading ? [cx.hi(x), cx.lo(x)] : [cx.lo(x), cx.hi(x)];
+  const count = (o: MOperand) => {
+    const d = cx.vreg("v", 1);
+    cx.emit(find, [part(d), o]);
+    return s32(cx, "i32", d);
+  };
+  const near = count(first);
+  const far = int32(cx, "add", int32(cx, "minu", count(second), cx.const("i32", 32n)), cx.const("i32", 32n));
+  return narrowCount(cx, int32(cx, "minu", near, far));
+}
+
+/**
+ * Rotate right of 64 bits by k in [0, 63] (left: by (64 − k) & 63): the halves swap when
+ * k ≥ 32, then each result half is `v_alignbit_b32` of the pair by k & 31.
+ */
+export function rotate64(cx: Cx, x: Scalar, k: Scalar, left: boolean): Scalar {
+  const amount = left ? int32(cx, "and", int32(cx, "sub", cx.const("i32", 0n), k), cx.const("i32", 63n)) : k;
+  const swap = compareInt(cx, "ne", int32(cx, "and", amount, cx.const("i32", 32n)), cx.const("i32", 0n), 32);
+  const lo = cx.sval("i32", cx.own32(cx.lo(x))), hi = cx.sval("i32", cx.own32(cx.hi(x)));
+  const a = select(cx, swap, lo, hi), b = select(cx, swap, hi, lo);
+  const d = cx.vreg("v", 2);
+  vop3(cx, "v_alignbit_b32", part(d, 0, 1), [cx.lo(a), cx.lo(b), cx.lo(amount)]);
+  vop3(cx, "v_alignbit_b32", part(d, 1, 1), [cx.lo(b), cx.lo(a), cx.lo(amount)]);
+  return cx.sval("i64", d);
+}
+
+// ---- math sequences (docs/amdgpu.md "Math functions": coefficients fitted in f64 on
+// Chebyshev nodes and rounded to f32; the bounds are measured by test/amdgpu/math-accuracy.test.ts)
+
+const f32c = (cx: Cx, v: number) => cx.const("f32", floatBits(v));
+const fmul = (cx: Cx, a: Scalar, b: Scalar) => vfloat(cx, "v_mul_f32", a, b, true);
+const fabs = (cx: Cx, x: Scalar) => vfloat(cx, "v_and_b32", cx.const("i32", 0x7fffffffn), x, true);
+const ordered = (cx: Cx, p: string, a: Scalar, b: Scalar) => compareFloat(cx, p, a, b)!;
+
+/** x's magnitude bits with `sign`'s sign bit (`v_bfi_b32`). */
+function withSign(cx: Cx, magnitude: Scalar, sign: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  vop3(cx, "v_bfi_b32", part(d), [imm(0x7fffffff), cx.lo(magnitude), cx.lo(sign)]);
+  return cx.sval("f32", d);
+}
+
+/** c[0] + s·(c[1] + s·(…)), one `v_fma_f32` per coefficient (the first in a VGPR: one literal per fma). */
+function horner(cx: Cx, s: Scalar, c: readonly number[]): Scalar {
+  let p = cx.sval("f32", cx.own32(cx.lo(f32c(cx, c[c.length - 1]!))));
+  for (let k = c.length - 2; k >= 0; k--) p = fma(cx, p, s, f32c(cx, c[k]!));
+  return p;
+}
+
+const exp2 = (cx: Cx, x: Scalar) => vunary(cx, "v_exp_f32", x);
+const INF = 0x7f800000;
+
+const TANH = [-0.3333333134651184, 0.13333211839199066, -0.053947463631629944, 0.021704038605093956, -0.008184744045138359, 0.002149052917957306];
+
+/** tanh: |x| < 0.625: |x| + |x|³·P(x²); else 1 − 2/(2^(2|x|·log₂e) + 1); x's sign. */
+export function tanhF32(cx: Cx, x: Scalar): Scalar {
+  const ax = fabs(cx, x), s = fmul(cx, ax, ax);
+  const small = fma(cx, fmul(cx, s, ax), horner(cx, s, TANH), ax);
+  const e = exp2(cx, fmul(cx, vfloat(cx, "v_add_f32", ax, ax, true), f32c(cx, Math.LOG2E)));
+  const large = fma(cx, vunary(cx, "v_rcp_f32", vfloat(cx, "v_add_f32", e, f32c(cx, 1), true)), f32c(cx, -2), f32c(cx, 1));
+  return withSign(cx, select(cx, ordered(cx, "olt", ax, f32c(cx, 0.625)), small, large), x);
+}
+
+const ERF_SMALL = [0.12837916612625122, -0.3761262893676758, 0.11283612251281738, -0.026854807510972023, 0.0051900530233979225, -0.000802435155492276, 7.898201874922961e-05];
+const ERF_LARGE = [0.0004571450117509812, -1.6305674314498901, -0.91154944896698, -0.15880371630191803, 0.03811754286289215, -0.006868272088468075, 0.0008617162238806486, -6.657485937466845e-05, 2.3705363219050923e-06];
+
+/** erf: |x| < 1: |x| + |x|·P(x²); else 1 − 2^Q(min(|x|, 3.925)) (Q ≈ log₂ erfc); x's sign; NaN stays NaN. */
+export function erfF32(cx: Cx, x: Scalar): Scalar {
+  const ax = fabs(cx, x);
+  const small = fma(cx, ax, horner(cx, fmul(cx, ax, ax), ERF_SMALL), ax);
+  const large = vfloat(cx, "v_sub_f32", f32c(cx, 1), exp2(cx, horner(cx, vfloat(cx, "v_min_f32", f32c(cx, 3.925), ax, true), ERF_LARGE)), false);
+  const r = withSign(cx, select(cx, ordered(cx, "olt", ax, f32c(cx, 1)), small, large), x);
+  return select(cx, ordered(cx, "uno", x, x), x, r);
+}
+
+/**
+ * pow as C defines it: 2^(y·log₂|x|), negated for odd integer y; NaN for finite x < 0 and
+ * non-integer y; 1 for y = 0, x = 1 and x = −1 with y = ±∞.
+ */
+export function powF32(cx: Cx, x: Scalar, y: Scalar): Scalar {
+  const ax = fabs(cx, x);
+  const r = exp2(cx, fmul(cx, y, vunary(cx, "v_log_f32", ax)));
+  const ty = vunary(cx, "v_trunc_f32", y), half = fmul(cx, y, f32c(cx, 0.5));
+  const fractional = ordered(cx, "une", ty, y);
+  const odd = boolOp(cx, "and", ordered(cx, "oeq", ty, y), ordered(cx, "une", vunary(cx, "v_trunc_f32", half), half));
+  const negativeFinite = boolOp(cx, "and", ordered(cx, "olt", x, f32c(cx, 0)), ordered(cx, "ogt", x, cx.const("f32", BigInt(INF) | SIGN_BIT)));
+  const one = boolOp(cx, "or", boolOp(cx, "or", ordered(cx, "oeq", y, f32c(cx, 0)), ordered(cx, "oeq", x, f32c(cx, 1))),
+    boolOp(cx, "and", ordered(cx, "oeq", ax, f32c(cx, 1)), ordered(cx, "oeq", fabs(cx, y), cx.const("f32", BigInt(INF)))));
+  const signed = select(cx, odd, withSign(cx, r, x), r);
+  return select(cx, one, f32c(cx, 1), select(cx, boolOp(cx, "and", negativeFinite, fractional), cx.const("f32", 0x7fc00000n), signed));
+}
+
+const SIGN_BIT = 0x80000000n;
+
+/**
+ * fmod (C, exact while |a/b| < 2^22): q = trunc(|a|·rcp|b|) is within one of the true
+ * quotient; r = fma(q, −|b|, |a|) decides the correction, and fma(q ± 1, −|b|, |a|) is exact.
+ * |b| = ∞ gives |a|; a's sign (zeros included).
+ */
+export function remF32(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  const ax = fabs(cx, a), ay = fabs(cx, b);
+  const negative = vfloat(cx, "v_or_b32", cx.const("i32", SIGN_BIT), b, true);
+  const q = vunary(cx, "v_trunc_f32", fmul(cx, ax, vunary(cx, "v_rcp_f32", ay)));
+  const r1 = fma(cx, q, negative, ax);
+  const up = vfloat(cx, "v_add_f32", q, f32c(cx, 1), true), down = vfloat(cx, "v_add_f32", q, f32c(cx, -1), true);
+  const qc = select(cx, ordered(cx, "oge", r1, ay), up, select(cx, ordered(cx, "olt", r1, f32c(cx, 0)), down, q));
+  const r = fma(cx, qc, negative, ax);
+  const infinite = boolOp(cx, "and", ordered(cx, "oeq", ay, cx.const("f32", BigInt(INF))), ordered(cx, "olt", ax, cx.const("f32", BigInt(INF))));
+  return withSign(cx, select(cx, infinite, ax, r), a);
+}

@@ -181,6 +181,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     if (m.simm !== undefined) inst.simm = m.simm;
     if (m.offset !== undefined) inst.offset = m.offset;
     if (m.glc !== undefined) inst.glc = m.glc;
+    if (m.sc1 !== undefined) inst.sc1 = m.sc1;
     items.push(m.target ? { kind: "inst", inst, target: m.target } : { kind: "inst", inst });
   }
   // gfx940/gfx942/gfx950 lack interlocks for VALU-written SGPRs read by VALU (LLVM hasVDecCoExecHazard).

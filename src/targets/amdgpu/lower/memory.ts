@@ -9,7 +9,8 @@
  *   LDS:    ds_load/store_b32 vdst, vaddr offset:k   (32-bit addresses)
  *
  * Rank-1 vectors of 2 or 4 dwords along a unit-stride axis are one b64/b128 global access.
- * Atomics are relaxed only (global_atomic_* / ds_*; returning forms when the result is used).
+ * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on global
+ * memory, atomic loads and stores; orderings at workgroup and subgroup scope.
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
@@ -315,28 +316,43 @@ const LDS_ATOMICS: Record<string, string> = {
 const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b32", ori: "b32", xori: "b32", minsi: "i32", maxsi: "i32", minui: "u32", maxui: "u32", addf: "f32" };
 
 /**
- * The fences an atomic's ordering needs (AMDGPUUsage memory model, non-tgsplit gfx942 and
- * gfx11 in WGP mode) at workgroup or subgroup scope: release = every earlier memory access
- * finished (`s_waitcnt vmcnt(0) lgkmcnt(0)`, gfx11 also vscnt) before the atomic; acquire =
- * the atomic finished, then on gfx11 the WGP's L0 invalidated (`buffer_gl0_inv`, the two CUs
- * of a WGP have their own). Device and system scope need L2/GL1 maintenance (gfx942
- * `buffer_inv sc1`/`buffer_wbl2`, gfx11 `buffer_gl1_inv`), not written yet: TARGET/001.
+ * The fences an atomic's ordering needs (AMDGPUUsage memory model, as llc-19 emits it for
+ * non-tgsplit gfx942 and gfx11 in WGP mode) and its scope level (0 = workgroup or narrower,
+ * 1 = device, 2 = system). Release = every earlier memory access finished (`s_waitcnt
+ * vmcnt(0) lgkmcnt(0)`, gfx11 also vscnt), at device/system scope on gfx94x after writing
+ * back L2 (`buffer_wbl2 sc1`, system `sc0 sc1`); acquire = the atomic finished, then the
+ * caches the scope does not share invalidated: gfx11 the WGP's L0 (`buffer_gl0_inv`; device and
+ * system also GL1, `buffer_gl1_inv` first), gfx94x at device/system scope `buffer_inv sc1`
+ * (system `sc0 sc1`). gfx90a's device-scope model (different cache operations) is not
+ * written: TARGET/001 there.
  */
-function atomicFences(cx: Cx, op: Op): { release: boolean; acquire: boolean } | undefined {
-  const ordering = String(op.props.ordering ?? "relaxed");
-  if (ordering === "relaxed") return { release: false, acquire: false };
+function atomicFences(cx: Cx, op: Op, ordering = String(op.props.ordering ?? "relaxed"), failure = "relaxed"): { release: boolean; acquire: boolean; level: number } | undefined {
   const scope = String(op.props.scope ?? "device");
-  if (scope !== "workgroup" && scope !== "subgroup") {
-    cx.unsupported(op, `an atomic with ordering '${ordering}' at ${scope} scope`, "ordered atomics are selected at workgroup and subgroup scope so far");
+  const level = scope === "system" ? 2 : scope === "device" ? 1 : 0;
+  const relaxed = ordering === "relaxed" && failure === "relaxed";
+  if (level > 0 && cx.family === "gfx9" && !cx.hasLshlAdd64 && !(relaxed && op.name !== "view.atomic.load" && op.name !== "view.atomic.store")) {
+    cx.unsupported(op, `an atomic at ${scope} scope on ${cx.info.processor.name}`, "gfx90a's device-scope memory model is not written; use workgroup scope");
     return undefined;
   }
   const both = ordering === "acq_rel" || ordering === "seq_cst";
-  return { release: both || ordering === "release", acquire: both || ordering === "acquire" };
+  return { release: both || ordering === "release", acquire: both || ordering === "acquire" || !relaxed && failure !== "relaxed", level };
 }
 
-function acquireFence(cx: Cx, space: "global" | "lds"): void {
+/** gfx94x SC bits of an atomic's own access at scope `level` (`glc` = SC0). */
+const scopeBits = (cx: Cx, level: number, sc0: boolean) => (cx.family === "gfx9" ? { glc: sc0, ...(level > 0 ? { sc1: true } : {}) } : {});
+
+function releaseFence(cx: Cx, level: number): void {
+  if (level > 0 && cx.family === "gfx9") cx.emit("buffer_wbl2", [], scopeBits(cx, level, level === 2));
   drain(cx);
-  if (cx.family === "gfx11" && space === "global") cx.emit("buffer_gl0_inv", []);
+}
+
+function acquireFence(cx: Cx, space: "global" | "lds", level = 0): void {
+  drain(cx);
+  if (level > 0) {
+    if (cx.family === "gfx9") return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
+    cx.emit("buffer_gl1_inv", []);
+  }
+  if (cx.family === "gfx11" && (space === "global" || level > 0)) cx.emit("buffer_gl0_inv", []);
 }
 
 const rmwRule: Rule = (cx, op) => {
@@ -352,9 +368,9 @@ const rmwRule: Rule = (cx, op) => {
   const returns = result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0;
   const at = address(cx, v, indexScalars(cx, op));
   const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
-  if (fences.release) drain(cx);
+  if (fences.release) releaseFence(cx, fences.level);
   const space = v.space;
-  const after = () => fences.acquire && acquireFence(cx, space);
+  const after = () => fences.acquire && acquireFence(cx, space, fences.level);
   if (v.space === "lds") {
     const base = LDS_ATOMICS[kind];
     if (!base) {
@@ -380,13 +396,75 @@ const rmwRule: Rule = (cx, op) => {
   }
   if (returns) {
     const d = cx.vreg("v", 1);
-    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true });
+    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
     after();
     return cx.set(result, cx.sval(v.element, d));
   }
-  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset });
+  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
   after();
   if (result) cx.set(result, { kind: "invalid" });
+};
+
+/** The view operand of an atomic access and its fences, or undefined (reported) when not selected. */
+function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>, only32 = false): ViewValue | undefined {
+  const v = cx.get(operandOf(op, at));
+  if (v.kind !== "view" || !fences) return undefined;
+  if (only32 && (v.bytes !== 4 || v.space === "lds")) return void cx.unsupported(op, `'${op.name}' on ${v.space === "lds" ? "workgroup memory" : `'${v.element}' elements`}`);
+  return v;
+}
+
+/**
+ * Atomic load and store (LLVM's sequences): an ordinary access, with glc on gfx11 global
+ * loads and on gfx94x the scope's SC bits on global loads and stores (workgroup sc0, device
+ * sc1, system sc0 sc1); the ordering's fences around it as for read-modify-writes (a seq_cst
+ * load also releases first, as LLVM does).
+ */
+const atomicLoadRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op);
+  const v = atomicAccess(cx, op, 0, fences);
+  if (!v) return cx.poison(op);
+  const at = address(cx, v, indexScalars(cx, op));
+  if (fences!.release) releaseFence(cx, fences!.level);
+  const d = cx.vreg("v", v.bytes / 4);
+  const suffix = SIZE_SUFFIX[d.n]!;
+  if (v.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
+  else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset, glc: true, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
+  if (fences!.acquire) acquireFence(cx, v.space, fences!.level);
+  cx.set(resultOf(op), scalarOf(elementCarrier(cx, op, 0)!, d, cx));
+};
+
+const atomicStoreRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op);
+  const v = atomicAccess(cx, op, 1, fences);
+  if (!v) return;
+  const at = address(cx, v, indexScalars(cx, op));
+  const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
+  if (fences!.release) releaseFence(cx, fences!.level);
+  const suffix = SIZE_SUFFIX[data.n]!;
+  if (v.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
+};
+
+/**
+ * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32-bit global elements:
+ * `global_atomic_cmpswap` with the data pair {desired, expected}, returning the old value
+ * (glc); the stronger of the two orderings' fences (a failure ordering adds only acquire).
+ */
+const cmpxchgRule: Rule = (cx, op) => {
+  const fences = atomicFences(cx, op, String(op.props.successOrdering ?? "relaxed"), String(op.props.failureOrdering ?? "relaxed"));
+  const v = atomicAccess(cx, op, 2, fences, true);
+  if (!v) return cx.poison(op);
+  const at = address(cx, v, indexScalars(cx, op));
+  const data = cx.vreg("v", 2);
+  [1, 0].forEach((operand, i) => cx.emit("v_mov_b32", [part(data, i, 1), cx.lo(cx.scalar(operandOf(op, operand)))]));
+  if (fences!.release) releaseFence(cx, fences!.level);
+  const result = resultOf(op);
+  const d = cx.vreg("v", 1);
+  const sc1 = fences!.level === 2 && cx.family === "gfx9" ? { sc1: true } : {};
+  if ((cx.kernel.uses.get(result) ?? 0) > 0) cx.emit("global_atomic_cmpswap_b32", [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
+  else cx.emit("global_atomic_cmpswap_b32", [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
+  if (fences!.acquire) acquireFence(cx, "global", fences!.level);
+  cx.set(result, cx.sval(v.element, d));
 };
 
 const bufferLength: Rule = (cx, op) => {
@@ -415,6 +493,9 @@ export const MEMORY_RULES = {
   "view.store": storeRule,
   "view.atomic.rmw": rmwRule,
   "view.atomic.reduce": rmwRule,
+  "view.atomic.load": atomicLoadRule,
+  "view.atomic.store": atomicStoreRule,
+  "view.atomic.cmpxchg": cmpxchgRule,
   "vector.load": vectorLoad,
   "vector.store": vectorStore,
 } as const satisfies Record<string, Rule>;

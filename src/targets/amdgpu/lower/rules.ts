@@ -8,7 +8,7 @@ import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
-import { add64, boolOp, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -159,7 +159,25 @@ const FLOAT_LANES: Record<string, Lane> = {
   ceilf: f32Only((cx, _op, [a]) => vunary(cx, "v_ceil_f32", a!)),
   truncf: f32Only((cx, _op, [a]) => vunary(cx, "v_trunc_f32", a!)),
   roundevenf: f32Only((cx, _op, [a]) => vunary(cx, "v_rndne_f32", a!)),
+  roundf: f32Only((cx, _op, [a]) => roundHalfAway(cx, a!)),
+  tanhf: f32Only((cx, _op, [a]) => tanhF32(cx, a!)),
+  erff: f32Only((cx, _op, [a]) => erfF32(cx, a!)),
+  powf: f32Only((cx, _op, [a, b]) => powF32(cx, a!, b!)),
+  remf: f32Only((cx, _op, [a, b]) => remF32(cx, a!, b!)),
 };
+
+/**
+ * Round half away from zero (language.md `roundf`): t = trunc(x) plus copysign(1, x) where
+ * |x − t| ≥ 0.5 (x − t is exact; infinities give NaN there, so they stay themselves; −0.3
+ * gives −0 + −0 = −0).
+ */
+function roundHalfAway(cx: Cx, x: Scalar): Scalar {
+  const t = vunary(cx, "v_trunc_f32", x);
+  const fraction = vfloat(cx, "v_and_b32", cx.const("i32", SIGN - 1n), vfloat(cx, "v_sub_f32", x, t, false), true);
+  const half = compareFloat(cx, "oge", fraction, cx.const("f32", 0x3f000000n))!;
+  const step = copySign(cx, select(cx, half, cx.const("f32", 0x3f800000n), cx.const("f32", 0n)), x);
+  return vfloat(cx, "v_add_f32", t, step, true);
+}
 
 const CONVERSIONS: Record<string, Lane> = {
   sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
@@ -253,12 +271,13 @@ const INT_LANES: Record<string, Lane> = {
   madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
   divsi: divide(true), divui: divide(false),
   remsi: remainder(true), remui: remainder(false),
+  ceildivsi: roundedDivision(true, "ceil"), ceildivui: roundedDivision(false, "ceil"), floordivsi: roundedDivision(true, "floor"),
   ...FLOAT_LANES, ...CONVERSIONS,
 };
 
 /**
- * The remainder by a power-of-two constant: a − (a / 2^k) · 2^k, with `divide`'s rounding
- * toward zero; one `and` with 2^k − 1 when a is known non-negative below 2^32.
+ * The remainder: one `and` with 2^k − 1 for a power-of-two constant and a dividend known
+ * non-negative below 2^32, a − (a / 2^k) · 2^k for other dividends, else `divide32`'s.
  */
 function remainder(signed: boolean): Lane {
   const div = divide(signed);
@@ -266,18 +285,49 @@ function remainder(signed: boolean): Lane {
     const t = carrierOfOperand(cx, op);
     const c = b!.c;
     const small = t === "i64" ? cx.hiZero(a!) : !signed || (a!.max !== undefined && a!.max < 1n << 31n);
-    if (c !== undefined && c > 0n && (c & (c - 1n)) === 0n && a!.c === undefined && small && (t === "i32" || t === "i64")) {
+    if (c === undefined || c <= 0n || (c & (c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 1);
+    if (a!.c === undefined && small && (t === "i32" || t === "i64")) {
       const low = int32(cx, "and", a!, cx.const("i32", c - 1n), "i32", c - 1n);
       return t === "i32" ? low : { kind: "scalar", t: "i64", reg: low.reg!, narrow: true, max: c - 1n };
     }
     const q = div(cx, op, [a!, b!]);
     if (q === undefined) return undefined;
-    const k = b!.c!.toString(2).length - 1;
+    const k = c.toString(2).length - 1;
     if (t === "i64") return sub64(cx, a!, shl64(cx, q, k));
     if (t === "i32") return int32(cx, "sub", a!, int32(cx, "shl", q, cx.const("i32", BigInt(k))));
     return undefined;
   };
 }
+
+/**
+ * Quotient (`which` 0) or remainder (1) by `divide32`: i32, and i64 whose operands are both
+ * narrow (non-negative below 2^32, so signed and unsigned agree and floor is trunc); other
+ * i64 operands by `divide64`'s long division.
+ */
+function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor", which: 0 | 1): Scalar | undefined {
+  const t = carrierOfOperand(cx, op);
+  if (t === "i32") return divide32(cx, a, b, signed, kind)[which];
+  if (t !== "i64") return undefined;
+  if (!cx.hiZero(a) || !cx.hiZero(b)) return divide64(cx, a, b, signed, kind)[which];
+  const v = divide32(cx, a, b, false, kind === "floor" ? "trunc" : kind)[which];
+  return v.c !== undefined ? cx.const("i64", v.c) : { kind: "scalar", t: "i64", reg: v.reg!, narrow: true, max: which === 1 ? b.max : a.max };
+}
+
+function roundedDivision(signed: boolean, kind: "ceil" | "floor"): Lane {
+  return (cx, op, [a, b]) => general(cx, op, a!, b!, signed, kind, 0);
+}
+
+/** `vector.dotf %a, %b, %acc`: acc = fma(a[i], b[i], acc) in lane order (one `v_fma_f32` per lane). */
+const dotfRule: Rule = (cx, op) => {
+  const [a, b, init] = op.operands.map((v) => cx.get(v));
+  if (a?.kind !== "vector" || b?.kind !== "vector" || init?.kind !== "scalar" || cx.carrier(resultOf(op).type) !== "f32") {
+    cx.unsupported(op, `'${op.name}' on these operand types`, "vector.dotf is selected on f32");
+    return cx.poison(op);
+  }
+  cx.set(resultOf(op), a.lanes.reduce((acc, x, i) => fma(cx, x, b.lanes[i]!, acc), init));
+};
+
+const indexOnly = (fn: (cx: Cx, a: Scalar, b: Scalar) => Scalar): Lane => (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "i64" ? fn(cx, a!, b!) : undefined);
 
 /** Every lane is the scalar operand (vectors are lists of lane values). */
 const splatRule: Rule = (cx, op) => {
@@ -370,11 +420,11 @@ const iotaRule: Rule = (cx, op) => {
   cx.set(r, { kind: "vector", lanes, t });
 };
 
-/** Division by a positive power-of-two constant of a non-negative dividend (a shift); others are not selected yet. */
+/** Division: a shift by a positive power-of-two constant (rounding negative dividends toward zero), else `general`. */
 function divide(signed: boolean): Lane {
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
-    if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n) return undefined;
+    if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 0);
     const k = BigInt(b!.c.toString(2).length - 1);
     if (t === "i64" && signed && a!.max === undefined && a!.c === undefined) {
       // Round toward zero: add 2^k − 1 to negative dividends before the arithmetic shift.
@@ -382,7 +432,6 @@ function divide(signed: boolean): Lane {
       const bias = shr64(cx, sign, cx.const("i64", 64n - k), false);
       return shr64(cx, add64(cx, a!, bias), cx.const("i64", k), true);
     }
-    if (signed && a!.max === undefined && a!.c === undefined) return undefined;
     if (t === "i64") return shr64(cx, a!, cx.const("i64", k), false);
     if (t === "i32") return int32(cx, "shru", a!, cx.const("i32", k));
     return undefined;
@@ -402,11 +451,7 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 }
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
-const INTEGER_DIVISION = unsupported("division only by a power-of-two constant so far");
-const NO_FLOAT_SEQUENCE = unsupported("no instruction or documented-accuracy sequence yet");
 const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
-const BIT_COUNTS_64 = unsupported("64-bit rotates and bit counts are not selected yet");
-const ATOMIC_ORDERING = unsupported("not selected yet; view.atomic.rmw/reduce are");
 
 /** Each of the space-separated ops refused with one reason. */
 const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
@@ -414,11 +459,7 @@ const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object
 /** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
 const NOT_SELECTED = {
   ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-  ...refuse("index.rotli index.rotri index.ctlzi index.cttzi index.ctpopi", BIT_COUNTS_64),
-  ...refuse("scalar.ceildivsi scalar.ceildivui scalar.floordivsi", INTEGER_DIVISION),
-  ...refuse("scalar.remf scalar.tanhf scalar.erff scalar.powf scalar.roundf vector.tanhf vector.erff vector.roundf vector.dotf", NO_FLOAT_SEQUENCE),
   ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
-  ...refuse("view.atomic.cmpxchg view.atomic.load view.atomic.store", ATOMIC_ORDERING),
 };
 
 
@@ -434,7 +475,13 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "scalar.assume": identity,
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
-  ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast", "ceildivsi", "ceildivui", "floordivsi"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
+  "index.rotli": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, true))),
+  "index.rotri": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, false))),
+  "index.ctlzi": lanewise(indexOnly((cx, a) => zeroCount64(cx, a, true))),
+  "index.cttzi": lanewise(indexOnly((cx, a) => zeroCount64(cx, a, false))),
+  "index.ctpopi": lanewise(indexOnly((cx, a) => popcount64(cx, a))),
+  "vector.dotf": dotfRule,
   "vector.splat": splatRule,
   "vector.from_elements": fromElementsRule,
   "vector.iota": iotaRule,

@@ -40,6 +40,8 @@ export interface MInst {
   readonly simm?: number;
   readonly offset?: number;
   readonly glc?: boolean;
+  /** gfx94x cache-coherence bit SC1 (device and system scope atomics, `buffer_wbl2`/`buffer_inv`). */
+  readonly sc1?: boolean;
   /** Branch target (SOPP branches): layout fills in simm. */
   readonly target?: Label;
 }

@@ -69,7 +69,7 @@ function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
 
 function defines(inst: Instruction): boolean {
   const m = inst.mnemonic;
-  if (m.startsWith("global_")) return m.startsWith("global_load") || inst.glc === true;
+  if (m.startsWith("global_")) return m.startsWith("global_load") || (inst.glc === true && m.startsWith("global_atomic"));
   return m.startsWith("ds_load") || m.includes("_rtn_") || m === "ds_swizzle_b32" || m === "ds_bpermute_b32";
 }
 
