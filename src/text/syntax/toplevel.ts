@@ -37,9 +37,9 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
   const seen = new Set<string>();
   for (;;) {
     const t = p.peek();
-    if (t.kind !== Tok.Ident) break;
+    if (p.kindOf(t) !== Tok.Ident) break;
     const clause = (name: string, enabled: boolean | undefined) => {
-      if (t.text !== name) return false;
+      if (p.textOf(t) !== name) return false;
       if (!enabled || seen.has(name)) p.fail(D.unknownModifier, t, ["clause", name]);
       seen.add(name);
       p.next();
@@ -47,11 +47,11 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
     };
     if (clause("target", spec.target)) {
       p.expect(Tok.LParen, "'('");
-      op.props.target = p.parseSymbol("a target record").text;
+      op.props.target = p.parseSymbolName("a target record");
       p.expect(Tok.RParen, "')'");
     } else if (clause("export", spec.exportName)) {
       p.expect(Tok.LParen, "'('");
-      op.props.exportName = p.expect(Tok.String, "an export name string").text;
+      op.props.exportName = p.expectText(Tok.String, "an export name string");
       p.expect(Tok.RParen, "')'");
     } else if (clause("requires", spec.requires)) {
       op.props.requires = parseRequires(p);
@@ -60,9 +60,9 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
       op.props.priority = p.parseSmallInt("a priority");
       p.expect(Tok.RParen, "')'");
     } else {
-      const g = spec.groups.findIndex((grp) => grp.includes(t.text));
-      if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", t.text]);
-      chosen.set(g, t.text);
+      const g = spec.groups.findIndex((grp) => grp.includes(p.textOf(t)));
+      if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", p.textOf(t)]);
+      chosen.set(g, p.textOf(t));
       p.next();
     }
   }
@@ -78,11 +78,11 @@ function parseRequires(p: Parser): Literal[] {
   if (!p.at(Tok.RBracket)) {
     for (;;) {
       const h = p.expect(Tok.Hash, "a requirement attribute");
-      if (h.text !== "target.subgroup.size") p.fail(D.unknownModifier, h, ["requirement", `#${h.text}`]);
+      if (p.textOf(h) !== "target.subgroup.size") p.fail(D.unknownModifier, h, ["requirement", `#${p.textOf(h)}`]);
       p.expect(Tok.Less, "'<'");
       const n = p.parseSmallInt("a subgroup size");
       p.expect(Tok.Greater, "'>'");
-      out.push({ kind: "ident", value: `${h.text}<${n}>` });
+      out.push({ kind: "ident", value: `${p.textOf(h)}<${n}>` });
       if (!p.eat(Tok.Comma)) break;
     }
   }
@@ -135,7 +135,7 @@ const KERNEL_HEADER: HeaderSpec = { groups: [["retain"]], target: true, exportNa
 register("kernel.def", {
   parse(p, op) {
     parseHeader(p, op, KERNEL_HEADER);
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const config = op.addRegion();
     const body = op.addRegion();
     parseSignaturePart(p, op, config, { whereKey: "workloadWhere", body: true });
@@ -159,7 +159,7 @@ register("kernel.def", {
 register("kernel.decl", {
   parse(p, op) {
     parseHeader(p, op, KERNEL_HEADER);
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const workload = op.addRegion();
     const launch = op.addRegion();
     parseSignaturePart(p, op, workload, { whereKey: "workloadWhere" });
@@ -188,11 +188,11 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
     parse(p: Parser, op: Op): Type[] {
       if (family) {
         p.expect(Tok.Less, "'<'");
-        op.props.family = p.parseSymbol("the template family").text;
+        op.props.family = p.parseSymbolName("the template family");
         p.expect(Tok.Greater, "'>'");
       }
       parseHeader(p, op, header);
-      op.props.symbol = p.parseSymbol().text;
+      op.props.symbol = p.parseSymbolName();
       const region = op.addRegion();
       parseSignaturePart(p, op, region, { results: true, whereKey: "where", body });
       return [];
@@ -226,7 +226,7 @@ register("func.template", {
     parseContractKey(p, op);
     parseHeader(p, op, LEGACY_TEMPLATE_HEADER);
     op.props.modifiers = (propOf(op, "modifiers") ?? []).filter((m) => m !== "inline" && m !== "noinline");
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const region = op.addRegion();
     parseSignaturePart(p, op, region, { results: true, whereKey: "where", body: true });
     renameLegacyReturns(region);
@@ -240,7 +240,7 @@ register("func.template", {
 /** `config.decl @key : T` or `config.decl @key : %value: T (where [...])?` */
 register("config.decl", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a config key").text;
+    op.props.symbol = p.parseSymbolName("a config key");
     p.expect(Tok.Colon, "':'");
     if (p.at(Tok.Value)) {
       const region = op.addRegion();
@@ -269,7 +269,7 @@ register("config.decl", {
 /** `config.def @key = <literal> : T` */
 register("config.def", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a config key").text;
+    op.props.symbol = p.parseSymbolName("a config key");
     p.expect(Tok.Equal, "'='");
     op.props.value = p.parseConstantLiteral();
     p.expect(Tok.Colon, "':'");
@@ -296,13 +296,13 @@ function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   return {
     parse(p: Parser, op: Op): Type[] {
       op.props[spec.param.key] = p.parseAngleEnum(spec.param.what, spec.param.values);
-      op.props.symbol = p.parseSymbol().text;
+      op.props.symbol = p.parseSymbolName();
       const attrs: { key: string; value: Literal }[] = [];
       if (p.at(Tok.LBrace)) {
         for (const a of p.parseAttrDict(keys)) {
           const allowed = spec.attributes[rank.get(a.key) ?? -1]?.values;
           if (allowed) {
-            if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
+            if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, p.textOf(a.valueTok) || "value", allowed.join(", ")]);
           } else if (a.value.kind !== "int") {
             p.unexpected(a.valueTok, "an integer");
           }
@@ -345,7 +345,7 @@ export function targetRecordSyntaxOf(name: string): OpSyntax | undefined {
 /** `target.decl @t` */
 register("target.decl", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     return [];
   },
   print(w, op) {
@@ -356,12 +356,12 @@ register("target.decl", {
 /** `module.import "provider-key" [@sym, ...]` */
 register("module.import", {
   parse(p, op) {
-    op.props.key = p.expect(Tok.String, "a provider key string").text;
+    op.props.key = p.expectText(Tok.String, "a provider key string");
     p.expect(Tok.LBracket, "'['");
     const symbols: string[] = [];
     if (!p.at(Tok.RBracket)) {
-      symbols.push(p.parseSymbol().text);
-      while (p.eat(Tok.Comma)) symbols.push(p.parseSymbol().text);
+      symbols.push(p.parseSymbolName());
+      while (p.eat(Tok.Comma)) symbols.push(p.parseSymbolName());
     }
     p.expect(Tok.RBracket, "']'");
     op.props.symbols = symbols;
