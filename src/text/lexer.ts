@@ -24,20 +24,20 @@ const HEX = 16;
 const CLASS = new Uint8Array(128);
 (function initClasses() {
   const set = (from: number, to: number, bits: number) => {
-    for (let c = from; c <= to; c++) CLASS[c]! |= bits;
+    for (let c = from; c <= to; c++) CLASS[c] = (CLASS[c] ?? 0) | bits;
   };
   set(0x41, 0x5a, ID_START | ID_CHAR | VAL_CHAR); // A-Z
   set(0x61, 0x7a, ID_START | ID_CHAR | VAL_CHAR); // a-z
   set(0x30, 0x39, ID_CHAR | VAL_CHAR | DIGIT | HEX);
   set(0x41, 0x46, HEX);
   set(0x61, 0x66, HEX);
-  for (const c of [0x5f, 0x24]) CLASS[c]! |= ID_START | ID_CHAR | VAL_CHAR; // _ $
-  CLASS[0x2d]! |= ID_CHAR | VAL_CHAR; // -
-  CLASS[0x2e]! |= ID_CHAR; // .
+  for (const c of [0x5f, 0x24]) CLASS[c] = (CLASS[c] ?? 0) | ID_START | ID_CHAR | VAL_CHAR; // _ $
+  CLASS[0x2d] = (CLASS[0x2d] ?? 0) | ID_CHAR | VAL_CHAR; // -
+  CLASS[0x2e] = (CLASS[0x2e] ?? 0) | ID_CHAR; // .
 })();
 
 function cls(c: number): number {
-  return c < 128 ? CLASS[c]! : 0;
+  return c < 128 ? (CLASS[c] ?? 0) : 0;
 }
 
 const SINGLE_CHARS: Record<number, Tok> = {
@@ -242,7 +242,7 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    const single: Tok = c < 128 ? SINGLE[c]! : -1;
+    const single: Tok = c < 128 ? (SINGLE[c] ?? -1) : -1;
     if (single >= 0) {
       this.pos++;
       if (single === Tok.Less) {

@@ -122,8 +122,8 @@ export class Parser {
   private claimedComments = 0;
   /** Name tokens of the ops being parsed, innermost last (where a nesting-limit error points). */
   private readonly opNames: TokenIndex[] = [];
-  /** Result-name tokens of the op lines being parsed (a stack: regions nest op lines), `resultTop` used. */
-  private resultNames = new Int32Array(64);
+  /** Result-name tokens of the op lines being parsed (a stack: regions nest op lines); entries from `resultTop` on are stale. */
+  private readonly resultNames: TokenIndex[] = [];
   private resultTop = 0;
   private readonly kinds: Uint8Array;
   private readonly flags: Int32Array;
@@ -267,7 +267,7 @@ export class Parser {
     } finally {
       this.resultTop = base;
     }
-    const firstBlank = (this.flags[first]! & BLANK_BEFORE) !== 0;
+    const firstBlank = ((this.flags[first] ?? 0) & BLANK_BEFORE) !== 0;
     // A new op already has no comment lines (what commentLines gives for none).
     if (comments.length > 0) op.comments = commentLines(comments, firstBlank);
     const leading = comments[0]?.endOfLine ? comments[1] : comments[0];
@@ -283,11 +283,7 @@ export class Parser {
     if (this.kindOf(start) === Tok.Value) {
       for (;;) {
         const name = this.expect(Tok.Value, "SSA value");
-        if (this.resultTop === this.resultNames.length) {
-          const wider = new Int32Array(this.resultNames.length * 2);
-          wider.set(this.resultNames);
-          this.resultNames = wider;
-        }
+        // Written at `resultTop` (at most the length: an append), never truncated.
         this.resultNames[this.resultTop++] = name;
         if (!this.eat(Tok.Comma)) break;
       }
@@ -343,7 +339,7 @@ export class Parser {
   private endOfOp(): void {
     const t = this.peek();
     const k = this.kindOf(t);
-    if (k === Tok.EOF || k === Tok.RBrace || (this.flags[t]! & FIRST_ON_LINE) !== 0 || this.pos === 0) return;
+    if (k === Tok.EOF || k === Tok.RBrace || ((this.flags[t] ?? 0) & FIRST_ON_LINE) !== 0 || this.pos === 0) return;
     this.unexpected(t, "end of line");
   }
 
@@ -390,7 +386,7 @@ export class Parser {
       if (this.kindOf(t) === Tok.EOF) return;
       if (this.kindOf(t) === Tok.RBrace && depth <= opDepth) return;
       if (depth < opDepth) return;
-      if ((this.flags[t]! & FIRST_ON_LINE) !== 0 && depth === opDepth && this.pos > startIndex) return;
+      if (((this.flags[t] ?? 0) & FIRST_ON_LINE) !== 0 && depth === opDepth && this.pos > startIndex) return;
       this.pos++;
     }
   }

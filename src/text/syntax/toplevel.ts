@@ -6,7 +6,7 @@
  * declarations: op-less signature regions), parsed in isolated scopes so `[%n]` dimensions and
  * `where` predicates see the signature's own arguments.
  */
-import type { Literal, Op, Predicate, Region } from "../../ir/core.js";
+import type { Literal, Op, Predicate, Prop, Region } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
@@ -93,12 +93,15 @@ function parseRequires(p: Parser): Literal[] {
 function printHeader(w: Writer, op: Op): void {
   if (op.props.retain === true) w.text(" retain");
   for (const m of propOf(op, "modifiers") ?? []) w.text(" " + m);
-  if (op.props.target !== undefined) w.text(` target(@${op.props.target as string})`);
-  if (op.props.exportName !== undefined) w.text(` export(${quoteString(op.props.exportName as string)})`);
+  const target = propOf(op, "target");
+  if (target !== undefined) w.text(` target(@${target})`);
+  const exportName = propOf(op, "exportName");
+  if (exportName !== undefined) w.text(` export(${quoteString(exportName)})`);
   const req = propOf(op, "requires");
-  if (req) w.text(" requires [" + req.map((r) => `#${r.value as string}`).join(", ") + "]");
-  if (op.props.priority !== undefined) w.text(` priority(${op.props.priority as number})`);
-  w.text(` @${op.props.symbol as string}`);
+  if (req) w.text(" requires [" + req.map((r) => `#${String(r.value)}`).join(", ") + "]");
+  const priority = propOf(op, "priority");
+  if (priority !== undefined) w.text(` priority(${priority})`);
+  w.text(` @${op.symbol ?? ""}`);
 }
 
 function printWhere(w: Writer, preds: readonly Predicate[] | undefined): void {
@@ -203,7 +206,7 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
       const region = op.regions[0]!;
       w.signature(region.args);
       printResults(w, op);
-      printWhere(w, op.props.where as never);
+      printWhere(w, propOf(op, "where"));
       if (body) w.region(region);
     },
   };
@@ -289,6 +292,29 @@ register("config.def", {
  * one of its attributes (integers, or identifiers from the attribute's list). Attributes are
  * kept and printed in the spec's order.
  */
+/** A record op's `attrs` (what its parser stored): key/literal pairs; nothing else is one. */
+function recordAttrs(prop: Prop): { key: string; value: Literal }[] {
+  const out: { key: string; value: Literal }[] = [];
+  if (!Array.isArray(prop)) return out;
+  for (const a of prop) {
+    if (typeof a !== "object" || a === null || Array.isArray(a) || !("key" in a) || !("value" in a)) continue;
+    const { key, value } = a;
+    if (typeof key === "string" && isLiteral(value)) out.push({ key, value });
+  }
+  return out;
+}
+
+function isLiteral(v: Prop): v is Literal {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !("kind" in v) || !("value" in v)) return false;
+  switch (v.kind) {
+    case "int": return typeof v.value === "bigint";
+    case "float": return typeof v.value === "number";
+    case "bool": return typeof v.value === "boolean";
+    case "string": case "ident": return typeof v.value === "string";
+    default: return false;
+  }
+}
+
 function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   const keys = spec.attributes.map((a) => a.key);
   const rank = new Map(keys.map((k, i) => [k, i]));
@@ -315,8 +341,8 @@ function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
       return [];
     },
     print(w: Writer, op: Op): void {
-      w.text(`<${op.props[spec.param.key] as string}> @${op.props.symbol as string}`);
-      const attrs = sortAttrs((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? []);
+      w.text(`<${String(op.props[spec.param.key])}> @${op.symbol ?? ""}`);
+      const attrs = sortAttrs(recordAttrs(op.props.attrs));
       if (attrs.length === 0) return;
       w.text(" {");
       attrs.forEach((a, i) => {
