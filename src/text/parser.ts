@@ -125,6 +125,16 @@ export class Parser {
   /** Result-name tokens of the op lines being parsed (a stack: regions nest op lines); entries from `resultTop` on are stale. */
   private readonly resultNames: TokenIndex[] = [];
   private resultTop = 0;
+  /**
+   * Scratch lists for value/integer lists and type lists (which do not nest within their own
+   * kind): gathered here, then copied at their exact length.
+   */
+  private readonly valueScratch: Value[] = [];
+  private readonly indexScratch: (Value | bigint)[] = [];
+  private readonly typeScratch: Type[] = [];
+  private readonly dimScratch: Dim[] = [];
+  /** `useToken`, bound once (the default resolver of `[%v]` dimensions). */
+  private readonly useTokenFn: ValueResolver = (t) => this.useToken(t);
   private readonly kinds: Uint8Array;
   private readonly flags: Int32Array;
   /** Index of the EOF token (the last). */
@@ -322,13 +332,14 @@ export class Parser {
     if (types.length !== count) this.fail(D.resultCount, count > 0 ? (this.resultNames[base] ?? nameTok) : nameTok, [op.name, types.length, count]);
     this.endOfOp();
     if (count > 0) {
-      const results: Value[] = [];
+      // Exact size: a `push` onto `[]` reserves 17 slots.
+      const results = new Array<Value>(count);
       for (let i = 0; i < count; i++) {
         const n = this.resultNames[base + i] ?? 0;
         const name = this.textOf(n);
         const value = this.scope.define(name, types[i] ?? T.index, op, this.span(n));
         if (this.scope.redefined) this.report(D.redefinedValue, n, [name]);
-        results.push(value);
+        results[i] = value;
       }
       op.results = results;
     }
@@ -544,9 +555,13 @@ export class Parser {
 
   /** `%a, %b, ...` (at least one). */
   parseValueList(): Value[] {
-    const out = [this.parseValueUse()];
-    while (this.eat(Tok.Comma)) out.push(this.parseValueUse());
-    return out;
+    const first = this.parseValueUse();
+    if (!this.at(Tok.Comma)) return [first];
+    const scratch = this.valueScratch;
+    scratch[0] = first;
+    let n = 1;
+    while (this.eat(Tok.Comma)) scratch[n++] = this.parseValueUse();
+    return exactCopy(scratch, n);
   }
 
   /** Values up to a token that is not a value (zero or more, comma separated). */
@@ -578,10 +593,20 @@ export class Parser {
   /** `[a, b, ...]` glued to an indexed value (may be empty: `%v[]` is a rank-0 access). */
   parseIndexList(): (Value | bigint)[] {
     this.expect(Tok.LBracket, "'['");
-    const out: (Value | bigint)[] = [];
-    if (!this.at(Tok.RBracket)) {
-      out.push(this.parseValueOrInt());
-      while (this.eat(Tok.Comma)) out.push(this.parseValueOrInt());
+    let out: (Value | bigint)[];
+    if (this.at(Tok.RBracket)) {
+      out = [];
+    } else {
+      const first = this.parseValueOrInt();
+      if (!this.at(Tok.Comma)) {
+        out = [first];
+      } else {
+        const scratch = this.indexScratch;
+        scratch[0] = first;
+        let n = 1;
+        while (this.eat(Tok.Comma)) scratch[n++] = this.parseValueOrInt();
+        out = exactCopy(scratch, n);
+      }
     }
     this.expect(Tok.RBracket, "']'");
     return out;
@@ -746,14 +771,15 @@ export class Parser {
       this.expect(Tok.Greater, "'>'");
       return T.layout;
     }
-    if (name === "vector" || name === "view" || name === "tensor") return this.parseShaped(t, resolve ?? ((v) => this.useToken(v)));
+    if (name === "vector" || name === "view" || name === "tensor") return this.parseShaped(t, resolve ?? this.useTokenFn);
     this.fail(D.unknownType, t, [name]);
   }
 
   private parseShaped(head: TokenIndex, resolve: ValueResolver): Type {
     const isVector = this.textOf(head) === "vector";
     this.expect(Tok.Less, "'<'");
-    const dims: Dim[] = [];
+    const scratch = this.dimScratch;
+    let n = 0;
     let dynamic = false;
     let zero = false;
     for (;;) {
@@ -763,18 +789,19 @@ export class Parser {
         const size = this.buf.nums[t] ?? -1;
         if (this.buf.bigs?.has(t) || size < 0 || size > 0x7fffffff) this.fail(D.invalidType, t, [`dimension ${this.textOf(t)} is out of range`]);
         if (size === 0) zero = true;
-        dims.push({ kind: "static", size: size === 0 ? 0 : size });
+        scratch[n++] = staticDim(size === 0 ? 0 : size);
       } else if (this.kindOf(t) === Tok.LBracket) {
         this.next();
         const v = this.expect(Tok.Value, "SSA value");
         this.expect(Tok.RBracket, "']'");
-        dims.push({ kind: "dynamic", value: resolve(v) });
+        scratch[n++] = { kind: "dynamic", value: resolve(v) };
         dynamic = true;
       } else {
         break;
       }
       this.expect(Tok.DimX, "'x'");
     }
+    const dims = exactCopy(scratch, n);
     const elemTok = this.peek();
     if (this.kindOf(elemTok) !== Tok.Ident) this.unexpected(elemTok, dims.length ? "an element type" : "a dimension");
     this.next();
@@ -839,9 +866,13 @@ export class Parser {
 
   /** `T, T, ...` (at least one). */
   parseTypeList(resolve?: ValueResolver): Type[] {
-    const out = [this.parseType(resolve)];
-    while (this.eat(Tok.Comma)) out.push(this.parseType(resolve));
-    return out;
+    const first = this.parseType(resolve);
+    if (!this.at(Tok.Comma)) return [first];
+    const scratch = this.typeScratch;
+    scratch[0] = first;
+    let n = 1;
+    while (this.eat(Tok.Comma)) scratch[n++] = this.parseType(resolve);
+    return exactCopy(scratch, n);
   }
 
   /** `(T, ...)` — possibly empty. */
@@ -944,6 +975,18 @@ export class Parser {
   expectText(kind: Tok, what: string): string {
     return this.textOf(this.expect(kind, what));
   }
+}
+
+/** Static dimensions of the common sizes, shared: types are immutable data. */
+const STATIC_DIMS: Dim[] = Array.from({ length: 257 }, (_, size) => Object.freeze({ kind: "static", size }));
+
+function staticDim(size: number): Dim {
+  return STATIC_DIMS[size] ?? { kind: "static", size };
+}
+
+/** The first `n` entries of `scratch` as a fresh array of exactly that length. */
+function exactCopy<T>(scratch: readonly T[], n: number): T[] {
+  return scratch.slice(0, n);
 }
 
 /**
