@@ -4,14 +4,15 @@
  * - Positions: 1-based line and code-point column (astral characters count once).
  * - Dimension mode: after `vector<` / `view<` / `tensor<`, an `x` starting an identifier is the `DimX`
  *   separator and integers are decimal only, until the element type (an identifier) ends it.
- * - Comments are attached to the following token (`Token.comments`), never emitted alone.
+ * - Comments are attached to the following token (`TokenBuffer.commentEnds`), never emitted alone.
+ * - Output: a `TokenBuffer` (typed-array columns, a token is an index), reused between compiles.
  * - Lexical errors (PARSE/005 015 016 019 023 024 025 026) are reported here and leave an
  *   `Error` token behind, so the parser fails the enclosing op without a second message.
  */
 import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
-import { Tok, Token, type Comment } from "./token.js";
+import { Tok, TokenBuffer, type Token, type TokenIndex } from "./token.js";
 import { internSlice } from "./intern.js";
 
 // Character classes of ASCII codes.
@@ -23,20 +24,20 @@ const HEX = 16;
 const CLASS = new Uint8Array(128);
 (function initClasses() {
   const set = (from: number, to: number, bits: number) => {
-    for (let c = from; c <= to; c++) CLASS[c]! |= bits;
+    for (let c = from; c <= to; c++) CLASS[c] = (CLASS[c] ?? 0) | bits;
   };
   set(0x41, 0x5a, ID_START | ID_CHAR | VAL_CHAR); // A-Z
   set(0x61, 0x7a, ID_START | ID_CHAR | VAL_CHAR); // a-z
   set(0x30, 0x39, ID_CHAR | VAL_CHAR | DIGIT | HEX);
   set(0x41, 0x46, HEX);
   set(0x61, 0x66, HEX);
-  for (const c of [0x5f, 0x24]) CLASS[c]! |= ID_START | ID_CHAR | VAL_CHAR; // _ $
-  CLASS[0x2d]! |= ID_CHAR | VAL_CHAR; // -
-  CLASS[0x2e]! |= ID_CHAR; // .
+  for (const c of [0x5f, 0x24]) CLASS[c] = (CLASS[c] ?? 0) | ID_START | ID_CHAR | VAL_CHAR; // _ $
+  CLASS[0x2d] = (CLASS[0x2d] ?? 0) | ID_CHAR | VAL_CHAR; // -
+  CLASS[0x2e] = (CLASS[0x2e] ?? 0) | ID_CHAR; // .
 })();
 
 function cls(c: number): number {
-  return c < 128 ? CLASS[c]! : 0;
+  return c < 128 ? (CLASS[c] ?? 0) : 0;
 }
 
 const SINGLE_CHARS: Record<number, Tok> = {
@@ -65,9 +66,45 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
-/** Tokenizes `text`; the last token is always EOF (carrying the file's trailing comments). */
+/** Tokenizes `text` into token objects; the last token is always EOF (carrying the file's trailing comments). */
 export function lex(source: string, text: string, reporter: Reporter): Token[] {
-  return new Lexer(source, text, reporter).run();
+  const buf = scan(source, text, reporter);
+  const out: Token[] = [];
+  for (let i = 0; i < buf.count; i++) out.push(buf.token(i));
+  releaseTokens(buf);
+  return out;
+}
+
+/** Largest buffer kept for the next compile (a bigger file's buffer is dropped after use). */
+const MAX_POOLED_TOKENS = 1 << 16;
+let spare: TokenBuffer | undefined;
+
+/**
+ * Tokenizes `text` into a buffer (the last token is always EOF); hand it back with
+ * `releaseTokens` once nothing reads it any more, so the next compile reuses it.
+ */
+export function scan(source: string, text: string, reporter: Reporter): TokenBuffer {
+  let buf = spare;
+  spare = undefined;
+  buf ??= new TokenBuffer(Math.max(64, Math.min(MAX_POOLED_TOKENS, text.length >> 2)));
+  buf.source = source;
+  buf.text = text;
+  buf.count = 0;
+  new Lexer(source, text, reporter, buf).run();
+  return buf;
+}
+
+/** Returns a buffer from `scan` for reuse; the caller keeps no index or array of it. */
+export function releaseTokens(buf: TokenBuffer): void {
+  if (buf.capacity > MAX_POOLED_TOKENS) return;
+  // Drop the strings and the source so a kept buffer holds nothing of this compile alive.
+  buf.texts.fill("", 0, buf.count);
+  buf.comments = [];
+  buf.bigs = undefined;
+  buf.text = "";
+  buf.source = "";
+  buf.count = 0;
+  spare = buf;
 }
 
 class Lexer {
@@ -76,24 +113,24 @@ class Lexer {
   private lineStart = 0;
   /** Extra UTF-16 units (astral low halves) seen on the current line before `pos`. */
   private astral = 0;
-  private readonly tokens: Token[] = [];
-  private comments: Comment[] = [];
   /** Line where the previous token or comment ended (0 = none yet). */
   private lastLine = 0;
   /** Line of the previous token (0 = none yet): a comment on it ends that line. */
   private lastTokenLine = 0;
   private depth = 0;
   private dimMode = false;
-  /** Unclosed `<` tokens on the current line (indices into `tokens`). */
-  private angles: number[] = [];
+  /** The first unclosed `<` token on the current line, and how many are open (-1 / 0 = none). */
+  private firstAngle: TokenIndex = -1;
+  private openAngles = 0;
 
   constructor(
     private readonly source: string,
     private readonly text: string,
     private readonly reporter: Reporter,
+    private readonly buf: TokenBuffer,
   ) {}
 
-  run(): Token[] {
+  run(): void {
     const text = this.text;
     const n = text.length;
     while (this.pos < n) {
@@ -109,8 +146,7 @@ class Lexer {
       }
     }
     this.closeAngles();
-    this.push(Tok.EOF, this.pos, this.col(this.pos), this.line, "");
-    return this.tokens;
+    this.push(Tok.EOF, this.pos, this.col(this.pos), this.line);
   }
 
   private col(pos: number): number {
@@ -118,7 +154,7 @@ class Lexer {
   }
 
   private newline(): void {
-    this.closeAngles();
+    if (this.openAngles > 0) this.closeAngles();
     this.dimMode = false;
     this.pos++;
     this.line++;
@@ -128,40 +164,48 @@ class Lexer {
 
   /** PARSE/026 for every line that leaves a `<` open. */
   private closeAngles(): void {
-    if (this.angles.length === 0) return;
-    const t = this.tokens[this.angles[0]!]!;
-    t.kind = Tok.Error;
-    this.reporter.report(D.unterminatedAngle, this.spanOf(t));
-    this.angles = [];
-  }
-
-  private spanOf(t: Token): Span {
-    return { source: this.source, line: t.line, column: t.col, endLine: t.endLine, endColumn: t.endCol };
+    if (this.openAngles === 0) return;
+    const buf = this.buf;
+    const t = this.firstAngle;
+    buf.kinds[t] = Tok.Error;
+    const line = buf.lines[t] ?? 0;
+    this.reporter.report(D.unterminatedAngle, { source: this.source, line, column: buf.cols[t] ?? 0, endLine: line, endColumn: buf.endCols[t] ?? 0 });
+    this.openAngles = 0;
+    this.firstAngle = -1;
   }
 
   private span(startPos: number, startCol: number, endPos: number): Span {
     return { source: this.source, line: this.line, column: startCol, endLine: this.line, endColumn: startCol + (endPos - startPos) };
   }
 
-  private push(kind: Tok, start: number, col: number, line: number, text: string, int?: bigint, float?: number): Token {
-    const bits = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
-    let comments: Comment[] | undefined;
-    if (this.comments.length > 0) {
-      comments = this.comments;
-      this.comments = [];
-    }
-    const tok = new Token(kind, start, this.pos, line, col, this.col(this.pos), text, int ?? float, bits, comments);
+  /** Appends a token ending at `pos`; returns its index (its text, if any, is the caller's to set). */
+  private push(kind: Tok, start: number, col: number, line: number): TokenIndex {
+    const buf = this.buf;
+    const i = buf.count;
+    if (i === buf.capacity) buf.grow();
+    buf.kinds[i] = kind;
+    buf.starts[i] = start;
+    buf.ends[i] = this.pos;
+    buf.lines[i] = line;
+    buf.cols[i] = col;
+    buf.endCols[i] = this.col(this.pos);
+    buf.flags[i] = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
+    buf.commentEnds[i] = buf.comments.length;
+    buf.count = i + 1;
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
     this.lastLine = this.line;
     this.lastTokenLine = this.line;
-    this.tokens.push(tok);
-    return tok;
+    return i;
+  }
+
+  private pushText(kind: Tok, start: number, col: number, line: number, text: string): void {
+    this.buf.texts[this.push(kind, start, col, line)] = text;
   }
 
   private error(entry: (typeof D)[keyof typeof D], start: number, col: number, args: readonly unknown[] = []): void {
     this.reporter.report(entry, this.span(start, col, Math.max(this.pos, start + 1)), args);
-    this.push(Tok.Error, start, col, this.line, this.text.slice(start, this.pos));
+    this.pushText(Tok.Error, start, col, this.line, this.text.slice(start, this.pos));
   }
 
   private comment(): void {
@@ -174,6 +218,7 @@ class Lexer {
     // Count astral characters (columns) and reject lone surrogates.
     for (let i = start; i < stop; i++) {
       const c = text.charCodeAt(i);
+      if (c < 0xd800) continue;
       if (isHighSurrogate(c) && isLowSurrogate(text.charCodeAt(i + 1))) {
         i++;
       } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
@@ -181,11 +226,13 @@ class Lexer {
         this.reporter.report(D.invalidUtf8, { source: this.source, line: this.line, column: col, endLine: this.line, endColumn: col + 1 });
       }
     }
-    this.comments.push({
+    const buf = this.buf;
+    const pendingBefore = buf.count > 0 ? (buf.commentEnds[buf.count - 1] ?? 0) : 0;
+    buf.comments.push({
       text: text.slice(start, stop),
       line: this.line,
       blankBefore: this.lastLine !== 0 && this.line - this.lastLine >= 2,
-      endOfLine: this.lastTokenLine === this.line && this.comments.length === 0,
+      endOfLine: this.lastTokenLine === this.line && buf.comments.length === pendingBefore,
     });
     this.lastLine = this.line;
     this.pos = end;
@@ -195,26 +242,30 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    const single: Tok = c < 128 ? SINGLE[c]! : -1;
+    const single: Tok = c < 128 ? (SINGLE[c] ?? -1) : -1;
     if (single >= 0) {
       this.pos++;
       if (single === Tok.Less) {
-        const prev = this.tokens[this.tokens.length - 1];
-        if (prev && prev.kind === Tok.Ident && (prev.text === "vector" || prev.text === "view" || prev.text === "tensor")) this.dimMode = true;
-        this.angles.push(this.tokens.length);
+        const buf = this.buf;
+        const prev = buf.count - 1;
+        if (prev >= 0 && buf.kinds[prev] === Tok.Ident) {
+          const word = buf.texts[prev];
+          if (word === "vector" || word === "view" || word === "tensor") this.dimMode = true;
+        }
+        if (this.openAngles++ === 0) this.firstAngle = buf.count;
       } else if (single === Tok.Greater) {
-        this.angles.pop();
+        if (this.openAngles > 0) this.openAngles--;
         this.dimMode = false;
       } else if (single === Tok.Comma) {
         this.dimMode = false;
       }
-      this.push(single, start, col, line, "");
+      this.push(single, start, col, line);
       return;
     }
     const k = cls(c);
     if (this.dimMode && c === 0x78 /* x */) {
       this.pos++;
-      this.push(Tok.DimX, start, col, line, "x");
+      this.push(Tok.DimX, start, col, line);
       return;
     }
     if (k & ID_START) return this.identifier(start, col);
@@ -223,14 +274,14 @@ class Lexer {
       const d = this.text.charCodeAt(start + 1);
       if (d === 0x3e /* > */) {
         this.pos += 2;
-        this.push(Tok.Arrow, start, col, line, "");
+        this.push(Tok.Arrow, start, col, line);
         return;
       }
       if (cls(d) & DIGIT) return this.number(start, col, true);
       for (const word of ["inf", "nan"]) {
         if (this.text.startsWith(word, start + 1) && !(cls(this.text.charCodeAt(start + 4)) & ID_CHAR)) {
           this.pos += 4;
-          this.push(Tok.Float, start, col, line, "-" + word, undefined, word === "inf" ? -Infinity : NaN);
+          this.buf.nums[this.push(Tok.Float, start, col, line)] = word === "inf" ? -Infinity : NaN;
           return;
         }
       }
@@ -246,7 +297,7 @@ class Lexer {
     if (isHighSurrogate(c) && isLowSurrogate(this.text.charCodeAt(start + 1))) {
       this.pos += 2;
       this.reporter.report(D.unexpectedCharacter, this.span(start, col, start + 1), [this.text.slice(start, start + 2)]);
-      this.push(Tok.Error, start, col, line, "");
+      this.pushText(Tok.Error, start, col, line, "");
       this.astral++;
       return;
     }
@@ -269,7 +320,7 @@ class Lexer {
     this.pos = i;
     // Dimension mode ends at the element type.
     this.dimMode = false;
-    this.push(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i));
+    this.pushText(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -284,17 +335,14 @@ class Lexer {
     const first = negative ? start + 1 : start;
     if (this.dimMode) {
       this.pos = this.digits(first, DIGIT);
-      const raw = text.slice(start, this.pos);
-      this.push(Tok.Int, start, col, line, raw, BigInt(raw));
+      this.pushInt(start, col, line, first, 10, negative);
       return;
     }
     if (text.charCodeAt(first) === 0x30 && text.charCodeAt(first + 1) === 0x78 /* 0x */) {
       const end = this.digits(first + 2, HEX);
       this.pos = end;
       if (end === first + 2) return this.error(D.badInteger, start, col, [text.slice(start, end)]);
-      const raw = text.slice(start, end);
-      const mag = BigInt("0x" + text.slice(first + 2, end));
-      this.push(Tok.Int, start, col, line, raw, negative ? -mag : mag);
+      this.pushInt(start, col, line, first + 2, 16, negative);
       return;
     }
     let i = this.digits(first, DIGIT);
@@ -325,9 +373,29 @@ class Lexer {
       }
     }
     this.pos = i;
-    const raw = text.slice(start, i);
-    if (isFloat) this.push(Tok.Float, start, col, line, raw, undefined, Number(raw));
-    else this.push(Tok.Int, start, col, line, raw, BigInt(raw));
+    if (isFloat) this.buf.nums[this.push(Tok.Float, start, col, line)] = Number(text.slice(start, i));
+    else this.pushInt(start, col, line, first, 10, negative);
+  }
+
+  /**
+   * An Int token ending at `pos` whose digits (base 10 or 16) start at `digits`: the value is
+   * summed as a double while that is exact (below 2^53), else kept as a bigint.
+   */
+  private pushInt(start: number, col: number, line: number, digits: number, base: 10 | 16, negative: boolean): void {
+    const text = this.text;
+    const end = this.pos;
+    let v = 0;
+    for (let i = digits; i < end; i++) {
+      const c = text.charCodeAt(i);
+      v = v * base + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
+    }
+    const i = this.push(Tok.Int, start, col, line);
+    if (v <= Number.MAX_SAFE_INTEGER) {
+      this.buf.nums[i] = negative ? -v : v;
+      return;
+    }
+    const mag = BigInt((base === 16 ? "0x" : "") + text.slice(digits, end));
+    (this.buf.bigs ??= new Map()).set(i, negative ? -mag : mag);
   }
 
   private sigilName(kind: Tok, start: number, col: number): void {
@@ -342,7 +410,7 @@ class Lexer {
     this.pos = i;
     if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
     // Sliced, not interned: SSA names are looked up once or twice, by the scope only.
-    this.push(kind, start, col, this.line, text.slice(start + 1, i));
+    this.pushText(kind, start, col, this.line, text.slice(start + 1, i));
   }
 
   private string(start: number, col: number): void {
@@ -359,7 +427,7 @@ class Lexer {
         this.pos = i;
         this.astral += astral;
         this.reporter.report(D.unterminatedString, { source: this.source, line, column: col, endLine: line, endColumn: this.col(i) });
-        this.push(Tok.Error, start, col, line, "");
+        this.pushText(Tok.Error, start, col, line, "");
         return;
       }
       const c = text.charCodeAt(i);
@@ -414,12 +482,12 @@ class Lexer {
       const entry = bad.what === "invalid UTF-8" ? D.invalidUtf8 : D.badEscape;
       this.reporter.report(entry, { source: this.source, line, column: at, endLine: line, endColumn: at + 1 }, [bad.what]);
       this.astral += astral;
-      this.push(Tok.Error, start, col, line, "");
+      this.pushText(Tok.Error, start, col, line, "");
       return;
     }
     // Columns after an astral character shift by one per pair.
     this.astral += astral;
-    this.push(Tok.String, start, col, line, out);
+    this.pushText(Tok.String, start, col, line, out);
   }
 }
 

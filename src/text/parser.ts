@@ -33,11 +33,11 @@ import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { lookupOp, opTable } from "../dialects/table.js";
 import { closestName } from "../core/suggest.js";
 import { looksLikeTargetRecord, targetRecordNames } from "../core/target-records.js";
-import { lex } from "./lexer.js";
+import { releaseTokens, scan } from "./lexer.js";
 import { internNames } from "./intern.js";
 import { Reporter } from "./reporter.js";
 import { Scope } from "./scope.js";
-import { Tok, describeToken, joinSpan, tokenSpan, type Comment, type Token } from "./token.js";
+import { BLANK_BEFORE, DEPTH_SHIFT, FIRST_ON_LINE, Tok, describeToken, type Comment, type TokenBuffer, type TokenIndex } from "./token.js";
 import { syntaxOf, type OpSyntax } from "./syntax/registry.js";
 import { canonicalOpName, declareLegacyFamilies } from "./syntax/legacy.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
@@ -56,8 +56,12 @@ export function parseModule(sourceName: string, text: string, sink: DiagnosticSi
   const reporter = new Reporter(sink);
   const module = new Module(sourceName);
   try {
-    const tokens = lex(sourceName, text, reporter);
-    new Parser(sourceName, tokens, reporter).parseModule(module);
+    const tokens = scan(sourceName, text, reporter);
+    try {
+      new Parser(sourceName, tokens, reporter).parseModule(module);
+    } finally {
+      releaseTokens(tokens);
+    }
   } catch (e) {
     // A bug, not an input problem: keep the promise of never throwing, but say so loudly.
     if (!(e instanceof ParseFailure) && !(e instanceof StopParsing)) {
@@ -73,13 +77,8 @@ export class ParseFailure extends Error {}
 /** Thrown when the error limit is reached. */
 class StopParsing extends Error {}
 
-/** The result names written before `=`. */
-export interface ResultNames {
-  readonly tokens: readonly Token[];
-}
-
 /** Resolves `[%v]` dimensions and layout values inside a type. */
-export type ValueResolver = (tok: Token) => Value;
+export type ValueResolver = (tok: TokenIndex) => Value;
 
 /** Primitive type names of §3. */
 const PRIM_TYPES: ReadonlySet<string> = new Set(["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"]);
@@ -119,10 +118,27 @@ function knownOp(spelling: string): KnownOp | undefined {
 export class Parser {
   private pos = 0;
   scope: Scope;
-  /** Comments consumed but not yet attached to an op. */
-  private pendingComments: Comment[] = [];
+  /** Comments before this index of `buf.comments` are attached (or claimed) already. */
+  private claimedComments = 0;
   /** Name tokens of the ops being parsed, innermost last (where a nesting-limit error points). */
-  private readonly opNames: Token[] = [];
+  private readonly opNames: TokenIndex[] = [];
+  /** Result-name tokens of the op lines being parsed (a stack: regions nest op lines); entries from `resultTop` on are stale. */
+  private readonly resultNames: TokenIndex[] = [];
+  private resultTop = 0;
+  /**
+   * Scratch lists for value/integer lists and type lists (which do not nest within their own
+   * kind): gathered here, then copied at their exact length.
+   */
+  private readonly valueScratch: Value[] = [];
+  private readonly indexScratch: (Value | bigint)[] = [];
+  private readonly typeScratch: Type[] = [];
+  private readonly dimScratch: Dim[] = [];
+  /** `useToken`, bound once (the default resolver of `[%v]` dimensions). */
+  private readonly useTokenFn: ValueResolver = (t) => this.useToken(t);
+  private readonly kinds: Uint8Array;
+  private readonly flags: Int32Array;
+  /** Index of the EOF token (the last). */
+  private readonly last: TokenIndex;
   /** Layout aliases used in types, checked against the alias definitions at the end. */
   readonly aliasUses: { name: string; span: Span }[] = [];
   /** Ops parsed from a legacy spelling (kept off the IR so both spellings give the same ops). */
@@ -130,10 +146,14 @@ export class Parser {
 
   constructor(
     readonly source: string,
-    private readonly tokens: Token[],
+    private readonly buf: TokenBuffer,
     readonly reporter: Reporter,
   ) {
     this.scope = new Scope(null, null);
+    // The columns the hot paths read, fetched once (the buffer does not grow after the scan).
+    this.kinds = buf.kinds;
+    this.flags = buf.flags;
+    this.last = buf.count - 1;
   }
 
   // ---------------------------------------------------------------- driver
@@ -144,10 +164,10 @@ export class Parser {
   parseModule(module: Module): void {
     const topScope = this.scope;
     try {
-      while (this.peek().kind !== Tok.EOF) {
-        if (this.peek().kind === Tok.RBrace) {
+      while (this.kindOf(this.peek()) !== Tok.EOF) {
+        if (this.kindOf(this.peek()) === Tok.RBrace) {
           const t = this.next();
-          this.report(D.unexpectedToken, t, [describeToken(t), "a top-level op"]);
+          this.report(D.unexpectedToken, t, [this.describe(t), "a top-level op"]);
           continue;
         }
         const op = this.parseOpLine(null);
@@ -157,7 +177,7 @@ export class Parser {
       const trailing = this.takeComments(eof);
       module.trailingComments = commentTexts(trailing);
       const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
-      module.trailingBlank = module.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
+      module.trailingBlank = module.ops.length > 0 && own[0] !== undefined && own[0].blankBefore;
     } finally {
       this.closeIsolated(topScope);
     }
@@ -173,7 +193,7 @@ export class Parser {
   parseRegionBody(region: Region): void {
     for (;;) {
       const t = this.peek();
-      if (t.kind === Tok.RBrace || t.kind === Tok.EOF) break;
+      if (this.kindOf(t) === Tok.RBrace || this.kindOf(t) === Tok.EOF) break;
       const op = this.parseOpLine(region);
       if (op) {
         op.parent = region;
@@ -184,8 +204,9 @@ export class Parser {
     const trailing = this.takeComments(close);
     region.trailingComments = commentTexts(trailing);
     const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
-    region.trailingBlank = region.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
-    if (region.ops.length > 0) region.ops[0]!.blankBefore = false;
+    region.trailingBlank = region.ops.length > 0 && own[0] !== undefined && own[0].blankBefore;
+    const firstOp = region.ops[0];
+    if (firstOp) firstOp.blankBefore = false;
   }
 
   /**
@@ -194,15 +215,24 @@ export class Parser {
    */
   parseRegion(region: Region, isolated: boolean, setup?: () => void): void {
     const open = this.peek();
-    if (open.kind === Tok.LBrace && open.depth >= MAX_REGION_NESTING) {
+    const depth = this.depthOf(open);
+    if (this.kindOf(open) === Tok.LBrace && depth >= MAX_REGION_NESTING) {
       const at = this.opNames[this.opNames.length - 1] ?? open;
-      this.fail(D.limitExceeded, at, [`regions nested ${open.depth + 1} deep`, `${MAX_REGION_NESTING} levels`]);
+      this.fail(D.limitExceeded, at, [`regions nested ${depth + 1} deep`, `${MAX_REGION_NESTING} levels`]);
     }
     this.expect(Tok.LBrace, "'{'");
-    this.withScope(region, isolated, () => {
+    // `withScope` inlined: no closure per region.
+    const saved = this.scope;
+    const s = new Scope(isolated ? null : saved, region);
+    this.scope = s;
+    try {
       setup?.();
       this.parseRegionBody(region);
-    });
+    } finally {
+      this.scope = saved;
+    }
+    if (isolated) this.closeIsolated(s);
+    else s.close();
     this.expect(Tok.RBrace, "'}'");
   }
 
@@ -235,72 +265,81 @@ export class Parser {
     const first = this.peek();
     const comments = this.takeComments(first);
     const startIndex = this.pos;
-    const names: Token[] = [];
+    const base = this.resultTop;
     let op: Op | null = null;
     try {
-      op = this.parseOp(names);
+      op = this.parseOp(base);
     } catch (e) {
       if (!(e instanceof ParseFailure)) throw e;
-      for (const n of names) this.scope.poison(n.text);
+      for (let i = base; i < this.resultTop; i++) this.scope.poison(this.textOf(this.resultNames[i] ?? 0));
       this.recover(startIndex);
       return null;
+    } finally {
+      this.resultTop = base;
     }
+    const firstBlank = ((this.flags[first] ?? 0) & BLANK_BEFORE) !== 0;
     // A new op already has no comment lines (what commentLines gives for none).
-    if (comments.length > 0) op.comments = commentLines(comments, first.blankBefore);
-    const leading = comments[0]?.endOfLine ? comments.slice(1) : comments;
-    op.blankBefore = leading.length > 0 ? leading[0]!.blankBefore : first.blankBefore;
+    if (comments.length > 0) op.comments = commentLines(comments, firstBlank);
+    const leading = comments[0]?.endOfLine ? comments[1] : comments[0];
+    op.blankBefore = leading !== undefined ? leading.blankBefore : firstBlank;
     op.parent = region;
     return op;
   }
 
-  private parseOp(names: Token[]): Op {
+  /** An op whose result names go on the name stack from `base`. */
+  private parseOp(base: number): Op {
     const start = this.peek();
     // `%a, %b = ...`
-    if (start.kind === Tok.Value) {
+    if (this.kindOf(start) === Tok.Value) {
       for (;;) {
-        names.push(this.expect(Tok.Value, "SSA value"));
+        const name = this.expect(Tok.Value, "SSA value");
+        // Written at `resultTop` (at most the length: an append), never truncated.
+        this.resultNames[this.resultTop++] = name;
         if (!this.eat(Tok.Comma)) break;
       }
       this.expect(Tok.Equal, "'='");
-    } else if (start.kind === Tok.Hash) {
+    } else if (this.kindOf(start) === Tok.Hash) {
       return this.parseAlias();
     }
     const nameTok = this.peek();
-    if (nameTok.kind !== Tok.OpName) {
-      if (nameTok.kind === Tok.Label) this.fail(D.unexpectedToken, nameTok, [describeToken(nameTok), "an op (block labels are not used in Loom v1)"]);
+    if (this.kindOf(nameTok) !== Tok.OpName) {
+      if (this.kindOf(nameTok) === Tok.Label) this.fail(D.unexpectedToken, nameTok, [this.describe(nameTok), "an op (block labels are not used in Loom v1)"]);
       this.unexpected(nameTok, "an op name");
     }
     this.next();
-    const known = knownOp(nameTok.text);
+    const known = knownOp(this.textOf(nameTok));
     if (!known) {
       // A record op of a target package nobody registered: say which records are known.
-      if (looksLikeTargetRecord(nameTok.text)) {
+      if (looksLikeTargetRecord(this.textOf(nameTok))) {
         const known = targetRecordNames().join(", ") || "none";
-        this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `no registered target package declares '${nameTok.text}' (target records known: ${known})` });
+        this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: `no registered target package declares '${this.textOf(nameTok)}' (target records known: ${known})` });
         throw new ParseFailure();
       }
-      const near = closestName(nameTok.text, opTable.keys());
-      if (near === undefined) this.fail(D.unknownOp, nameTok, [nameTok.text]);
-      this.reporter.report(D.unknownOp, this.span(nameTok), [nameTok.text], { help: `did you mean '${near}'?` });
+      const near = closestName(this.textOf(nameTok), opTable.keys());
+      if (near === undefined) this.fail(D.unknownOp, nameTok, [this.textOf(nameTok)]);
+      this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: `did you mean '${near}'?` });
       throw new ParseFailure();
     }
     const op = new Op(known.name, this.span(nameTok));
     this.opNames.push(nameTok);
     let types: Type[];
     try {
-      types = known.syntax.parse(this, op, { tokens: names });
+      types = known.syntax.parse(this, op);
     } finally {
       this.opNames.pop();
     }
-    if (types.length !== names.length) this.fail(D.resultCount, names[0] ?? nameTok, [op.name, types.length, names.length]);
+    const count = this.resultTop - base;
+    if (types.length !== count) this.fail(D.resultCount, count > 0 ? (this.resultNames[base] ?? nameTok) : nameTok, [op.name, types.length, count]);
     this.endOfOp();
-    if (names.length > 0) {
-      const results: Value[] = [];
-      for (let i = 0; i < names.length; i++) {
-        const n = names[i]!;
-        const { value, redefined } = this.scope.define(n.text, types[i]!, op, this.span(n));
-        if (redefined) this.report(D.redefinedValue, n, [n.text]);
-        results.push(value);
+    if (count > 0) {
+      // Exact size: a `push` onto `[]` reserves 17 slots.
+      const results = new Array<Value>(count);
+      for (let i = 0; i < count; i++) {
+        const n = this.resultNames[base + i] ?? 0;
+        const name = this.textOf(n);
+        const value = this.scope.define(name, types[i] ?? T.index, op, this.span(n));
+        if (this.scope.redefined) this.report(D.redefinedValue, n, [name]);
+        results[i] = value;
       }
       op.results = results;
     }
@@ -310,8 +349,8 @@ export class Parser {
   /** An op ends at a line end: anything else on the same line is unexpected. */
   private endOfOp(): void {
     const t = this.peek();
-    const prev = this.tokens[this.pos - 1];
-    if (t.kind === Tok.EOF || t.kind === Tok.RBrace || t.firstOnLine || !prev) return;
+    const k = this.kindOf(t);
+    if (k === Tok.EOF || k === Tok.RBrace || ((this.flags[t] ?? 0) & FIRST_ON_LINE) !== 0 || this.pos === 0) return;
     this.unexpected(t, "end of line");
   }
 
@@ -321,13 +360,13 @@ export class Parser {
     const op = new Op("alias", this.span(nameTok));
     this.expect(Tok.Equal, "'='");
     const target = this.expect(Tok.Hash, "'#encoding.layout.dense'");
-    if (target.text !== "encoding.layout.dense" && target.text !== "dense") {
-      this.fail(D.badAlias, target, [`'#${target.text}' is not an alias target of Loom v1 (expected #encoding.layout.dense)`]);
+    if (this.textOf(target) !== "encoding.layout.dense" && this.textOf(target) !== "dense") {
+      this.fail(D.badAlias, target, [`'#${this.textOf(target)}' is not an alias target of Loom v1 (expected #encoding.layout.dense)`]);
     }
-    if (nameTok.text === "dense" || nameTok.text.startsWith("encoding.") || nameTok.text.startsWith("target.")) {
-      this.fail(D.badAlias, nameTok, [`'#${nameTok.text}' shadows a built-in name`]);
+    if (this.textOf(nameTok) === "dense" || this.textOf(nameTok).startsWith("encoding.") || this.textOf(nameTok).startsWith("target.")) {
+      this.fail(D.badAlias, nameTok, [`'#${this.textOf(nameTok)}' shadows a built-in name`]);
     }
-    op.props = { alias: nameTok.text, target: target.text };
+    op.props = { alias: this.textOf(nameTok), target: this.textOf(target) };
     this.endOfOp();
     return op;
   }
@@ -350,107 +389,141 @@ export class Parser {
    * at a `}` that closes the enclosing region.
    */
   private recover(startIndex: number): void {
-    const opDepth = this.tokens[startIndex]!.depth;
+    const opDepth = this.depthOf(startIndex);
     if (this.pos <= startIndex) this.pos = startIndex + 1;
     for (;;) {
-      const t = this.tokens[this.pos]!;
-      if (t.kind === Tok.EOF) return;
-      if (t.kind === Tok.RBrace && t.depth <= opDepth) return;
-      if (t.depth < opDepth) return;
-      if (t.firstOnLine && t.depth === opDepth && this.pos > startIndex) return;
-      this.skip();
+      const t = this.pos;
+      const depth = this.depthOf(t);
+      if (this.kindOf(t) === Tok.EOF) return;
+      if (this.kindOf(t) === Tok.RBrace && depth <= opDepth) return;
+      if (depth < opDepth) return;
+      if (((this.flags[t] ?? 0) & FIRST_ON_LINE) !== 0 && depth === opDepth && this.pos > startIndex) return;
+      this.pos++;
     }
   }
 
   // ---------------------------------------------------------------- tokens
 
-  peek(offset = 0): Token {
-    const i = Math.min(this.pos + offset, this.tokens.length - 1);
-    return this.tokens[i]!;
+  peek(offset = 0): TokenIndex {
+    const i = this.pos + offset;
+    return i < this.last ? i : this.last;
   }
 
-  /** Consumes a token; its comments join the pending comments of the next op. */
-  next(): Token {
-    const t = this.tokens[this.pos]!;
-    if (t.kind === Tok.Error) throw new ParseFailure();
-    if (t.kind !== Tok.EOF) this.skip();
+  /** The kind of token `t`. */
+  kindOf(t: TokenIndex): Tok {
+    return this.kinds[t] as Tok;
+  }
+
+  /** The text of token `t`: a name without its sigil, an identifier, a decoded string, a literal as written. */
+  textOf(t: TokenIndex): string {
+    return this.buf.textAt(t);
+  }
+
+  /** The value of Int token `t`. */
+  intOf(t: TokenIndex): bigint {
+    return this.buf.intAt(t);
+  }
+
+  /** The value of Float token `t`. */
+  floatOf(t: TokenIndex): number {
+    return this.buf.nums[t] ?? NaN;
+  }
+
+  /** The line of token `t` (tokens never span lines). */
+  lineOf(t: TokenIndex): number {
+    return this.buf.lines[t] ?? 0;
+  }
+
+  /** Unclosed `{` before token `t`. */
+  private depthOf(t: TokenIndex): number {
+    return (this.flags[t] ?? 0) >>> DEPTH_SHIFT;
+  }
+
+  /** How token `t` is quoted in "unexpected ..." messages. */
+  private describe(t: TokenIndex): string {
+    return describeToken(this.kindOf(t), this.textOf(t));
+  }
+
+  /** Consumes a token (its comments stay unclaimed: they join those of the next op). */
+  next(): TokenIndex {
+    const t = this.pos;
+    const k = this.kinds[t];
+    if (k === Tok.Error) throw new ParseFailure();
+    if (k !== Tok.EOF) this.pos++;
     return t;
   }
 
-  private skip(): void {
-    const t = this.tokens[this.pos]!;
-    if (t.comments) {
-      this.pendingComments.push(...t.comments);
-      t.comments = undefined;
-    }
-    this.pos++;
-  }
-
-  /** Pending comments plus those written before `t` (claimed: they attach to what starts at `t`). */
-  private takeComments(t: Token): readonly Comment[] {
-    let out: readonly Comment[] = this.pendingComments;
-    if (t.comments) {
-      out = out.length ? out.concat(t.comments) : t.comments;
-      t.comments = undefined;
-    }
+  /** Unclaimed comments up to token `t` (the current one); claimed: they attach to what starts at `t`. */
+  private takeComments(t: TokenIndex): readonly Comment[] {
+    const end = this.buf.commentEnds[t] ?? 0;
+    const from = this.claimedComments;
     // Most ops have no comments: no fresh array for them.
-    if (out.length === 0) return NO_COMMENTS;
-    this.pendingComments = [];
-    return out;
+    if (end <= from) return NO_COMMENTS;
+    this.claimedComments = end;
+    return this.buf.comments.slice(from, end);
   }
 
   at(kind: Tok): boolean {
-    return this.peek().kind === kind;
+    return this.kinds[this.pos] === kind;
   }
 
   atWord(word: string): boolean {
     const t = this.peek();
-    return t.kind === Tok.Ident && t.text === word;
+    return this.kinds[t] === Tok.Ident && this.buf.texts[t] === word;
   }
 
-  eat(kind: Tok): Token | undefined {
-    return this.at(kind) ? this.next() : undefined;
+  /** Consumes a token of `kind` when there is one: true if it did. */
+  eat(kind: Tok): boolean {
+    if (this.kinds[this.pos] !== kind) return false;
+    this.next();
+    return true;
   }
 
-  eatWord(word: string): Token | undefined {
-    return this.atWord(word) ? this.next() : undefined;
+  eatWord(word: string): boolean {
+    if (!this.atWord(word)) return false;
+    this.next();
+    return true;
   }
 
-  expect(kind: Tok, what: string): Token {
+  expect(kind: Tok, what: string): TokenIndex {
     const t = this.peek();
-    if (t.kind !== kind) this.unexpected(t, what);
+    if (this.kinds[t] !== kind) this.unexpected(t, what);
     return this.next();
   }
 
-  expectWord(word: string): Token {
+  expectWord(word: string): TokenIndex {
     const t = this.peek();
-    if (t.kind !== Tok.Ident || t.text !== word) this.unexpected(t, `'${word}'`);
+    if (this.kinds[t] !== Tok.Ident || this.buf.texts[t] !== word) this.unexpected(t, `'${word}'`);
     return this.next();
   }
 
-  expectIdent(what: string): Token {
+  expectIdent(what: string): TokenIndex {
     return this.expect(Tok.Ident, what);
   }
 
   // ---------------------------------------------------------------- errors
 
-  span(t: Token): Span {
-    return tokenSpan(this.source, t);
+  span(t: TokenIndex): Span {
+    const buf = this.buf;
+    const line = buf.lines[t] ?? 0;
+    return { source: this.source, line, column: buf.cols[t] ?? 0, endLine: line, endColumn: buf.endCols[t] ?? 0 };
   }
 
   /** `span`, bound once (handed to the scope, which makes a use's span only when it keeps it). */
-  private readonly spanOfToken = (t: Token): Span => tokenSpan(this.source, t);
+  private readonly spanOfToken = (t: TokenIndex): Span => this.span(t);
 
-  spanFrom(a: Token, b: Token): Span {
-    return joinSpan(this.source, a, b);
+  /** From the start of `a` to the end of `b`. */
+  spanFrom(a: TokenIndex, b: TokenIndex): Span {
+    const buf = this.buf;
+    return { source: this.source, line: buf.lines[a] ?? 0, column: buf.cols[a] ?? 0, endLine: buf.lines[b] ?? 0, endColumn: buf.endCols[b] ?? 0 };
   }
 
   /** The last consumed token. */
-  prev(): Token {
-    return this.tokens[Math.max(0, this.pos - 1)]!;
+  prev(): TokenIndex {
+    return this.pos > 0 ? this.pos - 1 : 0;
   }
 
-  report(entry: CatalogEntry, t: Token, args: readonly unknown[] = []): void {
+  report(entry: CatalogEntry, t: TokenIndex, args: readonly unknown[] = []): void {
     this.reporter.report(entry, this.span(t), args);
   }
 
@@ -459,13 +532,13 @@ export class Parser {
     throw new ParseFailure();
   }
 
-  fail(entry: CatalogEntry, t: Token, args: readonly unknown[] = []): never {
-    if (t.kind !== Tok.Error) this.report(entry, t, args);
+  fail(entry: CatalogEntry, t: TokenIndex, args: readonly unknown[] = []): never {
+    if (this.kindOf(t) !== Tok.Error) this.report(entry, t, args);
     throw new ParseFailure();
   }
 
-  unexpected(t: Token, expected: string): never {
-    this.fail(D.unexpectedToken, t, [describeToken(t), expected]);
+  unexpected(t: TokenIndex, expected: string): never {
+    this.fail(D.unexpectedToken, t, [this.describe(t), expected]);
   }
 
   // ---------------------------------------------------------------- values
@@ -473,18 +546,22 @@ export class Parser {
   /** `%name` as a use. */
   parseValueUse(): Value {
     const t = this.expect(Tok.Value, "SSA value");
-    return this.scope.use(t.text, t, this.spanOfToken);
+    return this.scope.use(this.textOf(t), t, this.spanOfToken);
   }
 
-  useToken(t: Token): Value {
-    return this.scope.use(t.text, t, this.spanOfToken);
+  useToken(t: TokenIndex): Value {
+    return this.scope.use(this.textOf(t), t, this.spanOfToken);
   }
 
   /** `%a, %b, ...` (at least one). */
   parseValueList(): Value[] {
-    const out = [this.parseValueUse()];
-    while (this.eat(Tok.Comma)) out.push(this.parseValueUse());
-    return out;
+    const first = this.parseValueUse();
+    if (!this.at(Tok.Comma)) return [first];
+    const scratch = this.valueScratch;
+    scratch[0] = first;
+    let n = 1;
+    while (this.eat(Tok.Comma)) scratch[n++] = this.parseValueUse();
+    return exactCopy(scratch, n);
   }
 
   /** Values up to a token that is not a value (zero or more, comma separated). */
@@ -493,9 +570,10 @@ export class Parser {
   }
 
   /** Defines a region argument in the current scope (PARSE/002 when the name is visible). */
-  defineArg(region: Region, t: Token, type: Type): Value {
-    const { value, redefined } = this.scope.define(t.text, type, region, this.span(t));
-    if (redefined) this.report(D.redefinedValue, t, [t.text]);
+  defineArg(region: Region, t: TokenIndex, type: Type): Value {
+    const name = this.textOf(t);
+    const value = this.scope.define(name, type, region, this.span(t));
+    if (this.scope.redefined) this.report(D.redefinedValue, t, [name]);
     if (region.args.length === 0) region.args = [value];
     else region.args.push(value);
     return value;
@@ -504,21 +582,31 @@ export class Parser {
   /** `%v` or an integer literal (index lists, predicate args, strides). */
   parseValueOrInt(): Value | bigint {
     const t = this.peek();
-    if (t.kind === Tok.Int) {
+    if (this.kindOf(t) === Tok.Int) {
       this.next();
-      return t.int!;
+      return this.intOf(t);
     }
-    if (t.kind === Tok.Value) return this.parseValueUse();
+    if (this.kindOf(t) === Tok.Value) return this.parseValueUse();
     this.unexpected(t, "SSA value or integer");
   }
 
   /** `[a, b, ...]` glued to an indexed value (may be empty: `%v[]` is a rank-0 access). */
   parseIndexList(): (Value | bigint)[] {
     this.expect(Tok.LBracket, "'['");
-    const out: (Value | bigint)[] = [];
-    if (!this.at(Tok.RBracket)) {
-      out.push(this.parseValueOrInt());
-      while (this.eat(Tok.Comma)) out.push(this.parseValueOrInt());
+    let out: (Value | bigint)[];
+    if (this.at(Tok.RBracket)) {
+      out = [];
+    } else {
+      const first = this.parseValueOrInt();
+      if (!this.at(Tok.Comma)) {
+        out = [first];
+      } else {
+        const scratch = this.indexScratch;
+        scratch[0] = first;
+        let n = 1;
+        while (this.eat(Tok.Comma)) scratch[n++] = this.parseValueOrInt();
+        out = exactCopy(scratch, n);
+      }
     }
     this.expect(Tok.RBracket, "']'");
     return out;
@@ -529,22 +617,22 @@ export class Parser {
   /** int | float | true | false | inf | nan | string | identifier */
   parseLiteral(what = "literal"): Literal {
     const t = this.peek();
-    switch (t.kind) {
+    switch (this.kindOf(t)) {
       case Tok.Int:
         this.next();
-        return { kind: "int", value: t.int! };
+        return { kind: "int", value: this.intOf(t) };
       case Tok.Float:
         this.next();
-        return { kind: "float", value: t.float! };
+        return { kind: "float", value: this.floatOf(t) };
       case Tok.String:
         this.next();
-        return { kind: "string", value: t.text };
+        return { kind: "string", value: this.textOf(t) };
       case Tok.Ident:
         this.next();
-        if (t.text === "true" || t.text === "false") return { kind: "bool", value: t.text === "true" };
-        if (t.text === "inf") return { kind: "float", value: Infinity };
-        if (t.text === "nan") return { kind: "float", value: NaN };
-        return { kind: "ident", value: t.text };
+        if (this.textOf(t) === "true" || this.textOf(t) === "false") return { kind: "bool", value: this.textOf(t) === "true" };
+        if (this.textOf(t) === "inf") return { kind: "float", value: Infinity };
+        if (this.textOf(t) === "nan") return { kind: "float", value: NaN };
+        return { kind: "ident", value: this.textOf(t) };
       default:
         this.unexpected(t, what);
     }
@@ -561,17 +649,19 @@ export class Parser {
   /** A non-negative integer that fits a JS number (align(N), priority(N), cluster_size). */
   parseSmallInt(what: string): number {
     const t = this.expect(Tok.Int, what);
-    if (t.int! < 0n || t.int! > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(D.badInteger, t, [t.text]);
-    return Number(t.int!);
+    // Values past 2^53 are bigints (`bigs`); the rest are exact doubles.
+    const v = this.buf.nums[t] ?? -1;
+    if (this.buf.bigs?.has(t) || v < 0 || v > Number.MAX_SAFE_INTEGER) this.fail(D.badInteger, t, [this.textOf(t)]);
+    return v === 0 ? 0 : v; // `-0` is 0
   }
 
   /** One identifier from `allowed` (PARSE/017 otherwise). */
   parseEnum<const W extends string>(what: string, allowed: readonly W[]): W {
     const t = this.peek();
-    if (t.kind !== Tok.Ident) this.unexpected(t, what);
+    if (this.kindOf(t) !== Tok.Ident) this.unexpected(t, what);
     this.next();
-    if (!(allowed as readonly string[]).includes(t.text)) this.fail(D.unknownEnum, t, [what, t.text, allowed.join(", ")]);
-    return t.text as W; // one of `allowed`, checked above
+    if (!(allowed as readonly string[]).includes(this.textOf(t))) this.fail(D.unknownEnum, t, [what, this.textOf(t), allowed.join(", ")]);
+    return this.textOf(t) as W; // one of `allowed`, checked above
   }
 
   /** `<e>` with an enum inside. */
@@ -588,11 +678,11 @@ export class Parser {
     const seen = new Set<string>();
     for (;;) {
       const t = this.peek();
-      if (t.kind !== Tok.Ident) this.unexpected(t, "a flag");
+      if (this.kindOf(t) !== Tok.Ident) this.unexpected(t, "a flag");
       this.next();
-      if (set === "fm" && t.text === "fast") for (const f of allowed) seen.add(f);
-      else if (allowed.includes(t.text)) seen.add(t.text);
-      else this.fail(D.unknownModifier, t, ["flag", t.text]);
+      if (set === "fm" && this.textOf(t) === "fast") for (const f of allowed) seen.add(f);
+      else if (allowed.includes(this.textOf(t))) seen.add(this.textOf(t));
+      else this.fail(D.unknownModifier, t, ["flag", this.textOf(t)]);
       if (!this.eat(Tok.Pipe)) break;
     }
     return allowed.filter((f) => seen.has(f));
@@ -601,7 +691,7 @@ export class Parser {
   /** Optional `<flags>` glued to the op name. */
   parseOptionalFlags(op: Op, set: FlagSetName | undefined): void {
     if (!this.at(Tok.Less)) return;
-    if (!set) this.fail(D.unknownModifier, this.peek(1), ["flag", this.peek(1).text]);
+    if (!set) this.fail(D.unknownModifier, this.peek(1), ["flag", this.textOf(this.peek(1))]);
     this.next();
     op.props.flags = this.parseFlags(set);
     this.expect(Tok.Greater, "'>'");
@@ -623,10 +713,10 @@ export class Parser {
 
   private parsePredicate(): Predicate {
     const kindTok = this.peek();
-    if (kindTok.kind !== Tok.Ident) this.unexpected(kindTok, "a predicate");
+    if (this.kindOf(kindTok) !== Tok.Ident) this.unexpected(kindTok, "a predicate");
     this.next();
-    const arity = PREDICATE_ARITY[kindTok.text];
-    if (arity === undefined) this.fail(D.unknownPredicate, kindTok, [kindTok.text]);
+    const arity = PREDICATE_ARITY[this.textOf(kindTok)];
+    if (arity === undefined) this.fail(D.unknownPredicate, kindTok, [this.textOf(kindTok)]);
     this.expect(Tok.LParen, "'('");
     const args: (Value | bigint)[] = [];
     if (!this.at(Tok.RParen)) {
@@ -634,28 +724,28 @@ export class Parser {
       while (this.eat(Tok.Comma)) args.push(this.parseValueOrInt());
     }
     const close = this.expect(Tok.RParen, "')'");
-    if (args.length !== arity) this.fail(D.predicateArity, kindTok, [kindTok.text, arity, args.length]);
-    return { kind: kindTok.text, args, span: this.spanFrom(kindTok, close) };
+    if (args.length !== arity) this.fail(D.predicateArity, kindTok, [this.textOf(kindTok), arity, args.length]);
+    return { kind: this.textOf(kindTok), args, span: this.spanFrom(kindTok, close) };
   }
 
   /**
    * `{key = lit, ...}` with keys from `allowed` (PARSE/018 otherwise, PARSE/020 for repeats).
    * Returns the entries in source order.
    */
-  parseAttrDict(allowed: readonly string[]): { key: string; value: Literal; keyTok: Token; valueTok: Token }[] {
+  parseAttrDict(allowed: readonly string[]): { key: string; value: Literal; keyTok: TokenIndex; valueTok: TokenIndex }[] {
     this.expect(Tok.LBrace, "'{'");
-    const out: { key: string; value: Literal; keyTok: Token; valueTok: Token }[] = [];
+    const out: { key: string; value: Literal; keyTok: TokenIndex; valueTok: TokenIndex }[] = [];
     if (!this.at(Tok.RBrace)) {
       for (;;) {
         const keyTok = this.peek();
-        if (keyTok.kind !== Tok.Ident) this.unexpected(keyTok, "an attribute key");
+        if (this.kindOf(keyTok) !== Tok.Ident) this.unexpected(keyTok, "an attribute key");
         this.next();
-        if (!allowed.includes(keyTok.text)) this.fail(D.unknownModifier, keyTok, ["attribute key", keyTok.text]);
-        if (out.some((e) => e.key === keyTok.text)) this.fail(D.duplicateAttribute, keyTok, [keyTok.text]);
+        if (!allowed.includes(this.textOf(keyTok))) this.fail(D.unknownModifier, keyTok, ["attribute key", this.textOf(keyTok)]);
+        if (out.some((e) => e.key === this.textOf(keyTok))) this.fail(D.duplicateAttribute, keyTok, [this.textOf(keyTok)]);
         this.expect(Tok.Equal, "'='");
         const valueTok = this.peek();
         const value = this.parseLiteral("an attribute value");
-        out.push({ key: keyTok.text, value, keyTok, valueTok });
+        out.push({ key: this.textOf(keyTok), value, keyTok, valueTok });
         if (!this.eat(Tok.Comma)) break;
       }
     }
@@ -669,69 +759,72 @@ export class Parser {
   parseType(resolve?: ValueResolver): Type {
     const t = this.peek();
     // Dotted type names (`kernel.*` handle types) do not exist in v1.
-    if (t.kind === Tok.OpName) this.fail(D.unknownType, t, [t.text]);
-    if (t.kind !== Tok.Ident) this.unexpected(t, "a type");
+    if (this.kindOf(t) === Tok.OpName) this.fail(D.unknownType, t, [this.textOf(t)]);
+    if (this.kindOf(t) !== Tok.Ident) this.unexpected(t, "a type");
     this.next();
-    const name = t.text;
+    const name = this.textOf(t);
     if (PRIM_TYPES.has(name)) return prim(name as PrimType["name"]);
     if (name === "encoding") {
       this.expect(Tok.Less, "'<'");
       const k = this.expectIdent("'layout'");
-      if (k.text !== "layout") this.fail(D.unknownType, k, [`encoding<${k.text}>`]);
+      if (this.textOf(k) !== "layout") this.fail(D.unknownType, k, [`encoding<${this.textOf(k)}>`]);
       this.expect(Tok.Greater, "'>'");
       return T.layout;
     }
-    if (name === "vector" || name === "view" || name === "tensor") return this.parseShaped(t, resolve ?? ((v) => this.useToken(v)));
+    if (name === "vector" || name === "view" || name === "tensor") return this.parseShaped(t, resolve ?? this.useTokenFn);
     this.fail(D.unknownType, t, [name]);
   }
 
-  private parseShaped(head: Token, resolve: ValueResolver): Type {
-    const isVector = head.text === "vector";
+  private parseShaped(head: TokenIndex, resolve: ValueResolver): Type {
+    const isVector = this.textOf(head) === "vector";
     this.expect(Tok.Less, "'<'");
-    const dims: Dim[] = [];
+    const scratch = this.dimScratch;
+    let n = 0;
     let dynamic = false;
     let zero = false;
     for (;;) {
       const t = this.peek();
-      if (t.kind === Tok.Int) {
+      if (this.kindOf(t) === Tok.Int) {
         this.next();
-        if (t.int! < 0n || t.int! > 0x7fffffffn) this.fail(D.invalidType, t, [`dimension ${t.text} is out of range`]);
-        if (t.int === 0n) zero = true;
-        dims.push({ kind: "static", size: Number(t.int!) });
-      } else if (t.kind === Tok.LBracket) {
+        const size = this.buf.nums[t] ?? -1;
+        if (this.buf.bigs?.has(t) || size < 0 || size > 0x7fffffff) this.fail(D.invalidType, t, [`dimension ${this.textOf(t)} is out of range`]);
+        if (size === 0) zero = true;
+        scratch[n++] = staticDim(size === 0 ? 0 : size);
+      } else if (this.kindOf(t) === Tok.LBracket) {
         this.next();
         const v = this.expect(Tok.Value, "SSA value");
         this.expect(Tok.RBracket, "']'");
-        dims.push({ kind: "dynamic", value: resolve(v) });
+        scratch[n++] = { kind: "dynamic", value: resolve(v) };
         dynamic = true;
       } else {
         break;
       }
       this.expect(Tok.DimX, "'x'");
     }
+    const dims = exactCopy(scratch, n);
     const elemTok = this.peek();
-    if (elemTok.kind !== Tok.Ident) this.unexpected(elemTok, dims.length ? "an element type" : "a dimension");
+    if (this.kindOf(elemTok) !== Tok.Ident) this.unexpected(elemTok, dims.length ? "an element type" : "a dimension");
     this.next();
-    if (OUT_OF_V1_TYPES.has(elemTok.text)) this.fail(D.unknownType, elemTok, [elemTok.text]);
-    if (dims.length === 0) this.fail(D.invalidType, elemTok, [`${head.text} needs at least one dimension`]);
-    const elemOk = SCALAR_NAMES.has(elemTok.text) || (isVector && elemTok.text === "index");
+    if (OUT_OF_V1_TYPES.has(this.textOf(elemTok))) this.fail(D.unknownType, elemTok, [this.textOf(elemTok)]);
+    if (dims.length === 0) this.fail(D.invalidType, elemTok, [`${this.textOf(head)} needs at least one dimension`]);
+    const elemOk = SCALAR_NAMES.has(this.textOf(elemTok)) || (isVector && this.textOf(elemTok) === "index");
     if (!elemOk) {
-      if (PRIM_TYPES.has(elemTok.text)) this.fail(D.invalidType, elemTok, [`'${elemTok.text}' is not a valid ${head.text} element type`]);
-      this.fail(D.unknownType, elemTok, [elemTok.text]);
+      if (PRIM_TYPES.has(this.textOf(elemTok))) this.fail(D.invalidType, elemTok, [`'${this.textOf(elemTok)}' is not a valid ${this.textOf(head)} element type`]);
+      this.fail(D.unknownType, elemTok, [this.textOf(elemTok)]);
     }
-    const element = prim(elemTok.text as PrimType["name"]);
+    const element = prim(this.textOf(elemTok) as PrimType["name"]);
     // A check-harness tensor (language.md §11): a view's dimensions, no layout; only in check.case bodies.
-    if (head.text === "tensor") {
+    if (this.textOf(head) === "tensor") {
       if (this.hostValueDepth === 0) this.fail(D.unknownType, head, ["tensor"]);
       const close = this.expect(Tok.Greater, "'>'");
-      if (dims.length > 4) this.failAt(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (tensors have rank 1 to 4)`]);
+      if (dims.length > 4) this.failAt(D.unknownType, this.spanFrom(head, close), [`${this.sourceBetween(head, close)} (tensors have rank 1 to 4)`]);
       return { kind: "tensor", dims, element };
     }
     if (isVector) {
       if (this.at(Tok.Comma)) this.fail(D.invalidType, this.peek(), ["vector types take no layout"]);
       const close = this.expect(Tok.Greater, "'>'");
       if (dynamic || zero || dims.length > 2) {
-        this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (Loom v1 vectors have rank 1 or 2 and static extents >= 1)`]);
+        this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.sourceBetween(head, close)} (Loom v1 vectors have rank 1 or 2 and static extents >= 1)`]);
         throw new ParseFailure();
       }
       return { kind: "vector", shape: dims.map((d) => (d as { size: number }).size), element };
@@ -739,14 +832,14 @@ export class Parser {
     let layout: Layout | undefined;
     if (this.eat(Tok.Comma)) {
       const l = this.peek();
-      if (l.kind === Tok.Hash) {
+      if (this.kindOf(l) === Tok.Hash) {
         this.next();
-        layout = { kind: "named", name: l.text };
-        if (l.text !== "dense" && l.text !== "encoding.layout.dense") {
-          if (l.text.startsWith("encoding.") || l.text.startsWith("target.")) this.fail(D.unknownType, l, [`#${l.text}`]);
-          this.aliasUses.push({ name: l.text, span: this.span(l) });
+        layout = { kind: "named", name: this.textOf(l) };
+        if (this.textOf(l) !== "dense" && this.textOf(l) !== "encoding.layout.dense") {
+          if (this.textOf(l).startsWith("encoding.") || this.textOf(l).startsWith("target.")) this.fail(D.unknownType, l, [`#${this.textOf(l)}`]);
+          this.aliasUses.push({ name: this.textOf(l), span: this.span(l) });
         }
-      } else if (l.kind === Tok.Value) {
+      } else if (this.kindOf(l) === Tok.Value) {
         this.next();
         layout = { kind: "value", value: resolve(l) };
       } else {
@@ -755,18 +848,17 @@ export class Parser {
     }
     const close = this.expect(Tok.Greater, "'>'");
     if (dims.length > 4) {
-      this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.textOf(head, close)} (Loom v1 views have rank 1 to 4)`]);
+      this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.sourceBetween(head, close)} (Loom v1 views have rank 1 to 4)`]);
       throw new ParseFailure();
     }
     return layout ? { kind: "view", dims, element, layout } : { kind: "view", dims, element };
   }
 
   /** Source text between two tokens of one line (for messages). */
-  private textOf(a: Token, b: Token): string {
+  private sourceBetween(a: TokenIndex, b: TokenIndex): string {
     let s = "";
-    for (let i = this.tokens.indexOf(a); i >= 0 && i < this.tokens.length; i++) {
-      const t = this.tokens[i]!;
-      s += tokenText(t);
+    for (let t = a; t <= this.last; t++) {
+      s += tokenText(this.kindOf(t), this.textOf(t));
       if (t === b) break;
     }
     return s;
@@ -774,9 +866,13 @@ export class Parser {
 
   /** `T, T, ...` (at least one). */
   parseTypeList(resolve?: ValueResolver): Type[] {
-    const out = [this.parseType(resolve)];
-    while (this.eat(Tok.Comma)) out.push(this.parseType(resolve));
-    return out;
+    const first = this.parseType(resolve);
+    if (!this.at(Tok.Comma)) return [first];
+    const scratch = this.typeScratch;
+    scratch[0] = first;
+    let n = 1;
+    while (this.eat(Tok.Comma)) scratch[n++] = this.parseType(resolve);
+    return exactCopy(scratch, n);
   }
 
   /** `(T, ...)` — possibly empty. */
@@ -806,16 +902,16 @@ export class Parser {
     const byName = new Map<string, Value>();
     const placeholder: Value[] = [];
     for (const nameTok of this.scanSignatureNames()) {
-      if (byName.has(nameTok.text)) continue;
-      const { value } = this.scope.define(nameTok.text, T.index, region, this.span(nameTok));
-      byName.set(nameTok.text, value);
+      if (byName.has(this.textOf(nameTok))) continue;
+      const value = this.scope.define(this.textOf(nameTok), T.index, region, this.span(nameTok));
+      byName.set(this.textOf(nameTok), value);
       placeholder.push(value);
     }
     // Pass 2: parse for real.
-    const refs: { value: Value; tok: Token }[] = [];
+    const refs: { value: Value; tok: TokenIndex }[] = [];
     const resolve: ValueResolver = (tok) => {
-      const v = byName.get(tok.text);
-      if (!v) this.fail(D.unresolvedSignatureRef, tok, [tok.text]);
+      const v = byName.get(this.textOf(tok));
+      if (!v) this.fail(D.unresolvedSignatureRef, tok, [this.textOf(tok)]);
       refs.push({ value: v, tok });
       return v;
     };
@@ -824,11 +920,11 @@ export class Parser {
     if (!this.at(Tok.RParen)) {
       for (;;) {
         const nameTok = this.expect(Tok.Value, "an argument name");
-        if (seen.has(nameTok.text)) this.fail(D.redefinedValue, nameTok, [nameTok.text]);
-        seen.add(nameTok.text);
+        if (seen.has(this.textOf(nameTok))) this.fail(D.redefinedValue, nameTok, [this.textOf(nameTok)]);
+        seen.add(this.textOf(nameTok));
         this.expect(Tok.Colon, "':'");
         const type = this.parseType(resolve);
-        const v = byName.get(nameTok.text);
+        const v = byName.get(this.textOf(nameTok));
         if (!v) this.unexpected(nameTok, "an argument");
         v.type = type;
         args.push(v);
@@ -837,7 +933,7 @@ export class Parser {
     }
     this.expect(Tok.RParen, "')'");
     for (const r of refs) {
-      if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [r.tok.text]);
+      if (r.value.type.kind !== "prim" || r.value.type.name !== "index") this.fail(D.unresolvedSignatureRef, r.tok, [this.textOf(r.tok)]);
     }
     if (region.args.length === 0) region.args = args.slice();
     else region.args.push(...args);
@@ -845,20 +941,19 @@ export class Parser {
   }
 
   /** Argument-name tokens of the signature starting at the current `(` contents (lenient). */
-  private scanSignatureNames(): Token[] {
-    const out: Token[] = [];
+  private scanSignatureNames(): TokenIndex[] {
+    const out: TokenIndex[] = [];
     let depth = 0;
     let expectName = true;
-    for (let i = this.pos; i < this.tokens.length; i++) {
-      const t = this.tokens[i]!;
-      if (t.kind === Tok.EOF || t.kind === Tok.LBrace || t.kind === Tok.RBrace) break;
-      if (t.kind === Tok.LParen || t.kind === Tok.LBracket || t.kind === Tok.Less) depth++;
-      else if (t.kind === Tok.RBracket || t.kind === Tok.Greater) depth--;
-      else if (t.kind === Tok.RParen) {
+    for (let t = this.pos; t <= this.last; t++) {
+      if (this.kindOf(t) === Tok.EOF || this.kindOf(t) === Tok.LBrace || this.kindOf(t) === Tok.RBrace) break;
+      if (this.kindOf(t) === Tok.LParen || this.kindOf(t) === Tok.LBracket || this.kindOf(t) === Tok.Less) depth++;
+      else if (this.kindOf(t) === Tok.RBracket || this.kindOf(t) === Tok.Greater) depth--;
+      else if (this.kindOf(t) === Tok.RParen) {
         if (depth === 0) break;
         depth--;
-      } else if (t.kind === Tok.Comma && depth === 0) expectName = true;
-      else if (expectName && t.kind === Tok.Value && this.tokens[i + 1]?.kind === Tok.Colon) {
+      } else if (this.kindOf(t) === Tok.Comma && depth === 0) expectName = true;
+      else if (expectName && this.kindOf(t) === Tok.Value && t < this.last && this.kindOf(t + 1) === Tok.Colon) {
         out.push(t);
         expectName = false;
       }
@@ -867,9 +962,31 @@ export class Parser {
   }
 
   /** `@name` */
-  parseSymbol(what = "a symbol"): Token {
+  parseSymbol(what = "a symbol"): TokenIndex {
     return this.expect(Tok.Symbol, what);
   }
+
+  /** `@name`: the name without `@`. */
+  parseSymbolName(what = "a symbol"): string {
+    return this.textOf(this.expect(Tok.Symbol, what));
+  }
+
+  /** A token of `kind`: its text (a string's decoded contents, a name without its sigil). */
+  expectText(kind: Tok, what: string): string {
+    return this.textOf(this.expect(kind, what));
+  }
+}
+
+/** Static dimensions of the common sizes, shared: types are immutable data. */
+const STATIC_DIMS: Dim[] = Array.from({ length: 257 }, (_, size) => Object.freeze({ kind: "static", size }));
+
+function staticDim(size: number): Dim {
+  return STATIC_DIMS[size] ?? { kind: "static", size };
+}
+
+/** The first `n` entries of `scratch` as a fresh array of exactly that length. */
+function exactCopy<T>(scratch: readonly T[], n: number): T[] {
+  return scratch.slice(0, n);
 }
 
 /**
@@ -902,20 +1019,20 @@ function normalizeTopLevelBlanks(module: Module): void {
   module.ops = order;
 }
 
-function tokenText(t: Token): string {
-  switch (t.kind) {
+function tokenText(kind: Tok, text: string): string {
+  switch (kind) {
     case Tok.Value:
-      return `%${t.text}`;
+      return `%${text}`;
     case Tok.Symbol:
-      return `@${t.text}`;
+      return `@${text}`;
     case Tok.Hash:
-      return `#${t.text}`;
+      return `#${text}`;
     case Tok.Ident:
     case Tok.OpName:
     case Tok.Int:
     case Tok.Float:
     case Tok.DimX:
-      return t.text;
+      return text;
     case Tok.Less:
       return "<";
     case Tok.Greater:

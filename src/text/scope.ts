@@ -65,12 +65,16 @@ export class Scope {
     return undefined;
   }
 
+  /** Whether the last `define` found a visible value of the same name (read right after it). */
+  redefined = false;
+
   /**
-   * Defines `name`. Returns false when a visible value already has that name (the caller
-   * reports PARSE/002; the new value still shadows it so the IR stays connected).
+   * Defines `name` and returns its value. Sets `redefined` when a visible value already has
+   * that name (the caller reports PARSE/002; the new value still shadows it so the IR stays
+   * connected). A flag, not a result object: one fewer allocation per definition.
    */
-  define(name: string, type: Type, owner: Op | Region, span: Span | undefined): { value: Value; redefined: boolean } {
-    const redefined = this.find(name) !== undefined;
+  define(name: string, type: Type, owner: Op | Region, span: Span | undefined): Value {
+    this.redefined = this.find(name) !== undefined;
     const p = this.pending?.get(name);
     let value: Value;
     if (p) {
@@ -83,7 +87,7 @@ export class Scope {
       value = new Value(name, type, owner, span);
     }
     this.values.set(name, value);
-    return { value, redefined };
+    return value;
   }
 
   /** Adds an existing value (signature arguments built by the signature parser). */

@@ -1,11 +1,10 @@
 /**
  * Tokens of the Loom text format (language.md §1).
  *
- * The lexer turns the whole file into an array of tokens up front. Comments are not tokens
- * of the grammar: each token carries the comments written before it (`comments`) so the
- * parser can attach them to the next op or keep them as trailing comments.
+ * The lexer turns the whole file into a `TokenBuffer` up front. Comments are not tokens of
+ * the grammar: each token owns the comments written before it, so the parser can attach them
+ * to the next op or keep them as trailing comments.
  */
-import type { Span } from "../ir/core.js";
 
 export const enum Tok {
   EOF,
@@ -54,9 +53,8 @@ export interface Comment {
 }
 
 /**
- * One token. Compact on purpose (the lexer makes one per token of every compile): line-local
- * facts are packed into `bits`, and a number's value shares one slot. Tokens never span lines
- * (strings end at a line end, comments are not tokens), so `endLine` is `line`.
+ * One token as an object: what `lex` returns (tests, the grammar check, tools). The parser
+ * reads the same facts straight from a `TokenBuffer` instead and never makes these.
  */
 export class Token {
   constructor(
@@ -106,13 +104,106 @@ export class Token {
   }
 }
 
-export function tokenSpan(source: string, t: Token): Span {
-  return { source, line: t.line, column: t.col, endLine: t.endLine, endColumn: t.endCol };
-}
+/** A token of a `TokenBuffer`: its index (the parser's tokens are plain numbers, no objects). */
+export type TokenIndex = number;
 
-/** From the start of `a` to the end of `b`. */
-export function joinSpan(source: string, a: Token, b: Token): Span {
-  return { source, line: a.line, column: a.col, endLine: b.endLine, endColumn: b.endCol };
+/** Flag bits of `TokenBuffer.flags`: first on its line, blank line before; the rest is the brace depth. */
+export const FIRST_ON_LINE = 1;
+export const BLANK_BEFORE = 2;
+export const DEPTH_SHIFT = 2;
+
+/**
+ * The lexer's output, one typed-array column per fact (structure of arrays): a token is an
+ * index. Why: a compile lexes a few hundred tokens, and one object per token (plus a comment
+ * array, a sliced string, a bigint) was most of the front end's allocation. Texts exist only
+ * for tokens whose text the parser reads as a string (names, identifiers, strings); number
+ * literals keep their value (`nums`; beyond 2^53 in `bigs`) and their raw text is sliced on
+ * demand. Comments are one list in source order; `commentEnds[i]` is how many of them come
+ * before token `i`'s end, so token `i` owns `comments[commentEnds[i-1] .. commentEnds[i])`.
+ *
+ * Buffers are reused between compiles (text/lexer.ts `scan` / `releaseTokens`): nothing of a
+ * buffer may outlive the parse that read it (spans and names are copied out).
+ */
+export class TokenBuffer {
+  count = 0;
+  capacity: number;
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  lines: Int32Array;
+  cols: Int32Array;
+  endCols: Int32Array;
+  flags: Int32Array;
+  commentEnds: Int32Array;
+  nums: Float64Array;
+  texts: string[];
+  /** Integer values that a double does not hold exactly, by token index. */
+  bigs: Map<number, bigint> | undefined;
+  comments: Comment[] = [];
+  /** The source text and its name (set by each scan). */
+  text = "";
+  source = "";
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+    this.kinds = new Uint8Array(capacity);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+    this.lines = new Int32Array(capacity);
+    this.cols = new Int32Array(capacity);
+    this.endCols = new Int32Array(capacity);
+    this.flags = new Int32Array(capacity);
+    this.commentEnds = new Int32Array(capacity);
+    this.nums = new Float64Array(capacity);
+    this.texts = new Array<string>(capacity).fill("");
+  }
+
+  /** Doubles the capacity, keeping the tokens so far. */
+  grow(): void {
+    const capacity = this.capacity * 2;
+    const widen = <A extends Uint8Array | Int32Array | Float64Array>(a: A, make: (n: number) => A): A => {
+      const b = make(capacity);
+      b.set(a);
+      return b;
+    };
+    this.kinds = widen(this.kinds, (n) => new Uint8Array(n));
+    this.starts = widen(this.starts, (n) => new Int32Array(n));
+    this.ends = widen(this.ends, (n) => new Int32Array(n));
+    this.lines = widen(this.lines, (n) => new Int32Array(n));
+    this.cols = widen(this.cols, (n) => new Int32Array(n));
+    this.endCols = widen(this.endCols, (n) => new Int32Array(n));
+    this.flags = widen(this.flags, (n) => new Int32Array(n));
+    this.commentEnds = widen(this.commentEnds, (n) => new Int32Array(n));
+    this.nums = widen(this.nums, (n) => new Float64Array(n));
+    for (let i = this.capacity; i < capacity; i++) this.texts.push("");
+    this.capacity = capacity;
+  }
+
+  /** The token's text: the name (no sigil), identifier, decoded string, or raw literal. */
+  textAt(i: TokenIndex): string {
+    const k = this.kinds[i];
+    if (k === Tok.Int || k === Tok.Float || k === Tok.DimX) return this.text.slice(this.starts[i], this.ends[i]);
+    return this.texts[i] ?? "";
+  }
+
+  /** The value of an Int token. */
+  intAt(i: TokenIndex): bigint {
+    return this.bigs?.get(i) ?? BigInt(this.nums[i] ?? 0);
+  }
+
+  /** Comments before token `i` (since the previous token). */
+  commentsBefore(i: TokenIndex): Comment[] | undefined {
+    const from = i > 0 ? (this.commentEnds[i - 1] ?? 0) : 0;
+    const to = this.commentEnds[i] ?? 0;
+    return to > from ? this.comments.slice(from, to) : undefined;
+  }
+
+  /** The token as an object (for `lex`). */
+  token(i: TokenIndex): Token {
+    const k = this.kinds[i] as Tok;
+    const value = k === Tok.Int ? this.intAt(i) : k === Tok.Float ? this.nums[i] : undefined;
+    return new Token(k, this.starts[i] ?? 0, this.ends[i] ?? 0, this.lines[i] ?? 0, this.cols[i] ?? 0, this.endCols[i] ?? 0, this.textAt(i), value, this.flags[i] ?? 0, this.commentsBefore(i));
+  }
 }
 
 const NAMES: Record<number, string> = {
@@ -147,28 +238,28 @@ export function tokKindName(k: Tok): string {
   return NAMES[k] ?? "token";
 }
 
-/** How a token is quoted in "unexpected ..." messages. */
-export function describeToken(t: Token): string {
-  switch (t.kind) {
+/** How a token of kind `kind` and text `text` is quoted in "unexpected ..." messages. */
+export function describeToken(kind: Tok, text: string): string {
+  switch (kind) {
     case Tok.EOF:
       return "end of file";
     case Tok.Ident:
     case Tok.OpName:
-      return `'${t.text}'`;
+      return `'${text}'`;
     case Tok.Value:
-      return `'%${t.text}'`;
+      return `'%${text}'`;
     case Tok.Symbol:
-      return `'@${t.text}'`;
+      return `'@${text}'`;
     case Tok.Hash:
-      return `'#${t.text}'`;
+      return `'#${text}'`;
     case Tok.Label:
-      return `'^${t.text}'`;
+      return `'^${text}'`;
     case Tok.Int:
     case Tok.Float:
-      return `'${t.text}'`;
+      return `'${text}'`;
     case Tok.String:
       return "string";
     default:
-      return tokKindName(t.kind);
+      return tokKindName(kind);
   }
 }

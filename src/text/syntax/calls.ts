@@ -19,11 +19,11 @@ export function parseModifiers(p: Parser, groups: readonly (readonly string[])[]
   const chosen = new Map<number, string>();
   for (;;) {
     const t = p.peek();
-    if (t.kind !== Tok.Ident || !more(t.text)) break;
-    const g = groups.findIndex((grp) => grp.includes(t.text));
-    if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", t.text]);
+    if (p.kindOf(t) !== Tok.Ident || !more(p.textOf(t))) break;
+    const g = groups.findIndex((grp) => grp.includes(p.textOf(t)));
+    if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", p.textOf(t)]);
     p.next();
-    chosen.set(g, t.text);
+    chosen.set(g, p.textOf(t));
   }
   return [...chosen.keys()].sort((a, b) => a - b).map((g) => chosen.get(g)!);
 }
@@ -57,7 +57,7 @@ function directCallForm(groups: Parameters<typeof parseModifiers>[1], what: stri
   return {
     parse(p: Parser, op: Op) {
       op.props.modifiers = parseModifiers(p, groups);
-      op.props.symbol = p.parseSymbol(what).text;
+      op.props.symbol = p.parseSymbolName(what);
       parseArgs(p, op);
       return parseCallTypes(p, op);
     },
@@ -77,7 +77,7 @@ register("template.call", directCallForm([["pure"]], "the provider"));
 register("template.apply", {
   parse(p, op) {
     p.expect(Tok.Less, "'<'");
-    op.props.family = p.parseSymbol("the template family").text;
+    op.props.family = p.parseSymbolName("the template family");
     p.expect(Tok.Greater, "'>'");
     parseArgs(p, op);
     op.props.modifiers = parseModifiers(p, [["pure"], ["hot", "cold"]]);
@@ -107,7 +107,7 @@ register("func.apply", {
 /** `%v = config.get @key : T` */
 register("config.get", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a config key").text;
+    op.props.symbol = p.parseSymbolName("a config key");
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {

@@ -43,8 +43,7 @@ function literal(p: Parser): Literal {
 }
 
 function integer(p: Parser, what: string): bigint {
-  const t = p.expect(Tok.Int, what);
-  return t.int!;
+  return p.intOf(p.expect(Tok.Int, what));
 }
 
 /** `lo to hi` */
@@ -56,7 +55,7 @@ function interval(p: Parser): [Literal, Literal] {
 
 /** Optional `name("…")`. */
 function parseParamName(p: Parser, op: Op): void {
-  if (p.atWord("name")) op.props.paramName = clause(p, "name", () => p.expect(Tok.String, "a parameter name string").text);
+  if (p.atWord("name")) op.props.paramName = clause(p, "name", () => p.expectText(Tok.String, "a parameter name string"));
 }
 
 function printParamName(w: Writer, op: Op): void {
@@ -70,9 +69,9 @@ function parseNamedLiterals(p: Parser): NamedLiteral[] {
   if (!p.at(Tok.RBrace)) {
     for (;;) {
       const keyTok = p.expectIdent("an attribute key");
-      if (out.some((e) => e.key === keyTok.text)) p.fail(D.duplicateAttribute, keyTok, [keyTok.text]);
+      if (out.some((e) => e.key === p.textOf(keyTok))) p.fail(D.duplicateAttribute, keyTok, [p.textOf(keyTok)]);
       p.expect(Tok.Equal, "'='");
-      out.push({ key: keyTok.text, value: literal(p) });
+      out.push({ key: p.textOf(keyTok), value: literal(p) });
       if (!p.eat(Tok.Comma)) break;
     }
   }
@@ -93,10 +92,10 @@ function printNamedLiterals(w: Writer, list: readonly NamedLiteral[]): void {
 function parseProvider(p: Parser): string {
   p.expect(Tok.Less, "'<'");
   const t = p.peek();
-  if (t.kind !== Tok.OpName && t.kind !== Tok.Ident) p.unexpected(t, "a provider name");
+  if (p.kindOf(t) !== Tok.OpName && p.kindOf(t) !== Tok.Ident) p.unexpected(t, "a provider name");
   p.next();
   p.expect(Tok.Greater, "'>'");
-  return t.text;
+  return p.textOf(t);
 }
 
 function resultTypeOf(op: Op): Type {
@@ -111,7 +110,7 @@ register("check.case", {
     const modifiers: string[] = [];
     if (p.eatWord("public")) modifiers.push("public");
     op.props.modifiers = modifiers;
-    op.props.symbol = p.parseSymbol("a case name").text;
+    op.props.symbol = p.parseSymbolName("a case name");
     p.hostValueDepth++;
     try {
       p.parseRegion(op.addRegion(), true);
@@ -131,9 +130,9 @@ register("check.case", {
 register("check.benchmark", {
   parse(p, op) {
     p.expect(Tok.Less, "'<'");
-    op.props.case = p.parseSymbol("the benchmarked case").text;
+    op.props.case = p.parseSymbolName("the benchmarked case");
     p.expect(Tok.Greater, "'>'");
-    if (p.at(Tok.Symbol)) op.props.symbol = p.parseSymbol("a benchmark name").text;
+    if (p.at(Tok.Symbol)) op.props.symbol = p.parseSymbolName("a benchmark name");
     op.props.assignments = p.at(Tok.LBrace) ? parseNamedLiterals(p) : [];
     return [];
   },
@@ -147,7 +146,7 @@ register("check.benchmark", {
 /** `kernel.entry.decl @name(%a: T, …)` */
 register("kernel.entry.decl", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const region = op.addRegion();
     p.withScope(region, true, () => p.parseSignature(region));
     return [];
@@ -294,7 +293,7 @@ register("check.tensor.view", {
  */
 register("kernel.launch kernel.dispatch", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a kernel").text;
+    op.props.symbol = p.parseSymbolName("a kernel");
     const bracketed = p.at(Tok.LBracket);
     let bracket: Op["operands"] = [];
     if (bracketed) {
@@ -338,7 +337,7 @@ register("check.oracle.call", {
   parse(p, op) {
     op.props.provider = parseProvider(p);
     if (p.at(Tok.LBrace)) op.props.attrs = parseNamedLiterals(p);
-    op.props.callee = clause(p, "callee", () => p.parseSymbol("the oracle's callee").text);
+    op.props.callee = clause(p, "callee", () => p.parseSymbolName("the oracle's callee"));
     op.operands = clause(p, "inputs", () => p.parseOptionalValueList());
     p.expect(Tok.Colon, "':'");
     const inputs = p.parseParenTypeList();
@@ -386,7 +385,7 @@ function tolerance(p: Parser, word: string): Literal {
     const t = p.peek();
     const l = literal(p);
     const x = l.kind === "float" ? l.value : l.kind === "int" ? Number(l.value) : NaN;
-    if (!Number.isFinite(x) || x < 0) p.fail(D.unexpectedToken, t, [t.text, "a finite non-negative tolerance"]);
+    if (!Number.isFinite(x) || x < 0) p.fail(D.unexpectedToken, t, [p.textOf(t), "a finite non-negative tolerance"]);
     return l;
   });
 }
@@ -435,9 +434,9 @@ function parseProviderAttrs(p: Parser): ProviderAttr[] {
   if (!p.at(Tok.RBrace)) {
     for (;;) {
       const keyTok = p.expectIdent("an attribute key");
-      if (out.some((e) => e.key === keyTok.text)) p.fail(D.duplicateAttribute, keyTok, [keyTok.text]);
+      if (out.some((e) => e.key === p.textOf(keyTok))) p.fail(D.duplicateAttribute, keyTok, [p.textOf(keyTok)]);
       p.expect(Tok.Equal, "'='");
-      out.push({ key: keyTok.text, value: p.at(Tok.LBrace) ? { kind: "dict", entries: parseProviderAttrs(p) } : literal(p) });
+      out.push({ key: p.textOf(keyTok), value: p.at(Tok.LBrace) ? { kind: "dict", entries: parseProviderAttrs(p) } : literal(p) });
       if (!p.eat(Tok.Comma)) break;
     }
   }
@@ -481,7 +480,7 @@ register("check.requires", {
 register("check.skip_if", {
   parse(p, op) {
     parseProviderHead(p, op);
-    if (p.atWord("reason")) op.props.reason = clause(p, "reason", () => p.expect(Tok.String, "a reason string").text);
+    if (p.atWord("reason")) op.props.reason = clause(p, "reason", () => p.expectText(Tok.String, "a reason string"));
     return [];
   },
   print(w, op) {
@@ -493,7 +492,7 @@ register("check.skip_if", {
 /** `%t = check.file.read.npy path("…") : tensor<…>` */
 register("check.file.read.npy", {
   parse(p, op) {
-    op.props.path = clause(p, "path", () => p.expect(Tok.String, "a file path string").text);
+    op.props.path = clause(p, "path", () => p.expectText(Tok.String, "a file path string"));
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
@@ -506,7 +505,7 @@ register("check.file.read.npy", {
 register("check.file.write.npy", {
   parse(p, op) {
     op.operands = [clause(p, "value", () => p.parseValueUse())];
-    op.props.path = clause(p, "path", () => p.expect(Tok.String, "a file path string").text);
+    op.props.path = clause(p, "path", () => p.expectText(Tok.String, "a file path string"));
     op.props.mode = p.atWord("mode") ? clause(p, "mode", () => p.parseEnum("write mode", ["always", "on_failure"] as const)) : "always";
     parseSingleAnnotation(p, op);
     return [];

@@ -10,7 +10,7 @@ import type { OpIn, OpName } from "../../dialects/registry.js";
 import type { Words } from "../../dialects/decl.js";
 import { T, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
-import type { Parser, ResultNames } from "../parser.js";
+import type { Parser } from "../parser.js";
 import type { Writer } from "../writer.js";
 import { Tok } from "../token.js";
 import type { FlagSetName } from "../vocabulary.js";
@@ -21,7 +21,7 @@ import { propOf } from "../../dialects/registry.js";
  * declares for it (the generic forms take `OpName`: any op).
  */
 export interface OpSyntax<N extends OpName = OpName> {
-  parse(p: Parser, op: SyntaxOp<N>, results: ResultNames): Type[];
+  parse(p: Parser, op: SyntaxOp<N>): Type[];
   print(w: Writer, op: SyntaxOp<N>): void;
 }
 

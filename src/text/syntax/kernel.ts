@@ -58,16 +58,16 @@ register("kernel.barrier", {
       for (const a of attrs) {
         const allowed = a.key === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS;
         if (a.value.kind !== "ident" || !(allowed as readonly string[]).includes(a.value.value)) {
-          p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text, allowed.join(", ")]);
+          p.fail(D.unknownEnum, a.valueTok, [a.key, p.textOf(a.valueTok), allowed.join(", ")]);
         }
         op.props[a.key] = a.value.value;
       }
     } else {
       while (p.atWord("scope") || p.atWord("ordering")) {
         const kw = p.next();
-        if (op.props[kw.text] !== undefined) p.fail(D.duplicateAttribute, kw, [kw.text]);
+        if (op.props[p.textOf(kw)] !== undefined) p.fail(D.duplicateAttribute, kw, [p.textOf(kw)]);
         p.expect(Tok.LParen, "'('");
-        op.props[kw.text] = p.parseEnum(kw.text, kw.text === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS);
+        op.props[p.textOf(kw)] = p.parseEnum(p.textOf(kw), p.textOf(kw) === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS);
         p.expect(Tok.RParen, "')'");
       }
     }
@@ -125,7 +125,7 @@ register("kernel.workgroup.scan", {
       for (const a of p.parseAttrDict(["direction", "mode"])) {
         const word = a.value.kind === "ident" ? a.value.value : "";
         const allowed = a.key === "direction" ? ["forward", "reverse"] : ["inclusive", "exclusive"];
-        if (!allowed.includes(word)) p.fail(D.unknownEnum, a.valueTok, [a.key, word || a.valueTok.text, allowed.join(", ")]);
+        if (!allowed.includes(word)) p.fail(D.unknownEnum, a.valueTok, [a.key, word || p.textOf(a.valueTok), allowed.join(", ")]);
         if (a.key === "direction") op.props.direction = word as "forward" | "reverse";
         else op.props.mode = word as "inclusive" | "exclusive";
       }
@@ -172,8 +172,7 @@ register("kernel.subgroup.broadcast", {
 register("kernel.assert", {
   parse(p, op) {
     op.operands = [p.parseValueUse()];
-    const s = p.eat(Tok.String);
-    if (s) op.props.message = s.text;
+    if (p.at(Tok.String)) op.props.message = p.textOf(p.next());
     parseSingleAnnotation(p, op);
     return [];
   },

@@ -32,9 +32,9 @@ export function canonicalOpName(name: string): string | undefined {
 export function parseContractKey(p: Parser, op: Op): void {
   p.expect(Tok.Less, "'<'");
   const t = p.peek();
-  if (t.kind === Tok.Ident || t.kind === Tok.OpName || t.kind === Tok.Symbol) {
+  if (p.kindOf(t) === Tok.Ident || p.kindOf(t) === Tok.OpName || p.kindOf(t) === Tok.Symbol) {
     p.next();
-    op.props.family = t.text;
+    op.props.family = p.textOf(t);
   } else {
     p.unexpected(t, "a contract key (e.g. 'tile.contract')");
   }

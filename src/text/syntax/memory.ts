@@ -3,7 +3,7 @@ import type { Literal, Op } from "../../ir/core.js";
 import { T } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
-import { Tok, type Token } from "../token.js";
+import { Tok, type TokenIndex } from "../token.js";
 import type { Writer } from "../writer.js";
 import { ALLOCA_SPACES, ATOMIC_RMW_KINDS, MEMORY_SPACES, ORDERINGS, SCOPES } from "../vocabulary.js";
 import { annotationOf, nullaryForm, parseAnnotation, parseSingleAnnotation, register, variadicIdentityForm } from "./core.js";
@@ -30,8 +30,8 @@ register("buffer.view", {
 });
 
 /** Reads an enum-valued attribute (PARSE/017 when the value is not one of `allowed`). */
-function enumAttr<const W extends string>(p: Parser, a: { key: string; value: Literal; valueTok: Token }, allowed: readonly W[]): W {
-  if (a.value.kind !== "ident" || !(allowed as readonly string[]).includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
+function enumAttr<const W extends string>(p: Parser, a: { key: string; value: Literal; valueTok: TokenIndex }, allowed: readonly W[]): W {
+  if (a.value.kind !== "ident" || !(allowed as readonly string[]).includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, p.textOf(a.valueTok) || "value", allowed.join(", ")]);
   return a.value.value as W;
 }
 
@@ -54,8 +54,8 @@ function parseSpace<const W extends string>(p: Parser, op: Op, allowed: readonly
   p.expect(Tok.Less, "'<'");
   const t = p.expectIdent("a memory space");
   p.expect(Tok.Greater, "'>'");
-  if ((allowed as readonly string[]).includes(t.text)) return t.text as W;
-  op.props.invalidSpace = t.text;
+  if ((allowed as readonly string[]).includes(p.textOf(t))) return p.textOf(t) as W;
+  op.props.invalidSpace = p.textOf(t);
   return fallback;
 }
 

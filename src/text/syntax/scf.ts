@@ -4,7 +4,7 @@ import { T, type Type } from "../../ir/types.js";
 import { lookupOp } from "../../dialects/table.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
-import { Tok, type Token } from "../token.js";
+import { Tok, type TokenIndex } from "../token.js";
 import type { Writer } from "../writer.js";
 import { SCHEDULES } from "../vocabulary.js";
 import { annotationOf, parseAnnotation, register } from "./core.js";
@@ -16,7 +16,7 @@ const forwardForm = {
   parse(p: Parser, op: Op): Type[] {
     // Operands must start on the op's own line: `scf.yield` then `%x = ...` on the next line
     // is an empty terminator followed by another op (ops end at the end of their line).
-    if (p.at(Tok.Value) && p.peek().line === p.prev().endLine) {
+    if (p.at(Tok.Value) && p.lineOf(p.peek()) === p.lineOf(p.prev())) {
       op.operands = p.parseValueList();
       parseAnnotation(p, op);
     }
@@ -46,8 +46,8 @@ function ensureYield(p: Parser, region: Region): void {
 }
 
 /** `(%a = %init : T, ...)`: region-argument names, initial values, types (types use the outer scope). */
-function parseCarried(p: Parser): { names: Token[]; inits: Value[]; types: Type[] } {
-  const names: Token[] = [];
+function parseCarried(p: Parser): { names: TokenIndex[]; inits: Value[]; types: Type[] } {
+  const names: TokenIndex[] = [];
   const inits: Value[] = [];
   const types: Type[] = [];
   p.expect(Tok.LParen, "'('");
@@ -58,7 +58,7 @@ function parseCarried(p: Parser): { names: Token[]; inits: Value[]; types: Type[
       names.push(p.expect(Tok.Value, "an SSA name"));
       p.expect(Tok.Equal, "'='");
       inits.push(p.parseValueUse());
-      if (p.at(Tok.Comma) && p.peek(1).kind === Tok.Value && p.peek(2).kind === Tok.Equal) {
+      if (p.at(Tok.Comma) && p.kindOf(p.peek(1)) === Tok.Value && p.kindOf(p.peek(2)) === Tok.Equal) {
         p.eat(Tok.Comma);
         continue;
       }
@@ -152,8 +152,8 @@ register("scf.for", {
         }
         // The verifier reports the conflict (STRUCTURE/014) on the loop, as the reference does; the first policy stays.
         op.props.unrollConflict = true;
-      } else if (kw.kind === Tok.Ident && kw.text !== "schedule") {
-        p.fail(D.unknownModifier, kw, ["clause", kw.text]);
+      } else if (p.kindOf(kw) === Tok.Ident && p.textOf(kw) !== "schedule") {
+        p.fail(D.unknownModifier, kw, ["clause", p.textOf(kw)]);
       } else {
         break;
       }
@@ -191,7 +191,7 @@ register("scf.while", {
     const before = op.addRegion();
     p.parseRegion(before, false, () => carried.names.forEach((n, i) => p.defineArg(before, n, carried.types[i]!)));
     p.expectWord("do");
-    const doNames: Token[] = [];
+    const doNames: TokenIndex[] = [];
     const doTypes: Type[] = [];
     op.props.hasDoArgs = p.at(Tok.LParen);
     if (p.eat(Tok.LParen)) {

@@ -6,7 +6,7 @@
  * declarations: op-less signature regions), parsed in isolated scopes so `[%n]` dimensions and
  * `where` predicates see the signature's own arguments.
  */
-import type { Literal, Op, Predicate, Region } from "../../ir/core.js";
+import type { Literal, Op, Predicate, Prop, Region } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
@@ -37,9 +37,9 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
   const seen = new Set<string>();
   for (;;) {
     const t = p.peek();
-    if (t.kind !== Tok.Ident) break;
+    if (p.kindOf(t) !== Tok.Ident) break;
     const clause = (name: string, enabled: boolean | undefined) => {
-      if (t.text !== name) return false;
+      if (p.textOf(t) !== name) return false;
       if (!enabled || seen.has(name)) p.fail(D.unknownModifier, t, ["clause", name]);
       seen.add(name);
       p.next();
@@ -47,11 +47,11 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
     };
     if (clause("target", spec.target)) {
       p.expect(Tok.LParen, "'('");
-      op.props.target = p.parseSymbol("a target record").text;
+      op.props.target = p.parseSymbolName("a target record");
       p.expect(Tok.RParen, "')'");
     } else if (clause("export", spec.exportName)) {
       p.expect(Tok.LParen, "'('");
-      op.props.exportName = p.expect(Tok.String, "an export name string").text;
+      op.props.exportName = p.expectText(Tok.String, "an export name string");
       p.expect(Tok.RParen, "')'");
     } else if (clause("requires", spec.requires)) {
       op.props.requires = parseRequires(p);
@@ -60,9 +60,9 @@ function parseHeader(p: Parser, op: Op, spec: HeaderSpec): void {
       op.props.priority = p.parseSmallInt("a priority");
       p.expect(Tok.RParen, "')'");
     } else {
-      const g = spec.groups.findIndex((grp) => grp.includes(t.text));
-      if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", t.text]);
-      chosen.set(g, t.text);
+      const g = spec.groups.findIndex((grp) => grp.includes(p.textOf(t)));
+      if (g < 0 || chosen.has(g)) p.fail(D.unknownModifier, t, ["modifier", p.textOf(t)]);
+      chosen.set(g, p.textOf(t));
       p.next();
     }
   }
@@ -78,11 +78,11 @@ function parseRequires(p: Parser): Literal[] {
   if (!p.at(Tok.RBracket)) {
     for (;;) {
       const h = p.expect(Tok.Hash, "a requirement attribute");
-      if (h.text !== "target.subgroup.size") p.fail(D.unknownModifier, h, ["requirement", `#${h.text}`]);
+      if (p.textOf(h) !== "target.subgroup.size") p.fail(D.unknownModifier, h, ["requirement", `#${p.textOf(h)}`]);
       p.expect(Tok.Less, "'<'");
       const n = p.parseSmallInt("a subgroup size");
       p.expect(Tok.Greater, "'>'");
-      out.push({ kind: "ident", value: `${h.text}<${n}>` });
+      out.push({ kind: "ident", value: `${p.textOf(h)}<${n}>` });
       if (!p.eat(Tok.Comma)) break;
     }
   }
@@ -93,12 +93,15 @@ function parseRequires(p: Parser): Literal[] {
 function printHeader(w: Writer, op: Op): void {
   if (op.props.retain === true) w.text(" retain");
   for (const m of propOf(op, "modifiers") ?? []) w.text(" " + m);
-  if (op.props.target !== undefined) w.text(` target(@${op.props.target as string})`);
-  if (op.props.exportName !== undefined) w.text(` export(${quoteString(op.props.exportName as string)})`);
+  const target = propOf(op, "target");
+  if (target !== undefined) w.text(` target(@${target})`);
+  const exportName = propOf(op, "exportName");
+  if (exportName !== undefined) w.text(` export(${quoteString(exportName)})`);
   const req = propOf(op, "requires");
-  if (req) w.text(" requires [" + req.map((r) => `#${r.value as string}`).join(", ") + "]");
-  if (op.props.priority !== undefined) w.text(` priority(${op.props.priority as number})`);
-  w.text(` @${op.props.symbol as string}`);
+  if (req) w.text(" requires [" + req.map((r) => `#${String(r.value)}`).join(", ") + "]");
+  const priority = propOf(op, "priority");
+  if (priority !== undefined) w.text(` priority(${priority})`);
+  w.text(` @${op.symbol ?? ""}`);
 }
 
 function printWhere(w: Writer, preds: readonly Predicate[] | undefined): void {
@@ -135,7 +138,7 @@ const KERNEL_HEADER: HeaderSpec = { groups: [["retain"]], target: true, exportNa
 register("kernel.def", {
   parse(p, op) {
     parseHeader(p, op, KERNEL_HEADER);
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const config = op.addRegion();
     const body = op.addRegion();
     parseSignaturePart(p, op, config, { whereKey: "workloadWhere", body: true });
@@ -159,7 +162,7 @@ register("kernel.def", {
 register("kernel.decl", {
   parse(p, op) {
     parseHeader(p, op, KERNEL_HEADER);
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const workload = op.addRegion();
     const launch = op.addRegion();
     parseSignaturePart(p, op, workload, { whereKey: "workloadWhere" });
@@ -188,11 +191,11 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
     parse(p: Parser, op: Op): Type[] {
       if (family) {
         p.expect(Tok.Less, "'<'");
-        op.props.family = p.parseSymbol("the template family").text;
+        op.props.family = p.parseSymbolName("the template family");
         p.expect(Tok.Greater, "'>'");
       }
       parseHeader(p, op, header);
-      op.props.symbol = p.parseSymbol().text;
+      op.props.symbol = p.parseSymbolName();
       const region = op.addRegion();
       parseSignaturePart(p, op, region, { results: true, whereKey: "where", body });
       return [];
@@ -203,7 +206,7 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
       const region = op.regions[0]!;
       w.signature(region.args);
       printResults(w, op);
-      printWhere(w, op.props.where as never);
+      printWhere(w, propOf(op, "where"));
       if (body) w.region(region);
     },
   };
@@ -226,7 +229,7 @@ register("func.template", {
     parseContractKey(p, op);
     parseHeader(p, op, LEGACY_TEMPLATE_HEADER);
     op.props.modifiers = (propOf(op, "modifiers") ?? []).filter((m) => m !== "inline" && m !== "noinline");
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     const region = op.addRegion();
     parseSignaturePart(p, op, region, { results: true, whereKey: "where", body: true });
     renameLegacyReturns(region);
@@ -240,7 +243,7 @@ register("func.template", {
 /** `config.decl @key : T` or `config.decl @key : %value: T (where [...])?` */
 register("config.decl", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a config key").text;
+    op.props.symbol = p.parseSymbolName("a config key");
     p.expect(Tok.Colon, "':'");
     if (p.at(Tok.Value)) {
       const region = op.addRegion();
@@ -269,7 +272,7 @@ register("config.decl", {
 /** `config.def @key = <literal> : T` */
 register("config.def", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol("a config key").text;
+    op.props.symbol = p.parseSymbolName("a config key");
     p.expect(Tok.Equal, "'='");
     op.props.value = p.parseConstantLiteral();
     p.expect(Tok.Colon, "':'");
@@ -289,6 +292,29 @@ register("config.def", {
  * one of its attributes (integers, or identifiers from the attribute's list). Attributes are
  * kept and printed in the spec's order.
  */
+/** A record op's `attrs` (what its parser stored): key/literal pairs; nothing else is one. */
+function recordAttrs(prop: Prop): { key: string; value: Literal }[] {
+  const out: { key: string; value: Literal }[] = [];
+  if (!Array.isArray(prop)) return out;
+  for (const a of prop) {
+    if (typeof a !== "object" || a === null || Array.isArray(a) || !("key" in a) || !("value" in a)) continue;
+    const { key, value } = a;
+    if (typeof key === "string" && isLiteral(value)) out.push({ key, value });
+  }
+  return out;
+}
+
+function isLiteral(v: Prop): v is Literal {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !("kind" in v) || !("value" in v)) return false;
+  switch (v.kind) {
+    case "int": return typeof v.value === "bigint";
+    case "float": return typeof v.value === "number";
+    case "bool": return typeof v.value === "boolean";
+    case "string": case "ident": return typeof v.value === "string";
+    default: return false;
+  }
+}
+
 function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   const keys = spec.attributes.map((a) => a.key);
   const rank = new Map(keys.map((k, i) => [k, i]));
@@ -296,13 +322,13 @@ function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   return {
     parse(p: Parser, op: Op): Type[] {
       op.props[spec.param.key] = p.parseAngleEnum(spec.param.what, spec.param.values);
-      op.props.symbol = p.parseSymbol().text;
+      op.props.symbol = p.parseSymbolName();
       const attrs: { key: string; value: Literal }[] = [];
       if (p.at(Tok.LBrace)) {
         for (const a of p.parseAttrDict(keys)) {
           const allowed = spec.attributes[rank.get(a.key) ?? -1]?.values;
           if (allowed) {
-            if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, a.valueTok.text || "value", allowed.join(", ")]);
+            if (a.value.kind !== "ident" || !allowed.includes(a.value.value)) p.fail(D.unknownEnum, a.valueTok, [a.key, p.textOf(a.valueTok) || "value", allowed.join(", ")]);
           } else if (a.value.kind !== "int") {
             p.unexpected(a.valueTok, "an integer");
           }
@@ -315,8 +341,8 @@ function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
       return [];
     },
     print(w: Writer, op: Op): void {
-      w.text(`<${op.props[spec.param.key] as string}> @${op.props.symbol as string}`);
-      const attrs = sortAttrs((op.props.attrs as readonly { key: string; value: Literal }[] | undefined) ?? []);
+      w.text(`<${String(op.props[spec.param.key])}> @${op.symbol ?? ""}`);
+      const attrs = sortAttrs(recordAttrs(op.props.attrs));
       if (attrs.length === 0) return;
       w.text(" {");
       attrs.forEach((a, i) => {
@@ -345,7 +371,7 @@ export function targetRecordSyntaxOf(name: string): OpSyntax | undefined {
 /** `target.decl @t` */
 register("target.decl", {
   parse(p, op) {
-    op.props.symbol = p.parseSymbol().text;
+    op.props.symbol = p.parseSymbolName();
     return [];
   },
   print(w, op) {
@@ -356,12 +382,12 @@ register("target.decl", {
 /** `module.import "provider-key" [@sym, ...]` */
 register("module.import", {
   parse(p, op) {
-    op.props.key = p.expect(Tok.String, "a provider key string").text;
+    op.props.key = p.expectText(Tok.String, "a provider key string");
     p.expect(Tok.LBracket, "'['");
     const symbols: string[] = [];
     if (!p.at(Tok.RBracket)) {
-      symbols.push(p.parseSymbol().text);
-      while (p.eat(Tok.Comma)) symbols.push(p.parseSymbol().text);
+      symbols.push(p.parseSymbolName());
+      while (p.eat(Tok.Comma)) symbols.push(p.parseSymbolName());
     }
     p.expect(Tok.RBracket, "']'");
     op.props.symbols = symbols;
