@@ -227,9 +227,10 @@ function callRequirement(ctx: VerifyContext, call: Op, needs: Map<Op, Level | un
 }
 
 export function checkUniformControl(ctx: VerifyContext, info: UniformityInfo): void {
-  const needs = functionRequirements(ctx);
+  // Only calls under non-uniform control need the functions' requirements.
+  let needs: Map<Op, Level | undefined> | undefined;
   for (const [op, ctl] of info.control) {
-    const need = isCallOp(op.name) ? callRequirement(ctx, op, needs) : requiredLevel(op);
+    const need = isCallOp(op.name) ? callRequirement(ctx, op, (needs ??= functionRequirements(ctx))) : requiredLevel(op);
     if (need === undefined || ctl <= need) continue;
     const what = isCallOp(op.name) ? `call to '@${String(op.props.symbol ?? op.props.family)}' (which contains a barrier or collective)` : `'${op.name}'`;
     ctx.report(D.nonUniformBarrier, op.span, [what], { help: `move it out of control flow that depends on ${need === 1 ? "lane ids" : "workitem or lane ids"}` });

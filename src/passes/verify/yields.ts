@@ -115,7 +115,8 @@ function checkReturn(ctx: VerifyContext, op: Op): void {
 
 const IDENTITY_OPS = new Set(["index.assume", "scalar.assume", "buffer.assume.noalias", "buffer.assume.alignment"]);
 
-function checkOp(ctx: VerifyContext, op: Op): void {
+/** The values `op` forwards across region boundaries, and its identity/launch-config counts. */
+export function checkOpYields(ctx: VerifyContext, op: Op): void {
   switch (op.name) {
     case "scf.if":
       return checkIf(ctx, op);
@@ -134,17 +135,5 @@ function checkOp(ctx: VerifyContext, op: Op): void {
   }
   if (IDENTITY_OPS.has(op.name) && op.operands.length !== op.results.length) {
     ctx.report(D.countMismatch, op.span, [`${op.name} has ${op.operands.length} value(s) but ${op.results.length} result(s)`]);
-  }
-}
-
-export function checkYields(ctx: VerifyContext): void {
-  for (const body of ctx.bodies) {
-    const walk = (ops: readonly Op[]) => {
-      for (const op of ops) {
-        checkOp(ctx, op);
-        for (const r of op.regions) walk(r.ops);
-      }
-    };
-    walk(body.region.ops);
   }
 }
