@@ -65,12 +65,17 @@ const CLASS_NAME: Record<TypeClass, string> = {
   vN: "a vector of index or of integers wider than i1",
 };
 
-/** Reporting helpers bound to one op. */
+/** Reporting helpers bound to one op (one instance, rebound per op: the checks never nest). */
 class OpTypes {
   constructor(
-    readonly ctx: VerifyContext,
-    readonly op: Op,
+    public ctx: VerifyContext,
+    public op: Op,
   ) {}
+  bind(ctx: VerifyContext, op: Op): this {
+    this.ctx = ctx;
+    this.op = op;
+    return this;
+  }
   mismatch(msg: string): false {
     this.ctx.report(D.typeMismatch, this.op.span, [msg]);
     return false;
@@ -121,6 +126,7 @@ type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
 /** How the reference names the operands of a uniform op, by arity. */
 const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
+const NO_ROLES: readonly string[] = [];
 
 /**
  * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
@@ -128,7 +134,7 @@ const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs
  */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
-  const roles = ROLES[rule.arity] ?? [];
+  const roles = ROLES[rule.arity] ?? NO_ROLES;
   const role = (i: number) => roles[i] ?? `operand #${i}`;
   const result = op.results[0];
   const cls = CLASS_NAME[rule.cls];
@@ -199,15 +205,15 @@ function refValue(op: Op, r: TypeRef): Value | undefined {
  * `sameAs` check against a value that already failed (one mistake, one report).
  */
 function checkSignature(c: OpTypes, op: Op, rule: Rule<"signature">): void {
-  const failed = new Set<Value>();
+  let failed: Set<Value> | undefined; // made on the first failure
   for (const check of rule.checks) {
-    if ("sameAs" in check) {
+    if (failed && "sameAs" in check) {
       const other = refValue(op, check.sameAs);
       if (other && failed.has(other)) continue;
     }
     const v = refValue(op, check);
-    if (v && failed.has(v)) continue;
-    if (!checkOne(c, op, check) && v) failed.add(v);
+    if (v && failed?.has(v)) continue;
+    if (!checkOne(c, op, check) && v) (failed ??= new Set()).add(v);
   }
 }
 
@@ -377,7 +383,11 @@ const CHECKERS: Record<string, Checker> = {
   "scf.for": (c, op) => {
     const lo = opnd(op, 0);
     if (!lo || !c.operandIs(0, isAddress, "index or offset")) return;
-    for (const i of [1, 2]) if (!c.operandIs(i, (t) => typeEquals(t, lo.type), `${s(lo.type)} like the lower bound`)) return;
+    for (let i = 1; i <= 2; i++) {
+      const bound = op.operands[i];
+      // The message is spelled only when reporting (it names the lower bound's type).
+      if (bound && !typeEquals(bound.type, lo.type) && !c.operandIs(i, (t) => typeEquals(t, lo.type), `${s(lo.type)} like the lower bound`)) return;
+    }
     const u = op.props.unroll;
     if (u && typeof u === "object" && "type" in u && !isIndex((u as Value).type)) c.operand(`unroll factor '%${(u as Value).name}' must be index`);
   },
@@ -615,8 +625,10 @@ function checkAnnotations(c: OpTypes, op: Op, info: OpInfo | undefined): boolean
   return true;
 }
 
+let shared: OpTypes | undefined;
+
 export function checkOpTypes(ctx: VerifyContext, op: Op): void {
-  const c = new OpTypes(ctx, op);
+  const c = (shared ??= new OpTypes(ctx, op)).bind(ctx, op);
   for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
   for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
   const info = opInfo(op.name);

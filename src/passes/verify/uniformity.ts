@@ -91,7 +91,14 @@ class Analysis {
   }
 
   region(region: Region, ctl: Level): void {
-    for (const op of region.ops) this.op(op, ctl);
+    const ops = region.ops;
+    for (let i = 0; i < ops.length; i++) this.op(ops[i]!, ctl);
+  }
+
+  /** The `scf.for` iter args (from 1: 0 is the induction variable) take what they join. */
+  #carry(op: Op, body: Region, bounds: Level, y: Op | undefined): void {
+    const args = body.args;
+    for (let i = 1; i < args.length; i++) this.set(args[i]!, this.carried(op, bounds, y, i));
   }
 
   op(op: Op, ctl: Level): void {
@@ -101,11 +108,13 @@ class Analysis {
       case "scf.if": {
         const cond = this.level(op.operands[0]);
         const inner = max(ctl, cond);
-        for (const r of op.regions) this.region(r, inner);
-        for (const [i, res] of op.results.entries()) {
+        const regions = op.regions;
+        for (let k = 0; k < regions.length; k++) this.region(regions[k]!, inner);
+        const results = op.results;
+        for (let i = 0; i < results.length; i++) {
           let l = cond;
-          for (const r of op.regions) l = max(l, this.level(yieldOf(r)?.operands[i]));
-          this.set(res, l);
+          for (let k = 0; k < regions.length; k++) l = max(l, this.level(yieldOf(regions[k])?.operands[i]));
+          this.set(results[i]!, l);
         }
         return;
       }
@@ -117,16 +126,17 @@ class Analysis {
         if (iv) this.set(iv, bounds);
         // Loop-carried values join what the body yields back: iterate the body until they
         // settle (levels only rise, at most twice per value), so one walk of the module suffices.
+        const args = body.args;
         for (;;) {
-          const y = yieldOf(body);
-          for (const [i, a] of body.args.entries()) if (i > 0) this.set(a, this.carried(op, bounds, y, i));
+          this.#carry(op, body, bounds, yieldOf(body));
           this.region(body, max(ctl, bounds));
           const after = yieldOf(body);
           let stale = false;
-          for (const [i, a] of body.args.entries()) if (i > 0 && this.carried(op, bounds, after, i) > this.level(a)) stale = true;
+          for (let i = 1; i < args.length; i++) if (this.carried(op, bounds, after, i) > this.level(args[i])) stale = true;
           if (!stale) break;
         }
-        for (const [i, res] of op.results.entries()) this.set(res, max(bounds, max(this.level(op.operands[3 + i]), this.level(yieldOf(body)?.operands[i]))));
+        const results = op.results;
+        for (let i = 0; i < results.length; i++) this.set(results[i]!, max(bounds, max(this.level(op.operands[3 + i]), this.level(yieldOf(body)?.operands[i]))));
         return;
       }
       case "scf.while": {
@@ -152,8 +162,11 @@ class Analysis {
         return;
       }
     }
+    // An op without results gives no value a level (its uses matter only through control).
+    const results = op.results;
+    if (results.length === 0) return;
     const l = this.resultLevel(op);
-    for (const r of op.results) this.set(r, l);
+    for (let i = 0; i < results.length; i++) this.set(results[i]!, l);
   }
 
   resultLevel(op: Op): Level {
