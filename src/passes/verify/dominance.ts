@@ -9,7 +9,7 @@
  */
 import { Op, Region, type Predicate, type Value } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachOpUse } from "./uses.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 
@@ -87,7 +87,7 @@ export class DominanceChecker {
   /** The uses of a body op (operands, values in props and result types). */
   checkUses(op: Op): void {
     this.#begin(op);
-    forEachUse(op, this.#use);
+    forEachOpUse(op, this.#use);
   }
 
   /** `op`'s results come into scope (after its regions). */

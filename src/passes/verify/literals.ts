@@ -107,6 +107,11 @@ const ATTRIBUTE_OPS: ReadonlySet<string> = new Set([
   "kernel.barrier", "view.atomic.load", "view.atomic.store", "view.atomic.cmpxchg", "view.atomic.reduce",
 ]);
 
+/** Whether `checkAttributes` checks ops of this name even without the flags every op may carry. */
+export function hasAttributeChecks(name: string): boolean {
+  return ATTRIBUTE_OPS.has(name) || targetRecordSpec(name) !== undefined;
+}
+
 /** Attribute values with a fixed domain (STRUCTURE/014). */
 export function checkAttributes(ctx: VerifyContext, op: Op): void {
   const p = op.props;

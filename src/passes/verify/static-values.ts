@@ -59,6 +59,11 @@ function checkAlloca(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): 
   }
 }
 
+/** Ops `checkStaticValues` checks. */
+export function hasStaticValueChecks(name: string): boolean {
+  return name === "scf.for" || name === "kernel.launch.config" || name === "buffer.alloca";
+}
+
 /** The static-value checks of `op`, placed in a region of `kind`. */
 export function checkStaticValues(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): void {
   switch (op.name) {

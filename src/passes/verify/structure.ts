@@ -29,6 +29,16 @@ const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
   "kernel.entry.decl": [1],
 };
 
+/**
+ * Whether `op`'s own structure checks pass without a report for any op of this name with
+ * `regions` regions: a known op, the region count allowed, not signature-only (walk.ts skips
+ * `checkOpStructure` then).
+ */
+export function structureHolds(name: string, regions: number): boolean {
+  if (!opFacts(name) && name !== "alias") return false;
+  return (REGION_COUNTS[name] ?? NO_REGIONS).includes(regions) && !SIGNATURE_ONLY.has(name);
+}
+
 /** Ops whose regions are signatures only (arguments, no ops). */
 const NO_REGIONS: readonly number[] = [0];
 

@@ -108,6 +108,11 @@ function stridesMatch(ctx: VerifyContext, op: Op, t: Type, layouts: Map<Value, O
   return true;
 }
 
+/** Whether `checkOpSubranges` checks ops of this name while no strided layout has been seen. */
+export function hasSubrangeChecks(name: string): boolean {
+  return name === "encoding.layout.strided" || INDEXED_OPERAND[name] !== undefined || ELEMENT_ACCESSES.has(name);
+}
+
 /** The strided layouts seen so far by one walk, made on the first (most modules have none). */
 export interface LayoutsSeen {
   layouts: Map<Value, Op> | undefined;

@@ -20,7 +20,7 @@
  * workgroup. A call to a function containing a collective counts as that collective.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachOpUse } from "./uses.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import type { Uniformity } from "../../core/prepared.js";
@@ -81,7 +81,7 @@ class Analysis {
   uses(op: Op): Level {
     const u = this.#uses;
     u.level = 0;
-    forEachUse(op, u.visit);
+    forEachOpUse(op, u.visit);
     return u.level;
   }
 

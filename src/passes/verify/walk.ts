@@ -13,6 +13,7 @@ import { DominanceChecker, signatureCount, signatureKey } from "./dominance.js";
 import { checkAttributes } from "./literals.js";
 import { checkOpLimits, checkTopLevelLimits } from "./limits.js";
 import { isCallOp } from "./ops.js";
+import { walkFacts } from "./op-facts.js";
 import { checkOpPlacement } from "./placement.js";
 import { checkStaticValues } from "./static-values.js";
 import { checkOpStructure, checkTerminator, expectedTerminator } from "./structure.js";
@@ -111,27 +112,38 @@ class Walk implements LayoutsSeen {
       const op = ops[i]!;
       const inPlace = op.parent === region;
       const placed = inPlace ? kind : this.#kindOfParent(op);
-      ctx.phase = Phase.Placement;
-      checkOpPlacement(ctx, op, placed, inPlace ? atBodyTop : this.#atSomeBodyTop(op));
+      const facts = walkFacts(op.name);
+      const regions = op.regions;
+      // Each check is called where it may report (op-facts.ts); the others are skipped.
+      if (!(placed !== undefined && facts.placedIn[placed])) {
+        ctx.phase = Phase.Placement;
+        checkOpPlacement(ctx, op, placed, inPlace ? atBodyTop : this.#atSomeBodyTop(op));
+      }
       let inner = false;
       if (structure) {
-        ctx.phase = Phase.Structure;
-        inner = checkOpStructure(ctx, op);
+        if (regions.length <= 2 && facts.structureHolds[regions.length]) inner = true;
+        else {
+          ctx.phase = Phase.Structure;
+          inner = checkOpStructure(ctx, op);
+        }
       }
-      ctx.phase = Phase.Yields;
-      checkOpYields(ctx, op);
+      if (facts.yields) {
+        ctx.phase = Phase.Yields;
+        checkOpYields(ctx, op);
+      }
       ctx.phase = Phase.Dominance;
       dominance.checkUses(op);
       ctx.phase = Phase.BodyOps;
-      resolveBodyOp(ctx, op);
+      if (facts.references) resolveBodyOp(ctx, op);
       checkOpTypes(ctx, op);
-      checkAttributes(ctx, op);
-      checkStaticValues(ctx, op, placed);
+      if (facts.attributes || op.props.missingAttributes !== undefined || op.props.invalidSpace !== undefined) checkAttributes(ctx, op);
+      if (facts.staticValues) checkStaticValues(ctx, op, placed);
       checkOpLimits(ctx, op);
-      ctx.phase = Phase.Subranges;
-      checkOpSubranges(ctx, op, this);
-      if (isCallOp(op.name)) this.calls++;
-      const regions = op.regions;
+      if (facts.subranges || this.layouts) {
+        ctx.phase = Phase.Subranges;
+        checkOpSubranges(ctx, op, this);
+      }
+      if (facts.call) this.calls++;
       for (let k = 0; k < regions.length; k++) {
         const r = regions[k]!;
         if (inner) {

@@ -120,6 +120,21 @@ function checkReturn(ctx: VerifyContext, op: Op): void {
 
 const IDENTITY_OPS = new Set(["index.assume", "scalar.assume", "buffer.assume.noalias", "buffer.assume.alignment"]);
 
+/** Ops `checkOpYields` checks. */
+export function hasYieldChecks(name: string): boolean {
+  switch (name) {
+    case "scf.if":
+    case "scf.for":
+    case "scf.while":
+    case "func.return":
+    case "template.return":
+    case "kernel.launch.config":
+      return true;
+    default:
+      return IDENTITY_OPS.has(name);
+  }
+}
+
 /** The values `op` forwards across region boundaries, and its identity/launch-config counts. */
 export function checkOpYields(ctx: VerifyContext, op: Op): void {
   switch (op.name) {
