@@ -12,15 +12,13 @@ import type { Type } from "../../ir/types.js";
 import { forEachOpUse } from "./uses.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
+import { nextMarkEpoch } from "./marks.js";
 
 function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (!t || t.kind !== "view") return;
   for (const d of t.dims) if (d.kind === "dynamic") fn(d.value);
   if (t.layout?.kind === "value") fn(t.layout.value);
 }
-
-/** Tells the marks of one checker from those an earlier one left behind (`Value.mark`). */
-let lastEpoch = 0;
 
 /**
  * The dominance state of one verifier run, driven by the walk (walk.ts): a signature region
@@ -30,7 +28,7 @@ let lastEpoch = 0;
  */
 export class DominanceChecker {
   /** Values in scope have `mark === epoch`. */
-  readonly #epoch = ++lastEpoch;
+  readonly #epoch = nextMarkEpoch(0);
   /** The op whose uses are being checked, and the values already reported there (made on the first report). */
   #op: Op | undefined;
   #reported: Set<Value> | undefined;

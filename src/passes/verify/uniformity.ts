@@ -21,6 +21,7 @@
  */
 import type { Op, Region, Value } from "../../ir/core.js";
 import { forEachOpUse } from "./uses.js";
+import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import type { Uniformity } from "../../core/prepared.js";
@@ -51,32 +52,60 @@ export class UniformityInfo {
   }
 }
 
+/**
+ * Levels live in `Value.mark` while the analysis runs: `base + level` for a raised value
+ * (a mark from any other walk or run reads as uniform), instead of a map read per use; the
+ * raised values are copied to `UniformityInfo.values` when it ends, in the order they were
+ * first raised (as the map was filled before).
+ */
+class Levels {
+  readonly base = nextMarkEpoch(2);
+  readonly raised: Value[] = [];
+  level(v: Value): Level {
+    const d = v.mark - this.base;
+    return d === 1 || d === 2 ? d : 0;
+  }
+}
+
 /** The level of the values an op uses (forEachUse's set), without a closure per call. */
 class UseLevel {
   level: Level = 0;
-  constructor(readonly values: Map<Value, Level>) {}
+  constructor(readonly levels: Levels) {}
   readonly visit = (v: Value): void => {
-    const l = this.values.get(v) ?? 0;
+    const l = this.levels.level(v);
     if (l > this.level) this.level = l;
   };
 }
 
 class Analysis {
   readonly #uses: UseLevel;
+  readonly #levels = new Levels();
   constructor(readonly info: UniformityInfo) {
-    this.#uses = new UseLevel(info.values);
+    this.#uses = new UseLevel(this.#levels);
   }
 
   level(v: Value | undefined): Level {
-    return v ? (this.info.values.get(v) ?? 0) : 0;
+    return v ? this.#levels.level(v) : 0;
   }
   /** Raises `v` to `l`; true when that changed its level. */
   set(v: Value, l: Level): boolean {
-    if (l > this.level(v)) {
-      this.info.values.set(v, l);
+    const levels = this.#levels;
+    const old = levels.level(v);
+    if (l > old) {
+      if (old === 0) levels.raised.push(v);
+      v.mark = levels.base + l;
       return true;
     }
     return false;
+  }
+
+  /** Hands the levels to `info` (and gives the marks back). */
+  finish(): void {
+    const levels = this.#levels;
+    for (const v of levels.raised) {
+      this.info.values.set(v, levels.level(v));
+      v.mark = 0;
+    }
   }
   uses(op: Op): Level {
     const u = this.#uses;
@@ -206,6 +235,7 @@ export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   const a = new Analysis(info);
   // One walk: values flow forward in program order except around loops, which settle locally.
   for (const body of ctx.bodies) a.region(body.region, 0);
+  a.finish();
   return info;
 }
 
