@@ -1,7 +1,7 @@
 /**
- * Shared state of one verifier run: the module, where each region sits (C/D/F, §4
+ * Shared state of one verifier run: the module, its bodies and where each sits (C/D/F, §4
  * placement columns), the symbol table, the constant folder, and the diagnostics found so
- * far. Checks report here; `verifyModule` hands them to the caller's sink in source order.
+ * far (each with the phase that reported it). Checks report here; `verifyModule` hands them to the caller's sink in source order.
  */
 import type { Module, Op, Region, Span } from "../../ir/core.js";
 import type { CatalogEntry } from "../../core/diag/catalog.js";

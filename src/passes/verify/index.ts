@@ -18,6 +18,12 @@
  *  - limits.ts      STRUCTURE/906 (vector lanes, export names), STRUCTURE/014 (64-bit literals)
  *  - check.ts       the check harness (§11) and STRUCTURE/032 (`where` argument origins)
  *
+ *
+ * How it runs: walk.ts visits every op once and calls each concern's per-op check there
+ * (op-facts.ts says per op name which checks can apply); symbols, the harness, calls, config
+ * and uniformity run on their own after it. Each report is tagged with its concern's phase so
+ * that diagnostics at one place keep the order of the concerns above.
+ *
  * Not checked here (later stages): template provider selection (LOWERING/901), target
  * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
  * linking declarations to definitions in other modules.
