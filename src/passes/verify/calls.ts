@@ -54,12 +54,13 @@ function firstEffect(ctx: VerifyContext, fn: Op): Op | undefined {
   return found;
 }
 
-function checkPurity(ctx: VerifyContext): void {
+function checkPurity(ctx: VerifyContext, hasCalls: boolean): void {
   for (const fn of ctx.module.ops) {
     if ((isOp(fn, "func.def") || isOp(fn, "template.def")) && hasModifier(fn, "pure")) {
       const bad = firstEffect(ctx, fn);
       if (bad) ctx.report(D.pureHasEffects, bad.span, [isCallOp(bad.name) ? `call to impure '@${String(bad.props.symbol ?? bad.props.family)}'` : `'${bad.name}'`]);
     }
+    if (!hasCalls) continue;
     const walk = (ops: readonly Op[]) => {
       for (const op of ops) {
         if (isCallOp(op.name) && hasModifier(op, "pure")) {
@@ -98,8 +99,10 @@ function checkCallContracts(ctx: VerifyContext, call: Op): void {
   }
 }
 
-export function checkCalls(ctx: VerifyContext): void {
-  checkRecursion(ctx);
-  checkPurity(ctx);
+/** The call checks; `hasCalls`: whether the module holds any call (none: no call graph to build or walk). */
+export function checkCalls(ctx: VerifyContext, hasCalls: boolean): void {
+  if (hasCalls) checkRecursion(ctx);
+  checkPurity(ctx, hasCalls);
+  if (!hasCalls) return;
   for (const fn of ctx.callGraph.postOrder) for (const call of callsIn(fn)) checkCallContracts(ctx, call);
 }

@@ -82,6 +82,6 @@ export function checkConfigDefs(ctx: VerifyContext): void {
     const decl = ctx.symbols.configDecl(op.symbol);
     const lit = propOf(op, "value");
     if (!decl || !lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) continue;
-    ctx.diagnostics.push(...checkConfigValue(decl, lit.value, op.span));
+    for (const d of checkConfigValue(decl, lit.value, op.span)) ctx.add(d);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Shared state of one verifier run: the module, where each region sits (C/D/F, §4
+ * Shared state of one verifier run: the module, its bodies and where each sits (C/D/F, §4
  * placement columns), the symbol table, the constant folder, and the diagnostics found so
- * far. Checks report here; `verifyModule` hands them to the caller's sink in source order.
+ * far (each with the phase that reported it). Checks report here; `verifyModule` hands them to the caller's sink in source order.
  */
 import type { Module, Op, Region, Span } from "../../ir/core.js";
 import type { CatalogEntry } from "../../core/diag/catalog.js";
@@ -26,57 +26,76 @@ export interface Body {
   readonly kind: RegionKind;
 }
 
+/**
+ * The checks, in the order the verifier ran them one walk each before they were fused into
+ * one walk (walk.ts). Each diagnostic carries the phase that reported it: diagnostics at one
+ * place keep that order (phase, then report order within the phase) however the walks are fused.
+ */
+export const enum Phase {
+  Symbols,
+  PlacementTop,
+  Placement,
+  Structure,
+  Harness,
+  Yields,
+  Dominance,
+  TopLevelTypes,
+  BodyOps,
+  TopLevelAttributes,
+  Subranges,
+  Calls,
+  Config,
+  Uniformity,
+}
+
 export class VerifyContext {
   readonly diagnostics: Diagnostic[] = [];
-  readonly regionKind = new Map<Region, RegionKind>();
+  /** The phase of each diagnostic (parallel to `diagnostics`). */
+  readonly phases: Phase[] = [];
+  /** The phase reports are tagged with now. */
+  phase: Phase = Phase.Symbols;
   readonly bodies: Body[] = [];
-  readonly callGraph: CallGraph;
+  #callGraph: CallGraph | undefined;
+  /** Per function, the first op it runs that a launch-config region does not allow (placement.ts; made when first needed). */
+  nonConfig: Map<Op, Op | undefined> | undefined;
 
   constructor(
     readonly module: Module,
     readonly symbols: SymbolTable,
     readonly folder: ConstantFolder,
   ) {
-    this.callGraph = new CallGraph(module, symbols);
-    for (const op of module.ops) {
-      for (const body of bodiesOf(op)) {
-        this.bodies.push(body);
-        markRegions(body.region, body.kind, this.regionKind);
-      }
-    }
+    for (const op of module.ops) bodiesOf(op, this.bodies);
+  }
+
+  /** Built when first needed (modules without calls never need it). */
+  get callGraph(): CallGraph {
+    return (this.#callGraph ??= new CallGraph(this.module, this.symbols));
   }
 
   report(entry: CatalogEntry, span: Span | undefined, args: readonly unknown[] = [], extra?: { help?: string; related?: Diagnostic[] }): void {
-    this.diagnostics.push(makeDiagnostic(entry, span, args, extra));
+    this.add(makeDiagnostic(entry, span, args, extra));
   }
 
-  /** The placement kind of the region holding `op`, undefined at top level or in a signature region. */
-  kindOf(op: Op): RegionKind | undefined {
-    return op.parent ? this.regionKind.get(op.parent) : undefined;
+  add(d: Diagnostic): void {
+    this.diagnostics.push(d);
+    this.phases.push(this.phase);
   }
 }
 
 /** The isolated bodies of a top-level op (signature regions of declarations are not bodies). */
-export function bodiesOf(op: Op): Body[] {
-  const r = op.regions;
+export function bodiesOf(op: Op, out: Body[] = []): Body[] {
+  const [r0, r1] = op.regions;
   switch (op.name) {
-    case "kernel.def": {
-      const out: Body[] = [];
-      if (r[0]) out.push({ owner: op, region: r[0], kind: "C" });
-      if (r[1]) out.push({ owner: op, region: r[1], kind: "D" });
-      return out;
-    }
+    case "kernel.def":
+      if (r0) out.push({ owner: op, region: r0, kind: "C" });
+      if (r1) out.push({ owner: op, region: r1, kind: "D" });
+      break;
     case "func.def":
     case "template.def":
-      return r[0] ? [{ owner: op, region: r[0], kind: "F" }] : [];
-    default:
-      return [];
+      if (r0) out.push({ owner: op, region: r0, kind: "F" });
+      break;
   }
-}
-
-function markRegions(region: Region, kind: RegionKind, out: Map<Region, RegionKind>): void {
-  out.set(region, kind);
-  for (const op of region.ops) for (const inner of op.regions) markRegions(inner, kind, out);
+  return out;
 }
 
 /** The top-level op enclosing `op` (itself when it is top level). */

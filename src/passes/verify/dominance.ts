@@ -9,10 +9,10 @@
  */
 import { Op, Region, type Predicate, type Value } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachOpUse } from "./uses.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
-import { isOp } from "../../dialects/registry.js";
+import { nextMarkEpoch } from "./marks.js";
 
 function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (!t || t.kind !== "view") return;
@@ -20,12 +20,15 @@ function typeValues(t: Type | undefined, fn: (v: Value) => void): void {
   if (t.layout?.kind === "value") fn(t.layout.value);
 }
 
-/** Tells the marks of one checker from those an earlier one left behind (`Value.mark`). */
-let lastEpoch = 0;
-
-class DominanceChecker {
+/**
+ * The dominance state of one verifier run, driven by the walk (walk.ts): a signature region
+ * is entered (its args come into scope), the ops of a block are checked in order (`checkUses`
+ * before the op's regions, `define` after them), and `endBlock`/`leave` take the block's
+ * values and the region's args out of scope again.
+ */
+export class DominanceChecker {
   /** Values in scope have `mark === epoch`. */
-  readonly #epoch = ++lastEpoch;
+  readonly #epoch = nextMarkEpoch(0);
   /** The op whose uses are being checked, and the values already reported there (made on the first report). */
   #op: Op | undefined;
   #reported: Set<Value> | undefined;
@@ -47,14 +50,14 @@ class DominanceChecker {
   };
 
   /** Makes `region`'s args visible and checks their types (reported at `owner`). */
-  #enter(owner: Op, region: Region): void {
+  enter(owner: Op, region: Region): void {
     const args = region.args;
     for (let i = 0; i < args.length; i++) args[i]!.mark = this.#epoch;
     this.#begin(owner);
     for (let i = 0; i < args.length; i++) typeValues(args[i]!.type, this.#use);
   }
 
-  #leave(region: Region): void {
+  leave(region: Region): void {
     const args = region.args;
     for (let i = 0; i < args.length; i++) args[i]!.mark = 0;
   }
@@ -69,55 +72,30 @@ class DominanceChecker {
     for (const t of Array.isArray(types) ? (types as Type[]) : []) typeValues(t, this.#use);
   }
 
-  /** A signature (or body) region of a top-level op, with the props that may mention its args. */
-  #signature(op: Op, region: Region | undefined, whereKey: string | undefined, isBody: boolean): void {
-    if (region) this.#enter(op, region);
+  /**
+   * The props of a top-level op that may mention the args of its signature region (entered
+   * before, when the op has it): the `whereKey` predicates and function result types.
+   */
+  signature(op: Op, whereKey: string): void {
     this.#begin(op);
-    if (whereKey) this.#predicates(op.props[whereKey]);
+    this.#predicates(op.props[whereKey]);
     if (op.name.startsWith("func.") || op.name.startsWith("template.")) this.#types(op.props.resultTypes);
-    if (region) {
-      if (isBody) this.#region(region);
-      this.#leave(region);
-    }
   }
 
-  topLevel(op: Op): void {
-    const [r0, r1] = op.regions;
-    switch (op.name) {
-      case "kernel.def":
-      case "kernel.decl":
-        this.#signature(op, r0, "workloadWhere", isOp(op, "kernel.def"));
-        this.#signature(op, r1, "launchWhere", isOp(op, "kernel.def"));
-        break;
-      case "func.def":
-      case "template.def":
-        this.#signature(op, r0, "where", true);
-        break;
-      case "func.decl":
-      case "template.decl":
-      case "config.decl":
-        this.#signature(op, r0, "where", false);
-        break;
-    }
+  /** The uses of a body op (operands, values in props and result types). */
+  checkUses(op: Op): void {
+    this.#begin(op);
+    forEachOpUse(op, this.#use);
   }
 
-  #region(region: Region): void {
-    const ops = region.ops;
-    for (let i = 0; i < ops.length; i++) {
-      const op = ops[i]!;
-      this.#begin(op);
-      forEachUse(op, this.#use);
-      const regions = op.regions;
-      for (let k = 0; k < regions.length; k++) {
-        const inner = regions[k]!;
-        this.#enter(op, inner);
-        this.#region(inner);
-        this.#leave(inner);
-      }
-      const results = op.results;
-      for (let k = 0; k < results.length; k++) results[k]!.mark = this.#epoch;
-    }
-    // The block's values go out of scope with it.
+  /** `op`'s results come into scope (after its regions). */
+  define(op: Op): void {
+    const results = op.results;
+    for (let k = 0; k < results.length; k++) results[k]!.mark = this.#epoch;
+  }
+
+  /** The block's values go out of scope with it. */
+  endBlock(ops: readonly Op[]): void {
     for (let i = 0; i < ops.length; i++) {
       const results = ops[i]!.results;
       for (let k = 0; k < results.length; k++) results[k]!.mark = 0;
@@ -125,7 +103,39 @@ class DominanceChecker {
   }
 }
 
-export function checkDominance(ctx: VerifyContext): void {
-  const checker = new DominanceChecker(ctx);
-  for (const op of ctx.module.ops) checker.topLevel(op);
+/**
+ * The `where` key of the signature region `index` of a top-level op whose args dominance
+ * scopes (undefined: not a signature region). A body region is also its op's signature region.
+ */
+export function signatureKey(op: Op, index: number): string | undefined {
+  switch (op.name) {
+    case "kernel.def":
+    case "kernel.decl":
+      return index === 0 ? "workloadWhere" : index === 1 ? "launchWhere" : undefined;
+    case "func.def":
+    case "template.def":
+    case "func.decl":
+    case "template.decl":
+    case "config.decl":
+      return index === 0 ? "where" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** How many signature regions dominance gives `op` (checked even where the op lacks the region). */
+export function signatureCount(op: Op): number {
+  switch (op.name) {
+    case "kernel.def":
+    case "kernel.decl":
+      return 2;
+    case "func.def":
+    case "template.def":
+    case "func.decl":
+    case "template.decl":
+    case "config.decl":
+      return 1;
+    default:
+      return 0;
+  }
 }

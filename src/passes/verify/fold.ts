@@ -22,8 +22,9 @@ function producer(v: Value): Op | undefined {
 
 export class ConstantFolder {
   readonly #constants = new Map<Value, bigint | null>();
-  readonly #bounds = new Map<Value, bigint | null>();
-  readonly #onceBound = new Map<Value, boolean>();
+  /** Made on first use: most modules ask few bounds and no full-unroll questions. */
+  #bounds: Map<Value, bigint | null> | undefined;
+  #onceBound: Map<Value, boolean> | undefined;
 
   /** The integer value of `v` when it folds to a constant (index, offset, iN as signed). */
   constant(v: Value): bigint | undefined {
@@ -39,11 +40,12 @@ export class ConstantFolder {
   upperBound(v: Value): bigint | undefined {
     const c = this.constant(v);
     if (c !== undefined) return c;
-    const known = this.#bounds.get(v);
+    const bounds = (this.#bounds ??= new Map());
+    const known = bounds.get(v);
     if (known !== undefined) return known ?? undefined;
-    this.#bounds.set(v, null);
+    bounds.set(v, null);
     const r = this.#bound(v);
-    this.#bounds.set(v, r ?? null);
+    bounds.set(v, r ?? null);
     return r;
   }
 
@@ -54,28 +56,33 @@ export class ConstantFolder {
    */
   constantOnceBound(v: Value): boolean {
     if (this.constant(v) !== undefined) return true;
-    const known = this.#onceBound.get(v);
+    const onceBound = (this.#onceBound ??= new Map());
+    const known = onceBound.get(v);
     if (known !== undefined) return known;
-    this.#onceBound.set(v, false); // in progress: a cycle never becomes constant
+    onceBound.set(v, false); // in progress: a cycle never becomes constant
     const op = producer(v);
     const r =
       op !== undefined &&
       (isOp(op, "config.get") || isOp(op, "target.subgroup.size") || (/^(index|scalar)\./.test(op.name) && op.operands.length > 0 && op.operands.every((x) => this.constantOnceBound(x))));
-    this.#onceBound.set(v, r);
+    onceBound.set(v, r);
     return r;
+  }
+
+  /** The constant of operand `i` of `op`. */
+  #operand(op: Op, i: number): bigint | undefined {
+    const x = op.operands[i];
+    return x ? this.constant(x) : undefined;
+  }
+
+  /** The upper bound of operand `i` of `op`. */
+  #operandBound(op: Op, i: number): bigint | undefined {
+    const x = op.operands[i];
+    return x ? this.upperBound(x) : undefined;
   }
 
   #fold(v: Value): bigint | undefined {
     const op = producer(v);
     if (!op) return undefined;
-    const k = (i: number) => {
-      const x = op.operands[i];
-      return x ? this.constant(x) : undefined;
-    };
-    const both = (f: (a: bigint, b: bigint) => bigint | undefined) => {
-      const a = k(0), b = k(1);
-      return a === undefined || b === undefined ? undefined : f(a, b);
-    };
     switch (op.name) {
       case "index.constant":
       case "scalar.constant": {
@@ -85,12 +92,12 @@ export class ConstantFolder {
         return undefined;
       }
       case "index.madd": {
-        const a = k(0), b = k(1), c = k(2);
+        const a = this.#operand(op, 0), b = this.#operand(op, 1), c = this.#operand(op, 2);
         return a === undefined || b === undefined || c === undefined ? undefined : defined(X.indexMadd(a, b, c));
       }
       case "index.cast": {
         const from = op.operands[0]?.type, to = v.type;
-        const x = k(0);
+        const x = this.#operand(op, 0);
         if (x === undefined || from?.kind !== "prim" || to.kind !== "prim") return undefined;
         const value = defined(X.indexCast(from.name as X.AddressType, to.name as X.AddressType, x));
         // Integer results are bit patterns in the shared semantics; the folder speaks signed.
@@ -103,7 +110,7 @@ export class ConstantFolder {
         return src ? this.constant(src) : undefined;
       }
       case "scf.select": {
-        const c = k(0);
+        const c = this.#operand(op, 0);
         if (c === undefined) return undefined;
         const pick = op.operands[c !== 0n ? 1 : 2];
         return pick ? this.constant(pick) : undefined;
@@ -112,7 +119,9 @@ export class ConstantFolder {
         // Binary index ops: the shared reference semantics (src/dialects/index/semantics.ts).
         const binary = X.INDEX_BINARY[op.name] as (typeof X.INDEX_BINARY)[string] | undefined;
         const t = v.type.kind === "prim" ? v.type.name : undefined;
-        return binary && (t === "index" || t === "offset") ? both((a, b) => defined(binary(t, a, b))) : undefined;
+        if (!binary || (t !== "index" && t !== "offset")) return undefined;
+        const a = this.#operand(op, 0), b = this.#operand(op, 1);
+        return a === undefined || b === undefined ? undefined : defined(binary(t, a, b));
       }
     }
   }
@@ -120,34 +129,29 @@ export class ConstantFolder {
   #bound(v: Value): bigint | undefined {
     const op = producer(v);
     if (!op) return undefined;
-    const b = (i: number) => {
-      const x = op.operands[i];
-      return x ? this.upperBound(x) : undefined;
-    };
-    const nonNeg = (x: bigint | undefined) => (x !== undefined && x >= 0n ? x : undefined);
     switch (op.name) {
       case "index.assume":
       case "scalar.assume":
         return assumedMax(op, op.results.indexOf(v));
       case "index.min": {
-        const x = b(0), y = b(1);
+        const x = this.#operandBound(op, 0), y = this.#operandBound(op, 1);
         if (x === undefined) return y;
         if (y === undefined) return x;
         return x < y ? x : y;
       }
       case "index.add": {
-        const x = nonNeg(b(0)), y = nonNeg(b(1));
+        const x = nonNegative(this.#operandBound(op, 0)), y = nonNegative(this.#operandBound(op, 1));
         return x === undefined || y === undefined ? undefined : x + y;
       }
       case "index.mul":
       case "index.scale": {
-        const x = nonNeg(b(0)), y = nonNeg(b(1));
+        const x = nonNegative(this.#operandBound(op, 0)), y = nonNegative(this.#operandBound(op, 1));
         return x === undefined || y === undefined ? undefined : x * y;
       }
       case "index.cast":
-        return b(0);
+        return this.#operandBound(op, 0);
       case "scf.select": {
-        const x = b(1), y = b(2);
+        const x = this.#operandBound(op, 1), y = this.#operandBound(op, 2);
         return x === undefined || y === undefined ? undefined : x > y ? x : y;
       }
       // Compile-time constants once bound (api.md `config`) or resolved for the target.
@@ -158,6 +162,10 @@ export class ConstantFolder {
         return undefined;
     }
   }
+}
+
+function nonNegative(x: bigint | undefined): bigint | undefined {
+  return x !== undefined && x >= 0n ? x : undefined;
 }
 
 /** The tightest `range(v, lo, hi)` / `max(v, n)` / `le(v, n)` / `lt(v, n)` bound an assume states for its i-th value. */

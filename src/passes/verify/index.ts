@@ -18,6 +18,12 @@
  *  - limits.ts      STRUCTURE/906 (vector lanes, export names), STRUCTURE/014 (64-bit literals)
  *  - check.ts       the check harness (§11) and STRUCTURE/032 (`where` argument origins)
  *
+ *
+ * How it runs: walk.ts visits every op once and calls each concern's per-op check there
+ * (op-facts.ts says per op name which checks can apply); symbols, the harness, calls, config
+ * and uniformity run on their own after it. Each report is tagged with its concern's phase so
+ * that diagnostics at one place keep the order of the concerns above.
+ *
  * Not checked here (later stages): template provider selection (LOWERING/901), target
  * limits and features (TARGET/0xx except 062), vector footprint proofs (SUBRANGE/009–011),
  * linking declarations to definitions in other modules.
@@ -29,25 +35,18 @@
  * use counts) are returned as a `VerifiedModule` (core's `ModuleAnalyses`) for later stages.
  */
 import type { Module, Op, Value } from "../../ir/core.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachOpUse } from "./uses.js";
 import type { ModuleAnalyses } from "../../core/prepared.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
 import { checkHarness } from "./check.js";
 import { checkConfigDefs } from "./config.js";
-import { VerifyContext, type Body } from "./context.js";
-import { checkDominance } from "./dominance.js";
+import { Phase, VerifyContext, type Body } from "./context.js";
 import { ConstantFolder } from "./fold.js";
-import { checkAttributes } from "./literals.js";
-import { checkOpLimits, checkTopLevelLimits } from "./limits.js";
-import { checkPlacement } from "./placement.js";
-import { checkStaticValues } from "./static-values.js";
-import { checkStructure } from "./structure.js";
-import { checkSubranges } from "./subrange.js";
-import { checkSymbols, resolveBodyOp, SymbolTable } from "./symbols.js";
-import { checkOpTypes, checkTopLevelTypes } from "./types.js";
+import { checkTopLevelPlacement } from "./placement.js";
+import { checkSymbols, SymbolTable } from "./symbols.js";
 import { analyzeUniformity, checkUniformControl, UniformityInfo } from "./uniformity.js";
-import { checkYields } from "./yields.js";
+import { walkModule } from "./walk.js";
 
 export { SymbolTable } from "./symbols.js";
 export { UniformityInfo } from "./uniformity.js";
@@ -66,38 +65,20 @@ export interface VerifiedModule extends ModuleAnalyses {
   readonly ok: boolean;
 }
 
-/** Runs the per-op checks over every body. */
-function perOpChecks(ctx: VerifyContext): void {
-  for (const op of ctx.module.ops) {
-    checkTopLevelTypes(ctx, op);
-    checkTopLevelLimits(ctx, op);
-  }
-  for (const body of ctx.bodies) {
-    const walk = (ops: readonly Op[]) => {
-      for (const op of ops) {
-        resolveBodyOp(ctx, op);
-        checkOpTypes(ctx, op);
-        checkAttributes(ctx, op);
-        checkStaticValues(ctx, op);
-        checkOpLimits(ctx, op);
-        for (const r of op.regions) walk(r.ops);
-      }
-    };
-    walk(body.region.ops);
-  }
-  for (const op of ctx.module.ops) checkAttributes(ctx, op);
-}
-
 function position(d: Diagnostic): [number, number] {
   return [d.location?.line ?? Number.MAX_SAFE_INTEGER, d.location?.column ?? Number.MAX_SAFE_INTEGER];
 }
 
-/** Source order; identical duplicates (same code, place and message) dropped. */
-function ordered(ds: readonly Diagnostic[]): Diagnostic[] {
-  const indexed = ds.map((d, i) => ({ d, i }));
+/**
+ * Source order, then the order the checks ran in (phase, then report order); identical
+ * duplicates (same code, place and message) dropped.
+ */
+function ordered(ds: readonly Diagnostic[], phases: readonly Phase[]): Diagnostic[] {
+  if (ds.length === 0) return [];
+  const indexed = ds.map((d, i) => ({ d, i, phase: phases[i] ?? Phase.Symbols }));
   indexed.sort((a, b) => {
     const [la, ca] = position(a.d), [lb, cb] = position(b.d);
-    return la - lb || ca - cb || a.i - b.i;
+    return la - lb || ca - cb || a.phase - b.phase || a.i - b.i;
   });
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
@@ -116,22 +97,23 @@ export function verifyModule(m: Module, sink: DiagnosticSink): VerifiedModule {
   const symbols = SymbolTable.build(m, (entry, span, args, extra) => void early.push(makeDiagnostic(entry, span, args, extra)));
   const folder = new ConstantFolder();
   const ctx = new VerifyContext(m, symbols, folder);
-  ctx.diagnostics.push(...early);
+  for (const d of early) ctx.add(d);
 
   checkSymbols(ctx);
-  checkPlacement(ctx);
-  checkStructure(ctx);
+  ctx.phase = Phase.PlacementTop;
+  checkTopLevelPlacement(ctx);
+  const { hasCalls } = walkModule(ctx);
+  ctx.phase = Phase.Harness;
   checkHarness(ctx);
-  checkYields(ctx);
-  checkDominance(ctx);
-  perOpChecks(ctx);
-  checkSubranges(ctx);
-  checkCalls(ctx);
+  ctx.phase = Phase.Calls;
+  checkCalls(ctx, hasCalls);
+  ctx.phase = Phase.Config;
   checkConfigDefs(ctx);
+  ctx.phase = Phase.Uniformity;
   const uniformity = analyzeUniformity(ctx);
   checkUniformControl(ctx, uniformity);
 
-  const diagnostics = ordered(ctx.diagnostics);
+  const diagnostics = ordered(ctx.diagnostics, ctx.phases);
   let errors = 0;
   for (const d of diagnostics) {
     if (sink.full && d.severity === "error") {
@@ -179,7 +161,7 @@ function countUses(bodies: readonly Body[]): Map<Value, number> {
   const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
   const walk = (ops: readonly Op[]) => {
     for (const op of ops) {
-      forEachUse(op, count);
+      forEachOpUse(op, count);
       for (const r of op.regions) walk(r.ops);
     }
   };

@@ -15,7 +15,10 @@ import { MAX_EXPORT_NAME_LENGTH, MAX_VECTOR_LANES } from "../budgets.js";
 import type { VerifyContext } from "./context.js";
 
 function lanesOf(t: Type): number {
-  return t.kind === "vector" ? t.shape.reduce((a, b) => a * b, 1) : 0;
+  if (t.kind !== "vector") return 0;
+  let lanes = 1;
+  for (let i = 0; i < t.shape.length; i++) lanes *= t.shape[i]!;
+  return lanes;
 }
 
 function checkVectorType(ctx: VerifyContext, v: Value, span: Span | undefined): void {
@@ -24,7 +27,10 @@ function checkVectorType(ctx: VerifyContext, v: Value, span: Span | undefined): 
 }
 
 function checkRegionArgs(ctx: VerifyContext, regions: readonly Region[]): void {
-  for (const r of regions) for (const a of r.args) checkVectorType(ctx, a, a.span);
+  for (let k = 0; k < regions.length; k++) {
+    const args = regions[k]!.args;
+    for (let i = 0; i < args.length; i++) checkVectorType(ctx, args[i]!, args[i]!.span);
+  }
 }
 
 function checkLiteral(ctx: VerifyContext, op: Op, what: string, value: bigint, span?: Span): void {
@@ -41,17 +47,21 @@ function checkPredicates(ctx: VerifyContext, op: Op, list: unknown): void {
 
 /** Per-op limits of a body op. */
 export function checkOpLimits(ctx: VerifyContext, op: Op): void {
-  for (const r of op.results) checkVectorType(ctx, r, op.span);
+  const results = op.results;
+  for (let i = 0; i < results.length; i++) checkVectorType(ctx, results[i]!, op.span);
   checkRegionArgs(ctx, op.regions);
   const indices = op.props.indices;
   if (Array.isArray(indices)) {
-    for (const i of indices) if (typeof i === "bigint") checkLiteral(ctx, op, "index literal", i);
+    for (let k = 0; k < indices.length; k++) {
+      const i: unknown = indices[k];
+      if (typeof i === "bigint") checkLiteral(ctx, op, "index literal", i);
+    }
   }
   const strides = op.props.strides;
   if (Array.isArray(strides)) {
     for (const s of strides) if (typeof s === "bigint") checkLiteral(ctx, op, "stride literal", s);
   }
-  checkPredicates(ctx, op, op.props.predicates);
+  if (op.props.predicates !== undefined) checkPredicates(ctx, op, op.props.predicates);
   if ((op.name === "vector.extract" || op.name === "vector.insert") && Array.isArray(indices)) {
     const vector = op.operands[op.name === "vector.extract" ? 0 : 1]?.type;
     if (vector?.kind !== "vector") return;
@@ -63,6 +73,8 @@ export function checkOpLimits(ctx: VerifyContext, op: Op): void {
   }
 }
 
+const WHERE_KEYS = ["where", "workloadWhere", "launchWhere"] as const;
+
 /** Limits of a top-level op: its signature regions, export name and `where` predicates. */
 export function checkTopLevelLimits(ctx: VerifyContext, op: Op): void {
   checkRegionArgs(ctx, op.regions);
@@ -70,5 +82,5 @@ export function checkTopLevelLimits(ctx: VerifyContext, op: Op): void {
   if (typeof exportName === "string" && exportName.length > MAX_EXPORT_NAME_LENGTH) {
     ctx.report(D.limitExceeded, op.span, [`an export name of ${exportName.length} characters`, `${MAX_EXPORT_NAME_LENGTH} characters`]);
   }
-  for (const key of ["where", "workloadWhere", "launchWhere"] as const) checkPredicates(ctx, op, op.props[key]);
+  for (const key of WHERE_KEYS) checkPredicates(ctx, op, op.props[key]);
 }

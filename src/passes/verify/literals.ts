@@ -101,9 +101,22 @@ function knownSpace(v: Value | undefined, depth = 0): string | undefined {
   return undefined;
 }
 
+/** Ops whose attributes `checkAttributes` checks (besides target records and the flags every op may carry). */
+const ATTRIBUTE_OPS: ReadonlySet<string> = new Set([
+  "buffer.alloca", "buffer.assume.memory_space", "scf.for", "buffer.assume.alignment", "kernel.subgroup.reduce", "kernel.workgroup.reduce",
+  "kernel.barrier", "view.atomic.load", "view.atomic.store", "view.atomic.cmpxchg", "view.atomic.reduce",
+]);
+
+/** Whether `checkAttributes` checks ops of this name even without the flags every op may carry. */
+export function hasAttributeChecks(name: string): boolean {
+  return ATTRIBUTE_OPS.has(name) || targetRecordSpec(name) !== undefined;
+}
+
 /** Attribute values with a fixed domain (STRUCTURE/014). */
 export function checkAttributes(ctx: VerifyContext, op: Op): void {
   const p = op.props;
+  // Most ops have no such attribute: nothing to check, and no reporting closure to make.
+  if (p.missingAttributes === undefined && p.invalidSpace === undefined && !ATTRIBUTE_OPS.has(op.name) && !targetRecordSpec(op.name)) return;
   const out = (what: string) => ctx.report(D.valueOutOfRange, op.span, [what]);
   const missing = p.missingAttributes;
   if (Array.isArray(missing)) {

@@ -10,7 +10,7 @@
 import type { Op } from "../../ir/core.js";
 import { D } from "../../core/diag/catalog.js";
 import { note } from "../../core/diag/diagnostic.js";
-import { hasModifier, REGION_KIND_NAME, topLevelOf, type VerifyContext } from "./context.js";
+import { hasModifier, REGION_KIND_NAME, topLevelOf, type RegionKind, type VerifyContext } from "./context.js";
 import { calleeBodies } from "./callgraph.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { isOp } from "../../dialects/registry.js";
@@ -43,9 +43,17 @@ function nonConfigOps(ctx: VerifyContext): Map<Op, Op | undefined> {
   return out;
 }
 
-function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | undefined>): void {
+/** The summary of `nonConfigOps`, made on the first call in a launch-config region. */
+function nonConfigOf(ctx: VerifyContext): Map<Op, Op | undefined> {
+  return (ctx.nonConfig ??= nonConfigOps(ctx));
+}
+
+/**
+ * Placement of a body op in a region of `kind` (undefined: none, nothing to check);
+ * `atBodyTop`: the op sits directly in a body region (not nested in an `scf` region).
+ */
+export function checkOpPlacement(ctx: VerifyContext, op: Op, kind: RegionKind | undefined, atBodyTop: boolean): void {
   const facts = opFacts(op.name);
-  const kind = ctx.kindOf(op);
   if (!facts || !kind) return;
   const where = REGION_KIND_NAME[kind];
   if (facts.topLevel) {
@@ -56,13 +64,13 @@ function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | u
     const bodies = [...calleeBodies(ctx.symbols, op)];
     // The reference accepts an unmarked template application (the legacy func.apply spelling among them) whose
     // every provider body is launch-config code, which has no effects; a func.call must still say 'pure'.
-    const effectFree = isOp(op, "template.apply") && bodies.length > 0 && bodies.every((b) => nonConfig().get(b) === undefined);
+    const effectFree = isOp(op, "template.apply") && bodies.length > 0 && bodies.every((b) => nonConfigOf(ctx).get(b) === undefined);
     if (!hasModifier(op, "pure") && !effectFree) {
       ctx.report(D.impureInLaunchConfig, op.span, [op.name], { help: "mark the call 'pure' (the callee must be pure)" });
       return;
     }
     for (const callee of bodies) {
-      const bad = nonConfig().get(callee);
+      const bad = nonConfigOf(ctx).get(callee);
       if (bad) {
         ctx.report(D.wrongRegion, op.span, [bad.name, `${where} (reached through the call to '@${callee.symbol ?? "?"}')`], { related: [note("the op", bad.span)] });
         break;
@@ -76,8 +84,7 @@ function checkNested(ctx: VerifyContext, op: Op, nonConfig: () => Map<Op, Op | u
     return;
   }
   if (isOp(op, "buffer.alloca") && op.props.space === "workgroup") {
-    const body = ctx.bodies.find((b) => b.region === op.parent);
-    if (!body) ctx.report(D.workgroupAllocaPlacement, op.span);
+    if (!atBodyTop) ctx.report(D.workgroupAllocaPlacement, op.span);
   }
 }
 
@@ -90,20 +97,10 @@ function placementDeferred(owner: Op): boolean {
   return isOp(owner, "template.def") || (isOp(owner, "func.def") && hasModifier(owner, "inline"));
 }
 
-export function checkPlacement(ctx: VerifyContext): void {
+/** Top-level placement: only top-level ops at top level (STRUCTURE/011). */
+export function checkTopLevelPlacement(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
     const facts = opFacts(op.name);
     if (facts && !facts.topLevel) ctx.report(D.notAllowedAtTopLevel, op.span, [op.name]);
-  }
-  let summary: Map<Op, Op | undefined> | undefined;
-  const nonConfig = () => (summary ??= nonConfigOps(ctx));
-  for (const body of ctx.bodies) {
-    const walk = (ops: readonly Op[]) => {
-      for (const op of ops) {
-        checkNested(ctx, op, nonConfig);
-        for (const r of op.regions) walk(r.ops);
-      }
-    };
-    walk(body.region.ops);
   }
 }

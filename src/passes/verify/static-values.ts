@@ -13,9 +13,9 @@ import type { DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { walkRegion } from "../../ir/walk.js";
 import { isOp } from "../../dialects/registry.js";
 import { ConstantFolder } from "./fold.js";
-import type { VerifyContext } from "./context.js";
+import type { RegionKind, VerifyContext } from "./context.js";
 
-function checkFor(ctx: VerifyContext, op: Op): void {
+function checkFor(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): void {
   const [lo, hi, step] = op.operands;
   if (!lo || !hi || !step) return;
   const f = ctx.folder;
@@ -24,7 +24,6 @@ function checkFor(ctx: VerifyContext, op: Op): void {
   if (op.props.unroll !== "full") return;
   // In a function or template body the bounds may be arguments that inlining makes constant
   // (the reference accepts such loops), so only kernel code is checked here.
-  const kind = ctx.kindOf(op);
   if ((kind === "C" || kind === "D") && ![lo, hi, step].every((v) => f.constantOnceBound(v))) {
     ctx.report(D.fullUnrollNotConstant, op.span, [], { help: "use unroll(%factor) for a partial unroll" });
   }
@@ -50,24 +49,30 @@ function checkLaunchConfig(ctx: VerifyContext, op: Op): void {
   if (cluster.some((v) => ctx.folder.constant(v) !== 1n)) ctx.report(D.clusterNotOne, op.span);
 }
 
-function checkAlloca(ctx: VerifyContext, op: Op): void {
+function checkAlloca(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): void {
   // In a function or template body the size may be an argument that inlining bounds; the
   // compile's storage layout checks it there (as the reference defers it).
-  if (ctx.kindOf(op) === "F") return;
+  if (kind === "F") return;
   const bytes = op.operands[0];
   if (bytes && ctx.folder.upperBound(bytes) === undefined) {
     ctx.report(D.unboundedAlloca, op.span, [], { help: "bound the size with index.assume [range(...)] or index.min, or use a constant" });
   }
 }
 
-export function checkStaticValues(ctx: VerifyContext, op: Op): void {
+/** Ops `checkStaticValues` checks. */
+export function hasStaticValueChecks(name: string): boolean {
+  return name === "scf.for" || name === "kernel.launch.config" || name === "buffer.alloca";
+}
+
+/** The static-value checks of `op`, placed in a region of `kind`. */
+export function checkStaticValues(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): void {
   switch (op.name) {
     case "scf.for":
-      return checkFor(ctx, op);
+      return checkFor(ctx, op, kind);
     case "kernel.launch.config":
       return checkLaunchConfig(ctx, op);
     case "buffer.alloca":
-      return checkAlloca(ctx, op);
+      return checkAlloca(ctx, op, kind);
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import type { Op, Region } from "../../ir/core.js";
 import { D } from "../../core/diag/catalog.js";
-import type { VerifyContext } from "./context.js";
+import type { RegionKind, VerifyContext } from "./context.js";
 import { opFacts } from "./ops.js";
 
 /** Allowed region counts per op; ops not listed have none. */
@@ -29,13 +29,23 @@ const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
   "kernel.entry.decl": [1],
 };
 
+/**
+ * Whether `op`'s own structure checks pass without a report for any op of this name with
+ * `regions` regions: a known op, the region count allowed, not signature-only (walk.ts skips
+ * `checkOpStructure` then).
+ */
+export function structureHolds(name: string, regions: number): boolean {
+  if (!opFacts(name) && name !== "alias") return false;
+  return (REGION_COUNTS[name] ?? NO_REGIONS).includes(regions) && !SIGNATURE_ONLY.has(name);
+}
+
 /** Ops whose regions are signatures only (arguments, no ops). */
 const NO_REGIONS: readonly number[] = [0];
 
 const SIGNATURE_ONLY = new Set(["kernel.decl", "func.decl", "template.decl", "config.decl", "kernel.entry.decl"]);
 
 /** The terminator each region of `op` must end with, by region index. */
-function expectedTerminator(op: Op, index: number): string | undefined {
+export function expectedTerminator(op: Op, index: number): string | undefined {
   switch (op.name) {
     case "kernel.def":
       return index === 0 ? "kernel.launch.config" : "kernel.return";
@@ -64,7 +74,8 @@ function checkRegionCount(ctx: VerifyContext, op: Op): boolean {
   return false;
 }
 
-function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: number, expected: string): void {
+/** `region` (the `index`-th of `op`, in a body of `kind` or in none) ends with `expected`. */
+export function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: number, expected: string, kind: RegionKind | undefined): void {
   const ops = region.ops;
   let t = -1;
   let term: Op | undefined;
@@ -81,7 +92,6 @@ function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: numb
     return;
   }
   if (term.name !== expected) {
-    const kind = ctx.regionKind.get(region);
     const placementOk = kind !== undefined && opFacts(term.name)!.placement.includes(kind);
     // Anchored at the region's owner, as the reference does: the owner states the contract.
     if (placementOk) ctx.report(D.wrongTerminator, op.span, [`'${op.name}' region #${index} must end with '${expected}', found '${term.name}'`]);
@@ -94,25 +104,19 @@ function checkTerminator(ctx: VerifyContext, op: Op, region: Region, index: numb
   if (after) ctx.report(D.opAfterTerminator, after.span, [term.name]);
 }
 
-function visit(ctx: VerifyContext, op: Op): void {
-  if (!checkRegionCount(ctx, op)) return;
+/**
+ * The checks of `op` itself: its region count and, for a signature-only op, that its regions
+ * hold no ops. True when its regions are to be checked (terminators, then their ops) too;
+ * the walk (walk.ts) does that, region by region.
+ */
+export function checkOpStructure(ctx: VerifyContext, op: Op): boolean {
+  if (!checkRegionCount(ctx, op)) return false;
   if (SIGNATURE_ONLY.has(op.name)) {
     for (const r of op.regions) {
       const first = r.ops[0];
       if (first) ctx.report(D.blockCount, first.span, [`'${op.name}' has a signature only, no body`]);
     }
-    return;
+    return false;
   }
-  // Indexed loop: this runs for every op, and leaf ops have no region to iterate.
-  for (let i = 0; i < op.regions.length; i++) {
-    const region = op.regions[i];
-    if (!region) continue;
-    const expected = expectedTerminator(op, i);
-    if (expected) checkTerminator(ctx, op, region, i, expected);
-    for (const inner of region.ops) visit(ctx, inner);
-  }
-}
-
-export function checkStructure(ctx: VerifyContext): void {
-  for (const op of ctx.module.ops) visit(ctx, op);
+  return true;
 }

@@ -108,19 +108,21 @@ function stridesMatch(ctx: VerifyContext, op: Op, t: Type, layouts: Map<Value, O
   return true;
 }
 
-export function checkSubranges(ctx: VerifyContext): void {
-  const layouts = new Map<Value, Op>();
-  for (const body of ctx.bodies) {
-    const walk = (ops: readonly Op[]) => {
-      for (const op of ops) {
-        if (isOp(op, "encoding.layout.strided") && op.results[0]) layouts.set(op.results[0], op);
-        checkIndexCount(ctx, op);
-        if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
-        if (ELEMENT_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
-        checkStrides(ctx, op, layouts);
-        for (const r of op.regions) walk(r.ops);
-      }
-    };
-    walk(body.region.ops);
-  }
+/** Whether `checkOpSubranges` checks ops of this name while no strided layout has been seen. */
+export function hasSubrangeChecks(name: string): boolean {
+  return name === "encoding.layout.strided" || INDEXED_OPERAND[name] !== undefined || ELEMENT_ACCESSES.has(name);
+}
+
+/** The strided layouts seen so far by one walk, made on the first (most modules have none). */
+export interface LayoutsSeen {
+  layouts: Map<Value, Op> | undefined;
+}
+
+/** The subrange checks of `op`; layouts are the module's, in walk order. */
+export function checkOpSubranges(ctx: VerifyContext, op: Op, seen: LayoutsSeen): void {
+  if (isOp(op, "encoding.layout.strided") && op.results[0]) (seen.layouts ??= new Map()).set(op.results[0], op);
+  checkIndexCount(ctx, op);
+  if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
+  if (ELEMENT_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
+  if (seen.layouts) checkStrides(ctx, op, seen.layouts);
 }

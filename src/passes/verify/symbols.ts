@@ -145,6 +145,11 @@ function resolveTopLevel(ctx: VerifyContext, op: Op): void {
   }
 }
 
+/** Ops whose references `resolveBodyOp` resolves. */
+export function hasBodyReferences(name: string): boolean {
+  return name === "func.call" || name === "template.call" || name === "template.apply" || name === "config.get";
+}
+
 /** Resolves the references of an op inside a body. */
 export function resolveBodyOp(ctx: VerifyContext, op: Op): void {
   switch (op.name) {

@@ -65,12 +65,17 @@ const CLASS_NAME: Record<TypeClass, string> = {
   vN: "a vector of index or of integers wider than i1",
 };
 
-/** Reporting helpers bound to one op. */
+/** Reporting helpers bound to one op (one instance, rebound per op: the checks never nest). */
 class OpTypes {
   constructor(
-    readonly ctx: VerifyContext,
-    readonly op: Op,
+    public ctx: VerifyContext,
+    public op: Op,
   ) {}
+  bind(ctx: VerifyContext, op: Op): this {
+    this.ctx = ctx;
+    this.op = op;
+    return this;
+  }
   mismatch(msg: string): false {
     this.ctx.report(D.typeMismatch, this.op.span, [msg]);
     return false;
@@ -121,6 +126,7 @@ type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
 /** How the reference names the operands of a uniform op, by arity. */
 const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
+const NO_ROLES: readonly string[] = [];
 
 /**
  * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
@@ -128,7 +134,7 @@ const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs
  */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
-  const roles = ROLES[rule.arity] ?? [];
+  const roles = ROLES[rule.arity] ?? NO_ROLES;
   const role = (i: number) => roles[i] ?? `operand #${i}`;
   const result = op.results[0];
   const cls = CLASS_NAME[rule.cls];
@@ -199,15 +205,15 @@ function refValue(op: Op, r: TypeRef): Value | undefined {
  * `sameAs` check against a value that already failed (one mistake, one report).
  */
 function checkSignature(c: OpTypes, op: Op, rule: Rule<"signature">): void {
-  const failed = new Set<Value>();
+  let failed: Set<Value> | undefined; // made on the first failure
   for (const check of rule.checks) {
-    if ("sameAs" in check) {
+    if (failed && "sameAs" in check) {
       const other = refValue(op, check.sameAs);
       if (other && failed.has(other)) continue;
     }
     const v = refValue(op, check);
-    if (v && failed.has(v)) continue;
-    if (!checkOne(c, op, check) && v) failed.add(v);
+    if (v && failed?.has(v)) continue;
+    if (!checkOne(c, op, check) && v) (failed ??= new Set()).add(v);
   }
 }
 
@@ -377,7 +383,11 @@ const CHECKERS: Record<string, Checker> = {
   "scf.for": (c, op) => {
     const lo = opnd(op, 0);
     if (!lo || !c.operandIs(0, isAddress, "index or offset")) return;
-    for (const i of [1, 2]) if (!c.operandIs(i, (t) => typeEquals(t, lo.type), `${s(lo.type)} like the lower bound`)) return;
+    for (let i = 1; i <= 2; i++) {
+      const bound = op.operands[i];
+      // The message is spelled only when reporting (it names the lower bound's type).
+      if (bound && !typeEquals(bound.type, lo.type) && !c.operandIs(i, (t) => typeEquals(t, lo.type), `${s(lo.type)} like the lower bound`)) return;
+    }
     const u = op.props.unroll;
     if (u && typeof u === "object" && "type" in u && !isIndex((u as Value).type)) c.operand(`unroll factor '%${(u as Value).name}' must be index`);
   },
@@ -581,21 +591,50 @@ const RESULT_ANNOTATED = new Set([
   "encoding.layout.dense", "encoding.layout.strided", "config.get",
 ]);
 
+/** Which annotated type states each operand (see `annotationIndex`). */
+const enum Annotation {
+  /** None: the annotation states the result (or there is none). */
+  None,
+  /** The first type states every operand. */
+  First,
+  /** `%c, %a, %b : T`: the condition is not annotated, the others by the first type. */
+  Select,
+  /** `%exp, %new, %v[...] : T, view<...>`. */
+  Cmpxchg,
+  /** One type per operand. */
+  Each,
+}
+
 /**
  * For each operand, the index of the annotated type that states it (§4 syntax): one type
  * for all operands (`index.add %a, %b : index`), one per operand (the default), or
  * op-specific layouts; undefined where the operand is not annotated.
  */
-function annotationIndex(op: Op, info: OpInfo | undefined, i: number): number | undefined {
-  if (RESULT_ANNOTATED.has(op.name) || info?.types === INDEX_RESULT || info?.syntax.form === "words") return undefined;
-  if (info?.types?.kind === "uniform" || isOp(op, "kernel.launch.config")) return 0;
-  switch (op.name) {
+function annotationOf(name: string, info: OpInfo | undefined): Annotation {
+  if (RESULT_ANNOTATED.has(name) || info?.types === INDEX_RESULT || info?.syntax.form === "words") return Annotation.None;
+  if (info?.types?.kind === "uniform" || name === "kernel.launch.config") return Annotation.First;
+  switch (name) {
     case "scf.select":
     case "vector.select":
-      return i === 0 ? undefined : 0; // `%c, %a, %b : T`
+      return Annotation.Select;
     case "view.atomic.cmpxchg":
-      return i < 2 ? 0 : 1; // `%exp, %new, %v[...] : T, view<...>`
+      return Annotation.Cmpxchg;
     default:
+      return Annotation.Each;
+  }
+}
+
+function annotationIndex(mode: Annotation, i: number): number | undefined {
+  switch (mode) {
+    case Annotation.None:
+      return undefined;
+    case Annotation.First:
+      return 0;
+    case Annotation.Select:
+      return i === 0 ? undefined : 0;
+    case Annotation.Cmpxchg:
+      return i < 2 ? 0 : 1;
+    case Annotation.Each:
       return i;
   }
 }
@@ -604,34 +643,69 @@ function annotationIndex(op: Op, info: OpInfo | undefined, i: number): number | 
  * Operand types stated by annotations (`props.annotatedTypes`, the types written after
  * `:`) must equal the operands' actual types (TYPE/001).
  */
-function checkAnnotations(c: OpTypes, op: Op, info: OpInfo | undefined): boolean {
+function checkAnnotations(c: OpTypes, op: Op, mode: Annotation): boolean {
+  if (mode === Annotation.None) return true;
   const ann = annotatedTypes(op);
   if (!ann) return true;
   for (let i = 0; i < op.operands.length; i++) {
-    const k = annotationIndex(op, info, i);
+    const k = annotationIndex(mode, i);
     const t = k === undefined ? undefined : ann[k];
     if (t && typeof t === "object" && !c.same(op.operands[i], t, "operand")) return false;
   }
   return true;
 }
 
+/** What the type check of an op needs to know from its name, worked out once per name. */
+interface TypeFacts {
+  readonly info: OpInfo | undefined;
+  /**
+   * For uniform ops and assumes the annotation is the result type, which the op's own rule
+   * compares with each operand (several diagnostics, as the reference reports them).
+   */
+  readonly annotation: Annotation;
+  readonly checker: Checker | undefined;
+  /** A conversion of the vector dialect (converts lanes). */
+  readonly vector: boolean;
+}
+
+const TYPE_FACTS = new Map<string, TypeFacts>();
+
+function typeFactsOf(name: string): TypeFacts {
+  let f = TYPE_FACTS.get(name);
+  if (f === undefined) {
+    const info = opInfo(name);
+    const annotationIsResult = (info?.types?.kind === "uniform" && info.types.result === "same") || name === "index.assume" || name === "scalar.assume" || name === "kernel.launch.config";
+    f = {
+      info,
+      annotation: annotationIsResult ? Annotation.None : annotationOf(name, info),
+      checker: Object.hasOwn(CHECKERS, name) ? CHECKERS[name] : undefined,
+      vector: name.slice(0, name.indexOf(".")) === "vector",
+    };
+    TYPE_FACTS.set(name, f);
+  }
+  return f;
+}
+
+let shared: OpTypes | undefined;
+
 export function checkOpTypes(ctx: VerifyContext, op: Op): void {
-  const c = new OpTypes(ctx, op);
-  for (const r of op.results) if (!checkTypeBindings(c, r.type)) return;
-  for (const r of op.regions) for (const a of r.args) if (!checkTypeBindings(c, a.type)) return;
-  const info = opInfo(op.name);
-  // For uniform ops and assumes the annotation is the result type, which the op's own rule
-  // compares with each operand (several diagnostics, as the reference reports them).
-  const annotationIsResult =
-    (info?.types?.kind === "uniform" && info.types.result === "same") || isOp(op, "index.assume") || isOp(op, "scalar.assume") || isOp(op, "kernel.launch.config");
-  if (!annotationIsResult && !checkAnnotations(c, op, info)) return;
+  const c = (shared ??= new OpTypes(ctx, op)).bind(ctx, op);
+  const results = op.results;
+  for (let i = 0; i < results.length; i++) if (!checkTypeBindings(c, results[i]!.type)) return;
+  const regions = op.regions;
+  for (let k = 0; k < regions.length; k++) {
+    const args = regions[k]!.args;
+    for (let i = 0; i < args.length; i++) if (!checkTypeBindings(c, args[i]!.type)) return;
+  }
+  const facts = typeFactsOf(op.name);
+  if (!checkAnnotations(c, op, facts.annotation)) return;
   if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
-  const rule = info?.types;
+  const rule = facts.info?.types;
   switch (rule?.kind) {
     case "uniform": return checkUniform(c, op, rule);
-    case "conversion": return checkConversion(c, op, rule, op.dialect === "vector");
+    case "conversion": return checkConversion(c, op, rule, facts.vector);
     case "signature": return checkSignature(c, op, rule);
-    case undefined: return CHECKERS[op.name]?.(c, op);
+    case undefined: return facts.checker?.(c, op);
   }
 }
 

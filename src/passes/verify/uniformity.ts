@@ -20,7 +20,8 @@
  * workgroup. A call to a function containing a collective counts as that collective.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachOpUse } from "./uses.js";
+import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import type { Uniformity } from "../../core/prepared.js";
@@ -51,37 +52,65 @@ export class UniformityInfo {
   }
 }
 
+/**
+ * Levels live in `Value.mark` while the analysis runs: `base + level` for a raised value
+ * (a mark from any other walk or run reads as uniform), instead of a map read per use; the
+ * raised values are copied to `UniformityInfo.values` when it ends, in the order they were
+ * first raised (as the map was filled before).
+ */
+class Levels {
+  readonly base = nextMarkEpoch(2);
+  readonly raised: Value[] = [];
+  level(v: Value): Level {
+    const d = v.mark - this.base;
+    return d === 1 || d === 2 ? d : 0;
+  }
+}
+
 /** The level of the values an op uses (forEachUse's set), without a closure per call. */
 class UseLevel {
   level: Level = 0;
-  constructor(readonly values: Map<Value, Level>) {}
+  constructor(readonly levels: Levels) {}
   readonly visit = (v: Value): void => {
-    const l = this.values.get(v) ?? 0;
+    const l = this.levels.level(v);
     if (l > this.level) this.level = l;
   };
 }
 
 class Analysis {
   readonly #uses: UseLevel;
+  readonly #levels = new Levels();
   constructor(readonly info: UniformityInfo) {
-    this.#uses = new UseLevel(info.values);
+    this.#uses = new UseLevel(this.#levels);
   }
 
   level(v: Value | undefined): Level {
-    return v ? (this.info.values.get(v) ?? 0) : 0;
+    return v ? this.#levels.level(v) : 0;
   }
   /** Raises `v` to `l`; true when that changed its level. */
   set(v: Value, l: Level): boolean {
-    if (l > this.level(v)) {
-      this.info.values.set(v, l);
+    const levels = this.#levels;
+    const old = levels.level(v);
+    if (l > old) {
+      if (old === 0) levels.raised.push(v);
+      v.mark = levels.base + l;
       return true;
     }
     return false;
   }
+
+  /** Hands the levels to `info` (and gives the marks back). */
+  finish(): void {
+    const levels = this.#levels;
+    for (const v of levels.raised) {
+      this.info.values.set(v, levels.level(v));
+      v.mark = 0;
+    }
+  }
   uses(op: Op): Level {
     const u = this.#uses;
     u.level = 0;
-    forEachUse(op, u.visit);
+    forEachOpUse(op, u.visit);
     return u.level;
   }
 
@@ -91,7 +120,14 @@ class Analysis {
   }
 
   region(region: Region, ctl: Level): void {
-    for (const op of region.ops) this.op(op, ctl);
+    const ops = region.ops;
+    for (let i = 0; i < ops.length; i++) this.op(ops[i]!, ctl);
+  }
+
+  /** The `scf.for` iter args (from 1: 0 is the induction variable) take what they join. */
+  #carry(op: Op, body: Region, bounds: Level, y: Op | undefined): void {
+    const args = body.args;
+    for (let i = 1; i < args.length; i++) this.set(args[i]!, this.carried(op, bounds, y, i));
   }
 
   op(op: Op, ctl: Level): void {
@@ -101,11 +137,13 @@ class Analysis {
       case "scf.if": {
         const cond = this.level(op.operands[0]);
         const inner = max(ctl, cond);
-        for (const r of op.regions) this.region(r, inner);
-        for (const [i, res] of op.results.entries()) {
+        const regions = op.regions;
+        for (let k = 0; k < regions.length; k++) this.region(regions[k]!, inner);
+        const results = op.results;
+        for (let i = 0; i < results.length; i++) {
           let l = cond;
-          for (const r of op.regions) l = max(l, this.level(yieldOf(r)?.operands[i]));
-          this.set(res, l);
+          for (let k = 0; k < regions.length; k++) l = max(l, this.level(yieldOf(regions[k])?.operands[i]));
+          this.set(results[i]!, l);
         }
         return;
       }
@@ -117,16 +155,17 @@ class Analysis {
         if (iv) this.set(iv, bounds);
         // Loop-carried values join what the body yields back: iterate the body until they
         // settle (levels only rise, at most twice per value), so one walk of the module suffices.
+        const args = body.args;
         for (;;) {
-          const y = yieldOf(body);
-          for (const [i, a] of body.args.entries()) if (i > 0) this.set(a, this.carried(op, bounds, y, i));
+          this.#carry(op, body, bounds, yieldOf(body));
           this.region(body, max(ctl, bounds));
           const after = yieldOf(body);
           let stale = false;
-          for (const [i, a] of body.args.entries()) if (i > 0 && this.carried(op, bounds, after, i) > this.level(a)) stale = true;
+          for (let i = 1; i < args.length; i++) if (this.carried(op, bounds, after, i) > this.level(args[i])) stale = true;
           if (!stale) break;
         }
-        for (const [i, res] of op.results.entries()) this.set(res, max(bounds, max(this.level(op.operands[3 + i]), this.level(yieldOf(body)?.operands[i]))));
+        const results = op.results;
+        for (let i = 0; i < results.length; i++) this.set(results[i]!, max(bounds, max(this.level(op.operands[3 + i]), this.level(yieldOf(body)?.operands[i]))));
         return;
       }
       case "scf.while": {
@@ -152,8 +191,11 @@ class Analysis {
         return;
       }
     }
+    // An op without results gives no value a level (its uses matter only through control).
+    const results = op.results;
+    if (results.length === 0) return;
     const l = this.resultLevel(op);
-    for (const r of op.results) this.set(r, l);
+    for (let i = 0; i < results.length; i++) this.set(results[i]!, l);
   }
 
   resultLevel(op: Op): Level {
@@ -193,6 +235,7 @@ export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   const a = new Analysis(info);
   // One walk: values flow forward in program order except around loops, which settle locally.
   for (const body of ctx.bodies) a.region(body.region, 0);
+  a.finish();
   return info;
 }
 
@@ -227,9 +270,10 @@ function callRequirement(ctx: VerifyContext, call: Op, needs: Map<Op, Level | un
 }
 
 export function checkUniformControl(ctx: VerifyContext, info: UniformityInfo): void {
-  const needs = functionRequirements(ctx);
+  // Only calls under non-uniform control need the functions' requirements.
+  let needs: Map<Op, Level | undefined> | undefined;
   for (const [op, ctl] of info.control) {
-    const need = isCallOp(op.name) ? callRequirement(ctx, op, needs) : requiredLevel(op);
+    const need = isCallOp(op.name) ? callRequirement(ctx, op, (needs ??= functionRequirements(ctx))) : requiredLevel(op);
     if (need === undefined || ctl <= need) continue;
     const what = isCallOp(op.name) ? `call to '@${String(op.props.symbol ?? op.props.family)}' (which contains a barrier or collective)` : `'${op.name}'`;
     ctx.report(D.nonUniformBarrier, op.span, [what], { help: `move it out of control flow that depends on ${need === 1 ? "lane ids" : "workitem or lane ids"}` });

@@ -29,8 +29,11 @@ function checkForwarded(ctx: VerifyContext, at: Op, values: readonly Value[], ex
     ctx.report(D.yieldCount, at.span, [`${at.name} forwards ${values.length} value(s), ${what} expects ${expected.length}`]);
     return;
   }
+  let same = true;
+  for (let i = 0; i < values.length && same; i++) same = typeEquals(values[i]!.type, expected[i]!);
+  if (same) return;
   const got = values.map((v) => v.type);
-  if (got.some((t, i) => !typeEquals(t, expected[i]!))) ctx.report(D.yieldType, at.span, [`${at.name} forwards ${typeList(got)}, ${what} expects ${typeList(expected)}`]);
+  ctx.report(D.yieldType, at.span, [`${at.name} forwards ${typeList(got)}, ${what} expects ${typeList(expected)}`]);
 }
 
 function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected: readonly Type[], what: string): void {
@@ -43,8 +46,10 @@ function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected:
   });
 }
 
+const NO_TYPES: readonly Type[] = [];
+
 function checkIf(ctx: VerifyContext, op: Op): void {
-  const resultTypes = op.results.map((r) => r.type);
+  const resultTypes = op.results.length === 0 ? NO_TYPES : op.results.map((r) => r.type);
   if (resultTypes.length > 0 && op.regions.length < 2) {
     ctx.report(D.countMismatch, op.span, [`scf.if with ${resultTypes.length} result(s) needs an else region (else_region present when scf.if has results)`]);
   }
@@ -115,7 +120,23 @@ function checkReturn(ctx: VerifyContext, op: Op): void {
 
 const IDENTITY_OPS = new Set(["index.assume", "scalar.assume", "buffer.assume.noalias", "buffer.assume.alignment"]);
 
-function checkOp(ctx: VerifyContext, op: Op): void {
+/** Ops `checkOpYields` checks. */
+export function hasYieldChecks(name: string): boolean {
+  switch (name) {
+    case "scf.if":
+    case "scf.for":
+    case "scf.while":
+    case "func.return":
+    case "template.return":
+    case "kernel.launch.config":
+      return true;
+    default:
+      return IDENTITY_OPS.has(name);
+  }
+}
+
+/** The values `op` forwards across region boundaries, and its identity/launch-config counts. */
+export function checkOpYields(ctx: VerifyContext, op: Op): void {
   switch (op.name) {
     case "scf.if":
       return checkIf(ctx, op);
@@ -134,17 +155,5 @@ function checkOp(ctx: VerifyContext, op: Op): void {
   }
   if (IDENTITY_OPS.has(op.name) && op.operands.length !== op.results.length) {
     ctx.report(D.countMismatch, op.span, [`${op.name} has ${op.operands.length} value(s) but ${op.results.length} result(s)`]);
-  }
-}
-
-export function checkYields(ctx: VerifyContext): void {
-  for (const body of ctx.bodies) {
-    const walk = (ops: readonly Op[]) => {
-      for (const op of ops) {
-        checkOp(ctx, op);
-        for (const r of op.regions) walk(r.ops);
-      }
-    };
-    walk(body.region.ops);
   }
 }
