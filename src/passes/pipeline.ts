@@ -29,6 +29,7 @@ import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
+import { expandWorkgroupScans } from "./expand-scan.js";
 import type { LinkLibrary } from "./link/library.js";
 import { walkRegion } from "../ir/walk.js";
 import { isOp, propOf } from "../dialects/registry.js";
@@ -211,6 +212,7 @@ function prepareKernel(
     checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
+  expandWorkgroupScans(op);
   const uses = removeDeadOps(body);
 
   const launchOp = configRegion.ops[configRegion.ops.length - 1]!;
