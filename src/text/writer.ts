@@ -137,7 +137,8 @@ export class Writer {
   /** Own-line comments; "\n" marks a blank line before one. */
   private comments(comments: readonly string[], pad: string): void {
     for (const c of comments) {
-      if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
+      if (c === BLANK_COMMENT_LINE) this.lines.push(""); // a blank line ending the file
+      else if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
       else this.lines.push(`${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
     }
   }
