@@ -151,3 +151,15 @@ test("buffer.alloca<global>: verifies as in the reference, and compiling it is T
     assert.match(r.err, /global_alloca\.loom:6:8: error \[TARGET\/001\]: buffer\.alloca<global> is not supported/);
   }
 });
+
+test("loom fmt keeps a blank line that ends a file (as the reference's printer does), and only one", (t) => {
+  const dir = tempDir(t);
+  const src = join(dir, "tail.loom");
+  const text = "func.def @f() {\n  func.return\n}\n\n";
+  writeFileSync(src, text);
+  assert.equal(loom("fmt", src).out, text);
+  writeFileSync(src, "func.def @f() {\n  func.return\n}\n");
+  assert.equal(loom("fmt", src).out, "func.def @f() {\n  func.return\n}\n");
+  writeFileSync(src, text + "\n\n");
+  assert.equal(loom("fmt", src).out, text);
+});
