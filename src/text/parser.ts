@@ -159,7 +159,7 @@ export class Parser {
       const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
       module.trailingBlank = module.ops.length > 0 && own.length > 0 && own[0]!.blankBefore;
       // A blank line ending the file is kept, as the reference's printer keeps it.
-      if (module.ops.length > 0 && eof.blankBefore) module.trailingComments.push(BLANK_COMMENT_LINE);
+      if ((module.ops.length > 0 || module.trailingComments.length > 0) && eof.blankBefore) module.trailingComments.push(BLANK_COMMENT_LINE);
     } finally {
       this.closeIsolated(topScope);
     }
