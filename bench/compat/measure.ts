@@ -45,6 +45,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["generic target records", /\btarget\.generic</],
   ["view element or attachment outside v1", /\bview<[^>]*x(?:index|offset)\b|\bview<[^>]*,\s*align\(/],
   ["named results", /->\s*\(%[\w.$-]+\s*:/],
+  // Ops the reference has that the v1 language does not define at all (neither listed as v1 nor as out of v1).
+  ["ops the v1 language does not define", /\bbuffer\.(?:fill|fence|load\.i\d+|store\.i\d+)\b|\bscalar\.(?:bitfield\.|geluf\b)/],
 ];
 
 /** `kernel.workgroup.scan` and the legacy func spellings are outside v1 but implemented: counted as extras. */

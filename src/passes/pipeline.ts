@@ -29,6 +29,7 @@ import { selectProvider, targetRecordAdmits } from "./templates.js";
 import { verifyModule, type VerifiedModule } from "./verify/index.js";
 import { checkBoundFullUnrolls, checkSubgroupAssumptions } from "./verify/static-values.js";
 import { linkModule } from "./link/linker.js";
+import { expandWorkgroupScans } from "./expand-scan.js";
 import type { LinkLibrary } from "./link/library.js";
 import { isOp, type OpOf } from "../dialects/registry.js";
 
@@ -268,6 +269,7 @@ function prepareKernel(
     if (scan.subgroupWidths) checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
+  expandWorkgroupScans(op);
   const uses = removeDeadOps(body);
 
   // The verifier made kernel.launch.config the config region's last op (lowering the companion refuses anything else).

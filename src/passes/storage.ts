@@ -52,6 +52,12 @@ export function layoutAllocations(body: Region, sink: DiagnosticSink, flatInvoca
     const scratch = collectiveScratch(op, flatInvocations);
     if (scratch) return place(op, scratch.bytes, scratch.align);
     if (!isOp(op, "buffer.alloca")) return;
+    if (op.props.deferredSpace !== undefined) {
+      // Verified as the reference does, but no back end allocates in this space: never lower it as private scratch.
+      sink.report(D.unsupported, op.span, [`buffer.alloca<${op.props.deferredSpace}>`, "loom's back ends (they allocate workgroup and private scratch only)"]);
+      ok = false;
+      return;
+    }
     const size = op.operands[0];
     const max = size ? (bounds ??= new ConstantFolder()).upperBound(size) : undefined;
     const proven = max !== undefined && max >= 0n;

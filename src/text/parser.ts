@@ -178,6 +178,8 @@ export class Parser {
       module.trailingComments = commentTexts(trailing);
       const own = trailing[0]?.endOfLine ? trailing.slice(1) : trailing;
       module.trailingBlank = module.ops.length > 0 && own[0] !== undefined && own[0].blankBefore;
+      // A blank line ending the file is kept, as the reference's printer keeps it.
+      if ((module.ops.length > 0 || module.trailingComments.length > 0) && ((this.flags[eof] ?? 0) & BLANK_BEFORE) !== 0) module.trailingComments.push(BLANK_COMMENT_LINE);
     } finally {
       this.closeIsolated(topScope);
     }

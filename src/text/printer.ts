@@ -13,7 +13,9 @@ import { isOp } from "../dialects/registry.js";
 
 export function printModule(m: Module): string {
   const w = new Writer();
-  const ordered = [...m.ops.filter((o) => isOp(o, "alias")), ...m.ops.filter((o) => !isOp(o, "alias"))];
+  // Implicit ops (the template.decl a legacy family gets, text/syntax/legacy.ts) are not source text.
+  const shown = m.ops.filter((o) => o.props.implicit !== true);
+  const ordered = [...shown.filter((o) => isOp(o, "alias")), ...shown.filter((o) => !isOp(o, "alias"))];
   ordered.forEach((op, i) => {
     w.op(op, i === 0, topLevelBlankBefore(op, i === 0));
   });

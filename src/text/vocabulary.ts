@@ -47,6 +47,8 @@ export const BARRIER_SCOPE_SPELLINGS = [...BARRIER_SCOPES, "device", "system"] a
 export const BARRIER_ORDERING_SPELLINGS = ["relaxed", ...BARRIER_ORDERINGS, "seq_cst"] as const;
 export const SHUFFLE_MODES = ["xor", "up", "down", "index"] as const;
 export const ALLOCA_SPACES = ["workgroup", "private"] as const;
+/** Spaces the reference's verifier accepts on `buffer.alloca` that loom's back ends do not allocate in (compile reports them). */
+export const ALLOCA_DEFERRED_SPACES = ["global", "host", "generic"] as const;
 export const MEMORY_SPACES = ["global", "workgroup", "private"] as const;
 export const SCHEDULES = ["linear", "interleaved", "recurrence"] as const;
 /** Modifier words of symbol ops, in grammar (print) order; groups are mutually exclusive. */

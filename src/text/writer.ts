@@ -8,6 +8,7 @@ import { formatLiteral } from "./literals.js";
 import { syntaxOf } from "./syntax/registry.js";
 import { isOp, propOf } from "../dialects/registry.js";
 import { BLANK_COMMENT_LINE } from "./layout.js";
+import { LEGACY_SPELLINGS } from "./syntax/legacy.js";
 
 const INDENT = "  ";
 
@@ -112,7 +113,7 @@ export class Writer {
       return;
     }
     if (op.results.length > 0) this.values(op.results).text(" = ");
-    this.cur += op.name;
+    this.cur += op.props.legacySpelling === true ? LEGACY_SPELLINGS.get(op.name) ?? op.name : op.name;
     const syntax = syntaxOf(op.name);
     if (syntax) syntax.print(this, op);
     else this.cur += " <unprintable op>";
@@ -137,7 +138,8 @@ export class Writer {
   /** Own-line comments; "\n" marks a blank line before one. */
   private comments(comments: readonly string[], pad: string): void {
     for (const c of comments) {
-      if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
+      if (c === BLANK_COMMENT_LINE) this.lines.push(""); // a blank line ending the file
+      else if (c.startsWith("\n")) this.lines.push("", `${pad}//${c.slice(1)}`);
       else this.lines.push(`${pad}//${c.startsWith("\r") ? c.slice(1) : c}`);
     }
   }

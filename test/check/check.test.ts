@@ -55,6 +55,14 @@ for (const { kind, available } of DEVICES) {
     assert.deepEqual(report(scale).cases[0]!.samples.map((s) => [s.sample.count, s.status]), [["1", "pass"], ["63", "pass"], ["64", "pass"], ["65", "pass"], ["1000", "pass"]]);
   });
 
+  test(`loom check --device ${kind}: workgroup scans (every direction and mode, a float scan, a scan in a loop) run through the target-independent expansion`, (t) => {
+    if (!available(t)) return;
+    // Oracle: the file's iota expectations (prefix counts of 1 in flat-id order), judged on what the device wrote.
+    const r = check(file("scan.loom"), "--device", kind, "--no-bench", "--json");
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.deepEqual(report(r).cases.map((c) => [c.case, c.status]), [["scan_case", "pass"]]);
+  });
+
   test(`loom check --device ${kind}: a wrong expectation fails with the first differing index and both values`, (t) => {
     if (!available(t)) return;
     const r = check(file("wrong.loom"), "--device", kind);

@@ -131,3 +131,35 @@ test("loom link, compile --emit loombc, and fmt/verify on .loombc", (t) => {
   const c = loom("compile", root, "--library", lib, "--target", "amdgpu:gfx942", "--kernel", "composed_grid", "-o", join(dir, "g.hsaco"));
   assert.equal(c.code, 0, c.err);
 });
+
+test("buffer.alloca<global>: verifies as in the reference, and compiling it is TARGET/001 on every target (never private scratch)", (t) => {
+  const dir = tempDir(t);
+  const src = join(dir, "global_alloca.loom");
+  writeFileSync(src, `kernel.def @k() {
+  %c1 = index.constant 1 : index
+  kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index
+} launch(%out: buffer) {
+  %bytes = index.constant 64 : offset
+  %g = buffer.alloca<global> align(64) %bytes : buffer
+  kernel.return
+}
+`);
+  assert.equal(loom("verify", src).code, 0);
+  for (const target of ["ptx:sm_90", "spirv:vulkan1.3", "amdgpu:gfx1100"]) {
+    const r = loom("compile", src, "--target", target, "-o", join(dir, "out.bin"));
+    assert.equal(r.code, 1, `${target}: ${r.err}`);
+    assert.match(r.err, /global_alloca\.loom:6:8: error \[TARGET\/001\]: buffer\.alloca<global> is not supported/);
+  }
+});
+
+test("loom fmt keeps a blank line that ends a file (as the reference's printer does), and only one", (t) => {
+  const dir = tempDir(t);
+  const src = join(dir, "tail.loom");
+  const text = "func.def @f() {\n  func.return\n}\n\n";
+  writeFileSync(src, text);
+  assert.equal(loom("fmt", src).out, text);
+  writeFileSync(src, "func.def @f() {\n  func.return\n}\n");
+  assert.equal(loom("fmt", src).out, "func.def @f() {\n  func.return\n}\n");
+  writeFileSync(src, text + "\n\n");
+  assert.equal(loom("fmt", src).out, text);
+});

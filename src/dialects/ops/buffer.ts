@@ -7,7 +7,7 @@ export const BUFFER_OPS = {
   /** operands [b, off]; the result type is the view type */
   "buffer.view": op({ placement: "DF", pure: true, syntax: custom, doc: "typed view of a buffer at a byte offset" }),
   /** operands [bytes] */
-  "buffer.alloca": op<Annotated & { readonly space: "workgroup" | "private"; readonly align: number; readonly invalidSpace?: string }>({
+  "buffer.alloca": op<Annotated & { readonly space: "workgroup" | "private"; readonly align: number; readonly invalidSpace?: string; readonly deferredSpace?: string }>({
     placement: "DF", pure: false, syntax: custom, doc: "fresh workgroup/private scratch buffer",
   }),
   /** operands [...], one result per operand */

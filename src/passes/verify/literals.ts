@@ -95,7 +95,7 @@ const STORE_ORDERINGS = ["relaxed", "release", "seq_cst"];
 function knownSpace(v: Value | undefined, depth = 0): string | undefined {
   const def = v?.owner;
   if (!v || !def || !(def instanceof Op) || depth > 64) return undefined;
-  if (isOp(def, "buffer.alloca")) return def.props.invalidSpace === undefined ? def.props.space : undefined;
+  if (isOp(def, "buffer.alloca")) return def.props.invalidSpace === undefined ? def.props.deferredSpace ?? def.props.space : undefined;
   if (isOp(def, "buffer.assume.memory_space")) return def.props.invalidSpace === undefined ? def.props.space : undefined;
   if (isOp(def, "buffer.assume.noalias") || isOp(def, "buffer.assume.alignment")) return knownSpace(def.operands[def.results.indexOf(v)], depth + 1);
   return undefined;
@@ -123,7 +123,7 @@ export function checkAttributes(ctx: VerifyContext, op: Op): void {
     for (const k of missing) ctx.report(D.literalKind, op.span, [`'${op.name}' needs the attribute '${String(k)}' ({${missing.map((m) => `${String(m)} = …`).join(", ")}})`]);
   }
   if (typeof p.invalidSpace === "string") {
-    const allowed = op.name === "buffer.alloca" ? "workgroup or private" : "global, workgroup or private (a concrete memory space)";
+    const allowed = op.name === "buffer.alloca" ? "global, workgroup, private, host or generic" : "global, workgroup or private (a concrete memory space)";
     out(`memory_space '${p.invalidSpace}' is not one ${op.name} takes (${allowed})`);
   }
   if (isOp(op, "buffer.assume.memory_space") && op.props.invalidSpace === undefined) {

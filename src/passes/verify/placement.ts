@@ -66,7 +66,12 @@ export function checkOpPlacement(ctx: VerifyContext, op: Op, kind: RegionKind | 
     // every provider body is launch-config code, which has no effects; a func.call must still say 'pure'.
     const effectFree = isOp(op, "template.apply") && bodies.length > 0 && bodies.every((b) => nonConfigOf(ctx).get(b) === undefined);
     if (!hasModifier(op, "pure") && !effectFree) {
-      ctx.report(D.impureInLaunchConfig, op.span, [op.name], { help: "mark the call 'pure' (the callee must be pure)" });
+      // Anchored on the kernel, as the reference reports its launch-config effects: once per kernel, the calls as notes.
+      const kernel = topLevelOf(op);
+      const at = kernel.span;
+      const earlier = ctx.diagnostics.find((d) => d.code === D.impureInLaunchConfig.code && d.location?.line === at?.line && d.location?.column === at?.column && d.location?.source === at?.source);
+      if (earlier) (earlier.related ??= []).push(note(`the non-pure '${op.name}'`, op.span));
+      else ctx.report(D.impureInLaunchConfig, kernel.span, [op.name], { help: "mark the call 'pure' (the callee must be pure)", related: [note(`the non-pure '${op.name}'`, op.span)] });
       return;
     }
     for (const callee of bodies) {

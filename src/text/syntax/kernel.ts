@@ -47,13 +47,15 @@ register("kernel.launch.config", {
 });
 
 /**
- * `kernel.barrier<workgroup|global> scope(s) ordering(o)`; the legacy
- * `kernel.barrier<m> {ordering = o, scope = s}` is accepted and printed in clause form.
+ * `kernel.barrier<workgroup|global> scope(s) ordering(o)`; the reference's
+ * `kernel.barrier<m> {ordering = o, scope = s}` is accepted and printed back in the form written
+ * (`dictForm`), as the reference's roundtrip tests expect.
  */
 register("kernel.barrier", {
   parse(p, op) {
     op.props.memory = p.parseAngleEnum("barrier memory", BARRIER_MEMORY_SPELLINGS);
     if (p.at(Tok.LBrace)) {
+      op.props.dictForm = true;
       const attrs = p.parseAttrDict(["ordering", "scope"]);
       for (const a of attrs) {
         const allowed = a.key === "scope" ? BARRIER_SCOPE_SPELLINGS : BARRIER_ORDERING_SPELLINGS;
@@ -76,7 +78,8 @@ register("kernel.barrier", {
     return [];
   },
   print(w, op) {
-    w.text(`<${op.props.memory}> scope(${op.props.scope}) ordering(${op.props.ordering})`);
+    if (op.props.dictForm === true) w.text(`<${op.props.memory}> {ordering = ${op.props.ordering}, scope = ${op.props.scope}}`);
+    else w.text(`<${op.props.memory}> scope(${op.props.scope}) ordering(${op.props.ordering})`);
   },
 });
 

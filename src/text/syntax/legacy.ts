@@ -19,6 +19,13 @@ const LEGACY_OP_NAMES: ReadonlyMap<string, string> = new Map([
   ["func.apply", "template.apply"],
 ]);
 
+/** Canonical op name → the legacy spelling it prints as when built from one (`legacySpelling`). */
+export const LEGACY_SPELLINGS: ReadonlyMap<string, string> = new Map([
+  ["template.def", "func.template"],
+  ["template.apply", "func.apply"],
+  ["template.return", "func.return"],
+]);
+
 /** The canonical op name for a legacy spelling, or undefined when `name` is not one. */
 export function canonicalOpName(name: string): string | undefined {
   // Called for every parsed op: only `func.*` names can be legacy.
@@ -40,11 +47,17 @@ export function parseContractKey(p: Parser, op: Op): void {
   }
   p.expect(Tok.Greater, "'>'");
   p.legacyOps.add(op);
+  // Printed back in the spelling written, as the reference's printer does (LEGACY_SPELLINGS).
+  op.props.legacySpelling = true;
 }
 
 /** A legacy provider body ends in `func.return`; the canonical one in `template.return`. */
 export function renameLegacyReturns(region: Region): void {
-  for (const op of region.ops) if (op.name === "func.return") op.name = "template.return";
+  for (const op of region.ops) {
+    if (op.name !== "func.return") continue;
+    op.name = "template.return";
+    op.props.legacySpelling = true;
+  }
 }
 
 /**
@@ -91,6 +104,8 @@ function familyDecl(family: string, source: Op): Op {
     decl.props.resultTypes = source.results.map((r) => r.type);
   }
   decl.blankBefore = true;
+  // Not in the source: `loom fmt` leaves it out, so a legacy file prints as written.
+  decl.props.implicit = true;
   return decl;
 }
 

@@ -5,7 +5,7 @@ import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok, type TokenIndex } from "../token.js";
 import type { Writer } from "../writer.js";
-import { ALLOCA_SPACES, ATOMIC_RMW_KINDS, MEMORY_SPACES, ORDERINGS, SCOPES } from "../vocabulary.js";
+import { ALLOCA_DEFERRED_SPACES, ALLOCA_SPACES, ATOMIC_RMW_KINDS, MEMORY_SPACES, ORDERINGS, SCOPES } from "../vocabulary.js";
 import { annotationOf, nullaryForm, parseAnnotation, parseSingleAnnotation, register, variadicIdentityForm } from "./core.js";
 
 // ---------------------------------------------------------------- buffer
@@ -43,10 +43,6 @@ function requireKeys(p: Parser, given: readonly { key: string }[], required: rea
 }
 
 /**
- * `%s = buffer.alloca<workgroup|private> align(N) %bytes : buffer`; the legacy
- * `buffer.alloca %bytes {base_alignment = N, memory_space = s} : buffer` prints in the new form.
- */
-/**
  * `<space>` of a memory op. A word outside `allowed` is kept for the verifier, which reports it
  * as the reference does (STRUCTURE/014 on the op); the op holds `fallback` meanwhile.
  */
@@ -54,11 +50,18 @@ function parseSpace<const W extends string>(p: Parser, op: Op, allowed: readonly
   p.expect(Tok.Less, "'<'");
   const t = p.expectIdent("a memory space");
   p.expect(Tok.Greater, "'>'");
-  if ((allowed as readonly string[]).includes(p.textOf(t))) return p.textOf(t) as W;
-  op.props.invalidSpace = p.textOf(t);
+  const space = p.textOf(t);
+  if ((allowed as readonly string[]).includes(space)) return space as W;
+  if (op.name === "buffer.alloca" && (ALLOCA_DEFERRED_SPACES as readonly string[]).includes(space)) op.props.deferredSpace = space;
+  else op.props.invalidSpace = space;
   return fallback;
 }
 
+/**
+ * `%s = buffer.alloca<workgroup|private> align(N) %bytes : buffer`; the reference's
+ * `buffer.alloca %bytes {base_alignment = N, memory_space = s} : buffer` is printed back in the
+ * form written (`dictForm`), as the reference's roundtrip tests expect.
+ */
 register("buffer.alloca", {
   parse(p, op) {
     if (p.at(Tok.Less)) {
@@ -77,12 +80,13 @@ register("buffer.alloca", {
         else if (a.value.kind !== "int" || a.value.value < 0n || a.value.value > 0x7fffffffn) p.unexpected(a.valueTok, "an alignment");
         else op.props.align = Number(a.value.value);
       }
-      op.props = { space: op.props.space, align: op.props.align };
+      op.props = { space: op.props.space, align: op.props.align, dictForm: true };
     }
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.invalidSpace ?? op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
+    if (op.props.dictForm === true) w.text(" ").value(op.operands[0]!).text(` {base_alignment = ${op.props.align}, memory_space = ${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}}`);
+    else w.text(`<${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
     w.annotation(annotationOf(op, () => [T.buffer]));
   },
 });

@@ -201,7 +201,7 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
       return [];
     },
     print(w: Writer, op: Op): void {
-      if (family) w.text(`<@${op.props.family}>`);
+      if (family) w.text(op.props.legacySpelling === true ? `<${op.props.family}>` : `<@${op.props.family}>`);
       printHeader(w, op);
       const region = op.regions[0]!;
       w.signature(region.args);
