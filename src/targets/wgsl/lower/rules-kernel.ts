@@ -144,7 +144,7 @@ const subgroupBroadcast: Rule = (cx, op) => {
  */
 /** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
 const workgroupScan: Rule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "the WGSL back end does not lower workgroup scans yet; 'loom check --device interp' runs them");
+  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
   cx.poison(op);
 };
 
