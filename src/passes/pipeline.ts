@@ -269,7 +269,8 @@ function prepareKernel(
     if (scan.subgroupWidths) checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
-  expandWorkgroupScans(op);
+  // An expanded scan brings a workgroup allocation the scan above did not see.
+  const expandedScans = expandWorkgroupScans(op);
   const uses = removeDeadOps(body);
 
   // The verifier made kernel.launch.config the config region's last op (lowering the companion refuses anything else).
@@ -296,7 +297,7 @@ function prepareKernel(
   checkLaunchLimits(op, configRegion, exportName, sink);
 
   const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
-  const storage = scan.storage ? layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes) : { totalBytes: 0, allocations: NO_ALLOCATIONS };
+  const storage = scan.storage || expandedScans > 0 ? layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes) : { totalBytes: 0, allocations: NO_ALLOCATIONS };
   const args = layoutArgs(body);
   if ("unsupported" in args) {
     const v = body.args[args.unsupported];
