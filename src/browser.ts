@@ -4,7 +4,7 @@
  * page needs besides compiling is its own entry, so a worker that only compiles downloads only
  * the compiler: the WebGPU runtime is `loomc/runtime/webgpu` (browser-safe as it is), and the
  * host-side check harness, the reference interpreter (`CheckProgram`, `prepareReferenceKernel`)
- * and the artifact cache (`ArtifactCache`, with its SHA-256) are `loomc/browser/check`
+ * the artifact cache (`ArtifactCache`, with its SHA-256) and the SPIR-V disassembler are `loomc/browser/check`
  * (src/browser-check.ts).
  * It works under a strict Content-Security-Policy (no 'unsafe-eval'): `LaunchConfigProgram.load`
  * here builds the closure evaluator unless asked for generated code, so a page never attempts
@@ -42,11 +42,9 @@ export {
 // One namespace per target package, as `loomc/target/<name>` exports them
 // (the packages share names such as DEFAULT_LIMITS).
 export * as amdgpu from "./targets/amdgpu/index.js";
-export * as spirv from "./targets/spirv/index.js";
+export * as spirv from "./targets/spirv/api.js";
 export * as ptx from "./targets/ptx/index.js";
 export * as wgsl from "./targets/wgsl/index.js";
-// The SPIR-V target's own disassembler (spirv-dis's text), for showing modules in a page.
-export { disassembleSpirv } from "./targets/spirv/disassemble.js";
 
 /** `loomc`'s LaunchConfigProgram, loading with closures by default (`{ codegen: true }` to generate code). */
 export const LaunchConfigProgram: Pick<typeof CoreLaunchConfigProgram, "load"> = {

@@ -14,7 +14,6 @@ import {
   Workspace,
   amdgpu,
   compileModule,
-  disassembleSpirv,
   emitModule,
   parseExecutableInterface,
   ptx,
@@ -27,7 +26,7 @@ import {
   type TargetEnvironment,
   type TargetProfile,
 } from "loomc/browser";
-import { prepareReferenceKernel } from "loomc/browser/check";
+import { disassembleSpirv, prepareReferenceKernel } from "loomc/browser/check";
 import type { AdapterFactsMessage, CompileResponse, ElementType, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse } from "./protocol.js";
 import { amdgpuListing } from "./listing.js";
 

@@ -53,20 +53,19 @@ export interface EmitOptions {
 
 /**
  * An artifact whose bytes are made when first read (prepared kernels and emitted bytes never
- * change). A class rather than a literal with a getter: every compile makes one or two.
+ * change).
  */
-class LazyArtifact<T> implements Artifact {
-  #bytes: Uint8Array | undefined;
-  constructor(
-    readonly kind: Artifact["kind"],
-    readonly format: string,
-    readonly identifier: string,
-    private readonly make: (input: T) => Uint8Array,
-    private readonly input: T,
-  ) {}
-  get contents(): Uint8Array {
-    return (this.#bytes ??= this.make(this.input));
-  }
+function lazyArtifact<T>(kind: Artifact["kind"], format: string, identifier: string, make: (input: T) => Uint8Array, input: T): Artifact {
+  let bytes: Uint8Array | undefined;
+  // An own enumerable getter (not a class accessor): structured clone (the pool's postMessage) reads it.
+  return {
+    kind,
+    format,
+    identifier,
+    get contents(): Uint8Array {
+      return (bytes ??= make(input));
+    },
+  };
 }
 
 function encodeLaunchBytes(lowered: readonly LaunchFunction[]): Uint8Array {
@@ -180,7 +179,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
           return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
         }
         // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
-        artifacts.push(new LazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, encodeLaunchBytes, lowered));
+        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, encodeLaunchBytes, lowered));
       }
       if (selectionReport) {
         artifacts.push({
@@ -279,7 +278,7 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
       artifacts.push({ kind: "executable", format: options.artifactFormat, identifier, contents: out.contents });
       // The executable's kernel-interface record travels as an artifact of its own (docs/abi.md),
       // built on first read: fingerprinting and encoding would otherwise cost as much as the emit.
-      artifacts.push(new LazyArtifact("interface", "json", `${identifier}.interface.json`, encodeInterface, { kernels, out, format: options.artifactFormat, identifier, contents: out.contents }));
+      artifacts.push(lazyArtifact("interface", "json", `${identifier}.interface.json`, encodeInterface, { kernels, out, format: options.artifactFormat, identifier, contents: out.contents }));
     }
     return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
   });

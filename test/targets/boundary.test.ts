@@ -28,6 +28,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/cli/explanations.ts": "explanations of TARGET diagnostics name the flags and targets that fix them",
   "src/abi/conventions.ts": "names which kind of target uses each argument-passing convention",
   "src/browser.ts": "the browser entry bundles every target package, one namespace each",
+  "src/browser-check.ts": "the browser check entry carries the SPIR-V disassembler for pages that show modules",
 };
 /** Folders whose files may: runtimes each consume one target's executables. */
 const ALLOWED_FOLDERS = ["src/targets/", "src/runtime/"];
