@@ -1,10 +1,18 @@
 /** Generic walkers over the IR: every use of a value, every op in program order. */
 import { Op, Region, Value, type Prop } from "./core.js";
-import type { Type } from "./types.js";
+import { T, type Type } from "./types.js";
 
+/** The interned primitive types (frozen `{ kind, name }`, the most common prop: nothing to visit). */
+const INTERNED_PRIMS: ReadonlySet<unknown> = new Set<unknown>(Object.values(T));
+
+// Indexed loops, not for-of: every verify, fold and lowering counts uses through here.
 function visitTypeValues(t: Type, fn: (v: Value) => void): void {
   if (t.kind !== "view") return;
-  for (const d of t.dims) if (d.kind === "dynamic") fn(d.value);
+  const dims = t.dims;
+  for (let i = 0; i < dims.length; i++) {
+    const d = dims[i]!;
+    if (d.kind === "dynamic") fn(d.value);
+  }
   if (t.layout?.kind === "value") fn(t.layout.value);
 }
 
@@ -12,9 +20,10 @@ function visitProp(p: Prop, fn: (v: Value) => void): void {
   if (p === null || typeof p !== "object") return;
   if (p instanceof Value) return fn(p);
   if (Array.isArray(p)) {
-    for (const x of p) visitProp(x, fn);
+    for (let i = 0; i < p.length; i++) visitProp(p[i] as Prop, fn);
     return;
   }
+  if (INTERNED_PRIMS.has(p)) return;
   const o = p as { readonly [key: string]: Prop };
   if ((o.kind === "view" || o.kind === "vector" || o.kind === "prim") && "element" in o) return visitTypeValues(o as unknown as Type, fn);
   for (const k in o) visitProp(o[k], fn);
@@ -26,9 +35,12 @@ function visitProp(p: Prop, fn: (v: Value) => void): void {
  * argument types (dynamic view dimensions, layout values). Nested regions are not entered.
  */
 export function forEachUse(op: Op, fn: (v: Value) => void): void {
-  for (const v of op.operands) fn(v);
-  for (const k in op.props) visitProp(op.props[k], fn);
-  for (const r of op.results) visitTypeValues(r.type, fn);
+  const operands = op.operands;
+  for (let i = 0; i < operands.length; i++) fn(operands[i]!);
+  const props = op.props;
+  for (const k in props) visitProp(props[k], fn);
+  const results = op.results;
+  for (let i = 0; i < results.length; i++) visitTypeValues(results[i]!.type, fn);
 }
 
 /** Pre-order walk of ops nested in a region (the region's own ops first, then inside). */

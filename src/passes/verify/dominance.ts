@@ -9,7 +9,7 @@
  */
 import { Op, Region, type Predicate, type Value } from "../../ir/core.js";
 import type { Type } from "../../ir/types.js";
-import { forEachOpUse } from "./uses.js";
+import { forEachUse } from "../../ir/walk.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { nextMarkEpoch } from "./marks.js";
@@ -85,7 +85,7 @@ export class DominanceChecker {
   /** The uses of a body op (operands, values in props and result types). */
   checkUses(op: Op): void {
     this.#begin(op);
-    forEachOpUse(op, this.#use);
+    forEachUse(op, this.#use);
   }
 
   /** `op`'s results come into scope (after its regions). */

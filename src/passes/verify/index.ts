@@ -35,7 +35,7 @@
  * use counts) are returned as a `VerifiedModule` (core's `ModuleAnalyses`) for later stages.
  */
 import type { Module, Op, Value } from "../../ir/core.js";
-import { forEachOpUse } from "./uses.js";
+import { forEachUse } from "../../ir/walk.js";
 import type { ModuleAnalyses } from "../../core/prepared.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
@@ -161,7 +161,7 @@ function countUses(bodies: readonly Body[]): Map<Value, number> {
   const count = (v: Value) => void uses.set(v, (uses.get(v) ?? 0) + 1);
   const walk = (ops: readonly Op[]) => {
     for (const op of ops) {
-      forEachOpUse(op, count);
+      forEachUse(op, count);
       for (const r of op.regions) walk(r.ops);
     }
   };

@@ -20,7 +20,7 @@
  * workgroup. A call to a function containing a collective counts as that collective.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
-import { forEachOpUse } from "./uses.js";
+import { forEachUse } from "../../ir/walk.js";
 import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
@@ -110,7 +110,7 @@ class Analysis {
   uses(op: Op): Level {
     const u = this.#uses;
     u.level = 0;
-    forEachOpUse(op, u.visit);
+    forEachUse(op, u.visit);
     return u.level;
   }
 
