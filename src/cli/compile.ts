@@ -1,5 +1,6 @@
 /** `loom compile`: text → executable (+ launch-config companion, interface record), or a listing. */
 import { Compiler, PassProgram, compileModule, emitModule } from "../index.js";
+import { amdgpuListingOf } from "../targets/amdgpu/index.js";
 import { disassembleSpirv } from "../targets/spirv/index.js";
 import { buildLinkIndex, list, loadModule, output, report, requireOne, UsageError, type Command, type Values } from "./common.js";
 import { OutputPlan } from "./io.js";
@@ -41,7 +42,7 @@ export const compileCommand: Command = {
 
 FILE is .loom text or .loombc bytecode (detected by content); '-' reads stdin, '-o -' writes stdout.
   --emit KIND            executable (default): the target's artifact (.ptx text, .spv, .hsaco)
-                         asm: a readable listing (PTX text; SPIR-V disassembly)
+                         asm: a readable listing (PTX or WGSL text; SPIR-V disassembly; AMDGPU assembly)
                          ir: the prepared-low IR the back end lowers, as Loom text
                          loombc: the parsed module as .loombc bytecode (no target needed)
 ${TARGET_HELP}
@@ -126,11 +127,16 @@ naming one file, is refused.`,
   },
 };
 
-/** A readable listing of an executable: PTX is text already; SPIR-V is disassembled by loom itself. */
+/**
+ * A readable listing of an executable: PTX and WGSL are text already; SPIR-V is disassembled by
+ * loom itself; an HSACO comes with the assembly listing its back end kept for these bytes.
+ */
 function listing(format: string, bytes: Uint8Array): string {
-  if (format === "ptx") return new TextDecoder().decode(bytes);
+  if (format === "ptx" || format === "wgsl") return new TextDecoder().decode(bytes);
   if (format === "spirv") return disassembleSpirv(bytes);
-  throw new UsageError(`--emit asm: no listing for ${format} yet (disassemble the code object with llvm-objdump-19 -d)`);
+  const amdgpu = format === "amdgpu-hsaco" ? amdgpuListingOf(bytes) : undefined;
+  if (amdgpu !== undefined) return amdgpu;
+  throw new UsageError(`--emit asm: no listing for ${format} (disassemble the executable with its vendor's tool)`);
 }
 
 /** `--emit loombc`: the parsed, verified module as bytecode. */

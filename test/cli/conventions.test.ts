@@ -281,6 +281,21 @@ test("item 12: --emit asm and ir, launch --dump, and fmt naming a companion it c
   }
   const ptxAsm = loom("compile", SAXPY, "--target", "ptx:sm_90", "--emit", "asm", "-o", "-");
   assert.match(ptxAsm.out, /^\.target sm_90$/m);
+  const wgslAsm = loom("compile", SAXPY, "--target", "wgsl:webgpu", "--emit", "asm", "-o", "-");
+  assert.equal(wgslAsm.code, 0, wgslAsm.err);
+  assert.match(wgslAsm.out, /@compute @workgroup_size\(128/);
+  const amdAsm = loom("compile", SAXPY, "--target", "amdgpu:gfx1100", "--emit", "asm", "-o", "-");
+  assert.equal(amdAsm.code, 0, amdAsm.err);
+  assert.match(amdAsm.out, /^saxpy:$/m);
+  if (requireTool(t, "llvm-objdump-19", "apt-get install llvm-19")) {
+    const hsaco = join(dir, "s.hsaco");
+    assert.equal(loom("compile", SAXPY, "--target", "amdgpu:gfx1100", "-o", hsaco).code, 0);
+    // The listing names the instructions llvm-objdump decodes from the code object, in order.
+    const theirs = runTool("llvm-objdump-19", ["-d", "--mcpu=gfx1100", hsaco]).stdout;
+    const mnemonics = (lines: string[]) => lines.map((l) => /^\s+([a-z_0-9]+)/.exec(l)?.[1]).filter((m): m is string => m !== undefined && m !== "s_code_end" && m !== "s_nop");
+    const decoded = mnemonics(theirs.split("\n").map((l) => l.replace(/\s*\/\/.*$/, "")).filter((l) => l.startsWith("\t")));
+    assert.deepEqual(mnemonics(amdAsm.out.split("\n")), decoded);
+  }
   const ir = loom("compile", SAXPY, "--target", "ptx:sm_90", "--emit", "ir", "-o", "-");
   assert.equal(ir.code, 0, ir.err);
   assert.match(ir.out, /kernel\.def export\("saxpy"\) @saxpy/);
