@@ -184,7 +184,7 @@ const summary = {
 };
 if (args.includes("--json")) console.log(JSON.stringify(summary, null, 2));
 else {
-  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically; check-harness files ${fmt.extras.passed}/${fmt.extras.total} (excluded: ${JSON.stringify(fmt.excluded)})`);
+  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically; extras (check harness, legacy func.template, workgroup scan) ${fmt.extras.passed}/${fmt.extras.total} (excluded: ${JSON.stringify(fmt.excluded)})`);
   console.log(`verify:    ${verify.passed}/${verify.total} v1 verify cases exact (code+line); extras ${verify.extras.passed}/${verify.extras.total} (excluded: ${JSON.stringify(verify.excluded)})`);
   console.log(`roundtrip: ${roundtrip.passed}/${roundtrip.total} v1 roundtrip cases match; extras ${roundtrip.extras.passed}/${roundtrip.extras.total} (excluded: ${JSON.stringify(roundtrip.excluded)})`);
   console.log(`check:     ${check.files} file(s) on ${device}: ${check.passed} passed, ${check.failed} failed, ${check.unsupported} unsupported, ${check.errors} file error(s)`);
