@@ -45,6 +45,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["generic target records", /\btarget\.generic</],
   ["view element or attachment outside v1", /\bview<[^>]*x(?:index|offset)\b|\bview<[^>]*,\s*align\(/],
   ["named results", /->\s*\(%[\w.$-]+\s*:/],
+  ["dynamic workgroup storage", /\bdynamic_workgroup_storage\(|\bkernel\.workgroup\.storage\b/],
+  ["atomic preservation flags", /\bview\.atomic\.(?:reduce|rmw)<\w+,\s*\w+>/],
   // Ops the reference has that the v1 language does not define at all (neither listed as v1 nor as out of v1).
   ["ops the v1 language does not define", /\bbuffer\.(?:fill|fence|load\.i\d+|store\.i\d+)\b|\bscalar\.(?:bitfield\.|geluf\b)/],
 ];
@@ -131,8 +133,8 @@ for (const file of files) {
   } else if (file.endsWith(".loom")) {
     if (/\bcheck\.case\b/.test(text) && device !== "none") {
       check.files++;
-      // A test module that declares its kernels (kernel.decl) links the other .loom files of its folder, as the reference's test packages do.
-      const libraries = /\bkernel\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file)).flatMap((f) => ["--library", f]) : [];
+      // A test module that declares its kernels (kernel.decl, or func.decl of a kernel) links the other .loom files of its folder, as the reference's test packages do.
+      const libraries = /\b(?:kernel|func)\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file)).flatMap((f) => ["--library", f]) : [];
       const r = spawnSync(process.execPath, [cli, "check", file, ...libraries, "--device", device, "--no-bench", "--json"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp/xdg" } });
       try {
         const doc = JSON.parse(r.stdout) as { result?: { cases?: { case: string; line: number; status: string; samples?: { status: string; reason?: string }[] }[] } };
@@ -182,7 +184,7 @@ const summary = {
 };
 if (args.includes("--json")) console.log(JSON.stringify(summary, null, 2));
 else {
-  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically; check-harness files ${fmt.extras.passed}/${fmt.extras.total} (excluded: ${JSON.stringify(fmt.excluded)})`);
+  console.log(`fmt:       ${fmt.passed}/${fmt.total} v1 .loom files print byte-identically; extras (check harness, legacy func.template, workgroup scan) ${fmt.extras.passed}/${fmt.extras.total} (excluded: ${JSON.stringify(fmt.excluded)})`);
   console.log(`verify:    ${verify.passed}/${verify.total} v1 verify cases exact (code+line); extras ${verify.extras.passed}/${verify.extras.total} (excluded: ${JSON.stringify(verify.excluded)})`);
   console.log(`roundtrip: ${roundtrip.passed}/${roundtrip.total} v1 roundtrip cases match; extras ${roundtrip.extras.passed}/${roundtrip.extras.total} (excluded: ${JSON.stringify(roundtrip.excluded)})`);
   console.log(`check:     ${check.files} file(s) on ${device}: ${check.passed} passed, ${check.failed} failed, ${check.unsupported} unsupported, ${check.errors} file error(s)`);

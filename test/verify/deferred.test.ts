@@ -103,3 +103,19 @@ test("a constant shuffle width wider than the profile's fixed subgroup is TARGET
   assert.ok(compile(SHUFFLE(8), [["k", eight]]).result.ok);
   assert.ok(!compile(SHUFFLE(16), [["k", vulkan]]).result.diagnostics.some((x) => /shuffle width/.test(x.message)));
 });
+
+test("a vector device argument verifies (the reference's rule) and is TARGET/001 at the argument when compiled", () => {
+  const text = `kernel.def @vec() {
+  %c1 = index.constant 1 : index
+  kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index
+} launch(%m: vector<2x2xf32>, %out: buffer) {
+  %lane = kernel.workitem.id<x> : index
+  kernel.return
+}
+`;
+  assert.deepEqual(verify(text), [], "verify accepts it");
+  for (const profile of [vulkan, gfx1100]) {
+    const { result } = compile(text, [["vec", profile]]);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.code}@${d.location?.line}`), ["TARGET/001@4"], `${profile.target}`);
+  }
+});
