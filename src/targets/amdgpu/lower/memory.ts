@@ -9,8 +9,8 @@
  *   LDS:    ds_load/store_b32 vdst, vaddr offset:k   (32-bit addresses)
  *
  * Rank-1 vectors of 2 or 4 dwords along a unit-stride axis are one b64/b128 global access.
- * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on global
- * memory, atomic loads and stores; orderings at workgroup and subgroup scope.
+ * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on 32-
+ * and 64-bit elements of either space, atomic loads and stores; orderings at every scope.
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
@@ -406,10 +406,9 @@ const rmwRule: Rule = (cx, op) => {
 };
 
 /** The view operand of an atomic access and its fences, or undefined (reported) when not selected. */
-function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>, only32 = false): ViewValue | undefined {
+function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>): ViewValue | undefined {
   const v = cx.get(operandOf(op, at));
   if (v.kind !== "view" || !fences) return undefined;
-  if (only32 && (v.bytes !== 4 || v.space === "lds")) return void cx.unsupported(op, `'${op.name}' on ${v.space === "lds" ? "workgroup memory" : `'${v.element}' elements`}`);
   return v;
 }
 
@@ -446,24 +445,50 @@ const atomicStoreRule: Rule = (cx, op) => {
 };
 
 /**
- * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32-bit global elements:
- * `global_atomic_cmpswap` with the data pair {desired, expected}, returning the old value
- * (glc); the stronger of the two orderings' fences (a failure ordering adds only acquire).
+ * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32- and 64-bit elements, returning
+ * the old value; the stronger of the two orderings' fences (a failure ordering adds only
+ * acquire).
+ *
+ *   global: global_atomic_cmpswap_b32|b64 with one data tuple {desired, expected} (glc
+ *           when the result is used)
+ *   LDS:    gfx11 ds_cmpstore[_rtn]_b32|b64 addr, desired, expected;
+ *           gfx9  ds_cmpst[_rtn]_b32|b64 addr, expected, desired (the operands swap)
  */
 const cmpxchgRule: Rule = (cx, op) => {
   const fences = atomicFences(cx, op, String(op.props.successOrdering ?? "relaxed"), String(op.props.failureOrdering ?? "relaxed"));
-  const v = atomicAccess(cx, op, 2, fences, true);
+  const v = atomicAccess(cx, op, 2, fences);
   if (!v) return cx.poison(op);
+  const dwords = v.bytes / 4;
+  if (dwords !== 1 && dwords !== 2) {
+    cx.unsupported(op, `'view.atomic.cmpxchg' on '${v.element}' elements`);
+    return cx.poison(op);
+  }
   const at = address(cx, v, indexScalars(cx, op));
-  const data = cx.vreg("v", 2);
-  [1, 0].forEach((operand, i) => cx.emit("v_mov_b32", [part(data, i, 1), cx.lo(cx.scalar(operandOf(op, operand)))]));
-  if (fences!.release) releaseFence(cx, fences!.level);
+  const suffix = SIZE_SUFFIX[dwords]!;
+  const expected = cx.scalar(operandOf(op, 0));
+  const desired = cx.scalar(operandOf(op, 1));
   const result = resultOf(op);
-  const d = cx.vreg("v", 1);
-  const sc1 = fences!.level === 2 && cx.family === "gfx9" ? { sc1: true } : {};
-  if ((cx.kernel.uses.get(result) ?? 0) > 0) cx.emit("global_atomic_cmpswap_b32", [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
-  else cx.emit("global_atomic_cmpswap_b32", [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
-  if (fences!.acquire) acquireFence(cx, "global", fences!.level);
+  const returns = (cx.kernel.uses.get(result) ?? 0) > 0;
+  const d = cx.vreg("v", dwords);
+  if (v.space === "lds") {
+    const [e, n] = [dataRegs(cx, expected), dataRegs(cx, desired)];
+    if (fences!.release) releaseFence(cx, fences!.level);
+    const pair = cx.family === "gfx9" ? [part(e), part(n)] : [part(n), part(e)];
+    if (returns) cx.emit(`ds_cmpswap_rtn_${suffix}`, [part(d), at.reg, ...pair], { offset: at.offset });
+    else cx.emit(`ds_cmpswap_${suffix}`, [at.reg, ...pair], { offset: at.offset });
+  } else {
+    // The data operand is one register tuple: desired in the low half, expected above it.
+    const data = cx.vreg("v", 2 * dwords);
+    [desired, expected].forEach((x, k) => {
+      cx.emit("v_mov_b32", [part(data, k * dwords, 1), cx.lo(x)]);
+      if (dwords === 2) cx.emit("v_mov_b32", [part(data, k * dwords + 1, 1), cx.hi(x)]);
+    });
+    if (fences!.release) releaseFence(cx, fences!.level);
+    const sc1 = fences!.level === 2 && cx.family === "gfx9" ? { sc1: true } : {};
+    if (returns) cx.emit(`global_atomic_cmpswap_${suffix}`, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
+    else cx.emit(`global_atomic_cmpswap_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
+  }
+  if (fences!.acquire) acquireFence(cx, v.space, fences!.level);
   cx.set(result, cx.sval(v.element, d));
 };
 
