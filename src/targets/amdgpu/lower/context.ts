@@ -84,6 +84,8 @@ export class KernelLowering {
   usesVcc = false;
   /** Hidden kernel arguments read (code object v5 `hidden_block_count_*`). */
   hiddenBlockCount = [false, false, false];
+  /** Whether the code reads the launched workgroup size (`hidden_group_size_*`, lower/hidden.ts). */
+  hiddenGroupSize = false;
 
   /** The next lowered region shares the current CSE scope (an unrolled iteration: straight-line code under the same EXEC). */
   shareNextScope = false;
