@@ -279,7 +279,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
 
 export function compileFlat(inst: Instruction, name: string, ctx: CompileContext): Compiled {
   const f = inst.f;
-  if (inst.format === "SCRATCH") return unimplemented(inst, ctx, " (scratch memory is not simulated)");
+  if (inst.format === "SCRATCH") return compileScratch(inst, name, ctx);
   const fam = ctx.family;
   const sregs: number[] = [];
   const vregs: number[] = [];
@@ -394,6 +394,55 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     });
   }
   return unimplemented(inst, ctx);
+}
+
+/**
+ * SCRATCH (architected flat scratch): each lane addresses its own private segment. The
+ * lane's address is VGPR addr (when SVE) + SGPR saddr (unless off) + offset; it must lie in
+ * the descriptor's private segment, so a too small PRIVATE_SEGMENT_FIXED_SIZE fails here.
+ */
+function compileScratch(inst: Instruction, name: string, ctx: CompileContext): Compiled {
+  const f = inst.f;
+  const fam = ctx.family;
+  const m = /^scratch_(load|store)_(\w+)$/.exec(name);
+  const type = m ? typeOf(m[2]!) : undefined;
+  if (!m || !type) return unimplemented(inst, ctx);
+  const store = m[1] === "store";
+  const { bytes, dwords, signed } = type;
+  const sregs: number[] = [];
+  const vregs: number[] = [];
+  const saddr = f.saddr === (fam === "gfx11" ? 0x7c : 0x7f) ? -1 : sgprIndex(f.saddr, fam);
+  if (saddr >= 0) sregs.push(saddr);
+  const vaddr = f.sve ? f.addr : -1;
+  if (vaddr >= 0) vregs.push(vaddr);
+  const data = f.data0;
+  const vdst = f.vdst;
+  if (store) vregs.push(...range(data, dwords));
+  else vregs.push(...range(vdst, dwords));
+  const results = store ? [] : range(1000 + vdst, dwords);
+  const offset = f.offset;
+  const size = bytes * dwords;
+  const exec = (w: Wave) => {
+    const W = w.width;
+    const view = w.scratch;
+    if (!view) throw new LoomError("failed-precondition", `${inst.name} in a kernel without a private segment (${w.where(inst.address)})`);
+    const uniform = (saddr >= 0 ? w.s[saddr]! : 0) + offset;
+    for (let lane = 0; lane < W; lane++) {
+      if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+      const a = (uniform + (vaddr >= 0 ? w.vu[vaddr * W + lane]! : 0)) >>> 0;
+      if (a + size > w.scratchBytes) {
+        throw new LoomError("out-of-range", `scratch access out of range: ${inst.name} of ${size} bytes at private address 0x${a.toString(16)}, the private segment has ${w.scratchBytes} bytes per work-item (${w.where(inst.address)})`);
+      }
+      const at = lane * w.scratchBytes + a;
+      for (let i = 0; i < dwords; i++) {
+        if (store) storeValue(view, at + i * 4, bytes, w.vu[(data + i) * W + lane]!);
+        else w.vu[(vdst + i) * W + lane] = loadValue(view, at + i * 4, bytes, signed);
+      }
+    }
+    if (store) w.issue(fam === "gfx11" ? "vs" : "vm", false, inst.address, inst.name, []);
+    else w.issue("vm", false, inst.address, inst.name, results);
+  };
+  return { inst, exec, sregs, vregs };
 }
 
 /** MUBUF: only the cache maintenance instructions (the simulator has no caches to maintain). */
