@@ -62,6 +62,7 @@ const CASES: readonly { readonly symbol: string; readonly sizes: (n: number) => 
   { symbol: "ordered_atomics", sizes: (n) => ({ a: n, out: Math.ceil(n / 64) }), ns: [1, 63, 200] },
   { symbol: "wide_cmpxchg", sizes: (n) => ({ a: n, out: 8 * n }), ns: [0, 1, 37, 64, 131] },
   { symbol: "dynamic_size", sizes: (n) => ({ out: 16 * n }), ns: [0, 1, 2, 13, 37, 64, 131] },
+  { symbol: "private_memory", sizes: (n) => ({ a: n, out: 4 * n }), ns: [0, 1, 37, 64, 131] },
 ];
 
 for (const processor of ["gfx1100", "gfx942"]) {

@@ -8,7 +8,7 @@
  */
 import type { IsaFamily } from "./family.js";
 
-export type FormatName = "SOP1" | "SOP2" | "SOPC" | "SOPK" | "SOPP" | "SMEM" | "VOP1" | "VOP2" | "VOP3" | "VOP3B" | "DS" | "GLOBAL" | "MUBUF";
+export type FormatName = "SOP1" | "SOP2" | "SOPC" | "SOPK" | "SOPP" | "SMEM" | "VOP1" | "VOP2" | "VOP3" | "VOP3B" | "DS" | "GLOBAL" | "SCRATCH" | "MUBUF";
 
 export interface FamilyOpcode {
   /** The mnemonic LLVM prints on this family (gfx11 renamed many memory instructions). */
@@ -179,6 +179,10 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("global_atomic_add_f32", "GLOBAL", { gfx9: ["global_atomic_add_f32", 0x4d], gfx11: ["global_atomic_add_f32", 0x56] }),
   row("global_atomic_cmpswap_b32", "GLOBAL", { gfx9: ["global_atomic_cmpswap", 0x41], gfx11: ["global_atomic_cmpswap_b32", 0x34] }),
   row("global_atomic_cmpswap_b64", "GLOBAL", { gfx9: ["global_atomic_cmpswap_x2", 0x61], gfx11: ["global_atomic_cmpswap_b64", 0x42] }),
+  row("scratch_load_b32", "SCRATCH", { gfx9: ["scratch_load_dword", 0x14], gfx11: ["scratch_load_b32", 0x14] }),
+  row("scratch_load_b64", "SCRATCH", { gfx9: ["scratch_load_dwordx2", 0x15], gfx11: ["scratch_load_b64", 0x15] }),
+  row("scratch_store_b32", "SCRATCH", { gfx9: ["scratch_store_dword", 0x1c], gfx11: ["scratch_store_b32", 0x1a] }),
+  row("scratch_store_b64", "SCRATCH", { gfx9: ["scratch_store_dwordx2", 0x1d], gfx11: ["scratch_store_b64", 0x1b] }),
   row("ds_load_b32", "DS", { gfx9: ["ds_read_b32", 0x36], gfx11: ["ds_load_b32", 0x36] }),
   row("ds_load_b64", "DS", { gfx9: ["ds_read_b64", 0x76], gfx11: ["ds_load_b64", 0x76] }),
   row("ds_load_b128", "DS", { gfx9: ["ds_read_b128", 0xff], gfx11: ["ds_load_b128", 0xff] }),

@@ -30,6 +30,7 @@ import { carrierOf, KernelLowering, type Lowered } from "./context.js";
 import { AMDGPU_RULES } from "./rules.js";
 import { bodyUniformity } from "./uniformity.js";
 import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.js";
+import { privateLayout } from "./scratch.js";
 
 const lowerRegionOps = regionLowering<KernelLowering, Lowered>("AMDGPU", AMDGPU_RULES, { kind: "invalid" });
 
@@ -198,7 +199,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     workgroupIdY: inputs.workgroupIds[1]!,
     workgroupIdZ: inputs.workgroupIds[2]!,
     workitemIdDims: cx.workitemDims,
-    privateSegmentFixedSize: 0,
+    privateSegmentFixedSize: privateLayout(kernel).bytes,
     usesDynamicStack: false,
   };
   const hiddenArguments = hidden.args;

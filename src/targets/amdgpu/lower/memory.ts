@@ -19,7 +19,8 @@ import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
 import { drain } from "./kernel-rules.js";
-import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
+import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type MemorySpace, type Rule, type Scalar } from "./context.js";
+import { MAX_PRIVATE_SEGMENT_BYTES, privateLayout } from "./scratch.js";
 
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -49,7 +50,7 @@ function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[]): { v
 }
 
 interface Address {
-  /** global: a VGPR pair; LDS: a 32-bit VGPR. */
+  /** global: a VGPR pair; LDS: a 32-bit VGPR; scratch: a 32-bit VGPR or `off` (the offset alone). */
   readonly reg: MOperand;
   readonly offset: number;
 }
@@ -67,9 +68,10 @@ function scale32(cx: Cx, x: Scalar, s: Scalar): Scalar {
 }
 
 /**
- * An LDS address is 32 bits (and below 64 KiB): the low dword of `base + size·Σ iⱼ·sⱼ`,
- * which 32-bit arithmetic gives directly (sums, products and shifts agree mod 2³²), so
- * no 64-bit pairs are built for it.
+ * An LDS or scratch address is 32 bits (LDS below 64 KiB, scratch below the private
+ * segment's size): the low dword of `base + size·Σ iⱼ·sⱼ`, which 32-bit arithmetic gives
+ * directly (sums, products and shifts agree mod 2³²), so no 64-bit pairs are built for it.
+ * A constant scratch address is the offset field alone (`off` in the address operand).
  */
 function ldsAddress(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
   let k = 0n;
@@ -93,18 +95,21 @@ function ldsAddress(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Addres
     const prior = sum, b = base.v;
     sum = prior ? cx.memo("add32", [prior, b], () => int32(cx, "add", prior, b)) : b;
   }
-  // LDS offsets are 16 bits; other constants join the register part.
+  // LDS offsets are 16 bits, scratch offsets 12 (of a signed 13); other constants join the register part.
   let offset = Number(BigInt.asIntN(32, k));
-  if (offset < 0 || offset > 0xffff) {
+  if (offset < 0 || offset > (view.space === "scratch" ? SCRATCH_MAX_OFFSET : 0xffff)) {
     const c = cx.const("i32", BigInt.asUintN(32, k));
     sum = sum ? int32(cx, "add", sum, c) : c;
     offset = 0;
   }
+  if (!sum && view.space === "scratch") return { reg: OFF, offset };
   return { reg: cx.v32(sum ? cx.lo(sum) : imm(0)), offset };
 }
 
+const SCRATCH_MAX_OFFSET = 4095;
+
 function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
-  if (view.space === "lds") return ldsAddress(cx, view, indices);
+  if (view.space !== "global") return ldsAddress(cx, view, indices);
   const e = elementOffset(cx, view, indices);
   const shift = Math.log2(view.bytes);
   let k = e.k * BigInt(view.bytes);
@@ -131,6 +136,7 @@ function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
   const d = cx.vreg("v", dwords);
   const suffix = SIZE_SUFFIX[dwords]!;
   if (view.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
+  else if (view.space === "scratch") cx.emit(`scratch_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   return d;
 }
@@ -138,6 +144,7 @@ function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
 function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
   const suffix = SIZE_SUFFIX[data.n]!;
   if (view.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  else if (view.space === "scratch") cx.emit(`scratch_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
 }
 
@@ -161,11 +168,22 @@ function elementCarrier(cx: Cx, op: Op, result: number): Carrier | undefined {
 
 const allocaRule: Rule = (cx, op) => {
   const a = cx.kernel.allocations.get(op);
-  if (op.props.space !== "workgroup" || a?.offset === undefined) {
-    cx.unsupported(op, "'buffer.alloca<private>'", "private (scratch) memory is not selected by the AMDGPU back end yet");
+  if (op.props.space === "workgroup" && a?.offset !== undefined) return cx.set(resultOf(op), { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+  const offset = privateLayout(cx.kernel).offsets.get(op);
+  if (op.props.space !== "private" || offset === undefined) {
+    cx.unsupported(op, `'buffer.alloca<${String(op.props.space)}>' without a proven size`);
     return cx.poison(op);
   }
-  cx.set(resultOf(op), { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+  if (!cx.info.processor.architectedFlatScratch) {
+    cx.unsupported(op, `'buffer.alloca<private>' on ${cx.info.processor.name}`, "private memory is selected where flat scratch is architected (gfx94x, gfx11); gfx90a's scratch buffer setup is not written");
+    return cx.poison(op);
+  }
+  const total = privateLayout(cx.kernel).bytes;
+  if (total > MAX_PRIVATE_SEGMENT_BYTES) {
+    cx.unsupported(op, `${total} bytes of private memory per invocation`, `the AMDGPU back end lays out at most ${MAX_PRIVATE_SEGMENT_BYTES} bytes of scratch per invocation`);
+    return cx.poison(op);
+  }
+  cx.set(resultOf(op), { kind: "buffer", space: "scratch", addr: cx.const("i64", BigInt(offset)) });
 };
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
@@ -253,7 +271,7 @@ function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
  * register for all lanes) while the offset fits; otherwise each lane's own address.
  */
 function laneAddresses(cx: Cx, v: ViewValue, op: Op, n: number): Address[] {
-  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : o >= -4096 && o <= 4095);
+  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : v.space === "scratch" ? o >= 0 && o <= SCRATCH_MAX_OFFSET : o >= -4096 && o <= 4095);
   if (v.strides.at(-1)?.c === 1n) {
     const first = address(cx, v, indexScalars(cx, op));
     if (fits(first.offset + (n - 1) * v.bytes)) return Array.from({ length: n }, (_, i) => ({ reg: first.reg, offset: first.offset + i * v.bytes }));
@@ -346,7 +364,12 @@ function releaseFence(cx: Cx, level: number): void {
   drain(cx);
 }
 
-function acquireFence(cx: Cx, space: "global" | "lds", level = 0): void {
+/** Atomics on private memory: no other invocation can see it, but no scratch atomic is written. */
+function privateAtomic(cx: Cx, op: Op): void {
+  cx.unsupported(op, `'${op.name}' on private memory`, "use view.load/view.store on a private buffer (no other invocation can see it)");
+}
+
+function acquireFence(cx: Cx, space: MemorySpace, level = 0): void {
   drain(cx);
   if (level > 0) {
     if (cx.family === "gfx9") return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
@@ -360,6 +383,10 @@ const rmwRule: Rule = (cx, op) => {
   const v = cx.get(operandOf(op, 1));
   const fences = v.kind === "view" ? atomicFences(cx, op) : undefined;
   if (v.kind !== "view" || !fences) return cx.poison(op);
+  if (v.space === "scratch") {
+    privateAtomic(cx, op);
+    return cx.poison(op);
+  }
   if (v.bytes !== 4) {
     cx.unsupported(op, `atomics on '${v.element}' elements`);
     return cx.poison(op);
@@ -409,6 +436,7 @@ const rmwRule: Rule = (cx, op) => {
 function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>): ViewValue | undefined {
   const v = cx.get(operandOf(op, at));
   if (v.kind !== "view" || !fences) return undefined;
+  if (v.space === "scratch") return void privateAtomic(cx, op);
   return v;
 }
 
