@@ -69,12 +69,16 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "global_store_b32", operands: [v(2, 2), v(1), { k: "off" }], sc1: true },
   { mnemonic: "buffer_wbl2", operands: [], glc: true, sc1: true },
   { mnemonic: "buffer_inv", operands: [], sc1: true },
+  { mnemonic: "buffer_invl2", operands: [] },
+  { mnemonic: "buffer_wbinvl1_vol", operands: [] },
   { mnemonic: "buffer_gl1_inv", operands: [] },
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);
 /** Architected flat scratch's forms: gfx90a's scratch instructions have no SVE bit (loom selects them on gfx94x and gfx11). */
 const NOT_GFX90A = new Set(["scratch_load_b32", "scratch_store_b32", "scratch_load_b64", "scratch_store_b64"]);
+/** gfx90a's own cache operations (gfx940 renamed opcode 0x29 buffer_inv and dropped buffer_wbinvl1_vol). */
+const GFX90A_ONLY = new Set(["buffer_invl2", "buffer_wbinvl1_vol"]);
 
 const simmOperands = (i: Instruction): number[] => (i.simm === undefined ? [] : [i.simm]);
 
@@ -113,7 +117,7 @@ function readRows(): Row[] {
 
 /** The forms tested on `mcpu`, in row order. */
 function formsOn(mcpu: string): Instruction[] {
-  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942") && !(NOT_GFX90A.has(i.mnemonic) && mcpu === "gfx90a"));
+  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942") && !(NOT_GFX90A.has(i.mnemonic) && mcpu === "gfx90a") && !(GFX90A_ONLY.has(i.mnemonic) && mcpu !== "gfx90a"));
 }
 
 /** What llvm-mc-19 prints today for every form on every processor. */

@@ -261,4 +261,6 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   // gfx940+ (the lowering emits them only on gfx94x: KernelLowering.hasLshlAdd64 marks the same processors).
   row("buffer_wbl2", "MUBUF", { gfx9: ["buffer_wbl2", 0x28] }),
   row("buffer_inv", "MUBUF", { gfx9: ["buffer_inv", 0x29] }),
+  row("buffer_invl2", "MUBUF", { gfx9: ["buffer_invl2", 0x29] }),
+  row("buffer_wbinvl1_vol", "MUBUF", { gfx9: ["buffer_wbinvl1_vol", 0x3f] }),
 ]);

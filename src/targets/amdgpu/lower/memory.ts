@@ -341,26 +341,39 @@ const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b3
  * back L2 (`buffer_wbl2 sc1`, system `sc0 sc1`); acquire = the atomic finished, then the
  * caches the scope does not share invalidated: gfx11 the WGP's L0 (`buffer_gl0_inv`; device and
  * system also GL1, `buffer_gl1_inv` first), gfx94x at device/system scope `buffer_inv sc1`
- * (system `sc0 sc1`). gfx90a's device-scope model (different cache operations) is not
- * written: TARGET/001 there.
+ * (system `sc0 sc1`). gfx90a (non-tgsplit) has no SC bits: device scope needs no write-back
+ * and acquires with `buffer_wbinvl1_vol` (its L1); system scope writes L2 back first
+ * (`buffer_wbl2`) and acquires with `buffer_invl2` then `buffer_wbinvl1_vol`; its atomic loads
+ * carry `glc`, its stores and read-modify-writes nothing beyond `glc` to return.
  */
 function atomicFences(cx: Cx, op: Op, ordering = String(op.props.ordering ?? "relaxed"), failure = "relaxed"): { release: boolean; acquire: boolean; level: number } | undefined {
   const scope = String(op.props.scope ?? "device");
   const level = scope === "system" ? 2 : scope === "device" ? 1 : 0;
   const relaxed = ordering === "relaxed" && failure === "relaxed";
-  if (level > 0 && cx.family === "gfx9" && !cx.hasLshlAdd64 && !(relaxed && op.name !== "view.atomic.load" && op.name !== "view.atomic.store")) {
-    cx.unsupported(op, `an atomic at ${scope} scope on ${cx.info.processor.name}`, "gfx90a's device-scope memory model is not written; use workgroup scope");
-    return undefined;
-  }
   const both = ordering === "acq_rel" || ordering === "seq_cst";
   return { release: both || ordering === "release", acquire: both || ordering === "acquire" || !relaxed && failure !== "relaxed", level };
 }
 
-/** gfx94x SC bits of an atomic's own access at scope `level` (`glc` = SC0). */
-const scopeBits = (cx: Cx, level: number, sc0: boolean) => (cx.family === "gfx9" ? { glc: sc0, ...(level > 0 ? { sc1: true } : {}) } : {});
+/** gfx94x and gfx950 keep caches coherent with SC bits; gfx90a with glc and its own cache operations. */
+const hasScBits = (cx: Cx) => cx.family === "gfx9" && cx.info.processor.name !== "gfx90a";
+
+/**
+ * The cache bits of an atomic's own access at scope `level`: gfx94x SC0 (`glc`) as `sc0`
+ * asks, SC1 beyond workgroup scope; gfx90a `glc` as `sc0` asks at workgroup scope and none
+ * beyond it (its atomic loads add `glc` themselves).
+ */
+const scopeBits = (cx: Cx, level: number, sc0: boolean) => {
+  if (cx.family !== "gfx9") return {};
+  if (!hasScBits(cx)) return level > 0 ? {} : { glc: sc0 };
+  return { glc: sc0, ...(level > 0 ? { sc1: true } : {}) };
+};
+
+/** SC1 on a read-modify-write at system scope (gfx94x only). */
+const systemSc1 = (cx: Cx, level: number) => (level === 2 && hasScBits(cx) ? { sc1: true } : {});
 
 function releaseFence(cx: Cx, level: number): void {
-  if (level > 0 && cx.family === "gfx9") cx.emit("buffer_wbl2", [], scopeBits(cx, level, level === 2));
+  if (level > 0 && hasScBits(cx)) cx.emit("buffer_wbl2", [], scopeBits(cx, level, level === 2));
+  else if (level === 2 && cx.family === "gfx9") cx.emit("buffer_wbl2", []);
   drain(cx);
 }
 
@@ -372,7 +385,11 @@ function privateAtomic(cx: Cx, op: Op): void {
 function acquireFence(cx: Cx, space: MemorySpace, level = 0): void {
   drain(cx);
   if (level > 0) {
-    if (cx.family === "gfx9") return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
+    if (hasScBits(cx)) return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
+    if (cx.family === "gfx9") {
+      if (level === 2) cx.emit("buffer_invl2", []);
+      return cx.emit("buffer_wbinvl1_vol", []);
+    }
     cx.emit("buffer_gl1_inv", []);
   }
   if (cx.family === "gfx11" && (space === "global" || level > 0)) cx.emit("buffer_gl0_inv", []);
@@ -423,11 +440,11 @@ const rmwRule: Rule = (cx, op) => {
   }
   if (returns) {
     const d = cx.vreg("v", 1);
-    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
+    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...systemSc1(cx, fences.level) });
     after();
     return cx.set(result, cx.sval(v.element, d));
   }
-  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
+  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...systemSc1(cx, fences.level) });
   after();
   if (result) cx.set(result, { kind: "invalid" });
 };
@@ -512,7 +529,7 @@ const cmpxchgRule: Rule = (cx, op) => {
       if (dwords === 2) cx.emit("v_mov_b32", [part(data, k * dwords + 1, 1), cx.hi(x)]);
     });
     if (fences!.release) releaseFence(cx, fences!.level);
-    const sc1 = fences!.level === 2 && cx.family === "gfx9" ? { sc1: true } : {};
+    const sc1 = systemSc1(cx, fences!.level);
     if (returns) cx.emit(`global_atomic_cmpswap_${suffix}`, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
     else cx.emit(`global_atomic_cmpswap_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
   }
