@@ -4,9 +4,11 @@
  * so the u32 sequence (scaled reciprocal, one Newton–Raphson step, mulhi) can land two below
  * the quotient: for the pairs below it needs both of its correction steps, which a correctly
  * rounded reciprocal hides for some of them (checked here on a JS model of the sequence).
- * test/amdgpu/data/division.loom divides those pairs and others (both signs, i32 and i64) on
- * gfx1100 and gfx942 in the simulator against the reference interpreter; dropping a correction
- * step from lower/arith.ts fails it.
+ * The u64 sequence (lower/divide64.ts, llc-19's: a 64-bit scaled reciprocal, two Newton–Raphson
+ * steps, mulhi) is modelled the same way: at most two corrections on every pair tried, and
+ * the pairs below need both. test/amdgpu/data/division.loom divides those pairs and others
+ * (both signs, i32 and i64) on gfx1100 and gfx942 in the simulator against the reference
+ * interpreter; dropping a correction step from lower/arith.ts or lower/divide64.ts fails it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,10 +52,49 @@ test("the chosen u32 pairs need both correction steps under the simulator's reci
   assert.ok(TWO_STEP.some(([x, y]) => correctionsNeeded(x, y, rcpNearest) < 2));
 });
 
+const M64 = (1n << 64n) - 1n;
+const fmaF32 = (a: number, b: number, c: number) => f32(a * b + c);
+const bitsF32 = (u: number) => ((U[0] = u), F[0]!);
+
+/** How many of the u64 sequence's corrections x / y needs (lower/divide64.ts, step by step). */
+function corrections64(x: bigint, y: bigint, rcp: (a: number) => number): number {
+  const f = fmaF32(f32(Number(y >> 32n)), bitsF32(0x4f800000), f32(Number(y & 0xffffffffn)));
+  const r = f32(bitsF32(0x5f7ffffc) * rcp(f));
+  const hiF = Math.trunc(f32(bitsF32(0x2f800000) * r));
+  const loF = fmaF32(hiF, bitsF32(0xcf800000), r);
+  let z = (BigInt(cvtU32(hiF)) << 32n) | BigInt(cvtU32(loF));
+  const negY = (0n - y) & M64;
+  for (let i = 0; i < 2; i++) z = (z + ((z * ((negY * z) & M64)) >> 64n)) & M64;
+  const q = (x * z) >> 64n;
+  assert.ok(q * y <= x, `the quotient estimate of ${x} / ${y} is too large`);
+  let rem = x - q * y, n = 0;
+  while (rem >= y) (rem -= y), n++;
+  return n;
+}
+
+/** u64 pairs that need both corrections of the u64 sequence. */
+const TWO_STEP_64: readonly (readonly [bigint, bigint])[] = [
+  [M64, 0x100000001n], [M64, 0x7fffffffffen], [M64 - 1n, 0x7fffffffffen], [M64, 0xffffffffffdn], [M64 - 1n, 0xfffffffffffn], [M64, 0x1ffffffffffdn],
+];
+
+test("the u64 sequence needs at most two corrections, and both for the chosen pairs", () => {
+  for (const [x, y] of TWO_STEP_64) assert.equal(corrections64(x, y, rcpTowardZero), 2, `${x} / ${y}`);
+  let s = 0x9e3779b97f4a7c15n;
+  const next = () => ((s ^= (s << 13n) & M64), (s ^= s >> 7n), (s ^= (s << 17n) & M64), s);
+  for (let i = 0; i < 20000; i++) {
+    const x = next(), y = next() >> (next() % 64n) || 1n;
+    for (const rcp of [rcpTowardZero, rcpNearest]) assert.ok(corrections64(x, y, rcp) <= 2, `${x} / ${y}`);
+  }
+  for (let k = 0n; k < 64n; k++) {
+    for (let d = -3n; d <= 3n; d++) {
+      const y = ((1n << k) + d) & M64;
+      if (y !== 0n) for (const x of [M64, M64 - 1n, 1n << 63n, 0n, y - 1n]) assert.ok(corrections64(x, y, rcpTowardZero) <= 2, `${x} / ${y}`);
+    }
+  }
+});
+
 const FILE = "test/amdgpu/data/division.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-const M64 = (1n << 64n) - 1n;
-
 /** Operand pairs: the two-step u32 pairs, extremes of both signs, then pseudo-random ones (never y = 0, never MIN / −1). */
 function operands(n: number): { a: Int32Array; b: Int32Array } {
   const a = new BigUint64Array(n), b = new BigUint64Array(n);
@@ -61,6 +102,7 @@ function operands(n: number): { a: Int32Array; b: Int32Array } {
   const next = () => ((s ^= s << 13n), (s ^= s >> 7n), (s ^= s << 17n), (s &= M64));
   const fixed: [bigint, bigint][] = [
     ...TWO_STEP.map(([x, y]): [bigint, bigint] => [BigInt(x) | (BigInt(x) << 32n), BigInt(y)]),
+    ...TWO_STEP_64.map(([x, y]): [bigint, bigint] => [x, y]),
     [M64, 3n], [M64, M64], [1n << 63n, 3n], [(1n << 63n) - 1n, M64 - 6n], [0n, 7n], [5n, M64], [0xffffffffn, 0x100000001n], [M64, 0xffffffffn], [0x8000000000000001n, 0xfffffffffffffffdn],
   ];
   for (let i = 0; i < n; i++) {

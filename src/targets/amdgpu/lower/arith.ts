@@ -5,6 +5,7 @@
  * proven bound fits). Operand legality is handled here: VOP2's second source is a VGPR,
  * and VOP3 reads at most one SGPR or literal on gfx9 (two on gfx11) and no literal on gfx9.
  */
+import { divRem64 } from "./divide64.js";
 import { imm, isLiteral } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { fitsU32, KernelLowering, type Carrier, type Scalar } from "./context.js";
@@ -267,7 +268,7 @@ function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
 }
 
 /** d[0:1] = a · b + c (u32 × u32 + u64). */
-function madU64(cx: Cx, d: VReg, a: MOperand, b: MOperand, c: MOperand): void {
+export function madU64(cx: Cx, d: VReg, a: MOperand, b: MOperand, c: MOperand): void {
   const carry = cx.family === "gfx9" ? cx.vcc : { k: "special" as const, name: "null" as const, n: 1 };
   cx.emit("v_mad_u64_u32", [part(d), carry, ...vop3Sources(cx, [a, b, c])]);
 }
@@ -559,44 +560,24 @@ export function divide32(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "t
   return [bump(cx, boolOp(cx, "and", inexact, sameSign), q, kind === "ceil" ? 1n : -1n), r];
 }
 
-/**
- * x / y and x % y on u64 (y ≠ 0) by restoring long division on the vector unit: 64 passes
- * (a scalar counter, every lane in step) shift the remainder left by the dividend's top bit,
- * subtract y where it fits and shift that bit into the quotient, which replaces the dividend.
- */
-function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
-  const n = cx.vreg("v", 2), r = cx.vreg("v", 2), bit = cx.vreg("v", 1), count = cx.vreg("s", 1);
-  const divisor = cx.vpair(y);
-  cx.emit("v_mov_b32", [part(n, 0, 1), cx.lo(x)]);
-  cx.emit("v_mov_b32", [part(n, 1, 1), cx.hi(x)]);
-  cx.emit("v_mov_b32", [part(r, 0, 1), imm(0)]);
-  cx.emit("v_mov_b32", [part(r, 1, 1), imm(0)]);
-  cx.emit("s_mov_b32", [part(count), imm(64)]);
-  const head = cx.label();
-  cx.program.loop("begin");
-  cx.place(head);
-  cx.emit("v_lshlrev_b64", [part(r), imm(1), part(r)]);
-  cx.emit("v_lshrrev_b32", [part(bit), imm(31), part(n, 1, 1)]);
-  cx.emit("v_or_b32", [part(r, 0, 1), part(r, 0, 1), part(bit)]);
-  cx.emit("v_lshlrev_b64", [part(n), imm(1), part(n)]);
-  const fits = cx.vreg("s", cx.maskDwords);
-  cx.emit("v_cmp_ge_u64", [part(fits), part(r), part(divisor)]);
-  const less = sub64(cx, cx.sval("i64", r, { mutable: true }), cx.sval("i64", divisor));
-  for (const i of [0, 1]) cx.emit("v_cndmask_b32_e64", [part(r, i, 1), part(r, i, 1), part(less.reg!, i, 1), part(fits)]);
-  cx.emit("v_cndmask_b32_e64", [part(bit), imm(0), imm(1), part(fits)]);
-  cx.emit("v_or_b32", [part(n, 0, 1), part(n, 0, 1), part(bit)]);
-  cx.emit("s_sub_u32", [part(count), part(count), imm(1)]);
-  cx.emit("s_cmp_lg_u32", [part(count), imm(0)]);
-  cx.branch("s_cbranch_scc1", head);
-  cx.program.loop("end");
-  return [cx.sval("i64", n), cx.sval("i64", r)];
-}
-
 /** `c ? 0 − v : v` on i64. */
 const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
 
-/** `divide32` on i64 (through `divRem64`; negative operands through their magnitudes). */
+/** `divide32` on i64 (through `divRem64`, lower/divide64.ts; negative operands through their magnitudes). */
 export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  // x / y and x % y of one pair share one sequence.
+  const q = cx.memo(`divide64.${signed ? "s" : "u"}.${kind}`, [x, y], () => {
+    const [quotient, remainder] = divide64Uncached(cx, x, y, signed, kind);
+    REMAINDERS.set(quotient, remainder);
+    return quotient;
+  });
+  return [q, REMAINDERS.get(q) ?? q];
+}
+
+/** The remainder computed with each 64-bit quotient. */
+const REMAINDERS = new WeakMap<Scalar, Scalar>();
+
+function divide64Uncached(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
   const zero = cx.const("i64", 0n);
   const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
   const nx = negative(x), ny = negative(y);

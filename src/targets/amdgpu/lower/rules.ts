@@ -302,7 +302,7 @@ function remainder(signed: boolean): Lane {
 /**
  * Quotient (`which` 0) or remainder (1) by `divide32`: i32, and i64 whose operands are both
  * narrow (non-negative below 2^32, so signed and unsigned agree and floor is trunc); other
- * i64 operands by `divide64`'s long division.
+ * i64 operands by `divide64`'s 64-bit reciprocal sequence (lower/divide64.ts).
  */
 function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor", which: 0 | 1): Scalar | undefined {
   const t = carrierOfOperand(cx, op);
