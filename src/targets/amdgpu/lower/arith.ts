@@ -5,7 +5,6 @@
  * proven bound fits). Operand legality is handled here: VOP2's second source is a VGPR,
  * and VOP3 reads at most one SGPR or literal on gfx9 (two on gfx11) and no literal on gfx9.
  */
-import { divRem64 } from "./divide64.js";
 import { imm, isLiteral } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { fitsU32, KernelLowering, type Carrier, type Scalar } from "./context.js";
@@ -558,36 +557,6 @@ export function divide32(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "t
   const inexact = compareInt(cx, "ne", r, cx.const("i32", 0n), 32);
   const sameSign = compareInt(cx, kind === "ceil" ? "sge" : "slt", int32(cx, "xor", r, y), cx.const("i32", 0n), 32);
   return [bump(cx, boolOp(cx, "and", inexact, sameSign), q, kind === "ceil" ? 1n : -1n), r];
-}
-
-/** `c ? 0 − v : v` on i64. */
-const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
-
-/** `divide32` on i64 (through `divRem64`, lower/divide64.ts; negative operands through their magnitudes). */
-export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
-  // x / y and x % y of one pair share one sequence.
-  const q = cx.memo(`divide64.${signed ? "s" : "u"}.${kind}`, [x, y], () => {
-    const [quotient, remainder] = divide64Uncached(cx, x, y, signed, kind);
-    REMAINDERS.set(quotient, remainder);
-    return quotient;
-  });
-  return [q, REMAINDERS.get(q) ?? q];
-}
-
-/** The remainder computed with each 64-bit quotient. */
-const REMAINDERS = new WeakMap<Scalar, Scalar>();
-
-function divide64Uncached(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
-  const zero = cx.const("i64", 0n);
-  const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
-  const nx = negative(x), ny = negative(y);
-  const [uq, ur] = divRem64(cx, negateWhere(cx, nx, x), negateWhere(cx, ny, y));
-  const flip = boolOp(cx, "xor", nx, ny);
-  const q = negateWhere(cx, flip, uq), r = negateWhere(cx, nx, ur);
-  if (kind === "trunc") return [q, r];
-  // An inexact quotient's remainder has x's sign: ceil moves up when x and y agree, floor down when they differ.
-  const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
-  return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
 }
 
 // ---- 64-bit bit counts and rotates (index) ------------------------------------------------

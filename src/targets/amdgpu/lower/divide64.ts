@@ -9,7 +9,7 @@
  */
 import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
-import { add64, compareInt, fma, madU64, mul64, select, sub64, vfloat, vunary } from "./arith.js";
+import { add64, boolOp, compareInt, fma, madU64, mul64, select, sub64, vfloat, vunary } from "./arith.js";
 import type { KernelLowering, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -59,7 +59,7 @@ function reciprocal(cx: Cx, y: Scalar): Scalar {
   return cx.sval("i64", d);
 }
 
-export function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
+function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
   const negY = sub64(cx, cx.const("i64", 0n), y);
   let z = reciprocal(cx, y);
   for (let i = 0; i < 2; i++) z = add64(cx, z, mulHiU64(cx, z, mul64(cx, negY, z)));
@@ -71,4 +71,34 @@ export function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
     r = select(cx, over, sub64(cx, r, y), r);
   }
   return [q, r];
+}
+
+/** `c ? 0 − v : v` on i64. */
+const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
+
+/** `divide32` on i64 (through `divRem64`; negative operands through their magnitudes). */
+export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  // x / y and x % y of one pair share one sequence.
+  const q = cx.memo(`divide64.${signed ? "s" : "u"}.${kind}`, [x, y], () => {
+    const [quotient, remainder] = divide64Uncached(cx, x, y, signed, kind);
+    REMAINDERS.set(quotient, remainder);
+    return quotient;
+  });
+  return [q, REMAINDERS.get(q) ?? q];
+}
+
+/** The remainder computed with each 64-bit quotient. */
+const REMAINDERS = new WeakMap<Scalar, Scalar>();
+
+function divide64Uncached(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
+  const zero = cx.const("i64", 0n);
+  const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
+  const nx = negative(x), ny = negative(y);
+  const [uq, ur] = divRem64(cx, negateWhere(cx, nx, x), negateWhere(cx, ny, y));
+  const flip = boolOp(cx, "xor", nx, ny);
+  const q = negateWhere(cx, flip, uq), r = negateWhere(cx, nx, ur);
+  if (kind === "trunc") return [q, r];
+  // An inexact quotient's remainder has x's sign: ceil moves up when x and y agree, floor down when they differ.
+  const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
+  return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
 }
