@@ -57,13 +57,28 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "v_alignbit_b32", operands: [v(1), v(2), v(3), v(4)] },
   { mnemonic: "v_bfi_b32", operands: [v(1), v(2), v(3), v(4)] },
   { mnemonic: "global_atomic_cmpswap_b32", operands: [v(1), v(2, 2), v(4, 2), { k: "off" }], glc: true },
+  { mnemonic: "global_atomic_cmpswap_b64", operands: [v(0, 2), v(2, 2), v(4, 4), { k: "off" }], glc: true },
+  { mnemonic: "ds_cmpswap_b32", operands: [v(1), v(2), v(3)] },
+  { mnemonic: "ds_cmpswap_rtn_b32", operands: [v(4), v(1), v(2), v(3)] },
+  { mnemonic: "ds_cmpswap_b64", operands: [v(1), v(2, 2), v(4, 2)], offset: 64 },
+  { mnemonic: "ds_cmpswap_rtn_b64", operands: [v(6, 2), v(1), v(2, 2), v(4, 2)] },
+  { mnemonic: "scratch_load_b32", operands: [v(1), v(2), { k: "off" }] },
+  { mnemonic: "scratch_store_b32", operands: [{ k: "off" }, v(3), { k: "off" }], offset: 12 },
+  { mnemonic: "scratch_load_b64", operands: [v(4, 2), { k: "off" }, { k: "off" }], offset: 4088 },
+  { mnemonic: "scratch_store_b64", operands: [v(1), v(6, 2), { k: "off" }], offset: 160 },
   { mnemonic: "global_store_b32", operands: [v(2, 2), v(1), { k: "off" }], sc1: true },
   { mnemonic: "buffer_wbl2", operands: [], glc: true, sc1: true },
   { mnemonic: "buffer_inv", operands: [], sc1: true },
+  { mnemonic: "buffer_invl2", operands: [] },
+  { mnemonic: "buffer_wbinvl1_vol", operands: [] },
   { mnemonic: "buffer_gl1_inv", operands: [] },
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);
+/** Architected flat scratch's forms: gfx90a's scratch instructions have no SVE bit (loom selects them on gfx94x and gfx11). */
+const NOT_GFX90A = new Set(["scratch_load_b32", "scratch_store_b32", "scratch_load_b64", "scratch_store_b64"]);
+/** gfx90a's own cache operations (gfx940 renamed opcode 0x29 buffer_inv and dropped buffer_wbinvl1_vol). */
+const GFX90A_ONLY = new Set(["buffer_invl2", "buffer_wbinvl1_vol"]);
 
 const simmOperands = (i: Instruction): number[] => (i.simm === undefined ? [] : [i.simm]);
 
@@ -102,7 +117,7 @@ function readRows(): Row[] {
 
 /** The forms tested on `mcpu`, in row order. */
 function formsOn(mcpu: string): Instruction[] {
-  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942"));
+  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942") && !(NOT_GFX90A.has(i.mnemonic) && mcpu === "gfx90a") && !(GFX90A_ONLY.has(i.mnemonic) && mcpu !== "gfx90a"));
 }
 
 /** What llvm-mc-19 prints today for every form on every processor. */

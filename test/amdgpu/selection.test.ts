@@ -60,6 +60,9 @@ const CASES: readonly { readonly symbol: string; readonly sizes: (n: number) => 
   { symbol: "rounding_dot", sizes: (n) => ({ a: n, b: n, out: 4 * n }), ns: [1, 61, 200] },
   { symbol: "scoped_atomics", sizes: (n) => ({ a: n, out: 4 * n }), ns: [1, 37, 130] },
   { symbol: "ordered_atomics", sizes: (n) => ({ a: n, out: Math.ceil(n / 64) }), ns: [1, 63, 200] },
+  { symbol: "wide_cmpxchg", sizes: (n) => ({ a: n, out: 8 * n }), ns: [0, 1, 37, 64, 131] },
+  { symbol: "dynamic_size", sizes: (n) => ({ out: 16 * n }), ns: [0, 1, 2, 13, 37, 64, 131] },
+  { symbol: "private_memory", sizes: (n) => ({ a: n, out: 4 * n }), ns: [0, 1, 37, 64, 131] },
 ];
 
 for (const processor of ["gfx1100", "gfx942"]) {

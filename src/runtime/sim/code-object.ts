@@ -69,6 +69,8 @@ export interface CodeObject {
   readonly family: IsaFamily;
   /** gfx90a, gfx94x and gfx11 pack the work-item ids into v0 (x [9:0], y [19:10], z [29:20]). */
   readonly packedWorkitemIds: boolean;
+  /** gfx94x and gfx11 set up the wave's scratch base themselves (AMDGPUUsage "architected flat scratch"). */
+  readonly architectedFlatScratch: boolean;
   readonly target: string;
   readonly kernels: readonly SimKernel[];
 }
@@ -183,5 +185,5 @@ export function loadCodeObject(bytes: Uint8Array): CodeObject {
       codeEnd: func ? entryAddress + func.size : section.address + section.size,
     };
   });
-  return { elf, processor, family, packedWorkitemIds: family === "gfx11" || /^gfx9(0a|4)/.test(processor), target, kernels };
+  return { elf, processor, family, packedWorkitemIds: family === "gfx11" || /^gfx9(0a|4)/.test(processor), architectedFlatScratch: family === "gfx11" || /^gfx9(4|50)/.test(processor), target, kernels };
 }

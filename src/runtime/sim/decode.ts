@@ -86,6 +86,8 @@ export interface Fields {
   // FLAT / SMEM / MUBUF
   offset: number;
   saddr: number;
+  /** SCRATCH: the VGPR address is used (gfx11 word 1 bit 23, gfx940+ word 0 bit 13). */
+  sve: number;
   glc: number;
   slc: number;
   sbase: number;
@@ -105,7 +107,7 @@ export interface Fields {
 function emptyFields(): Fields {
   return {
     sdst: -1, ssrc0: -1, ssrc1: -1, simm16: 0, vdst: -1, src0: -1, src1: -1, src2: -1, abs: 0, neg: 0, negHi: 0, opsel: 0, opselHi: 0, clamp: 0, omod: 0, literal: 0,
-    extra: -1, extraKind: "", offset0: 0, offset1: 0, gds: 0, addr: -1, data0: -1, data1: -1, offset: 0, saddr: -1, glc: 0, slc: 0, sbase: -1, sdata: -1, soffset: -1,
+    extra: -1, extraKind: "", offset0: 0, offset1: 0, gds: 0, addr: -1, data0: -1, data1: -1, offset: 0, saddr: -1, sve: 0, glc: 0, slc: 0, sbase: -1, sdata: -1, soffset: -1,
     opx: "", opy: "", vdstx: -1, vdsty: -1, src0x: -1, vsrc1x: -1, src0y: -1, vsrc1y: -1,
   };
 }
@@ -279,6 +281,7 @@ export function decodeInstruction(family: IsaFamily, fetch: WordFetch, address: 
     f.addr = w1 & 0xff;
     f.data0 = (w1 >>> 8) & 0xff;
     f.saddr = (w1 >>> 16) & 0x7f;
+    if (format === "SCRATCH") f.sve = family === "gfx11" ? (w1 >>> 23) & 1 : (w0 >>> 13) & 1;
     f.vdst = (w1 >>> 24) & 0xff;
   } else if ((family === "gfx11" && top6 === 0x3d) || (family === "gfx9" && top6 === 0x30)) {
     format = "SMEM";

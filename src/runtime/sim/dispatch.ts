@@ -103,7 +103,9 @@ export class Dispatcher {
     const ldsBytes = kernel.groupSegmentFixedSize + (shape.dynamicLdsBytes ?? 0);
     if (ldsBytes > MAX_LDS_BYTES) throw new LoomError("out-of-range", `kernel '${kernel.name}' needs ${ldsBytes} bytes of LDS; a workgroup has at most ${MAX_LDS_BYTES}`);
     if (kernel.privateSegmentFixedSize > 0) {
-      throw new LoomError("unimplemented", `kernel '${kernel.name}' uses ${kernel.privateSegmentFixedSize} bytes of scratch per work-item; the simulator has no scratch memory`);
+      // Scratch through the scratch_* instructions needs the wave's scratch base set by hardware.
+      if (!this.code.architectedFlatScratch) throw new LoomError("unimplemented", `kernel '${kernel.name}' uses ${kernel.privateSegmentFixedSize} bytes of scratch per work-item; the simulator models scratch only where flat scratch is architected (gfx94x, gfx11), not on ${this.code.processor}`);
+      if ((kernel.descriptor.rsrc2 & 1) === 0) throw new LoomError("data-loss", `kernel '${kernel.name}': its descriptor has a ${kernel.privateSegmentFixedSize}-byte private segment but COMPUTE_PGM_RSRC2.ENABLE_PRIVATE_SEGMENT is clear`);
     }
     const segmentSize = Math.max(kernel.kernargSegmentSize, explicitArgs.length);
     // Padding past the segment: the hardware lets s_load_b256/b512 read past the last argument.
@@ -164,6 +166,10 @@ export class Dispatcher {
           const list: Wave[] = [];
           for (let i = 0; i < wavesPerGroup; i++) {
             const w = new Wave(i, width, vgprs, this.code.family, group, this.memory, kernel.name);
+            if (kernel.privateSegmentFixedSize > 0 && (d.rsrc2 & 1) !== 0) {
+              w.scratchBytes = kernel.privateSegmentFixedSize;
+              w.scratch = new DataView(new ArrayBuffer(width * w.scratchBytes));
+            }
             this.initialState(w, i, [x, y, z], shape, userSgprs, workitemIdDims, cp, kernargAddress, packetAddress, queueAddress);
             list.push(w);
           }

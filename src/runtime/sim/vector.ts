@@ -40,6 +40,23 @@ const popcount = (v: number): number => {
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
+const RCP_F = new Float32Array(1);
+const RCP_U = new Uint32Array(RCP_F.buffer);
+/**
+ * The hardware's v_rcp_f32 / v_rcp_iflag_f32 are accurate to 1 ulp, not correctly rounded:
+ * modelled as 1/a rounded toward zero (error < 1 ulp, below the exact value in magnitude), so
+ * code that relies on a correctly rounded reciprocal (a division missing a correction step)
+ * fails here as it would on a GPU.
+ */
+function rcpTowardZero(a: number): number {
+  const exact = 1 / a;
+  RCP_F[0] = exact;
+  const r = RCP_F[0]!;
+  if (!Number.isFinite(exact) || Math.abs(r) <= Math.abs(exact)) return r;
+  RCP_U[0] = RCP_U[0]! - 1;
+  return RCP_F[0]!;
+}
+
 const roundEven = (x: number): number => {
   if (!Number.isFinite(x)) return x;
   const r = Math.round(x);
@@ -158,8 +175,8 @@ const SIMPLE: Record<string, Simple> = {
   v_fract_f32: { src: ["f"], dst: "f", fn: (a) => (Number.isFinite(a) ? Math.min(a - Math.floor(a), 0.99999994) : a !== a ? a : 0) },
   v_exp_f32: { src: ["f"], dst: "f", fn: (a) => 2 ** a },
   v_log_f32: { src: ["f"], dst: "f", fn: (a) => Math.log2(a) },
-  v_rcp_f32: { src: ["f"], dst: "f", fn: (a) => 1 / a },
-  v_rcp_iflag_f32: { src: ["f"], dst: "f", fn: (a) => 1 / a },
+  v_rcp_f32: { src: ["f"], dst: "f", fn: rcpTowardZero },
+  v_rcp_iflag_f32: { src: ["f"], dst: "f", fn: rcpTowardZero },
   v_rsq_f32: { src: ["f"], dst: "f", fn: (a) => 1 / Math.sqrt(a) },
   v_sqrt_f32: { src: ["f"], dst: "f", fn: Math.sqrt },
   v_sin_f32: { src: ["f"], dst: "f", fn: (a) => Math.sin(a * 2 * Math.PI) },

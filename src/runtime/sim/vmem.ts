@@ -49,6 +49,36 @@ const ATOMICS_32: Record<string, Atomic32> = {
   },
 };
 
+/** Read-modify-write of one qword (BigInt, unsigned 64-bit): the new value from the old one and the operands. */
+type Atomic64 = (old: bigint, data: bigint, data2: bigint) => bigint;
+const s64 = (x: bigint) => BigInt.asIntN(64, x);
+const ATOMICS_64: Record<string, Atomic64> = {
+  add: (o, d) => o + d,
+  sub: (o, d) => o - d,
+  inc: (o, d) => (o >= d ? 0n : o + 1n),
+  dec: (o, d) => (o === 0n || o > d ? d : o - 1n),
+  min_i64: (o, d) => (s64(o) < s64(d) ? o : d),
+  max_i64: (o, d) => (s64(o) > s64(d) ? o : d),
+  min_u64: (o, d) => (o < d ? o : d),
+  max_u64: (o, d) => (o > d ? o : d),
+  and: (o, d) => o & d,
+  or: (o, d) => o | d,
+  xor: (o, d) => o ^ d,
+  swap: (_o, d) => d,
+  // Global / flat cmpswap: DATA = {src, cmp}, each a dword pair.
+  cmpswap: (o, d, d2) => (o === d2 ? d : o),
+};
+
+/** The 64-bit atomic of a mnemonic suffix (add_u64, min_i64, cmpswap_b64, ...). */
+function atomic64Of(suffix: string): Atomic64 | undefined {
+  const m = /^(add|sub|inc|dec|min|max|and|or|xor|swap|cmpswap)_([iub])64$/.exec(suffix);
+  if (!m) return undefined;
+  if (m[1] === "min" || m[1] === "max") return ATOMICS_64[`${m[1]}_${m[2] === "i" ? "i64" : "u64"}`];
+  return ATOMICS_64[m[1]!];
+}
+
+const qword = (lo: number, hi: number): bigint => (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+
 /** The atomic of a mnemonic suffix (add_u32, max_i32, add_f32, cmpswap_b32, ...). */
 function atomicOf(suffix: string): Atomic32 | undefined {
   if (suffix === "add_f32") return ATOMICS_32.add_f32;
@@ -196,6 +226,33 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
     });
   }
 
+  // LDS compare-store: gfx9's ds_cmpst takes {cmp, src} in DATA0/DATA1, gfx11's ds_cmpstore {src, cmp}.
+  m = /^ds_(cmpst|cmpstore)(_rtn)?_b(32|64)$/.exec(name);
+  if (m) {
+    const rtn = m[2] !== undefined;
+    const dwords = m[3] === "64" ? 2 : 1;
+    const [cmp, src] = m[1] === "cmpst" ? [data0, data1] : [data1, data0];
+    vregs.push(...range(data0, dwords), ...range(data1, dwords));
+    if (rtn) vregs.push(...range(vdst, dwords));
+    const results = rtn ? range(1000 + vdst, dwords) : [];
+    return done((w) => {
+      const W = w.width;
+      const view = w.group.ldsView;
+      for (let lane = 0; lane < W; lane++) {
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        const a = lds(w, w.vu[addr * W + lane]! + offset, 4 * dwords, inst);
+        let equal = true;
+        for (let i = 0; i < dwords; i++) equal &&= view.getUint32(a + 4 * i, true) === w.vu[(cmp + i) * W + lane]!;
+        for (let i = 0; i < dwords; i++) {
+          const old = view.getUint32(a + 4 * i, true);
+          if (equal) view.setUint32(a + 4 * i, w.vu[(src + i) * W + lane]!, true);
+          if (rtn) w.vu[(vdst + i) * W + lane] = old;
+        }
+      }
+      w.issue("lgkm", false, inst.address, inst.name, results);
+    });
+  }
+
   // LDS atomics: ds_<op>_<type> (no return) and ds_<op>_rtn_<type>.
   m = /^ds_(\w+?)(_rtn)?_([iubf]32)$/.exec(name);
   const atomic = m ? atomicOf(`${m[1]}_${m[3]}`) ?? (m[1] === "add" && m[3] === "f32" ? ATOMICS_32.add_f32 : undefined) : undefined;
@@ -222,7 +279,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
 
 export function compileFlat(inst: Instruction, name: string, ctx: CompileContext): Compiled {
   const f = inst.f;
-  if (inst.format === "SCRATCH") return unimplemented(inst, ctx, " (scratch memory is not simulated)");
+  if (inst.format === "SCRATCH") return compileScratch(inst, name, ctx);
   const fam = ctx.family;
   const sregs: number[] = [];
   const vregs: number[] = [];
@@ -286,6 +343,33 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
   }
 
   m = new RegExp(`^${prefix}_atomic_(\\w+)$`).exec(name);
+  const atomic64 = m ? atomic64Of(m[1]!) : undefined;
+  if (m && atomic64) {
+    const rtn = f.glc === 1;
+    const cmp = m[1]!.startsWith("cmpswap");
+    const data = f.data0;
+    const vdst = f.vdst;
+    vregs.push(...range(data, cmp ? 4 : 2));
+    if (rtn) vregs.push(vdst, vdst + 1);
+    return done((w) => {
+      const W = w.width;
+      for (let lane = 0; lane < W; lane++) {
+        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        access(w, lane, 8);
+        const view = HIT.view!;
+        const lo = view.getUint32(HIT.offset, true);
+        const hi = view.getUint32(HIT.offset + 4, true);
+        const operand = (i: number) => qword(w.vu[(data + i) * W + lane]!, w.vu[(data + i + 1) * W + lane]!);
+        view.setBigUint64(HIT.offset, BigInt.asUintN(64, atomic64(qword(lo, hi), operand(0), cmp ? operand(2) : 0n)), true);
+        if (rtn) {
+          w.vu[vdst * W + lane] = lo;
+          w.vu[(vdst + 1) * W + lane] = hi;
+        }
+      }
+      if (rtn) w.issue(loadCounter, false, inst.address, inst.name, [1000 + vdst, 1001 + vdst]);
+      else w.issue(storeCounter, false, inst.address, inst.name, []);
+    });
+  }
   const atomic = m ? atomicOf(m[1]!) : undefined;
   if (m && atomic) {
     const rtn = f.glc === 1;
@@ -310,6 +394,55 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     });
   }
   return unimplemented(inst, ctx);
+}
+
+/**
+ * SCRATCH (architected flat scratch): each lane addresses its own private segment. The
+ * lane's address is VGPR addr (when SVE) + SGPR saddr (unless off) + offset; it must lie in
+ * the descriptor's private segment, so a too small PRIVATE_SEGMENT_FIXED_SIZE fails here.
+ */
+function compileScratch(inst: Instruction, name: string, ctx: CompileContext): Compiled {
+  const f = inst.f;
+  const fam = ctx.family;
+  const m = /^scratch_(load|store)_(\w+)$/.exec(name);
+  const type = m ? typeOf(m[2]!) : undefined;
+  if (!m || !type) return unimplemented(inst, ctx);
+  const store = m[1] === "store";
+  const { bytes, dwords, signed } = type;
+  const sregs: number[] = [];
+  const vregs: number[] = [];
+  const saddr = f.saddr === (fam === "gfx11" ? 0x7c : 0x7f) ? -1 : sgprIndex(f.saddr, fam);
+  if (saddr >= 0) sregs.push(saddr);
+  const vaddr = f.sve ? f.addr : -1;
+  if (vaddr >= 0) vregs.push(vaddr);
+  const data = f.data0;
+  const vdst = f.vdst;
+  if (store) vregs.push(...range(data, dwords));
+  else vregs.push(...range(vdst, dwords));
+  const results = store ? [] : range(1000 + vdst, dwords);
+  const offset = f.offset;
+  const size = bytes * dwords;
+  const exec = (w: Wave) => {
+    const W = w.width;
+    const view = w.scratch;
+    if (!view) throw new LoomError("failed-precondition", `${inst.name} in a kernel without a private segment (${w.where(inst.address)})`);
+    const uniform = (saddr >= 0 ? w.s[saddr]! : 0) + offset;
+    for (let lane = 0; lane < W; lane++) {
+      if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+      const a = (uniform + (vaddr >= 0 ? w.vu[vaddr * W + lane]! : 0)) >>> 0;
+      if (a + size > w.scratchBytes) {
+        throw new LoomError("out-of-range", `scratch access out of range: ${inst.name} of ${size} bytes at private address 0x${a.toString(16)}, the private segment has ${w.scratchBytes} bytes per work-item (${w.where(inst.address)})`);
+      }
+      const at = lane * w.scratchBytes + a;
+      for (let i = 0; i < dwords; i++) {
+        if (store) storeValue(view, at + i * 4, bytes, w.vu[(data + i) * W + lane]!);
+        else w.vu[(vdst + i) * W + lane] = loadValue(view, at + i * 4, bytes, signed);
+      }
+    }
+    if (store) w.issue(fam === "gfx11" ? "vs" : "vm", false, inst.address, inst.name, []);
+    else w.issue("vm", false, inst.address, inst.name, results);
+  };
+  return { inst, exec, sregs, vregs };
 }
 
 /** MUBUF: only the cache maintenance instructions (the simulator has no caches to maintain). */

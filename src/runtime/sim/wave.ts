@@ -54,6 +54,9 @@ export class Wave {
   readonly pendingS = new Int32Array(SGPR_FILE_SIZE);
   readonly pendingV: Int32Array;
   private nextId = 1;
+  /** Private (scratch) memory: `scratchBytes` per lane, lane l's at l·scratchBytes (set by the dispatch). */
+  scratch: DataView | undefined;
+  scratchBytes = 0;
 
   constructor(
     readonly index: number,

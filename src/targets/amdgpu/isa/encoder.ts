@@ -12,6 +12,7 @@
  *   VOP2 vdst, [vcc,] src0, vsrc1[, vcc] | VOP3 vdst, src0, src1[, src2]
  *   VOP3B vdst, sdst, src0, src1[, src2] | DS [vdst,] addr[, data0[, data1]] (+offset)
  *   GLOBAL loads [vdst,] vaddr, off / stores and atomics vaddr, vdata, off (+offset, glc)
+ *   SCRATCH loads vdst, vaddr|off, off / stores vaddr|off, vdata, off (+offset; SVE = vaddr used)
  */
 import { LoomError } from "../../../core/errors.js";
 import type { IsaFamily } from "./family.js";
@@ -205,6 +206,21 @@ export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]):
       out.push(w0 >>> 0, ((vdst << 24) | ((gfx9 ? 0x7f : 0x7c) << 16) | (data << 8) | addr) >>> 0);
       return;
     }
+    case "SCRATCH": {
+      const offset = inst.offset ?? 0;
+      if (offset < -4096 || offset > 4095) internal(`SCRATCH offset ${offset} out of range`);
+      const load = inst.mnemonic.startsWith("scratch_load");
+      expectCount(inst, 3);
+      if (o[2]?.k !== "off") internal(`${inst.mnemonic}: loom addresses scratch with a VGPR or the offset alone (saddr 'off')`);
+      const at = o[load ? 1 : 0];
+      const sve = at?.k === "off" ? 0 : 1;
+      const addr = sve ? vgprField(operandAt(inst, load ? 1 : 0)) : 0;
+      const vdst = load ? vgprField(operandAt(inst, 0)) : 0;
+      const data = load ? 0 : vgprField(operandAt(inst, 1));
+      const w0 = gfx9 ? 0xdc000000 | (op << 18) | (1 << 14) | (sve << 13) | (offset & 0x1fff) : 0xdc000000 | (op << 18) | (1 << 16) | (offset & 0x1fff);
+      out.push(w0 >>> 0, ((vdst << 24) | ((gfx9 ? 0x7f : 0x7c | (sve << 7)) << 16) | (data << 8) | addr) >>> 0);
+      return;
+    }
     case "MUBUF":
       expectCount(inst, 0);
       out.push((0xe0000000 | (op << 18) | (inst.glc ? 1 << 14 : 0) | (inst.sc1 ? 1 << 15 : 0)) >>> 0, 0);
@@ -264,7 +280,8 @@ export function formatInstruction(inst: Instruction, family: IsaFamily, syntax: 
     case "SMEM":
       return `${name} ${ops.join(", ")}, 0x${(inst.offset ?? 0).toString(16)}`;
     case "DS":
-    case "GLOBAL": {
+    case "GLOBAL":
+    case "SCRATCH": {
       let text = ops.length ? `${name} ${ops.join(", ")}` : name;
       if (inst.offset) text += ` offset:${inst.offset}`;
       if (inst.glc) text += ` ${syntax.glc}`;

@@ -8,7 +8,7 @@
  */
 import type { IsaFamily } from "./family.js";
 
-export type FormatName = "SOP1" | "SOP2" | "SOPC" | "SOPK" | "SOPP" | "SMEM" | "VOP1" | "VOP2" | "VOP3" | "VOP3B" | "DS" | "GLOBAL" | "MUBUF";
+export type FormatName = "SOP1" | "SOP2" | "SOPC" | "SOPK" | "SOPP" | "SMEM" | "VOP1" | "VOP2" | "VOP3" | "VOP3B" | "DS" | "GLOBAL" | "SCRATCH" | "MUBUF";
 
 export interface FamilyOpcode {
   /** The mnemonic LLVM prints on this family (gfx11 renamed many memory instructions). */
@@ -252,12 +252,23 @@ const ROWS: readonly string[] = [
   // gfx940+ (the lowering emits them only on gfx94x: KernelLowering.hasLshlAdd64 marks the same processors).
   "buffer_wbl2 MUBUF 9:28",
   "buffer_inv MUBUF 9:29",
+  // Rows from amdmem.
+  "global_atomic_cmpswap_b64 GLOBAL 9=global_atomic_cmpswap_x2:61 11:42",
+  "scratch_load_b32 SCRATCH 9=scratch_load_dword:14 11:14",
+  "scratch_load_b64 SCRATCH 9=scratch_load_dwordx2:15 11:15",
+  "scratch_store_b32 SCRATCH 9=scratch_store_dword:1c 11:1a",
+  "scratch_store_b64 SCRATCH 9=scratch_store_dwordx2:1d 11:1b",
+  "ds_cmpswap_b32 DS 9=ds_cmpst_b32:10 11=ds_cmpstore_b32:10",
+  "ds_cmpswap_b64 DS 9=ds_cmpst_b64:50 11=ds_cmpstore_b64:50",
+  "ds_cmpswap_rtn_b64 DS 9=ds_cmpst_rtn_b64:70 11=ds_cmpstore_rtn_b64:70",
+  "buffer_invl2 MUBUF 9:29",
+  "buffer_wbinvl1_vol MUBUF 9:3f",
 ];
 
 const FAMILY_BY_NUMBER: Readonly<Record<string, IsaFamily>> = { 9: "gfx9", 10: "gfx10", 11: "gfx11", 12: "gfx12" };
 /** Every format (a record, so that tsc asks for a format added to `FormatName`). */
 const FORMATS: Readonly<Record<FormatName, true>> = {
-  SOP1: true, SOP2: true, SOPC: true, SOPK: true, SOPP: true, SMEM: true, VOP1: true, VOP2: true, VOP3: true, VOP3B: true, DS: true, GLOBAL: true, MUBUF: true,
+  SOP1: true, SOP2: true, SOPC: true, SOPK: true, SOPP: true, SMEM: true, VOP1: true, VOP2: true, VOP3: true, VOP3B: true, DS: true, GLOBAL: true, SCRATCH: true, MUBUF: true,
 };
 
 function isFormat(name: string | undefined): name is FormatName {

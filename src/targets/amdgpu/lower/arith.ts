@@ -267,7 +267,7 @@ function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
 }
 
 /** d[0:1] = a · b + c (u32 × u32 + u64). */
-function madU64(cx: Cx, d: VReg, a: MOperand, b: MOperand, c: MOperand): void {
+export function madU64(cx: Cx, d: VReg, a: MOperand, b: MOperand, c: MOperand): void {
   const carry = cx.family === "gfx9" ? cx.vcc : { k: "special" as const, name: "null" as const, n: 1 };
   cx.emit("v_mad_u64_u32", [part(d), carry, ...vop3Sources(cx, [a, b, c])]);
 }
@@ -557,56 +557,6 @@ export function divide32(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "t
   const inexact = compareInt(cx, "ne", r, cx.const("i32", 0n), 32);
   const sameSign = compareInt(cx, kind === "ceil" ? "sge" : "slt", int32(cx, "xor", r, y), cx.const("i32", 0n), 32);
   return [bump(cx, boolOp(cx, "and", inexact, sameSign), q, kind === "ceil" ? 1n : -1n), r];
-}
-
-/**
- * x / y and x % y on u64 (y ≠ 0) by restoring long division on the vector unit: 64 passes
- * (a scalar counter, every lane in step) shift the remainder left by the dividend's top bit,
- * subtract y where it fits and shift that bit into the quotient, which replaces the dividend.
- */
-function divRem64(cx: Cx, x: Scalar, y: Scalar): [Scalar, Scalar] {
-  const n = cx.vreg("v", 2), r = cx.vreg("v", 2), bit = cx.vreg("v", 1), count = cx.vreg("s", 1);
-  const divisor = cx.vpair(y);
-  cx.emit("v_mov_b32", [part(n, 0, 1), cx.lo(x)]);
-  cx.emit("v_mov_b32", [part(n, 1, 1), cx.hi(x)]);
-  cx.emit("v_mov_b32", [part(r, 0, 1), imm(0)]);
-  cx.emit("v_mov_b32", [part(r, 1, 1), imm(0)]);
-  cx.emit("s_mov_b32", [part(count), imm(64)]);
-  const head = cx.label();
-  cx.program.loop("begin");
-  cx.place(head);
-  cx.emit("v_lshlrev_b64", [part(r), imm(1), part(r)]);
-  cx.emit("v_lshrrev_b32", [part(bit), imm(31), part(n, 1, 1)]);
-  cx.emit("v_or_b32", [part(r, 0, 1), part(r, 0, 1), part(bit)]);
-  cx.emit("v_lshlrev_b64", [part(n), imm(1), part(n)]);
-  const fits = cx.vreg("s", cx.maskDwords);
-  cx.emit("v_cmp_ge_u64", [part(fits), part(r), part(divisor)]);
-  const less = sub64(cx, cx.sval("i64", r, { mutable: true }), cx.sval("i64", divisor));
-  for (const i of [0, 1]) cx.emit("v_cndmask_b32_e64", [part(r, i, 1), part(r, i, 1), part(less.reg!, i, 1), part(fits)]);
-  cx.emit("v_cndmask_b32_e64", [part(bit), imm(0), imm(1), part(fits)]);
-  cx.emit("v_or_b32", [part(n, 0, 1), part(n, 0, 1), part(bit)]);
-  cx.emit("s_sub_u32", [part(count), part(count), imm(1)]);
-  cx.emit("s_cmp_lg_u32", [part(count), imm(0)]);
-  cx.branch("s_cbranch_scc1", head);
-  cx.program.loop("end");
-  return [cx.sval("i64", n), cx.sval("i64", r)];
-}
-
-/** `c ? 0 − v : v` on i64. */
-const negateWhere = (cx: Cx, c: Scalar, v: Scalar) => (c.c === 0n ? v : select(cx, c, sub64(cx, cx.const("i64", 0n), v), v));
-
-/** `divide32` on i64 (through `divRem64`; negative operands through their magnitudes). */
-export function divide64(cx: Cx, x: Scalar, y: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor"): [Scalar, Scalar] {
-  const zero = cx.const("i64", 0n);
-  const negative = (v: Scalar) => (signed && v.max === undefined ? compareInt(cx, "slt", v, zero, 64) : cx.const("i1", 0n));
-  const nx = negative(x), ny = negative(y);
-  const [uq, ur] = divRem64(cx, negateWhere(cx, nx, x), negateWhere(cx, ny, y));
-  const flip = boolOp(cx, "xor", nx, ny);
-  const q = negateWhere(cx, flip, uq), r = negateWhere(cx, nx, ur);
-  if (kind === "trunc") return [q, r];
-  // An inexact quotient's remainder has x's sign: ceil moves up when x and y agree, floor down when they differ.
-  const move = boolOp(cx, "and", compareInt(cx, "ne", r, zero, 64), kind === "ceil" ? boolOp(cx, "xor", flip, cx.const("i1", 1n)) : flip);
-  return [select(cx, move, add64(cx, q, cx.const("i64", kind === "ceil" ? 1n : -1n)), q), r];
 }
 
 // ---- 64-bit bit counts and rotates (index) ------------------------------------------------

@@ -45,11 +45,14 @@ export interface Scalar {
   readonly mutable?: boolean;
 }
 
+/** Where a buffer lives: global memory (64-bit addresses), LDS or the invocation's scratch (32-bit offsets). */
+export type MemorySpace = "global" | "lds" | "scratch";
+
 export type Lowered =
   | Scalar
   | { readonly kind: "vector"; readonly lanes: readonly Scalar[]; readonly t: Carrier }
-  | { readonly kind: "buffer"; readonly space: "global" | "lds"; readonly addr: Scalar }
-  | { readonly kind: "view"; readonly space: "global" | "lds"; readonly base: Scalar; readonly strides: readonly Scalar[]; readonly element: Carrier; readonly bytes: number }
+  | { readonly kind: "buffer"; readonly space: MemorySpace; readonly addr: Scalar }
+  | { readonly kind: "view"; readonly space: MemorySpace; readonly base: Scalar; readonly strides: readonly Scalar[]; readonly element: Carrier; readonly bytes: number }
   | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
   | { readonly kind: "invalid" };
 
@@ -84,6 +87,8 @@ export class KernelLowering {
   usesVcc = false;
   /** Hidden kernel arguments read (code object v5 `hidden_block_count_*`). */
   hiddenBlockCount = [false, false, false];
+  /** Whether the code reads the launched workgroup size (`hidden_group_size_*`, lower/hidden.ts). */
+  hiddenGroupSize = false;
 
   /** The next lowered region shares the current CSE scope (an unrolled iteration: straight-line code under the same EXEC). */
   shareNextScope = false;

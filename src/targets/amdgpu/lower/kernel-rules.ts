@@ -2,7 +2,8 @@
  * `kernel.*` device ops. Workitem ids arrive packed in v0 (x bits 0–9, y 10–19, z 20–29 on
  * gfx90a+/gfx11), workgroup ids in the system SGPRs after the user SGPRs, the workgroup
  * count in the code object v5 hidden argument `hidden_block_count_*` (kernarg offset
- * alignUp(explicit block, 8) + 4·dim). A workgroup barrier drains memory (vmcnt, lgkmcnt,
+ * alignUp(explicit block, 8) + 4·dim), a workgroup size chosen at launch in
+ * `hidden_group_size_*` (lower/hidden.ts). A workgroup barrier drains memory (vmcnt, lgkmcnt,
  * gfx11 vscnt) before `s_barrier`, and on gfx11 invalidates the WGP's L0 after it (acquire
  * at workgroup scope in WGP mode); a subgroup barrier only drains (a wave runs in lockstep).
  */
@@ -12,19 +13,17 @@ import { waitcntImmediate } from "../isa/encoder.js";
 import { part } from "../machine/program.js";
 import { add64, compareInt, int32, mul64, nanPropagating, select, vfloat } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
+import { launchedGroupSize } from "./hidden.js";
 
 type Cx = KernelLowering;
 
 const DIMS = { x: 0, y: 1, z: 2 } as const;
 const dimOf = (op: Op): 0 | 1 | 2 => DIMS[String(op.props.dim) as "x" | "y" | "z"] ?? 0;
 
-function workgroupSize(cx: Cx, op: Op, d: number): number | undefined {
+/** The workgroup size along `d`: a constant when static, else the launch's hidden_group_size_d. */
+function workgroupSize(cx: Cx, d: 0 | 1 | 2): Scalar {
   const size = cx.kernel.staticWorkgroupSize;
-  if (!size) {
-    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size (hidden_group_size_* is not read yet)");
-    return undefined;
-  }
-  return size[d];
+  return size ? cx.const("i64", BigInt(size[d])) : launchedGroupSize(cx, d);
 }
 
 function workitemId(cx: Cx, op: Op, d: 0 | 1 | 2): Scalar | undefined {
@@ -57,18 +56,12 @@ const workitemIdRule: Rule = (cx, op) => {
 
 const workgroupIdRule: Rule = (cx, op) => cx.set(resultOf(op), workgroupId(cx, dimOf(op)));
 
-const workgroupSizeRule: Rule = (cx, op) => {
-  const s = workgroupSize(cx, op, dimOf(op));
-  if (s === undefined) return cx.poison(op);
-  cx.set(resultOf(op), cx.const("i64", BigInt(s)));
-};
+const workgroupSizeRule: Rule = (cx, op) => cx.set(resultOf(op), workgroupSize(cx, dimOf(op)));
 
 const dispatchIdRule: Rule = (cx, op) => {
   const d = dimOf(op);
-  const s = workgroupSize(cx, op, d);
-  if (s === undefined) return cx.poison(op);
   const tid = workitemId(cx, op, d)!;
-  cx.set(resultOf(op), add64(cx, mul64(cx, workgroupId(cx, d), cx.const("i64", BigInt(s))), tid));
+  cx.set(resultOf(op), add64(cx, mul64(cx, workgroupId(cx, d), workgroupSize(cx, d)), tid));
 };
 
 const workgroupCountRule: Rule = (cx, op) => {
@@ -107,36 +100,34 @@ function fullWaves(cx: Cx, op: Op): boolean {
   return false;
 }
 
-/** The invocation's flat id in its workgroup, x + sx·(y + sy·z) (static workgroup size). */
-function flatLocalId(cx: Cx, op: Op, size: readonly [number, number, number] | readonly number[]): Scalar {
+/** The invocation's flat id in its workgroup, x + sx·(y + sy·z) (sizes static or launched). */
+function flatLocalId(cx: Cx, op: Op, size: readonly [number, number, number] | undefined): Scalar {
   let id = workitemId(cx, op, 0)!;
-  if ((size[1] ?? 1) > 1 || (size[2] ?? 1) > 1) {
-    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, cx.const("i32", BigInt(size[1]!))));
-    id = int32(cx, "add", id, int32(cx, "mul", yz, cx.const("i32", BigInt(size[0]!))));
+  if (!size || size[1] > 1 || size[2] > 1) {
+    const yz = int32(cx, "add", workitemId(cx, op, 1)!, int32(cx, "mul", workitemId(cx, op, 2)!, workgroupSize(cx, 1)));
+    id = int32(cx, "add", id, int32(cx, "mul", yz, workgroupSize(cx, 0)));
   }
   return id;
 }
 
+const MAX_FLAT = 1024;
+
 /** Waves are filled in flat-id order, so the subgroup id is flat id / wave size. */
 const subgroupIdRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
-  if (!size) {
-    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size");
-    return cx.poison(op);
-  }
-  const flat = size[0] * size[1] * size[2];
+  const flat = size ? size[0] * size[1] * size[2] : MAX_FLAT;
   if (flat <= cx.wave) return cx.set(resultOf(op), cx.const("i64", 0n));
   const id = int32(cx, "shru", flatLocalId(cx, op, size), cx.const("i32", BigInt(Math.log2(cx.wave))));
   cx.set(resultOf(op), { ...id, t: "i64", narrow: true, max: BigInt(Math.ceil(flat / cx.wave) - 1) });
 };
 
+/** ⌈sx·sy·sz / wave⌉: a constant when the size is static, else from the launched size. */
 const subgroupCountRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
-  if (!size) {
-    cx.unsupported(op, `'${op.name}' with a workgroup size chosen at launch`, "the AMDGPU back end needs a static workgroup size");
-    return cx.poison(op);
-  }
-  cx.set(resultOf(op), cx.const("i64", BigInt(Math.ceil((size[0] * size[1] * size[2]) / cx.wave))));
+  if (size) return cx.set(resultOf(op), cx.const("i64", BigInt(Math.ceil((size[0] * size[1] * size[2]) / cx.wave))));
+  const flat = int32(cx, "mul", int32(cx, "mul", workgroupSize(cx, 0), workgroupSize(cx, 1)), workgroupSize(cx, 2));
+  const count = int32(cx, "shru", int32(cx, "add", flat, cx.const("i32", BigInt(cx.wave - 1))), cx.const("i32", BigInt(Math.log2(cx.wave))));
+  cx.set(resultOf(op), { ...count, t: "i64", narrow: true, max: BigInt(Math.ceil(MAX_FLAT / cx.wave)) });
 };
 
 /**

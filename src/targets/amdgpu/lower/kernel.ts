@@ -29,15 +29,12 @@ import type { WavefrontSize } from "../profiles.js";
 import { carrierOf, KernelLowering, type Lowered } from "./context.js";
 import { AMDGPU_RULES } from "./rules.js";
 import { bodyUniformity } from "./uniformity.js";
+import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.js";
+import { privateLayout } from "./scratch.js";
 
 const lowerRegionOps = regionLowering<KernelLowering, Lowered>("AMDGPU", AMDGPU_RULES, { kind: "invalid" });
 
-/** A code object v5 hidden argument the kernel reads (listed in the metadata `.args`). */
-export interface HiddenArgument {
-  readonly kind: "hidden_block_count_x" | "hidden_block_count_y" | "hidden_block_count_z";
-  readonly offset: number;
-  readonly size: number;
-}
+export type { HiddenArgument } from "./hidden.js";
 
 export interface MachineKernel {
   readonly program: readonly Instruction[];
@@ -57,17 +54,19 @@ export interface LoweredKernel {
 const alignUp = (x: number, a: number) => Math.ceil(x / a) * a;
 
 /** Which hardware inputs the body reads (they decide the SGPR layout before selection). */
-function scanInputs(body: Region): { workgroupIds: boolean[]; blockCount: boolean } {
+function scanInputs(body: Region, dynamicSize: boolean): { workgroupIds: boolean[]; blockCount: boolean; groupSize: boolean } {
   const workgroupIds = [true, false, false];
   let blockCount = false;
+  let groupSize = false;
   walkRegion(body, (op) => {
     if (isOp(op, "kernel.workgroup.id") || isOp(op, "kernel.workitem.dispatch.id")) {
       const d = { x: 0, y: 1, z: 2 }[String(op.props.dim)] ?? 0;
       workgroupIds[d] = true;
     }
     if (isOp(op, "kernel.workgroup.count")) blockCount = true;
+    if (dynamicSize && GROUP_SIZE_READERS.has(op.name)) groupSize = true;
   });
-  return { workgroupIds, blockCount };
+  return { workgroupIds, blockCount, groupSize };
 }
 
 /** Loads every used argument from the kernarg segment (buffers: their 64-bit address). */
@@ -123,9 +122,10 @@ function sameRegister(a: Operand | undefined, b: Operand | undefined): boolean {
 
 export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave: WavefrontSize, analyses: import("../../../core/prepared.js").ModuleAnalyses | undefined): LoweredKernel {
   const family = info.processor.family;
-  const inputs = scanInputs(kernel.body);
+  const inputs = scanInputs(kernel.body, kernel.staticWorkgroupSize === undefined);
   const hiddenOffset = alignUp(kernel.argBlockSize, 8);
-  const kernargSize = inputs.blockCount ? hiddenOffset + 12 : kernel.argBlockSize;
+  const hidden = hiddenLayout(hiddenOffset, kernel.argBlockSize, inputs.blockCount, inputs.groupSize);
+  const kernargSize = hidden.kernargSize;
   const layoutInfo = sgprLayout(info, wave, kernargSize, inputs.workgroupIds[1]!, inputs.workgroupIds[2]!);
   const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset);
   cx.lowerRegion = (region, args) => {
@@ -199,12 +199,10 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     workgroupIdY: inputs.workgroupIds[1]!,
     workgroupIdZ: inputs.workgroupIds[2]!,
     workitemIdDims: cx.workitemDims,
-    privateSegmentFixedSize: 0,
+    privateSegmentFixedSize: privateLayout(kernel).bytes,
     usesDynamicStack: false,
   };
-  const hiddenArguments: HiddenArgument[] = inputs.blockCount
-    ? (["x", "y", "z"] as const).map((d, i) => ({ kind: `hidden_block_count_${d}` as const, offset: hiddenOffset + 4 * i, size: 4 }))
-    : [];
+  const hiddenArguments = hidden.args;
   // The listing stays lazy (printed only for `--emit asm` and the tests).
   return { cx, machine: { program: laid.program, code: laid.code, get listing() { return laid.listing; }, resources, kernargSize, hiddenArguments } };
 }

@@ -9,8 +9,8 @@
  *   LDS:    ds_load/store_b32 vdst, vaddr offset:k   (32-bit addresses)
  *
  * Rank-1 vectors of 2 or 4 dwords along a unit-stride axis are one b64/b128 global access.
- * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on global
- * memory, atomic loads and stores; orderings at workgroup and subgroup scope.
+ * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on 32-
+ * and 64-bit elements of either space, atomic loads and stores; orderings at every scope.
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
@@ -19,7 +19,8 @@ import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
 import { drain } from "./kernel-rules.js";
-import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
+import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type MemorySpace, type Rule, type Scalar } from "./context.js";
+import { MAX_PRIVATE_SEGMENT_BYTES, privateLayout } from "./scratch.js";
 
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -49,7 +50,7 @@ function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[]): { v
 }
 
 interface Address {
-  /** global: a VGPR pair; LDS: a 32-bit VGPR. */
+  /** global: a VGPR pair; LDS: a 32-bit VGPR; scratch: a 32-bit VGPR or `off` (the offset alone). */
   readonly reg: MOperand;
   readonly offset: number;
 }
@@ -67,9 +68,10 @@ function scale32(cx: Cx, x: Scalar, s: Scalar): Scalar {
 }
 
 /**
- * An LDS address is 32 bits (and below 64 KiB): the low dword of `base + size·Σ iⱼ·sⱼ`,
- * which 32-bit arithmetic gives directly (sums, products and shifts agree mod 2³²), so
- * no 64-bit pairs are built for it.
+ * An LDS or scratch address is 32 bits (LDS below 64 KiB, scratch below the private
+ * segment's size): the low dword of `base + size·Σ iⱼ·sⱼ`, which 32-bit arithmetic gives
+ * directly (sums, products and shifts agree mod 2³²), so no 64-bit pairs are built for it.
+ * A constant scratch address is the offset field alone (`off` in the address operand).
  */
 function ldsAddress(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
   let k = 0n;
@@ -93,18 +95,21 @@ function ldsAddress(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Addres
     const prior = sum, b = base.v;
     sum = prior ? cx.memo("add32", [prior, b], () => int32(cx, "add", prior, b)) : b;
   }
-  // LDS offsets are 16 bits; other constants join the register part.
+  // LDS offsets are 16 bits, scratch offsets 12 (of a signed 13); other constants join the register part.
   let offset = Number(BigInt.asIntN(32, k));
-  if (offset < 0 || offset > 0xffff) {
+  if (offset < 0 || offset > (view.space === "scratch" ? SCRATCH_MAX_OFFSET : 0xffff)) {
     const c = cx.const("i32", BigInt.asUintN(32, k));
     sum = sum ? int32(cx, "add", sum, c) : c;
     offset = 0;
   }
+  if (!sum && view.space === "scratch") return { reg: OFF, offset };
   return { reg: cx.v32(sum ? cx.lo(sum) : imm(0)), offset };
 }
 
+const SCRATCH_MAX_OFFSET = 4095;
+
 function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
-  if (view.space === "lds") return ldsAddress(cx, view, indices);
+  if (view.space !== "global") return ldsAddress(cx, view, indices);
   const e = elementOffset(cx, view, indices);
   const shift = Math.log2(view.bytes);
   let k = e.k * BigInt(view.bytes);
@@ -131,6 +136,7 @@ function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
   const d = cx.vreg("v", dwords);
   const suffix = SIZE_SUFFIX[dwords]!;
   if (view.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
+  else if (view.space === "scratch") cx.emit(`scratch_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   return d;
 }
@@ -138,6 +144,7 @@ function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
 function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
   const suffix = SIZE_SUFFIX[data.n]!;
   if (view.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  else if (view.space === "scratch") cx.emit(`scratch_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
 }
 
@@ -161,11 +168,22 @@ function elementCarrier(cx: Cx, op: Op, result: number): Carrier | undefined {
 
 const allocaRule: Rule = (cx, op) => {
   const a = cx.kernel.allocations.get(op);
-  if (op.props.space !== "workgroup" || a?.offset === undefined) {
-    cx.unsupported(op, "'buffer.alloca<private>'", "private (scratch) memory is not selected by the AMDGPU back end yet");
+  if (op.props.space === "workgroup" && a?.offset !== undefined) return cx.set(resultOf(op), { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+  const offset = privateLayout(cx.kernel).offsets.get(op);
+  if (op.props.space !== "private" || offset === undefined) {
+    cx.unsupported(op, `'buffer.alloca<${String(op.props.space)}>' without a proven size`);
     return cx.poison(op);
   }
-  cx.set(resultOf(op), { kind: "buffer", space: "lds", addr: cx.const("i64", BigInt(a.offset)) });
+  if (!cx.info.processor.architectedFlatScratch) {
+    cx.unsupported(op, `'buffer.alloca<private>' on ${cx.info.processor.name}`, "private memory is selected where flat scratch is architected (gfx94x, gfx11); gfx90a's scratch buffer setup is not written");
+    return cx.poison(op);
+  }
+  const total = privateLayout(cx.kernel).bytes;
+  if (total > MAX_PRIVATE_SEGMENT_BYTES) {
+    cx.unsupported(op, `${total} bytes of private memory per invocation`, `the AMDGPU back end lays out at most ${MAX_PRIVATE_SEGMENT_BYTES} bytes of scratch per invocation`);
+    return cx.poison(op);
+  }
+  cx.set(resultOf(op), { kind: "buffer", space: "scratch", addr: cx.const("i64", BigInt(offset)) });
 };
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
@@ -253,7 +271,7 @@ function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
  * register for all lanes) while the offset fits; otherwise each lane's own address.
  */
 function laneAddresses(cx: Cx, v: ViewValue, op: Op, n: number): Address[] {
-  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : o >= -4096 && o <= 4095);
+  const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : v.space === "scratch" ? o >= 0 && o <= SCRATCH_MAX_OFFSET : o >= -4096 && o <= 4095);
   if (v.strides.at(-1)?.c === 1n) {
     const first = address(cx, v, indexScalars(cx, op));
     if (fits(first.offset + (n - 1) * v.bytes)) return Array.from({ length: n }, (_, i) => ({ reg: first.reg, offset: first.offset + i * v.bytes }));
@@ -323,33 +341,55 @@ const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b3
  * back L2 (`buffer_wbl2 sc1`, system `sc0 sc1`); acquire = the atomic finished, then the
  * caches the scope does not share invalidated: gfx11 the WGP's L0 (`buffer_gl0_inv`; device and
  * system also GL1, `buffer_gl1_inv` first), gfx94x at device/system scope `buffer_inv sc1`
- * (system `sc0 sc1`). gfx90a's device-scope model (different cache operations) is not
- * written: TARGET/001 there.
+ * (system `sc0 sc1`). gfx90a (non-tgsplit) has no SC bits: device scope needs no write-back
+ * and acquires with `buffer_wbinvl1_vol` (its L1); system scope writes L2 back first
+ * (`buffer_wbl2`) and acquires with `buffer_invl2` then `buffer_wbinvl1_vol`; its atomic loads
+ * carry `glc`, its stores and read-modify-writes nothing beyond `glc` to return.
  */
 function atomicFences(cx: Cx, op: Op, ordering = String(op.props.ordering ?? "relaxed"), failure = "relaxed"): { release: boolean; acquire: boolean; level: number } | undefined {
   const scope = String(op.props.scope ?? "device");
   const level = scope === "system" ? 2 : scope === "device" ? 1 : 0;
   const relaxed = ordering === "relaxed" && failure === "relaxed";
-  if (level > 0 && cx.family === "gfx9" && !cx.hasLshlAdd64 && !(relaxed && op.name !== "view.atomic.load" && op.name !== "view.atomic.store")) {
-    cx.unsupported(op, `an atomic at ${scope} scope on ${cx.info.processor.name}`, "gfx90a's device-scope memory model is not written; use workgroup scope");
-    return undefined;
-  }
   const both = ordering === "acq_rel" || ordering === "seq_cst";
   return { release: both || ordering === "release", acquire: both || ordering === "acquire" || !relaxed && failure !== "relaxed", level };
 }
 
-/** gfx94x SC bits of an atomic's own access at scope `level` (`glc` = SC0). */
-const scopeBits = (cx: Cx, level: number, sc0: boolean) => (cx.family === "gfx9" ? { glc: sc0, ...(level > 0 ? { sc1: true } : {}) } : {});
+/** gfx94x and gfx950 keep caches coherent with SC bits; gfx90a with glc and its own cache operations. */
+const hasScBits = (cx: Cx) => cx.family === "gfx9" && cx.info.processor.name !== "gfx90a";
+
+/**
+ * The cache bits of an atomic's own access at scope `level`: gfx94x SC0 (`glc`) as `sc0`
+ * asks, SC1 beyond workgroup scope; gfx90a `glc` as `sc0` asks at workgroup scope and none
+ * beyond it (its atomic loads add `glc` themselves).
+ */
+const scopeBits = (cx: Cx, level: number, sc0: boolean) => {
+  if (cx.family !== "gfx9") return {};
+  if (!hasScBits(cx)) return level > 0 ? {} : { glc: sc0 };
+  return { glc: sc0, ...(level > 0 ? { sc1: true } : {}) };
+};
+
+/** SC1 on a read-modify-write at system scope (gfx94x only). */
+const systemSc1 = (cx: Cx, level: number) => (level === 2 && hasScBits(cx) ? { sc1: true } : {});
 
 function releaseFence(cx: Cx, level: number): void {
-  if (level > 0 && cx.family === "gfx9") cx.emit("buffer_wbl2", [], scopeBits(cx, level, level === 2));
+  if (level > 0 && hasScBits(cx)) cx.emit("buffer_wbl2", [], scopeBits(cx, level, level === 2));
+  else if (level === 2 && cx.family === "gfx9") cx.emit("buffer_wbl2", []);
   drain(cx);
 }
 
-function acquireFence(cx: Cx, space: "global" | "lds", level = 0): void {
+/** Atomics on private memory: no other invocation can see it, but no scratch atomic is written. */
+function privateAtomic(cx: Cx, op: Op): void {
+  cx.unsupported(op, `'${op.name}' on private memory`, "use view.load/view.store on a private buffer (no other invocation can see it)");
+}
+
+function acquireFence(cx: Cx, space: MemorySpace, level = 0): void {
   drain(cx);
   if (level > 0) {
-    if (cx.family === "gfx9") return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
+    if (hasScBits(cx)) return cx.emit("buffer_inv", [], scopeBits(cx, level, level === 2));
+    if (cx.family === "gfx9") {
+      if (level === 2) cx.emit("buffer_invl2", []);
+      return cx.emit("buffer_wbinvl1_vol", []);
+    }
     cx.emit("buffer_gl1_inv", []);
   }
   if (cx.family === "gfx11" && (space === "global" || level > 0)) cx.emit("buffer_gl0_inv", []);
@@ -360,6 +400,10 @@ const rmwRule: Rule = (cx, op) => {
   const v = cx.get(operandOf(op, 1));
   const fences = v.kind === "view" ? atomicFences(cx, op) : undefined;
   if (v.kind !== "view" || !fences) return cx.poison(op);
+  if (v.space === "scratch") {
+    privateAtomic(cx, op);
+    return cx.poison(op);
+  }
   if (v.bytes !== 4) {
     cx.unsupported(op, `atomics on '${v.element}' elements`);
     return cx.poison(op);
@@ -396,20 +440,20 @@ const rmwRule: Rule = (cx, op) => {
   }
   if (returns) {
     const d = cx.vreg("v", 1);
-    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
+    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...systemSc1(cx, fences.level) });
     after();
     return cx.set(result, cx.sval(v.element, d));
   }
-  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...(fences.level === 2 && cx.family === "gfx9" ? { sc1: true } : {}) });
+  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...systemSc1(cx, fences.level) });
   after();
   if (result) cx.set(result, { kind: "invalid" });
 };
 
 /** The view operand of an atomic access and its fences, or undefined (reported) when not selected. */
-function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>, only32 = false): ViewValue | undefined {
+function atomicAccess(cx: Cx, op: Op, at: number, fences: ReturnType<typeof atomicFences>): ViewValue | undefined {
   const v = cx.get(operandOf(op, at));
   if (v.kind !== "view" || !fences) return undefined;
-  if (only32 && (v.bytes !== 4 || v.space === "lds")) return void cx.unsupported(op, `'${op.name}' on ${v.space === "lds" ? "workgroup memory" : `'${v.element}' elements`}`);
+  if (v.space === "scratch") return void privateAtomic(cx, op);
   return v;
 }
 
@@ -446,24 +490,50 @@ const atomicStoreRule: Rule = (cx, op) => {
 };
 
 /**
- * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32-bit global elements:
- * `global_atomic_cmpswap` with the data pair {desired, expected}, returning the old value
- * (glc); the stronger of the two orderings' fences (a failure ordering adds only acquire).
+ * `view.atomic.cmpxchg %expected, %desired, %v[i]` on 32- and 64-bit elements, returning
+ * the old value; the stronger of the two orderings' fences (a failure ordering adds only
+ * acquire).
+ *
+ *   global: global_atomic_cmpswap_b32|b64 with one data tuple {desired, expected} (glc
+ *           when the result is used)
+ *   LDS:    gfx11 ds_cmpstore[_rtn]_b32|b64 addr, desired, expected;
+ *           gfx9  ds_cmpst[_rtn]_b32|b64 addr, expected, desired (the operands swap)
  */
 const cmpxchgRule: Rule = (cx, op) => {
   const fences = atomicFences(cx, op, String(op.props.successOrdering ?? "relaxed"), String(op.props.failureOrdering ?? "relaxed"));
-  const v = atomicAccess(cx, op, 2, fences, true);
+  const v = atomicAccess(cx, op, 2, fences);
   if (!v) return cx.poison(op);
+  const dwords = v.bytes / 4;
+  if (dwords !== 1 && dwords !== 2) {
+    cx.unsupported(op, `'view.atomic.cmpxchg' on '${v.element}' elements`);
+    return cx.poison(op);
+  }
   const at = address(cx, v, indexScalars(cx, op));
-  const data = cx.vreg("v", 2);
-  [1, 0].forEach((operand, i) => cx.emit("v_mov_b32", [part(data, i, 1), cx.lo(cx.scalar(operandOf(op, operand)))]));
-  if (fences!.release) releaseFence(cx, fences!.level);
+  const suffix = SIZE_SUFFIX[dwords]!;
+  const expected = cx.scalar(operandOf(op, 0));
+  const desired = cx.scalar(operandOf(op, 1));
   const result = resultOf(op);
-  const d = cx.vreg("v", 1);
-  const sc1 = fences!.level === 2 && cx.family === "gfx9" ? { sc1: true } : {};
-  if ((cx.kernel.uses.get(result) ?? 0) > 0) cx.emit("global_atomic_cmpswap_b32", [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
-  else cx.emit("global_atomic_cmpswap_b32", [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
-  if (fences!.acquire) acquireFence(cx, "global", fences!.level);
+  const returns = (cx.kernel.uses.get(result) ?? 0) > 0;
+  const d = cx.vreg("v", dwords);
+  if (v.space === "lds") {
+    const [e, n] = [dataRegs(cx, expected), dataRegs(cx, desired)];
+    if (fences!.release) releaseFence(cx, fences!.level);
+    const pair = cx.family === "gfx9" ? [part(e), part(n)] : [part(n), part(e)];
+    if (returns) cx.emit(`ds_cmpswap_rtn_${suffix}`, [part(d), at.reg, ...pair], { offset: at.offset });
+    else cx.emit(`ds_cmpswap_${suffix}`, [at.reg, ...pair], { offset: at.offset });
+  } else {
+    // The data operand is one register tuple: desired in the low half, expected above it.
+    const data = cx.vreg("v", 2 * dwords);
+    [desired, expected].forEach((x, k) => {
+      cx.emit("v_mov_b32", [part(data, k * dwords, 1), cx.lo(x)]);
+      if (dwords === 2) cx.emit("v_mov_b32", [part(data, k * dwords + 1, 1), cx.hi(x)]);
+    });
+    if (fences!.release) releaseFence(cx, fences!.level);
+    const sc1 = systemSc1(cx, fences!.level);
+    if (returns) cx.emit(`global_atomic_cmpswap_${suffix}`, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...sc1 });
+    else cx.emit(`global_atomic_cmpswap_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...sc1 });
+  }
+  if (fences!.acquire) acquireFence(cx, v.space, fences!.level);
   cx.set(result, cx.sval(v.element, d));
 };
 

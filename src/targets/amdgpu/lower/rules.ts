@@ -8,7 +8,8 @@ import type { Op } from "../../../ir/core.js";
 import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
-import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
+import { divide64 } from "./divide64.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -302,7 +303,7 @@ function remainder(signed: boolean): Lane {
 /**
  * Quotient (`which` 0) or remainder (1) by `divide32`: i32, and i64 whose operands are both
  * narrow (non-negative below 2^32, so signed and unsigned agree and floor is trunc); other
- * i64 operands by `divide64`'s long division.
+ * i64 operands by `divide64`'s 64-bit reciprocal sequence (lower/divide64.ts).
  */
 function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "trunc" | "ceil" | "floor", which: 0 | 1): Scalar | undefined {
   const t = carrierOfOperand(cx, op);

@@ -18,6 +18,7 @@ export function definedCount(inst: MInst): number {
     case "VOP3B": return 2;
     case "DS": return dsDefines(inst.mnemonic) ? 1 : 0;
     case "GLOBAL": return globalDefines(inst) ? 1 : 0;
+    case "SCRATCH": return inst.mnemonic.startsWith("scratch_load") ? 1 : 0;
     case "VOP2": return inst.operands[1]?.k === "special" ? 2 : 1;
     default: return 1;
   }
@@ -27,7 +28,7 @@ const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B", "SMEM"]);
 
 /** ALU instructions and plain loads (no atomics, stores or control). */
 function removable(inst: MInst): boolean {
-  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
+  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load") || inst.mnemonic.startsWith("scratch_load");
 }
 
 /** Whether a VALU instruction reads VCC among its sources. */

@@ -56,11 +56,11 @@ function keys(o: Operand, into: number[]): number[] {
 /** Which counter a memory instruction counts on, with the registers it writes. */
 function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
   const format = formatOf(inst.mnemonic);
-  if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL") return undefined;
-  const writes = format === "SMEM" || (format === "DS" && defines(inst)) || (format === "GLOBAL" && defines(inst));
+  if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL" && format !== "SCRATCH") return undefined;
+  const writes = format === "SMEM" || ((format === "DS" || format === "GLOBAL" || format === "SCRATCH") && defines(inst));
   const dst = inst.operands[0];
   const regs = writes && dst ? keys(dst, []) : [];
-  if (format === "GLOBAL") {
+  if (format === "GLOBAL" || format === "SCRATCH") {
     const counter: Counter = writes || family === "gfx9" ? "vm" : "vs";
     return { counter, regs, smem: false, store: !writes };
   }
@@ -69,6 +69,7 @@ function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
 
 function defines(inst: Instruction): boolean {
   const m = inst.mnemonic;
+  if (m.startsWith("scratch_")) return m.startsWith("scratch_load");
   if (m.startsWith("global_")) return m.startsWith("global_load") || (inst.glc === true && m.startsWith("global_atomic"));
   return m.startsWith("ds_load") || m.includes("_rtn_") || m === "ds_swizzle_b32" || m === "ds_bpermute_b32";
 }

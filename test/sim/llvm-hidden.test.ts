@@ -1,0 +1,58 @@
+/**
+ * The simulator's code object v5 hidden arguments for a workgroup size chosen at launch,
+ * proven on code it did not produce: test/sim/opencl-ops/group_size.cl built by clang-19 -O2
+ * (+ ld.lld-19) for gfx1100 and gfx942 reads hidden_group_size_x/y/z (the metadata lists
+ * them) and must see each launched size, and every workitem id, in the simulator.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SimRuntime } from "../../src/runtime/sim/index.js";
+import { fromRoot } from "../util/paths.js";
+import { runTool } from "../util/tools.js";
+import { requireOpenclTools } from "./opencl.js";
+
+const SOURCE = fromRoot("test", "sim", "opencl-ops", "group_size.cl");
+
+function build(mcpu: string): { bytes: Uint8Array; notes: string } {
+  const dir = mkdtempSync(join(tmpdir(), "loom-sim-hidden-"));
+  const object = join(dir, "group_size.o"), path = join(dir, "group_size.hsaco");
+  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
+  assert.equal(cc.status, 0, cc.stderr);
+  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
+  assert.equal(ld.status, 0, ld.stderr);
+  const notes = runTool("llvm-readelf-19", ["--notes", path]);
+  assert.equal(notes.status, 0, notes.stderr);
+  return { bytes: new Uint8Array(readFileSync(path)), notes: notes.stdout };
+}
+
+for (const mcpu of ["gfx1100", "gfx942"]) {
+  test(`LLVM-built code reads the launched workgroup size from hidden_group_size_x/y/z in the simulator (${mcpu})`, (t) => {
+    if (!requireOpenclTools(t)) return;
+    const { bytes, notes } = build(mcpu);
+    for (const d of ["x", "y", "z"]) assert.match(notes, new RegExp(`hidden_group_size_${d}`));
+    const rt = new SimRuntime();
+    const module = rt.loadCodeObject(bytes);
+    for (const [n, size] of [[1, [1, 1, 1]], [37, [13, 2, 1]], [64, [7, 3, 2]], [131, [64, 1, 3]]] as const) {
+      const [sx, sy, sz] = size;
+      const slots = n * sy * sz;
+      const bo = rt.allocate(16 * slots, "out");
+      rt.launch(module.kernel("group_size"), [Math.ceil(n / sx), 1, 1], [n, bo], { workgroupSize: [sx, sy, sz] });
+      const out = new Uint32Array(rt.download(bo).slice().buffer);
+      const failures: string[] = [];
+      for (let x = 0; x < n; x++) {
+        for (let y = 0; y < sy; y++) {
+          for (let z = 0; z < sz; z++) {
+            const slot = (x * sy + y) * sz + z;
+            const want = [sx, sy, sz, x + 1000 * y + 100000 * z];
+            const got = Array.from(out.subarray(4 * slot, 4 * slot + 4));
+            if (got.join() !== want.join() && failures.length < 8) failures.push(`n=${n} size=${size.join("x")} (${x},${y},${z}): got ${got.join()}, want ${want.join()}`);
+          }
+        }
+      }
+      assert.deepEqual(failures, []);
+    }
+  });
+}
