@@ -255,10 +255,13 @@ const ROWS: readonly string[] = [
 ];
 
 const FAMILY_BY_NUMBER: Readonly<Record<string, IsaFamily>> = { 9: "gfx9", 10: "gfx10", 11: "gfx11", 12: "gfx12" };
-const FORMATS: ReadonlySet<string> = new Set<FormatName>(["SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOP3", "VOP3B", "DS", "GLOBAL", "MUBUF"]);
+/** Every format (a record, so that tsc asks for a format added to `FormatName`). */
+const FORMATS: Readonly<Record<FormatName, true>> = {
+  SOP1: true, SOP2: true, SOPC: true, SOPK: true, SOPP: true, SMEM: true, VOP1: true, VOP2: true, VOP3: true, VOP3B: true, DS: true, GLOBAL: true, MUBUF: true,
+};
 
 function isFormat(name: string | undefined): name is FormatName {
-  return name !== undefined && FORMATS.has(name);
+  return name !== undefined && Object.hasOwn(FORMATS, name);
 }
 
 function parseRow(row: string): [string, InstructionDef] {
