@@ -232,7 +232,7 @@ export enum BuiltIn {
   SubgroupLocalInvocationId = 41,
 }
 
-export enum Scope { CrossDevice = 0, Device = 1, Workgroup = 2, Subgroup = 3, Invocation = 4 }
+export enum Scope { Device = 1, Workgroup = 2, Subgroup = 3, Invocation = 4 }
 
 export enum MemorySemantics {
   None = 0,
@@ -252,7 +252,6 @@ export enum FunctionControl { None = 0 }
 
 /** GLSL.std.450 extended instruction numbers. */
 export enum Glsl {
-  Round = 1,
   RoundEven = 2,
   Trunc = 3,
   FAbs = 4,
