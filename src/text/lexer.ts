@@ -12,7 +12,7 @@
 import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
-import { Tok, TokenBuffer, type Token, type TokenIndex } from "./token.js";
+import { Tok, TokenBuffer, tokenAt, type Token, type TokenIndex } from "./token.js";
 import { internSlice } from "./intern.js";
 
 // Character classes of ASCII codes.
@@ -70,7 +70,7 @@ function isLowSurrogate(c: number): boolean {
 export function lex(source: string, text: string, reporter: Reporter): Token[] {
   const buf = scan(source, text, reporter);
   const out: Token[] = [];
-  for (let i = 0; i < buf.count; i++) out.push(buf.token(i));
+  for (let i = 0; i < buf.count; i++) out.push(tokenAt(buf, i));
   releaseTokens(buf);
   return out;
 }

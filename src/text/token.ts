@@ -197,13 +197,13 @@ export class TokenBuffer {
     const to = this.commentEnds[i] ?? 0;
     return to > from ? this.comments.slice(from, to) : undefined;
   }
+}
 
-  /** The token as an object (for `lex`). */
-  token(i: TokenIndex): Token {
-    const k = this.kinds[i] as Tok;
-    const value = k === Tok.Int ? this.intAt(i) : k === Tok.Float ? this.nums[i] : undefined;
-    return new Token(k, this.starts[i] ?? 0, this.ends[i] ?? 0, this.lines[i] ?? 0, this.cols[i] ?? 0, this.endCols[i] ?? 0, this.textAt(i), value, this.flags[i] ?? 0, this.commentsBefore(i));
-  }
+/** Token `i` of `buf` as an object (for `lex`; a function, not a method, so a bundle that only parses leaves `Token` out). */
+export function tokenAt(buf: TokenBuffer, i: TokenIndex): Token {
+  const k = buf.kinds[i] as Tok;
+  const value = k === Tok.Int ? buf.intAt(i) : k === Tok.Float ? buf.nums[i] : undefined;
+  return new Token(k, buf.starts[i] ?? 0, buf.ends[i] ?? 0, buf.lines[i] ?? 0, buf.cols[i] ?? 0, buf.endCols[i] ?? 0, buf.textAt(i), value, buf.flags[i] ?? 0, buf.commentsBefore(i));
 }
 
 const NAMES: Record<number, string> = {

@@ -108,12 +108,17 @@ const GRAMMAR: Readonly<Record<keyof typeof Op, readonly Kind[]>> = {
   GroupNonUniformLogicalXor: ["T", "R", "id", "GroupOperation", "id*"],
 };
 
+/** Name and value of each member of a numeric enum or table (a TS enum also maps values back to names: those are skipped). */
+function members(table: object): [string, number][] {
+  return Object.entries(table).filter((e): e is [string, number] => typeof e[1] === "number");
+}
+
 const BY_OPCODE: ReadonlyMap<number, { readonly name: string; readonly kinds: readonly Kind[] }> = new Map(
-  Object.entries(Op).map(([name, code]) => [code, { name: `Op${name}`, kinds: GRAMMAR[name as keyof typeof Op] }]),
+  members(Op).map(([name, code]) => [code, { name: `Op${name}`, kinds: GRAMMAR[name as keyof typeof Op] }]),
 );
 
-function reverse(table: Readonly<Record<string, number>>): ReadonlyMap<number, string> {
-  return new Map(Object.entries(table).map(([k, v]) => [v, k]));
+function reverse(table: object): ReadonlyMap<number, string> {
+  return new Map(members(table).map(([k, v]) => [v, k]));
 }
 
 const ENUMS: Readonly<Record<Exclude<EnumName, "Decoration" | "ExecutionMode">, ReadonlyMap<number, string>>> = {

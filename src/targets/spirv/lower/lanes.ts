@@ -61,7 +61,7 @@ function intBinary(opcode: Parameters<KernelLowering["binary"]>[0], onBool: "ne"
 }
 
 function minMaxInt(cmp: "slt" | "sgt" | "ult" | "ugt", onBool: "and" | "or"): LaneRule {
-  const opcode = { slt: S.SLessThan, sgt: S.SGreaterThan, ult: S.ULessThan, ugt: S.UGreaterThan }[cmp];
+  const opcode = ({ slt: S.SLessThan, sgt: S.SGreaterThan, ult: S.ULessThan, ugt: S.UGreaterThan } as const)[cmp];
   return ({ cx, args: [a, b], result }) => {
     if (isBool(result)) return cx.binary(onBool === "and" ? S.LogicalAnd : S.LogicalOr, BOOL, a!, b!);
     return cx.select(result, cx.binary(opcode, BOOL, a!, b!), a!, b!);
