@@ -253,4 +253,22 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   // gfx940+ (the lowering emits them only on gfx94x: KernelLowering.hasLshlAdd64 marks the same processors).
   row("buffer_wbl2", "MUBUF", { gfx9: ["buffer_wbl2", 0x28] }),
   row("buffer_inv", "MUBUF", { gfx9: ["buffer_inv", 0x29] }),
+
+  // 16- and 8-bit memory, f16 conversions and arithmetic (lower/half.ts, lower/memory.ts).
+  row("global_load_u8", "GLOBAL", { gfx9: ["global_load_ubyte", 0x10], gfx11: ["global_load_u8", 0x10] }),
+  row("global_load_i8", "GLOBAL", { gfx9: ["global_load_sbyte", 0x11], gfx11: ["global_load_i8", 0x11] }),
+  row("global_load_u16", "GLOBAL", { gfx9: ["global_load_ushort", 0x12], gfx11: ["global_load_u16", 0x12] }),
+  row("global_load_i16", "GLOBAL", { gfx9: ["global_load_sshort", 0x13], gfx11: ["global_load_i16", 0x13] }),
+  row("global_store_b8", "GLOBAL", { gfx9: ["global_store_byte", 0x18], gfx11: ["global_store_b8", 0x18] }),
+  row("global_store_b16", "GLOBAL", { gfx9: ["global_store_short", 0x1a], gfx11: ["global_store_b16", 0x19] }),
+  row("ds_load_i8", "DS", { gfx9: ["ds_read_i8", 0x39], gfx11: ["ds_load_i8", 0x39] }),
+  row("ds_load_u8", "DS", { gfx9: ["ds_read_u8", 0x3a], gfx11: ["ds_load_u8", 0x3a] }),
+  row("ds_load_i16", "DS", { gfx9: ["ds_read_i16", 0x3b], gfx11: ["ds_load_i16", 0x3b] }),
+  row("ds_load_u16", "DS", { gfx9: ["ds_read_u16", 0x3c], gfx11: ["ds_load_u16", 0x3c] }),
+  row("ds_store_b8", "DS", { gfx9: ["ds_write_b8", 0x1e], gfx11: ["ds_store_b8", 0x1e] }),
+  row("ds_store_b16", "DS", { gfx9: ["ds_write_b16", 0x1f], gfx11: ["ds_store_b16", 0x1f] }),
+  row("v_cvt_f16_f32", "VOP1", { gfx9: ["v_cvt_f16_f32_e32", 0xa], gfx11: ["v_cvt_f16_f32_e32", 0xa] }),
+  row("v_cvt_f32_f16", "VOP1", { gfx9: ["v_cvt_f32_f16_e32", 0xb], gfx11: ["v_cvt_f32_f16_e32", 0xb] }),
+  row("v_fma_f16", "VOP3", { gfx9: ["v_fma_f16", 0x206], gfx11: ["v_fma_f16", 0x248] }),
+  row("v_bfe_i32", "VOP3", { gfx9: ["v_bfe_i32", 0x1c9], gfx11: ["v_bfe_i32", 0x211] }),
 ]);

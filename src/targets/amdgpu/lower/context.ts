@@ -24,7 +24,12 @@ import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
 
-export type Carrier = "i1" | "i32" | "i64" | "f32";
+/**
+ * The value classes: f16 and bf16 live in the low half of one 32-bit register (the high
+ * half is unspecified: gfx9's 16-bit ops zero it, gfx11's keep it), so only ops that read
+ * 16 bits (stores, conversions, 16-bit VALU) take them as they are (lower/half.ts).
+ */
+export type Carrier = "i1" | "i32" | "i64" | "f32" | "f16" | "bf16";
 
 /**
  * A scalar value: a constant (`c`, the bits), or a register (`reg`, SGPR or VGPR). An i64
@@ -61,6 +66,8 @@ export function carrierOf(name: PrimName): Carrier | undefined {
     case "i32": return "i32";
     case "index": case "offset": case "i64": return "i64";
     case "f32": return "f32";
+    case "f16": return "f16";
+    case "bf16": return "bf16";
     default: return undefined;
   }
 }
@@ -130,7 +137,7 @@ export class KernelLowering {
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
       if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i32, i64/index/offset and f32 so far");
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i32, i64/index/offset, f16, bf16 and f32 so far");
         return false;
       }
     }
@@ -287,6 +294,7 @@ export class KernelLowering {
   // ---- constants ------------------------------------------------------------------------------
   const(t: Carrier, c: bigint): Scalar {
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
+    if (t === "f16" || t === "bf16") return { kind: "scalar", t, c: bits & 0xffffn };
     return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
   }
 

@@ -24,7 +24,7 @@ import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, t
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
 
-const BYTES: Record<Carrier, number> = { i1: 4, i32: 4, i64: 8, f32: 4 };
+const BYTES: Record<Carrier, number> = { i1: 4, i32: 4, i64: 8, f32: 4, f16: 2, bf16: 2 };
 
 function indexScalars(cx: Cx, op: Op): Scalar[] {
   return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.const("i64", i) : cx.scalar(i)));
@@ -127,16 +127,20 @@ function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
 
 const SIZE_SUFFIX: Record<number, string> = { 1: "b32", 2: "b64", 4: "b128" };
 
+/** Elements narrower than a dword: zero-extending loads (the high half of a 16-bit float is unspecified anyway) and truncating stores. */
+const NARROW_LOAD: Record<number, string> = { 1: "u8", 2: "u16" };
+const NARROW_STORE: Record<number, string> = { 1: "b8", 2: "b16" };
+
 function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
-  const d = cx.vreg("v", dwords);
-  const suffix = SIZE_SUFFIX[dwords]!;
+  const d = cx.vreg("v", Math.max(1, dwords));
+  const suffix = view.bytes < 4 ? NARROW_LOAD[view.bytes]! : SIZE_SUFFIX[dwords]!;
   if (view.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   return d;
 }
 
 function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
-  const suffix = SIZE_SUFFIX[data.n]!;
+  const suffix = view.bytes < 4 ? NARROW_STORE[view.bytes]! : SIZE_SUFFIX[data.n]!;
   if (view.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
 }
@@ -192,7 +196,7 @@ const viewRule: Rule = (cx, op) => {
   if (buf.kind !== "buffer") return cx.poison(op);
   const element = cx.carrier(resultOf(op).type);
   if (!element || element === "i1") {
-    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i32, i64 and f32 elements so far");
+    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i32, i64, f16, bf16 and f32 elements so far");
     return cx.poison(op);
   }
   const strides = stridesOf(cx, resultOf(op).type as ViewType);
@@ -425,8 +429,8 @@ const atomicLoadRule: Rule = (cx, op) => {
   if (!v) return cx.poison(op);
   const at = address(cx, v, indexScalars(cx, op));
   if (fences!.release) releaseFence(cx, fences!.level);
-  const d = cx.vreg("v", v.bytes / 4);
-  const suffix = SIZE_SUFFIX[d.n]!;
+  const d = cx.vreg("v", Math.max(1, v.bytes / 4));
+  const suffix = v.bytes < 4 ? NARROW_LOAD[v.bytes]! : SIZE_SUFFIX[d.n]!;
   if (v.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset, glc: true, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
   if (fences!.acquire) acquireFence(cx, v.space, fences!.level);
@@ -440,7 +444,7 @@ const atomicStoreRule: Rule = (cx, op) => {
   const at = address(cx, v, indexScalars(cx, op));
   const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
   if (fences!.release) releaseFence(cx, fences!.level);
-  const suffix = SIZE_SUFFIX[data.n]!;
+  const suffix = v.bytes < 4 ? NARROW_STORE[v.bytes]! : SIZE_SUFFIX[data.n]!;
   if (v.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
 };

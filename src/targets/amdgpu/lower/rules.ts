@@ -11,6 +11,7 @@ import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
+import { fmaHalf, halfBits, isHalf, narrow, widen } from "./half.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
 
@@ -26,7 +27,7 @@ const constantRule: Rule = (cx, op) => {
   const r = resultOf(op);
   const t = cx.carrier(r.type)!;
   const v = literal(op);
-  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
+  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
   if (r.type.kind === "vector") {
     const n = r.type.shape.reduce((a, x) => a * x, 1);
     return cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(c), t });
@@ -126,9 +127,24 @@ const cmpi: Lane = (cx, op, [a, b]) => {
   return undefined;
 };
 
-const cmpf: Lane = (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "f32" ? compareFloat(cx, String(op.props.predicate), a!, b!) : undefined);
+const cmpf: Lane = (cx, op, [a, b]) => {
+  const t = carrierOfOperand(cx, op);
+  if (t === "f32") return compareFloat(cx, String(op.props.predicate), a!, b!);
+  // f16/bf16 widen exactly, so the f32 compare is theirs.
+  return isHalf(t) ? compareFloat(cx, String(op.props.predicate), widen(cx, a!), widen(cx, b!)) : undefined;
+};
 
-const f32Only = (fn: Lane): Lane => (cx, op, args) => (cx.carrier(resultOf(op).type) === "f32" ? fn(cx, op, args) : undefined);
+/**
+ * A float op selected on f32; f16 and bf16 compute in f32 and round once (half.ts: exact for
+ * the basic operations; the math functions keep their f32 bounds plus the final rounding).
+ */
+const f32Only = (fn: Lane): Lane => (cx, op, args) => {
+  const t = cx.carrier(resultOf(op).type);
+  if (t === "f32") return fn(cx, op, args);
+  if (!isHalf(t)) return undefined;
+  const r = fn(cx, op, args.map((a) => widen(cx, a)));
+  return r && narrow(cx, r, t);
+};
 
 const LOG2_E = 0x3fb8aa3b;
 const LN_2 = 0x3f317218;
@@ -144,7 +160,11 @@ const FLOAT_LANES: Record<string, Lane> = {
   minimumf: f32Only((cx, _op, [a, b]) => nanPropagating(cx, vfloat(cx, "v_min_f32", a!, b!, true), a!, b!)),
   // a / b = a · (1/b): v_rcp_f32 is within 1 ulp, the product within 2.5 ulp (docs/amdgpu.md).
   divf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_mul_f32", a!, vunary(cx, "v_rcp_f32", b!), true)),
-  fmaf: f32Only((cx, _op, [a, b, c]) => fma(cx, a!, b!, c!)),
+  // f16 has its own fused op; bf16 through f32 would round twice (refused).
+  fmaf: (cx, op, [a, b, c]) => {
+    const t = cx.carrier(resultOf(op).type);
+    return t === "f32" ? fma(cx, a!, b!, c!) : t === "f16" ? fmaHalf(cx, a!, b!, c!) : undefined;
+  },
   negf: f32Only((cx, _op, [a]) => vfloat(cx, "v_xor_b32", cx.const("i32", 0x80000000n), a!, true)),
   absf: f32Only((cx, _op, [a]) => vfloat(cx, "v_and_b32", cx.const("i32", 0x7fffffffn), a!, true)),
   expf: f32Only((cx, _op, [a]) => vunary(cx, "v_exp_f32", vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(LOG2_E)), a!, true))),
@@ -180,16 +200,43 @@ function roundHalfAway(cx: Cx, x: Scalar): Scalar {
 }
 
 const CONVERSIONS: Record<string, Lane> = {
-  sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
-  uitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_u32", a!) : undefined),
-  fptosi: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_i32_f32", a!, "i32") : undefined),
-  fptoui: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_u32_f32", a!, "i32") : undefined),
+  sitofp: intToFloat("v_cvt_f32_i32"),
+  uitofp: intToFloat("v_cvt_f32_u32"),
+  fptosi: floatToInt("v_cvt_i32_f32"),
+  fptoui: floatToInt("v_cvt_u32_f32"),
+  extf: (cx, op, [a]) => (isHalf(carrierOfOperand(cx, op)) && cx.carrier(resultOf(op).type) === "f32" ? widen(cx, a!) : undefined),
+  fptrunc: (cx, op, [a]) => {
+    const to = cx.carrier(resultOf(op).type);
+    return carrierOfOperand(cx, op) === "f32" && isHalf(to) ? narrow(cx, a!, to) : undefined;
+  },
   bitcast: (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
     return undefined;
   },
 };
+
+/**
+ * i32 → f32, and i32 → f16 through f32: below 2^24 the f32 step is exact, above it both
+ * roundings overflow to infinity, so the result is rounded once. bf16 would round twice.
+ */
+function intToFloat(mnemonic: string): Lane {
+  return (cx, op, [a]) => {
+    const to = cx.carrier(resultOf(op).type);
+    if (carrierOfOperand(cx, op) !== "i32" || (to !== "f32" && to !== "f16")) return undefined;
+    const f = vunary(cx, mnemonic, a!);
+    return to === "f16" ? narrow(cx, f, to) : f;
+  };
+}
+
+/** f32 → i32 (truncating), f16/bf16 through their exact f32 value. */
+function floatToInt(mnemonic: string): Lane {
+  return (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op);
+    if ((from !== "f32" && !isHalf(from)) || cx.carrier(resultOf(op).type) !== "i32") return undefined;
+    return vunary(cx, mnemonic, widen(cx, a!), "i32");
+  };
+}
 
 /** index.cast / scalar.cast between i32 and i64 (sign-extending, language.md), and same-width. */
 const cast: Lane = (cx, op, [a]) => {
@@ -231,7 +278,7 @@ const absi: Lane = (cx, op, [a]) => {
 function integerConversion(kind: "extsi" | "extui" | "trunci"): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
-    if (from === undefined || to === undefined || from === "f32" || to === "f32") return undefined;
+    if (from === undefined || to === undefined || from === "f32" || to === "f32" || isHalf(from) || isHalf(to)) return undefined;
     if (from === to) return a;
     if (from === "i1") {
       const ones = kind === "extsi" ? -1n : 1n;
@@ -451,7 +498,6 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 }
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
-const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
 
 /** Each of the space-separated ops refused with one reason. */
 const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
@@ -459,7 +505,6 @@ const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object
 /** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
 const NOT_SELECTED = {
   ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-  ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
 };
 
 

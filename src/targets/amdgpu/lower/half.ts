@@ -1,0 +1,123 @@
+/**
+ * f16 and bf16 selection. A 16-bit float lives in the low half of a 32-bit register (the high
+ * half unspecified). Arithmetic widens to f32, computes there and rounds back: for + − × ÷ √,
+ * min/max and compares the f32 result rounded to 16 bits is the 16-bit result (f32 carries
+ * more than 2·11 + 2 significand bits, so the double rounding is innocuous); fma would round
+ * twice, so f16 uses `v_fma_f16` and bf16 fma is refused.
+ *
+ *   f16 → f32:  v_cvt_f32_f16 (exact)           f32 → f16:  v_cvt_f16_f32 (nearest even, mode default)
+ *   bf16 → f32: a shift by 16 (exact)          f32 → bf16: bits + 0x7fff + bit 16, then >> 16; NaN → 0x7fc0
+ */
+import { imm } from "../isa/operands.js";
+import { part, type MOperand } from "../machine/program.js";
+import { compareFloat, int32, select, vop3, vunary } from "./arith.js";
+import type { Carrier, KernelLowering, Scalar } from "./context.js";
+
+type Cx = KernelLowering;
+export type HalfCarrier = "f16" | "bf16";
+
+export const isHalf = (t: Carrier | undefined): t is HalfCarrier => t === "f16" || t === "bf16";
+
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+const f32Bits = (x: number): number => {
+  F32[0] = x;
+  return U32[0]!;
+};
+const fromF32Bits = (b: number): number => {
+  U32[0] = b;
+  return F32[0]!;
+};
+
+/** Nearest integer, ties to even (y ≥ 0 and exact in double). */
+function nearestEven(y: number): number {
+  const r = Math.floor(y);
+  const d = y - r;
+  return d > 0.5 || (d === 0.5 && r % 2 === 1) ? r + 1 : r;
+}
+
+/** IEEE binary16 bits of x rounded to nearest even (NaN → the canonical 0x7e00). */
+export function f16BitsOf(x: number): number {
+  if (x !== x) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a < 2 ** -14) return sign | nearestEven(a * 2 ** 24); // subnormal (0x400 is the least normal, bits agree)
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  let m = nearestEven((a / 2 ** e) * 1024);
+  if (m === 2048) {
+    m = 1024;
+    e++;
+  }
+  if (e > 15) return sign | 0x7c00;
+  return sign | ((e + 15) << 10) | (m - 1024);
+}
+
+/** bf16 bits of the f32 value x, nearest even (NaN → 0x7fc0). */
+export function bf16BitsOf(x: number): number {
+  if (x !== x) return 0x7fc0;
+  const b = f32Bits(Math.fround(x));
+  // Rounding from f32 to bf16: add half an ulp minus one, plus the lsb (ties to even).
+  return ((b + 0x7fff + ((b >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+export function f16Value(bits: number): number {
+  const e = (bits >> 10) & 0x1f;
+  const m = bits & 0x3ff;
+  const s = bits & 0x8000 ? -1 : 1;
+  if (e === 0x1f) return m ? NaN : s * Infinity;
+  return e === 0 ? s * m * 2 ** -24 : s * (1024 + m) * 2 ** (e - 25);
+}
+
+/** The bits of a 16-bit constant written as a number. */
+export function halfBits(value: number, t: HalfCarrier): bigint {
+  return BigInt(t === "f16" ? f16BitsOf(value) : bf16BitsOf(value));
+}
+
+/** The f32 value of a 16-bit float (exact). */
+export function widen(cx: Cx, x: Scalar): Scalar {
+  if (x.t === "f32") return x;
+  if (x.c !== undefined) {
+    const bits = Number(x.c & 0xffffn);
+    return cx.const("f32", BigInt(x.t === "bf16" ? bits << 16 >>> 0 : f32Bits(f16Value(bits))));
+  }
+  // One widening per value and scope (every f16 op reads its operands in f32).
+  return cx.memo("widen", [x], () => (x.t === "bf16" ? ({ ...int32(cx, "shl", { ...x, t: "i32" }, cx.const("i32", 16n)), t: "f32", max: undefined } as Scalar) : vunary(cx, "v_cvt_f32_f16", x)));
+}
+
+/** An f32 rounded to nearest even in `t`. */
+export function narrow(cx: Cx, x: Scalar, t: HalfCarrier): Scalar {
+  if (x.c !== undefined) return cx.const(t, halfBits(fromF32Bits(Number(x.c)), t));
+  if (t === "f16") return vunary(cx, "v_cvt_f16_f32", x, "f16");
+  const lsb = cx.vreg("v", 1);
+  vop3(cx, "v_bfe_u32", part(lsb), [cx.lo(x), imm(16), imm(1)]);
+  const sum = cx.vreg("v", 1);
+  vop3(cx, "v_add3_u32", part(sum), [cx.lo(x), cx.lo(cx.const("i32", 0x7fffn)), part(lsb)]);
+  const rounded = int32(cx, "shru", cx.sval("i32", sum), cx.const("i32", 16n));
+  const nan = compareFloat(cx, "uno", x, x)!;
+  return { ...select(cx, nan, cx.const("i32", 0x7fc0n), rounded), t: "bf16", max: undefined } as Scalar;
+}
+
+/** A 32-bit VGPR source of 16-bit bits (constants as a literal move: no f16 inline-constant reinterpretation). */
+function halfSource(cx: Cx, x: Scalar) {
+  return x.c !== undefined ? part(cx.own32(imm(Number(x.c & 0xffffn)))) : cx.lo(x);
+}
+
+/** f16 a·b + c with one rounding. */
+export function fmaHalf(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
+  const d = cx.vreg("v", 1);
+  vop3(cx, "v_fma_f16", part(d), [halfSource(cx, a), halfSource(cx, b), halfSource(cx, c)]);
+  return cx.sval("f16", d);
+}
+
+/** A 16-bit float kernel argument at `offset` (2-aligned): the dword holding it, shifted down when it is the high half (scalar loads read whole dwords). */
+export function halfArgument(cx: Cx, kernarg: MOperand, offset: number, t: HalfCarrier): Scalar {
+  const d = cx.vreg("s", 1);
+  cx.emit("s_load_b32", [part(d), kernarg], { offset: offset & ~3 });
+  if ((offset & 2) === 0) return cx.sval(t, d);
+  const h = cx.vreg("s", 1);
+  cx.emit("s_lshr_b32", [part(h), part(d), imm(16)]);
+  return cx.sval(t, h);
+}
