@@ -90,7 +90,7 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
 
 /** Whether the simulator's 16-bit float path handles `name`. */
 export function isHalfOp(name: string): boolean {
-  return name === "v_cvt_f32_f16" || name === "v_cvt_f16_f32" || name in ARITH || /^v_cmpx?_\w+_f16$/.test(name);
+  return name === "v_cvt_f32_f16" || name === "v_cvt_f16_f32" || name === "v_pack_b32_f16" || name === "v_fmaak_f16" || name === "v_fmamk_f16" || name in ARITH || /^v_cmpx?_\w+_f16$/.test(name);
 }
 
 function fail(inst: Instruction, ctx: CompileContext, why: string): never {
@@ -178,6 +178,42 @@ export function compileHalf(inst: Instruction, name: string, ctx: CompileContext
       inst, sregs, vregs,
       exec: (w) => {
         for (let lane = 0; lane < w.width; lane++) if (active(w, lane)) w.vf[vdst * w.width + lane] = value(w, a, lane, 0);
+      },
+    };
+  }
+  if (name === "v_pack_b32_f16") {
+    // D = {S1[15:0], S0[15:0]} (bits moved as they are; no modifiers).
+    if (abs !== 0 || neg !== 0) fail(inst, ctx, " with modifiers");
+    const a = source(0), b = source(1);
+    return {
+      inst, sregs, vregs,
+      exec: (w) => {
+        const W = w.width;
+        for (let lane = 0; lane < W; lane++) {
+          if (!active(w, lane)) continue;
+          const lo = a.vreg >= 0 ? w.vu[a.vreg * W + lane]! : a.uniform!(w);
+          const hi = b.vreg >= 0 ? w.vu[b.vreg * W + lane]! : b.uniform!(w);
+          w.vu[vdst * W + lane] = ((lo & 0xffff) | ((hi & 0xffff) << 16)) >>> 0;
+        }
+      },
+    };
+  }
+  if (name === "v_fmaak_f16" || name === "v_fmamk_f16") {
+    // fmaak: D = S0·S1 + K; fmamk: D = S0·K + S1 (K: the literal's low half).
+    const k = halfToNumber(f.literal & 0xffff);
+    const a = source(0), b = source(1);
+    const ak = name === "v_fmaak_f16";
+    return {
+      inst, sregs, vregs,
+      exec: (w) => {
+        const W = w.width;
+        for (let lane = 0; lane < W; lane++) {
+          if (!active(w, lane)) continue;
+          const x = value(w, a, lane, 0), y = value(w, b, lane, 1);
+          const at = vdst * W + lane;
+          const bits = numberToHalf(ak ? fmaHalf(x, y, k) : fmaHalf(x, k, y));
+          w.vu[at] = keepHigh ? ((w.vu[at]! & 0xffff0000) | bits) >>> 0 : bits;
+        }
       },
     };
   }
