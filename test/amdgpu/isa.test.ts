@@ -61,6 +61,15 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "buffer_wbl2", operands: [], glc: true, sc1: true },
   { mnemonic: "buffer_inv", operands: [], sc1: true },
   { mnemonic: "buffer_gl1_inv", operands: [] },
+  // 16- and 8-bit memory and f16 (lower/half.ts, the narrow views of lower/memory.ts).
+  ...["global_load_u8", "global_load_i8", "global_load_u16", "global_load_i16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2, 2), { k: "off" }], offset: 6 })),
+  ...["global_store_b8", "global_store_b16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(2, 2), v(1), { k: "off" }], offset: -2 })),
+  ...["ds_load_u8", "ds_load_i8", "ds_load_u16", "ds_load_i16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2)], offset: 2 })),
+  ...["ds_store_b8", "ds_store_b16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2)], offset: 4 })),
+  { mnemonic: "v_cvt_f16_f32", operands: [v(1), v(2)] },
+  { mnemonic: "v_cvt_f32_f16", operands: [v(1), { k: "s", i: 4, n: 1 }] },
+  { mnemonic: "v_fma_f16", operands: [v(1), v(2), v(3), { k: "s", i: 4, n: 1 }] },
+  { mnemonic: "v_bfe_i32", operands: [v(1), v(2), { k: "imm", v: 0 }, { k: "imm", v: 8 }] },
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);
