@@ -25,11 +25,12 @@ import { isLiteral } from "../isa/operands.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
 
 /**
- * The value classes: f16 and bf16 live in the low half of one 32-bit register (the high
- * half is unspecified: gfx9's 16-bit ops zero it, gfx11's keep it), so only ops that read
- * 16 bits (stores, conversions, 16-bit VALU) take them as they are (lower/half.ts).
+ * The value classes: i8, i16, f16 and bf16 live in the low bits of one 32-bit register (the
+ * bits above are unspecified: gfx9's 16-bit ops zero them, gfx11's keep them, wrapping
+ * arithmetic leaves carries there), so only ops that read just those bits (stores,
+ * conversions, 16-bit VALU, add/mul/bitwise) take them as they are (lower/half.ts, narrow.ts).
  */
-export type Carrier = "i1" | "i32" | "i64" | "f32" | "f16" | "bf16";
+export type Carrier = "i1" | "i8" | "i16" | "i32" | "i64" | "f32" | "f16" | "bf16";
 
 /**
  * A scalar value: a constant (`c`, the bits), or a register (`reg`, SGPR or VGPR). An i64
@@ -63,6 +64,8 @@ export type Rule = (cx: KernelLowering, op: Op) => void;
 export function carrierOf(name: PrimName): Carrier | undefined {
   switch (name) {
     case "i1": return "i1";
+    case "i8": return "i8";
+    case "i16": return "i16";
     case "i32": return "i32";
     case "index": case "offset": case "i64": return "i64";
     case "f32": return "f32";
@@ -137,7 +140,7 @@ export class KernelLowering {
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
       if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i32, i64/index/offset, f16, bf16 and f32 so far");
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i8, i16, i32, i64/index/offset, f16, bf16 and f32 so far");
         return false;
       }
     }
@@ -294,7 +297,8 @@ export class KernelLowering {
   // ---- constants ------------------------------------------------------------------------------
   const(t: Carrier, c: bigint): Scalar {
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
-    if (t === "f16" || t === "bf16") return { kind: "scalar", t, c: bits & 0xffffn };
+    if (t === "f16" || t === "bf16" || t === "i16") return { kind: "scalar", t, c: bits & 0xffffn };
+    if (t === "i8") return { kind: "scalar", t, c: bits & 0xffn };
     return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
   }
 

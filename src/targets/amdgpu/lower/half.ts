@@ -9,7 +9,7 @@
  *   bf16 → f32: a shift by 16 (exact)          f32 → bf16: bits + 0x7fff + bit 16, then >> 16; NaN → 0x7fc0
  */
 import { imm } from "../isa/operands.js";
-import { part, type MOperand } from "../machine/program.js";
+import { part } from "../machine/program.js";
 import { compareFloat, int32, select, vop3, vunary } from "./arith.js";
 import type { Carrier, KernelLowering, Scalar } from "./context.js";
 
@@ -112,12 +112,3 @@ export function fmaHalf(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
   return cx.sval("f16", d);
 }
 
-/** A 16-bit float kernel argument at `offset` (2-aligned): the dword holding it, shifted down when it is the high half (scalar loads read whole dwords). */
-export function halfArgument(cx: Cx, kernarg: MOperand, offset: number, t: HalfCarrier): Scalar {
-  const d = cx.vreg("s", 1);
-  cx.emit("s_load_b32", [part(d), kernarg], { offset: offset & ~3 });
-  if ((offset & 2) === 0) return cx.sval(t, d);
-  const h = cx.vreg("s", 1);
-  cx.emit("s_lshr_b32", [part(h), part(d), imm(16)]);
-  return cx.sval(t, h);
-}

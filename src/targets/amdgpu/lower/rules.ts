@@ -12,6 +12,7 @@ import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, pop
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { CONTROL_RULES } from "./control.js";
 import { fmaHalf, halfBits, isHalf, narrow, widen } from "./half.js";
+import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
 
@@ -76,6 +77,7 @@ function intBinary(kind: "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | 
       if (kind === "and" || kind === "or" || kind === "xor") return boolOp(cx, kind, a!, b!);
       return undefined;
     }
+    if (isNarrowInt(t)) return narrowBinary(cx, kind, t, a!, b!);
     if (t === "i32") {
       const max = kind === "and" && (a!.c !== undefined || b!.c !== undefined) ? BigInt.asUintN(32, (a!.c ?? b!.c)!) : kind === "shru" && a!.max !== undefined ? a!.max : undefined;
       return int32(cx, kind, a!, b!, "i32", max !== undefined && max < 1n << 31n ? max : undefined);
@@ -124,6 +126,7 @@ const cmpi: Lane = (cx, op, [a, b]) => {
   const p = String(op.props.predicate) as IntPredicate;
   if (t === "i32") return compareInt(cx, p, a!, b!, 32);
   if (t === "i64") return compareInt(cx, p, a!, b!, 64);
+  if (isNarrowInt(t)) return narrowCompare(cx, p, t, a!, b!);
   return undefined;
 };
 
@@ -212,6 +215,8 @@ const CONVERSIONS: Record<string, Lane> = {
   bitcast: (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
+    // i16 ↔ f16/bf16: the same low half.
+    if ((from === "i16" || isHalf(from)) && (to === "i16" || isHalf(to)) && to !== undefined) return { ...a!, t: to, max: undefined } as Scalar;
     return undefined;
   },
 };
@@ -223,8 +228,9 @@ const CONVERSIONS: Record<string, Lane> = {
 function intToFloat(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const to = cx.carrier(resultOf(op).type);
-    if (carrierOfOperand(cx, op) !== "i32" || (to !== "f32" && to !== "f16")) return undefined;
-    const f = vunary(cx, mnemonic, a!);
+    const from = carrierOfOperand(cx, op);
+    if ((from !== "i32" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16")) return undefined;
+    const f = vunary(cx, mnemonic, isNarrowInt(from) ? extendTo32(cx, a!, from, mnemonic === "v_cvt_f32_i32") : a!);
     return to === "f16" ? narrow(cx, f, to) : f;
   };
 }
@@ -233,8 +239,11 @@ function intToFloat(mnemonic: string): Lane {
 function floatToInt(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op);
-    if ((from !== "f32" && !isHalf(from)) || cx.carrier(resultOf(op).type) !== "i32") return undefined;
-    return vunary(cx, mnemonic, widen(cx, a!), "i32");
+    const to = cx.carrier(resultOf(op).type);
+    if ((from !== "f32" && !isHalf(from)) || (to !== "i32" && !isNarrowInt(to))) return undefined;
+    // Out-of-range results are undefined in the language: the low bits of the i32 do.
+    const r = vunary(cx, mnemonic, widen(cx, a!), "i32");
+    return isNarrowInt(to) ? asNarrow(r, to, cx) : r;
   };
 }
 
@@ -242,25 +251,29 @@ function floatToInt(mnemonic: string): Lane {
 const cast: Lane = (cx, op, [a]) => {
   const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
   if (from === to) return a;
-  if (from === "i32" && to === "i64") {
-    if (a!.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a!.c));
-    if (a!.max !== undefined && a!.max < 1n << 31n) return { ...a!, t: "i64", narrow: true };
-    const hi = int32(cx, "shrs", a!, cx.const("i32", 31n));
-    const d = cx.vreg(hi.reg!.cls, 2);
-    const mov = hi.reg!.cls === "s" ? "s_mov_b32" : "v_mov_b32";
-    cx.emit(mov, [part(d, 0, 1), cx.lo(a!)]);
-    cx.emit(mov, [part(d, 1, 1), part(hi.reg!)]);
-    return cx.sval("i64", d);
-  }
+  if (from === "i32" && to === "i64") return signExtend64(cx, a!);
   if (from === "i64" && to === "i32") return { kind: "scalar", t: "i32", ...(a!.c !== undefined ? { c: BigInt.asUintN(32, a!.c) } : { reg: a!.reg! }) } as Scalar;
   return undefined;
 };
 
-/** 0 − a (i32, i64). */
+/** An i32 sign-extended to i64. */
+function signExtend64(cx: Cx, a: Scalar): Scalar {
+  if (a.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a.c));
+  if (a.max !== undefined && a.max < 1n << 31n) return { ...a, t: "i64", narrow: true };
+  const hi = int32(cx, "shrs", a, cx.const("i32", 31n));
+  const d = cx.vreg(hi.reg!.cls, 2);
+  const mov = hi.reg!.cls === "s" ? "s_mov_b32" : "v_mov_b32";
+  cx.emit(mov, [part(d, 0, 1), cx.lo(a)]);
+  cx.emit(mov, [part(d, 1, 1), part(hi.reg!)]);
+  return cx.sval("i64", d);
+}
+
+/** 0 − a (i32, i64, i8/i16 wrapping). */
 const negi: Lane = (cx, op, [a]) => {
   const t = carrierOfOperand(cx, op);
   if (t === "i32") return int32(cx, "sub", cx.const("i32", 0n), a!);
   if (t === "i64") return sub64(cx, cx.const("i64", 0n), a!);
+  if (isNarrowInt(t)) return asNarrow(int32(cx, "sub", cx.const("i32", 0n), { ...a!, t: "i32" }), t, cx);
   return undefined;
 };
 
@@ -271,6 +284,7 @@ const absi: Lane = (cx, op, [a]) => {
   const neg = negi(cx, op, [a!]);
   if (!neg) return undefined;
   if (t === "i32") return int32(cx, "maxs", a!, neg);
+  if (isNarrowInt(t)) return asNarrow(int32(cx, "maxs", signExtend(cx, a!, widthOf(t)), signExtend(cx, neg, widthOf(t))), t, cx);
   return select(cx, compareInt(cx, "slt", a!, cx.const("i64", 0n), 64), neg, a!);
 };
 
@@ -283,6 +297,16 @@ function integerConversion(kind: "extsi" | "extui" | "trunci"): Lane {
     if (from === "i1") {
       const ones = kind === "extsi" ? -1n : 1n;
       return select(cx, a!, cx.const(to, ones), cx.const(to, 0n));
+    }
+    if (kind === "trunci" && isNarrowInt(to)) return asNarrow(a!, to, cx);
+    if (kind === "trunci" && isNarrowInt(from)) return compareInt(cx, "ne", int32(cx, "and", { ...a!, t: "i32" }, cx.const("i32", 1n)), cx.const("i32", 0n), 32);
+    if (isNarrowInt(from)) {
+      // Extended to 32 bits (the bits above the width become defined), then as from i32.
+      const wide = extendTo32(cx, a!, from, kind === "extsi");
+      if (to === "i32") return wide;
+      if (isNarrowInt(to)) return wide.c !== undefined ? cx.const(to, wide.c) : { ...wide, t: to };
+      if (kind === "extui") return wide.c !== undefined ? cx.const("i64", wide.c) : { kind: "scalar", t: "i64", reg: wide.reg!, narrow: true, max: wide.max ?? (1n << BigInt(widthOf(from))) - 1n };
+      return signExtend64(cx, wide);
     }
     if (kind === "trunci") {
       const low: Scalar = a!.c !== undefined ? cx.const("i32", BigInt.asUintN(32, a!.c)) : { kind: "scalar", t: "i32", reg: a!.reg!, ...(a!.max !== undefined && a!.max <= 0xffffffffn ? { max: a!.max } : {}) };
@@ -315,7 +339,12 @@ const INT_LANES: Record<string, Lane> = {
   shli: intBinary("shl"), shrui: intBinary("shru"), shrsi: intBinary("shrs"), minsi: intBinary("mins"), maxsi: intBinary("maxs"),
   minui: intBinary("minu"), maxui: intBinary("maxu"), cmpi, cmpf, cast,
   select: (cx, _op, [c, a, b]) => select(cx, c!, a!, b!),
-  madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
+  madd: (cx, op, [a, b, c]) => {
+    const t = carrierOfOperand(cx, op);
+    if (t === "i64") return madd64(cx, a!, b!, c!);
+    const r = int32(cx, "add", int32(cx, "mul", a!, b!), c!);
+    return isNarrowInt(t) ? asNarrow(r, t, cx) : r;
+  },
   divsi: divide(true), divui: divide(false),
   remsi: remainder(true), remui: remainder(false),
   ceildivsi: roundedDivision(true, "ceil"), ceildivui: roundedDivision(false, "ceil"), floordivsi: roundedDivision(true, "floor"),
@@ -330,6 +359,7 @@ function remainder(signed: boolean): Lane {
   const div = divide(signed);
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
+    if (isNarrowInt(t)) return narrowDivide(cx, t, a!, b!, signed, "trunc", 1);
     const c = b!.c;
     const small = t === "i64" ? cx.hiZero(a!) : !signed || (a!.max !== undefined && a!.max < 1n << 31n);
     if (c === undefined || c <= 0n || (c & (c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 1);
@@ -361,7 +391,10 @@ function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "t
 }
 
 function roundedDivision(signed: boolean, kind: "ceil" | "floor"): Lane {
-  return (cx, op, [a, b]) => general(cx, op, a!, b!, signed, kind, 0);
+  return (cx, op, [a, b]) => {
+    const t = carrierOfOperand(cx, op);
+    return isNarrowInt(t) ? narrowDivide(cx, t, a!, b!, signed, kind, 0) : general(cx, op, a!, b!, signed, kind, 0);
+  };
 }
 
 /** `vector.dotf %a, %b, %acc`: acc = fma(a[i], b[i], acc) in lane order (one `v_fma_f32` per lane). */
@@ -471,6 +504,7 @@ const iotaRule: Rule = (cx, op) => {
 function divide(signed: boolean): Lane {
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
+    if (isNarrowInt(t)) return narrowDivide(cx, t, a!, b!, signed, "trunc", 0);
     if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 0);
     const k = BigInt(b!.c.toString(2).length - 1);
     if (t === "i64" && signed && a!.max === undefined && a!.c === undefined) {
