@@ -10,6 +10,7 @@ import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry
 import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
+import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
 import { fmaHalf, halfBits, isHalf, narrow, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
@@ -533,14 +534,8 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
 
-/** Each of the space-separated ops refused with one reason. */
-const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
-
-/** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
-const NOT_SELECTED = {
-  ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-};
-
+/** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). None today. */
+const NOT_SELECTED: Record<string, ReturnType<typeof unsupported>> = {};
 
 export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...dialect("kernel."), ...dialect("index."), ...dialect("scalar."), ...dialect("scf."), ...dialect("buffer."), ...dialect("encoding."),
@@ -570,5 +565,6 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...CONTROL_RULES,
   ...MEMORY_RULES,
   ...KERNEL_RULES,
+  "kernel.assert": assertRule,
 } as Partial<LoweringTable<Rule>>;
 
