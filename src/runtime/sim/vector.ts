@@ -12,6 +12,7 @@ import { mulHi, shift64 } from "./scalar.js";
 import { EXEC_LO, NULL_CODE, NULL_SINK, VCC_LO, type Wave } from "./wave.js";
 import type { CompileContext, Compiled } from "./compiled.js";
 import { compileHalf, isHalfOp } from "./half.js";
+import { compileF64, isF64Op } from "./f64.js";
 
 type T = "u" | "i" | "f";
 type LaneFn = (a: number, b: number, c: number, lane: number) => number;
@@ -371,6 +372,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
   if (inst.format === "VOPD") return compileVopd(inst, ctx);
   if (inst.format === "VOP3P") return compileVop3p(inst, name, ctx);
   if (isHalfOp(name)) return compileHalf(inst, name, ctx);
+  if (isF64Op(name)) return compileF64(inst, name, ctx);
 
   const reads = (count: number, dwords: readonly number[] = []) => {
     for (let i = 0; i < count; i++) sourceRegisters(srcCodes[i]!, dwords[i] ?? 1, fam, sregs, vregs);

@@ -30,7 +30,7 @@ import { MachineProgram, part, type Label, type MInst, type MOperand, type RegCl
  * arithmetic leaves carries there), so only ops that read just those bits (stores,
  * conversions, 16-bit VALU, add/mul/bitwise) take them as they are (lower/half.ts, narrow.ts).
  */
-export type Carrier = "i1" | "i8" | "i16" | "i32" | "i64" | "f32" | "f16" | "bf16";
+export type Carrier = "i1" | "i8" | "i16" | "i32" | "i64" | "f32" | "f16" | "bf16" | "f64";
 
 /**
  * A scalar value: a constant (`c`, the bits), or a register (`reg`, SGPR or VGPR). An i64
@@ -71,6 +71,7 @@ export function carrierOf(name: PrimName): Carrier | undefined {
     case "f32": return "f32";
     case "f16": return "f16";
     case "bf16": return "bf16";
+    case "f64": return "f64";
     default: return undefined;
   }
 }
@@ -140,7 +141,7 @@ export class KernelLowering {
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
       if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i8, i16, i32, i64/index/offset, f16, bf16 and f32 so far");
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i8, i16, i32, i64/index/offset, f16, bf16, f32 and f64 so far");
         return false;
       }
     }
@@ -296,6 +297,7 @@ export class KernelLowering {
 
   // ---- constants ------------------------------------------------------------------------------
   const(t: Carrier, c: bigint): Scalar {
+    if (t === "f64") return { kind: "scalar", t, c: BigInt.asUintN(64, c) };
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
     if (t === "f16" || t === "bf16" || t === "i16") return { kind: "scalar", t, c: bits & 0xffffn };
     if (t === "i8") return { kind: "scalar", t, c: bits & 0xffn };

@@ -89,8 +89,9 @@ function bindArguments(cx: KernelLowering): Lowered[] {
       return { kind: "invalid" };
     }
     if (isHalf(t) || isNarrowInt(t)) return narrowArgument(cx, ptr, slot.offset, t);
-    const d = cx.vreg("s", t === "i64" ? 2 : 1);
-    cx.emit(t === "i64" ? "s_load_b64" : "s_load_b32", [part(d), ptr], { offset: slot.offset });
+    const wide = t === "i64" || t === "f64";
+    const d = cx.vreg("s", wide ? 2 : 1);
+    cx.emit(wide ? "s_load_b64" : "s_load_b32", [part(d), ptr], { offset: slot.offset });
     return cx.sval(t, d, t === "i1" ? { max: 1n } : {});
   });
 }

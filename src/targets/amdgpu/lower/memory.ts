@@ -24,7 +24,7 @@ import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, t
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
 
-const BYTES: Record<Carrier, number> = { i1: 4, i8: 1, i16: 2, i32: 4, i64: 8, f32: 4, f16: 2, bf16: 2 };
+const BYTES: Record<Carrier, number> = { i1: 4, i8: 1, i16: 2, i32: 4, i64: 8, f32: 4, f16: 2, bf16: 2, f64: 8 };
 
 function indexScalars(cx: Cx, op: Op): Scalar[] {
   return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.const("i64", i) : cx.scalar(i)));
@@ -147,7 +147,7 @@ function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
 
 /** A scalar's dwords in VGPRs, for store data. */
 function dataRegs(cx: Cx, x: Scalar): VReg {
-  if (x.t === "i64") return cx.vpair(x);
+  if (x.t === "i64" || x.t === "f64") return cx.vpair(x);
   return cx.own32(cx.lo(x.mask ? boolToInt(cx, x) : x));
 }
 
@@ -196,7 +196,7 @@ const viewRule: Rule = (cx, op) => {
   if (buf.kind !== "buffer") return cx.poison(op);
   const element = cx.carrier(resultOf(op).type);
   if (!element || element === "i1") {
-    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i8, i16, i32, i64, f16, bf16 and f32 elements so far");
+    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i8, i16, i32, i64, f16, bf16, f32 and f64 elements so far");
     return cx.poison(op);
   }
   const strides = stridesOf(cx, resultOf(op).type as ViewType);

@@ -12,6 +12,7 @@ import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, divide64, pop
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
+import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
 import { fmaHalf, halfBits, isHalf, narrow, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -29,13 +30,19 @@ const constantRule: Rule = (cx, op) => {
   const r = resultOf(op);
   const t = cx.carrier(r.type)!;
   const v = literal(op);
-  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
+  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : t === "f64" ? cx.const("f64", doubleBits(Number(v))) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
   if (r.type.kind === "vector") {
     const n = r.type.shape.reduce((a, x) => a * x, 1);
     return cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(c), t });
   }
   cx.set(r, c);
 };
+
+function doubleBits(value: number): bigint {
+  const v = new DataView(new ArrayBuffer(8));
+  v.setFloat64(0, value);
+  return v.getBigUint64(0);
+}
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
@@ -134,6 +141,7 @@ const cmpi: Lane = (cx, op, [a, b]) => {
 const cmpf: Lane = (cx, op, [a, b]) => {
   const t = carrierOfOperand(cx, op);
   if (t === "f32") return compareFloat(cx, String(op.props.predicate), a!, b!);
+  if (t === "f64") return compareF64(cx, String(op.props.predicate), a!, b!);
   // f16/bf16 widen exactly, so the f32 compare is theirs.
   return isHalf(t) ? compareFloat(cx, String(op.props.predicate), widen(cx, a!), widen(cx, b!)) : undefined;
 };
@@ -149,6 +157,12 @@ const f32Only = (fn: Lane): Lane => (cx, op, args) => {
   const r = fn(cx, op, args.map((a) => widen(cx, a)));
   return r && narrow(cx, r, t);
 };
+
+/** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64). */
+function withF64(name: string, lane: Lane): Lane {
+  const f64 = F64_LANES[name];
+  return (cx, op, args) => (cx.carrier(resultOf(op).type) === "f64" ? f64?.(cx, args) : lane(cx, op, args));
+}
 
 const LOG2_E = 0x3fb8aa3b;
 const LN_2 = 0x3f317218;
@@ -208,14 +222,21 @@ const CONVERSIONS: Record<string, Lane> = {
   uitofp: intToFloat("v_cvt_f32_u32"),
   fptosi: floatToInt("v_cvt_i32_f32"),
   fptoui: floatToInt("v_cvt_u32_f32"),
-  extf: (cx, op, [a]) => (isHalf(carrierOfOperand(cx, op)) && cx.carrier(resultOf(op).type) === "f32" ? widen(cx, a!) : undefined),
+  extf: (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
+    if (to === "f64" && (from === "f32" || isHalf(from))) return toF64(cx, "v_cvt_f64_f32", widen(cx, a!));
+    return isHalf(from) && to === "f32" ? widen(cx, a!) : undefined;
+  },
+  // f64 → f16/bf16 through f32 would round twice (not selected).
   fptrunc: (cx, op, [a]) => {
-    const to = cx.carrier(resultOf(op).type);
-    return carrierOfOperand(cx, op) === "f32" && isHalf(to) ? narrow(cx, a!, to) : undefined;
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
+    if (from === "f64" && to === "f32") return fromF64(cx, "v_cvt_f32_f64", a!);
+    return from === "f32" && isHalf(to) ? narrow(cx, a!, to) : undefined;
   },
   bitcast: (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
+    if ((from === "i64" || from === "f64") && (to === "i64" || to === "f64")) return to === "f64" ? ({ ...a!, t: to, max: undefined } as Scalar) : { ...a!, t: to };
     // i16 ↔ f16/bf16: the same low half.
     if ((from === "i16" || isHalf(from)) && (to === "i16" || isHalf(to)) && to !== undefined) return { ...a!, t: to, max: undefined } as Scalar;
     return undefined;
@@ -230,8 +251,10 @@ function intToFloat(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const to = cx.carrier(resultOf(op).type);
     const from = carrierOfOperand(cx, op);
-    if ((from !== "i32" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16")) return undefined;
-    const f = vunary(cx, mnemonic, isNarrowInt(from) ? extendTo32(cx, a!, from, mnemonic === "v_cvt_f32_i32") : a!);
+    if ((from !== "i32" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16" && to !== "f64")) return undefined;
+    const x = isNarrowInt(from) ? extendTo32(cx, a!, from, mnemonic === "v_cvt_f32_i32") : a!;
+    if (to === "f64") return toF64(cx, mnemonic === "v_cvt_f32_i32" ? "v_cvt_f64_i32" : "v_cvt_f64_u32", x);
+    const f = vunary(cx, mnemonic, x);
     return to === "f16" ? narrow(cx, f, to) : f;
   };
 }
@@ -241,9 +264,9 @@ function floatToInt(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op);
     const to = cx.carrier(resultOf(op).type);
-    if ((from !== "f32" && !isHalf(from)) || (to !== "i32" && !isNarrowInt(to))) return undefined;
+    if ((from !== "f32" && from !== "f64" && !isHalf(from)) || (to !== "i32" && !isNarrowInt(to))) return undefined;
     // Out-of-range results are undefined in the language: the low bits of the i32 do.
-    const r = vunary(cx, mnemonic, widen(cx, a!), "i32");
+    const r = from === "f64" ? fromF64(cx, mnemonic === "v_cvt_i32_f32" ? "v_cvt_i32_f64" : "v_cvt_u32_f64", a!) : vunary(cx, mnemonic, widen(cx, a!), "i32");
     return isNarrowInt(to) ? asNarrow(r, to, cx) : r;
   };
 }
@@ -335,7 +358,7 @@ function copySign(cx: Cx, a: Scalar, b: Scalar): Scalar {
 
 const INT_LANES: Record<string, Lane> = {
   negi, absi, extsi: integerConversion("extsi"), extui: integerConversion("extui"), trunci: integerConversion("trunci"),
-  copysignf: f32Only((cx, _op, [a, b]) => copySign(cx, a!, b!)),
+  copysignf: withF64("copysignf", f32Only((cx, _op, [a, b]) => copySign(cx, a!, b!))),
   addi: intBinary("add"), subi: intBinary("sub"), muli: intBinary("mul"), andi: intBinary("and"), ori: intBinary("or"), xori: intBinary("xor"),
   shli: intBinary("shl"), shrui: intBinary("shru"), shrsi: intBinary("shrs"), minsi: intBinary("mins"), maxsi: intBinary("maxs"),
   minui: intBinary("minu"), maxui: intBinary("maxu"), cmpi, cmpf, cast,
@@ -349,7 +372,7 @@ const INT_LANES: Record<string, Lane> = {
   divsi: divide(true), divui: divide(false),
   remsi: remainder(true), remui: remainder(false),
   ceildivsi: roundedDivision(true, "ceil"), ceildivui: roundedDivision(false, "ceil"), floordivsi: roundedDivision(true, "floor"),
-  ...FLOAT_LANES, ...CONVERSIONS,
+  ...Object.fromEntries(Object.entries(FLOAT_LANES).map(([n, l]) => [n, withF64(n, l)])), ...CONVERSIONS,
 };
 
 /**
