@@ -70,6 +70,12 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "v_cvt_f32_f16", operands: [v(1), { k: "s", i: 4, n: 1 }] },
   { mnemonic: "v_fma_f16", operands: [v(1), v(2), v(3), { k: "s", i: 4, n: 1 }] },
   { mnemonic: "v_bfe_i32", operands: [v(1), v(2), { k: "imm", v: 0 }, { k: "imm", v: 8 }] },
+  // f64 (lower/f64.ts); the compares' destination is the wave's mask width (s[4:5] on wave64 processors is written as one pair).
+  ...["v_add_f64", "v_mul_f64", "v_min_f64", "v_max_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2), { k: "s", i: 4, n: 2 }] })),
+  { mnemonic: "v_fma_f64", operands: [v(0, 2), v(2, 2), v(4, 2), v(6, 2)] },
+  ...["v_cvt_f64_f32", "v_cvt_f64_i32", "v_cvt_f64_u32"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2)] })),
+  ...["v_cvt_f32_f64", "v_cvt_i32_f64", "v_cvt_u32_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0), v(2, 2)] })),
+  ...["v_trunc_f64", "v_ceil_f64", "v_floor_f64", "v_rndne_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2)] })),
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);
