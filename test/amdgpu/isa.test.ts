@@ -69,6 +69,7 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "v_cvt_f16_f32", operands: [v(1), v(2)] },
   { mnemonic: "v_cvt_f32_f16", operands: [v(1), { k: "s", i: 4, n: 1 }] },
   { mnemonic: "v_fma_f16", operands: [v(1), v(2), v(3), { k: "s", i: 4, n: 1 }] },
+  ...["v_add_f16", "v_sub_f16", "v_mul_f16", "v_max_f16", "v_min_f16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), { k: "s", i: 4, n: 1 }, v(3)] })),
   { mnemonic: "v_bfe_i32", operands: [v(1), v(2), { k: "imm", v: 0 }, { k: "imm", v: 8 }] },
   // f64 (lower/f64.ts); the compares' destination is the wave's mask width (s[4:5] on wave64 processors is written as one pair).
   ...["v_add_f64", "v_mul_f64", "v_min_f64", "v_max_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2), { k: "s", i: 4, n: 2 }] })),

@@ -301,4 +301,10 @@ export const INSTRUCTIONS: ReadonlyMap<string, InstructionDef> = new Map([
   row("v_cmp_nle_f64", "VOP3", { gfx9: ["v_cmp_nle_f64_e64", 0x6c], gfx11: ["v_cmp_nle_f64_e64", 0x2c] }),
   row("v_cmp_neq_f64", "VOP3", { gfx9: ["v_cmp_neq_f64_e64", 0x6d], gfx11: ["v_cmp_neq_f64_e64", 0x2d] }),
   row("v_cmp_nlt_f64", "VOP3", { gfx9: ["v_cmp_nlt_f64_e64", 0x6e], gfx11: ["v_cmp_nlt_f64_e64", 0x2e] }),
+  // Native f16 arithmetic (lower/half.ts).
+  row("v_add_f16", "VOP2", { gfx9: ["v_add_f16_e32", 0x1f], gfx11: ["v_add_f16_e32", 0x32] }),
+  row("v_sub_f16", "VOP2", { gfx9: ["v_sub_f16_e32", 0x20], gfx11: ["v_sub_f16_e32", 0x33] }),
+  row("v_mul_f16", "VOP2", { gfx9: ["v_mul_f16_e32", 0x22], gfx11: ["v_mul_f16_e32", 0x35] }),
+  row("v_max_f16", "VOP2", { gfx9: ["v_max_f16_e32", 0x2d], gfx11: ["v_max_f16_e32", 0x39] }),
+  row("v_min_f16", "VOP2", { gfx9: ["v_min_f16_e32", 0x2e], gfx11: ["v_min_f16_e32", 0x3a] }),
 ]);

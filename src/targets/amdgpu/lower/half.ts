@@ -10,7 +10,7 @@
  */
 import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
-import { compareFloat, int32, select, vop3, vunary } from "./arith.js";
+import { compareFloat, int32, select, vop2, vop3, vunary } from "./arith.js";
 import type { Carrier, KernelLowering, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -112,3 +112,23 @@ export function fmaHalf(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
   return cx.sval("f16", d);
 }
 
+
+/**
+ * The f16 ops with a native VOP2 form that rounds as the f32 route does (one rounding of the
+ * exact result; IEEE minNum/maxNum): one instruction instead of two widenings, the op and a
+ * rounding. Constants go to a VGPR (no f16 inline-constant reinterpretation).
+ */
+const NATIVE_F16: Readonly<Record<string, [string, boolean]>> = {
+  addf: ["v_add_f16", true], subf: ["v_sub_f16", false], mulf: ["v_mul_f16", true], maxnumf: ["v_max_f16", true], minnumf: ["v_min_f16", true],
+};
+
+export function nativeHalf(name: string): ((cx: Cx, args: readonly Scalar[]) => Scalar) | undefined {
+  const form = NATIVE_F16[name];
+  if (!form) return undefined;
+  const [mnemonic, commutative] = form;
+  return (cx, [a, b]) => {
+    const d = cx.vreg("v", 1);
+    vop2(cx, mnemonic, part(d), halfSource(cx, a!), halfSource(cx, b!), commutative);
+    return cx.sval("f16", d);
+  };
+}

@@ -13,7 +13,7 @@ import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
 import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
-import { fmaHalf, halfBits, isHalf, narrow, widen } from "./half.js";
+import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
@@ -158,10 +158,15 @@ const f32Only = (fn: Lane): Lane => (cx, op, args) => {
   return r && narrow(cx, r, t);
 };
 
-/** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64). */
+/** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64), on f16 natively where half.ts has the instruction. */
 function withF64(name: string, lane: Lane): Lane {
   const f64 = F64_LANES[name];
-  return (cx, op, args) => (cx.carrier(resultOf(op).type) === "f64" ? f64?.(cx, args) : lane(cx, op, args));
+  const f16 = nativeHalf(name);
+  return (cx, op, args) => {
+    const t = cx.carrier(resultOf(op).type);
+    if (t === "f64") return f64?.(cx, args);
+    return t === "f16" && f16 ? f16(cx, args) : lane(cx, op, args);
+  };
 }
 
 const LOG2_E = 0x3fb8aa3b;
