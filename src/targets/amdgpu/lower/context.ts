@@ -141,7 +141,7 @@ export class KernelLowering {
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
       if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i8, i16, i32, i64/index/offset, f16, bf16, f32 and f64 so far");
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
         return false;
       }
     }

@@ -84,22 +84,20 @@ const F64_NAN = 0x7ff8000000000000n;
 
 /** The f64 lane functions, by scalar op name (undefined: not selected on f64). */
 export const F64_LANES: Readonly<Record<string, (cx: Cx, args: readonly Scalar[]) => Scalar>> = {
-  addf: (cx, [a, b]) => op3(cx, "v_add_f64", [a!, b!]),
+  ...Object.fromEntries(Object.entries({ addf: "add", mulf: "mul", fmaf: "fma", minnumf: "min", maxnumf: "max" }).map(([n, m]) => [n, (cx: Cx, args: readonly Scalar[]) => op3(cx, `v_${m}_f64`, args)])),
+  ...Object.fromEntries(Object.entries({ floorf: "floor", ceilf: "ceil", truncf: "trunc", roundevenf: "rndne" }).map(([n, m]) => [n, (cx: Cx, [a]: readonly Scalar[]) => unary(cx, `v_${m}_f64`, a!)])),
   subf: (cx, [a, b]) => op3(cx, "v_add_f64", [a!, negate64(cx, b!)]),
-  mulf: (cx, [a, b]) => op3(cx, "v_mul_f64", [a!, b!]),
-  fmaf: (cx, [a, b, c]) => op3(cx, "v_fma_f64", [a!, b!, c!]),
-  minnumf: (cx, [a, b]) => op3(cx, "v_min_f64", [a!, b!]),
-  maxnumf: (cx, [a, b]) => op3(cx, "v_max_f64", [a!, b!]),
-  minimumf: (cx, [a, b]) => select(cx, compareF64(cx, "uno", a!, b!)!, cx.const("f64", F64_NAN), op3(cx, "v_min_f64", [a!, b!])),
-  maximumf: (cx, [a, b]) => select(cx, compareF64(cx, "uno", a!, b!)!, cx.const("f64", F64_NAN), op3(cx, "v_max_f64", [a!, b!])),
+  minimumf: (cx, [a, b]) => nanOr(cx, a!, b!, "min"),
+  maximumf: (cx, [a, b]) => nanOr(cx, a!, b!, "max"),
   negf: (cx, [a]) => negate64(cx, a!),
   absf: (cx, [a]) => abs64(cx, a!),
   copysignf: (cx, [a, b]) => copySign64(cx, a!, b!),
-  floorf: (cx, [a]) => unary(cx, "v_floor_f64", a!),
-  ceilf: (cx, [a]) => unary(cx, "v_ceil_f64", a!),
-  truncf: (cx, [a]) => unary(cx, "v_trunc_f64", a!),
-  roundevenf: (cx, [a]) => unary(cx, "v_rndne_f64", a!),
 };
+
+/** IEEE minimum/maximum: NaN when either operand is (v_min/max_f64 return the other). */
+function nanOr(cx: Cx, a: Scalar, b: Scalar, which: "min" | "max"): Scalar {
+  return select(cx, compareF64(cx, "uno", a, b)!, cx.const("f64", F64_NAN), op3(cx, `v_${which}_f64`, [a, b]));
+}
 
 /** A VOP1 f64 → f64 op. */
 function unary(cx: Cx, mnemonic: string, x: Scalar): Scalar {

@@ -12,68 +12,16 @@ import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
 import { compareFloat, int32, select, vop2, vop3, vunary } from "./arith.js";
 import type { Carrier, KernelLowering, Scalar } from "./context.js";
+import { bitsToFloat, floatToBits, roundToFormat } from "../../../dialects/scalar/semantics.js";
 
 type Cx = KernelLowering;
 export type HalfCarrier = "f16" | "bf16";
 
 export const isHalf = (t: Carrier | undefined): t is HalfCarrier => t === "f16" || t === "bf16";
 
-const F32 = new Float32Array(1);
-const U32 = new Uint32Array(F32.buffer);
-
-const f32Bits = (x: number): number => {
-  F32[0] = x;
-  return U32[0]!;
-};
-const fromF32Bits = (b: number): number => {
-  U32[0] = b;
-  return F32[0]!;
-};
-
-/** Nearest integer, ties to even (y ≥ 0 and exact in double). */
-function nearestEven(y: number): number {
-  const r = Math.floor(y);
-  const d = y - r;
-  return d > 0.5 || (d === 0.5 && r % 2 === 1) ? r + 1 : r;
-}
-
-/** IEEE binary16 bits of x rounded to nearest even (NaN → the canonical 0x7e00). */
-export function f16BitsOf(x: number): number {
-  if (x !== x) return 0x7e00;
-  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
-  const a = Math.abs(x);
-  if (a < 2 ** -14) return sign | nearestEven(a * 2 ** 24); // subnormal (0x400 is the least normal, bits agree)
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  else if (2 ** (e + 1) <= a) e++;
-  let m = nearestEven((a / 2 ** e) * 1024);
-  if (m === 2048) {
-    m = 1024;
-    e++;
-  }
-  if (e > 15) return sign | 0x7c00;
-  return sign | ((e + 15) << 10) | (m - 1024);
-}
-
-/** bf16 bits of the f32 value x, nearest even (NaN → 0x7fc0). */
-export function bf16BitsOf(x: number): number {
-  if (x !== x) return 0x7fc0;
-  const b = f32Bits(Math.fround(x));
-  // Rounding from f32 to bf16: add half an ulp minus one, plus the lsb (ties to even).
-  return ((b + 0x7fff + ((b >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
-export function f16Value(bits: number): number {
-  const e = (bits >> 10) & 0x1f;
-  const m = bits & 0x3ff;
-  const s = bits & 0x8000 ? -1 : 1;
-  if (e === 0x1f) return m ? NaN : s * Infinity;
-  return e === 0 ? s * m * 2 ** -24 : s * (1024 + m) * 2 ** (e - 25);
-}
-
-/** The bits of a 16-bit constant written as a number. */
+/** The bits of a 16-bit constant written as a number (rounded once, as the interpreter reads literals). */
 export function halfBits(value: number, t: HalfCarrier): bigint {
-  return BigInt(t === "f16" ? f16BitsOf(value) : bf16BitsOf(value));
+  return floatToBits(roundToFormat(value, t), t);
 }
 
 /** The f32 value of a 16-bit float (exact). */
@@ -81,7 +29,7 @@ export function widen(cx: Cx, x: Scalar): Scalar {
   if (x.t === "f32") return x;
   if (x.c !== undefined) {
     const bits = Number(x.c & 0xffffn);
-    return cx.const("f32", BigInt(x.t === "bf16" ? bits << 16 >>> 0 : f32Bits(f16Value(bits))));
+    return cx.const("f32", floatToBits(bitsToFloat(BigInt(bits), x.t as HalfCarrier), "f32"));
   }
   // One widening per value and scope (every f16 op reads its operands in f32).
   return cx.memo("widen", [x], () => (x.t === "bf16" ? ({ ...int32(cx, "shl", { ...x, t: "i32" }, cx.const("i32", 16n)), t: "f32", max: undefined } as Scalar) : vunary(cx, "v_cvt_f32_f16", x)));
@@ -89,7 +37,7 @@ export function widen(cx: Cx, x: Scalar): Scalar {
 
 /** An f32 rounded to nearest even in `t`. */
 export function narrow(cx: Cx, x: Scalar, t: HalfCarrier): Scalar {
-  if (x.c !== undefined) return cx.const(t, halfBits(fromF32Bits(Number(x.c)), t));
+  if (x.c !== undefined) return cx.const(t, halfBits(bitsToFloat(x.c, "f32"), t));
   if (t === "f16") return vunary(cx, "v_cvt_f16_f32", x, "f16");
   const lsb = cx.vreg("v", 1);
   vop3(cx, "v_bfe_u32", part(lsb), [cx.lo(x), imm(16), imm(1)]);

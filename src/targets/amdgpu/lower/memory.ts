@@ -196,7 +196,7 @@ const viewRule: Rule = (cx, op) => {
   if (buf.kind !== "buffer") return cx.poison(op);
   const element = cx.carrier(resultOf(op).type);
   if (!element || element === "i1") {
-    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i8, i16, i32, i64, f16, bf16, f32 and f64 elements so far");
+    cx.unsupported(op, "a view of this element type", "views hold i8 to i64 and float elements");
     return cx.poison(op);
   }
   const strides = stridesOf(cx, resultOf(op).type as ViewType);

@@ -13,6 +13,7 @@ import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
 import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
+import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
@@ -30,19 +31,13 @@ const constantRule: Rule = (cx, op) => {
   const r = resultOf(op);
   const t = cx.carrier(r.type)!;
   const v = literal(op);
-  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : t === "f64" ? cx.const("f64", doubleBits(Number(v))) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
+  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : t === "f64" ? cx.const("f64", floatToBits(Number(v), "f64")) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
   if (r.type.kind === "vector") {
     const n = r.type.shape.reduce((a, x) => a * x, 1);
     return cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(c), t });
   }
   cx.set(r, c);
 };
-
-function doubleBits(value: number): bigint {
-  const v = new DataView(new ArrayBuffer(8));
-  v.setFloat64(0, value);
-  return v.getBigUint64(0);
-}
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
