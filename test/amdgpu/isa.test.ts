@@ -72,6 +72,22 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "buffer_invl2", operands: [] },
   { mnemonic: "buffer_wbinvl1_vol", operands: [] },
   { mnemonic: "buffer_gl1_inv", operands: [] },
+  // 16- and 8-bit memory and f16 (lower/half.ts, the narrow views of lower/memory.ts).
+  ...["global_load_u8", "global_load_i8", "global_load_u16", "global_load_i16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2, 2), { k: "off" }], offset: 6 })),
+  ...["global_store_b8", "global_store_b16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(2, 2), v(1), { k: "off" }], offset: -2 })),
+  ...["ds_load_u8", "ds_load_i8", "ds_load_u16", "ds_load_i16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2)], offset: 2 })),
+  ...["ds_store_b8", "ds_store_b16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), v(2)], offset: 4 })),
+  { mnemonic: "v_cvt_f16_f32", operands: [v(1), v(2)] },
+  { mnemonic: "v_cvt_f32_f16", operands: [v(1), { k: "s", i: 4, n: 1 }] },
+  { mnemonic: "v_fma_f16", operands: [v(1), v(2), v(3), { k: "s", i: 4, n: 1 }] },
+  ...["v_add_f16", "v_sub_f16", "v_mul_f16", "v_max_f16", "v_min_f16"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(1), { k: "s", i: 4, n: 1 }, v(3)] })),
+  { mnemonic: "v_bfe_i32", operands: [v(1), v(2), { k: "imm", v: 0 }, { k: "imm", v: 8 }] },
+  // f64 (lower/f64.ts); the compares' destination is the wave's mask width (s[4:5] on wave64 processors is written as one pair).
+  ...["v_add_f64", "v_mul_f64", "v_min_f64", "v_max_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2), { k: "s", i: 4, n: 2 }] })),
+  { mnemonic: "v_fma_f64", operands: [v(0, 2), v(2, 2), v(4, 2), v(6, 2)] },
+  ...["v_cvt_f64_f32", "v_cvt_f64_i32", "v_cvt_f64_u32"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2)] })),
+  ...["v_cvt_f32_f64", "v_cvt_i32_f64", "v_cvt_u32_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0), v(2, 2)] })),
+  ...["v_trunc_f64", "v_ceil_f64", "v_floor_f64", "v_rndne_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2)] })),
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);

@@ -7,6 +7,7 @@
 import type { KernelInterface } from "../../abi/index.js";
 import { LoomError } from "../../core/errors.js";
 import type { KernelArgMetadata, SimKernel } from "./code-object.js";
+import { numberToHalf } from "./half.js";
 
 /** A buffer argument: a simulated device address and how many bytes the kernel may use. */
 export interface BufferArgument {
@@ -45,6 +46,17 @@ function writeInteger(view: DataView, at: number, size: number, value: ArgValue,
   else throw new LoomError("unimplemented", `${what()}: ${size}-byte integer arguments are not packed`);
 }
 
+/** A 16-bit float argument's bits: the number rounded to nearest even (bf16 from its f32 value). */
+function halfArgumentBits(type: "f16" | "bf16", value: ArgValue, what: () => string): number {
+  if (typeof value !== "number") throw new LoomError("invalid-argument", `${what()}: expected a number, got ${describe(value)}`);
+  if (type === "f16") return numberToHalf(value);
+  if (Number.isNaN(value)) return 0x7fc0;
+  const f = new DataView(new ArrayBuffer(4));
+  f.setFloat32(0, value);
+  const b = f.getUint32(0);
+  return ((b + 0x7fff + ((b >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
 function writeFloat(view: DataView, at: number, size: number, value: ArgValue, what: () => string): void {
   if (typeof value !== "number") throw new LoomError("invalid-argument", `${what()}: expected a number, got ${describe(value)}`);
   if (size === 4) view.setFloat32(at, value, true);
@@ -68,7 +80,7 @@ export function packFromInterface(record: KernelInterface, values: readonly ArgV
       view.setBigUint64(slot.offset, BigInt(value.address), true);
       view.setBigUint64(slot.offset + 8, BigInt(value.byteLength), true);
     } else if (slot.type === "f32" || slot.type === "f64") writeFloat(view, slot.offset, slot.size, value, what);
-    else if (slot.type === "f16" || slot.type === "bf16") throw new LoomError("unimplemented", `${what()}: ${slot.type} arguments are not packed by the simulator`);
+    else if (slot.type === "f16" || slot.type === "bf16") view.setUint16(slot.offset, halfArgumentBits(slot.type, value, what), true);
     else if (slot.type === "i1") writeInteger(view, slot.offset, 4, typeof value === "boolean" ? Number(value) : value, what);
     else writeInteger(view, slot.offset, slot.size, value, what);
   });

@@ -596,6 +596,12 @@ function compileSopp(inst: Instruction, name: string, ctx: CompileContext, done:
       return done(() => {});
     case "s_endpgm":
       return done((w) => void (w.state = "done"));
+    case "s_trap":
+      // The HSA trap handler halts the wave and puts the queue into the error state, which
+      // ends the dispatch; trap ID 2 is llvm.trap (loom's kernel.assert).
+      return done((w) => {
+        throw new LoomError("failed-precondition", `s_trap ${imm & 0xff}${(imm & 0xff) === 2 ? " (llvm.trap; loom emits it for a failed kernel.assert)" : ""} stopped the dispatch in ${w.where(inst.address)}`);
+      });
     case "s_barrier":
       return done((w) => void (w.state = "barrier"));
     case "s_branch":

@@ -11,6 +11,8 @@ import { scalarRead32, scalarRead64, sgprIndex, sourceRegisters, type Read32 } f
 import { mulHi, shift64 } from "./scalar.js";
 import { EXEC_LO, NULL_CODE, NULL_SINK, VCC_LO, type Wave } from "./wave.js";
 import type { CompileContext, Compiled } from "./compiled.js";
+import { compileHalf, isHalfOp } from "./half.js";
+import { compileF64, isF64Op } from "./f64.js";
 
 type T = "u" | "i" | "f";
 type LaneFn = (a: number, b: number, c: number, lane: number) => number;
@@ -86,6 +88,21 @@ const bfe = (v: number, off: number, width: number, signed: boolean): number => 
   const field = (v >>> o) & (wdt === 32 ? 0xffffffff : (1 << wdt) - 1);
   return signed ? (field << (32 - wdt)) >> (32 - wdt) : field;
 };
+
+/** v_perm_b32: each result byte chosen by a selector byte of S2 from {S0, S1} (S1 the low dword), a sign, 0x00 or 0xff. */
+function permBytes(s0: number, s1: number, sel: number): number {
+  let out = 0;
+  for (let i = 0; i < 4; i++) {
+    const k = (sel >>> (8 * i)) & 0xff;
+    let byte: number;
+    if (k < 4) byte = (s1 >>> (8 * k)) & 0xff;
+    else if (k < 8) byte = (s0 >>> (8 * (k - 4))) & 0xff;
+    else if (k < 12) byte = ((k === 8 ? s1 >>> 15 : k === 9 ? s1 >>> 31 : k === 10 ? s0 >>> 15 : s0 >>> 31) & 1) * 0xff;
+    else byte = k === 12 ? 0 : 0xff;
+    out |= byte << (8 * i);
+  }
+  return out >>> 0;
+}
 
 /** The 32-bit per-lane ops: source types, result type, function. */
 const SIMPLE: Record<string, Simple> = {
@@ -190,6 +207,14 @@ const SIMPLE: Record<string, Simple> = {
   v_mbcnt_lo_u32_b32: { src: ["u", "u"], dst: "u", fn: (a, b, _c, lane) => popcount(lane >= 32 ? a : a & ((1 << lane) - 1)) + b },
   v_mbcnt_hi_u32_b32: { src: ["u", "u"], dst: "u", fn: (a, b, _c, lane) => popcount(lane < 32 ? 0 : a & ((2 ** (lane - 32) - 1) >>> 0)) + b },
   v_sad_u32: { src: ["u", "u", "u"], dst: "u", fn: (a, b, c) => Math.abs(a - b) + c },
+  // 16-bit integer ops clang-19 uses around byte/short memory: the low half, high half zeroed
+  // (gfx9; gfx11 keeps it, which LLVM's non-true16 code never reads).
+  v_add_u16: { src: ["u", "u"], dst: "u", fn: (a, b) => (a + b) & 0xffff },
+  v_add_nc_u16: { src: ["u", "u"], dst: "u", fn: (a, b) => (a + b) & 0xffff },
+  v_sub_u16: { src: ["u", "u"], dst: "u", fn: (a, b) => (a - b) & 0xffff },
+  v_sub_nc_u16: { src: ["u", "u"], dst: "u", fn: (a, b) => (a - b) & 0xffff },
+  v_lshlrev_b16: { src: ["u", "u"], dst: "u", fn: (a, b) => (b << (a & 15)) & 0xffff },
+  v_perm_b32: { src: ["u", "u", "u"], dst: "u", fn: permBytes },
   v_cvt_pk_rtz_f16_f32: { src: ["f", "f"], dst: "u", fn: () => {
     throw new LoomError("unimplemented", "v_cvt_pk_rtz_f16_f32 is not simulated");
   } },
@@ -386,6 +411,8 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
   if (f.extraKind === "dpp16" || f.extraKind === "dpp8") return unimplemented(inst, ctx, " with DPP");
   if (inst.format === "VOPD") return compileVopd(inst, ctx);
   if (inst.format === "VOP3P") return compileVop3p(inst, name, ctx);
+  if (isHalfOp(name)) return compileHalf(inst, name, ctx);
+  if (isF64Op(name)) return compileF64(inst, name, ctx);
 
   const reads = (count: number, dwords: readonly number[] = []) => {
     for (let i = 0; i < count; i++) sourceRegisters(srcCodes[i]!, dwords[i] ?? 1, fam, sregs, vregs);
@@ -741,6 +768,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     return done(simpleExec(s, [source(f.src0, inst, ctx, "f32"), source(f.src1, inst, ctx, "f32")], f.vdst, mods));
   }
   if (!spec) return unimplemented(inst, ctx);
+  if (vop3 && f.opsel !== 0 && /_[bui]16$/.test(name)) return unimplemented(inst, ctx, " with op_sel");
   if (f.extraKind === "sdwa") return compileSdwa(inst, spec, ctx, sregs, vregs);
   const n = spec.src.length;
   if (inst.format === "VOP1" && n !== 1) return unimplemented(inst, ctx, " as VOP1");

@@ -330,7 +330,7 @@ function scalarLess64(cx: Cx, a: Scalar, b: Scalar, signed: boolean): void {
 }
 
 /** A lane mask → uniform boolean (any active lane set; all active lanes agree). */
-function maskToBool(cx: Cx, m: Scalar): Scalar {
+export function maskToBool(cx: Cx, m: Scalar): Scalar {
   cx.emit(cx.wave === 64 ? "s_cmp_lg_u64" : "s_cmp_lg_u32", [part(m.reg!), imm(0)]);
   return fromScc(cx);
 }
@@ -361,7 +361,7 @@ export function compareInt(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 
   return uniform(cx, a, b) ? maskToBool(cx, mask) : mask;
 }
 
-const FLOAT_PREDICATES: Readonly<Record<string, string>> = {
+export const FLOAT_PREDICATES: Readonly<Record<string, string>> = {
   oeq: "eq", one: "lg", olt: "lt", ole: "le", ogt: "gt", oge: "ge", ord: "o",
   ueq: "nlg", une: "neq", ult: "nge", ule: "ngt", ugt: "nle", uge: "nlt", uno: "u",
 };
@@ -423,14 +423,14 @@ export function select(cx: Cx, c: Scalar, a: Scalar, b: Scalar): Scalar {
   }
   const max = a.max !== undefined && b.max !== undefined ? (a.max > b.max ? a.max : b.max) : undefined;
   const extra = max !== undefined ? { max } : {};
-  if (t === "i64") {
-    if (cx.hiZero(a) && cx.hiZero(b)) return { ...cx.sval("i64", (select32(cx, c, cx.lo(a), cx.lo(b), vector) as { r: VReg }).r, extra), narrow: true };
+  if (t === "i64" || t === "f64") {
+    if (t === "i64" && cx.hiZero(a) && cx.hiZero(b)) return { ...cx.sval("i64", (select32(cx, c, cx.lo(a), cx.lo(b), vector) as { r: VReg }).r, extra), narrow: true };
     const lo = select32(cx, c, cx.lo(a), cx.lo(b), vector) as { r: VReg };
     const hi = select32(cx, c, cx.hi(a), cx.hi(b), vector) as { r: VReg };
     const d = cx.vreg(lo.r.cls, 2);
     cx.emit(lo.r.cls === "s" ? "s_mov_b32" : "v_mov_b32", [part(d, 0, 1), part(lo.r)]);
     cx.emit(lo.r.cls === "s" ? "s_mov_b32" : "v_mov_b32", [part(d, 1, 1), part(hi.r)]);
-    return cx.sval("i64", d, extra);
+    return cx.sval(t, d, t === "i64" ? extra : {});
   }
   return cx.sval(t, (select32(cx, c, cx.lo(a), cx.lo(b), vector || t === "f32") as { r: VReg }).r, extra);
 }

@@ -24,7 +24,13 @@ import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
 
-export type Carrier = "i1" | "i32" | "i64" | "f32";
+/**
+ * The value classes: i8, i16, f16 and bf16 live in the low bits of one 32-bit register (the
+ * bits above are unspecified: gfx9's 16-bit ops zero them, gfx11's keep them, wrapping
+ * arithmetic leaves carries there), so only ops that read just those bits (stores,
+ * conversions, 16-bit VALU, add/mul/bitwise) take them as they are (lower/half.ts, narrow.ts).
+ */
+export type Carrier = "i1" | "i8" | "i16" | "i32" | "i64" | "f32" | "f16" | "bf16" | "f64";
 
 /**
  * A scalar value: a constant (`c`, the bits), or a register (`reg`, SGPR or VGPR). An i64
@@ -61,9 +67,14 @@ export type Rule = (cx: KernelLowering, op: Op) => void;
 export function carrierOf(name: PrimName): Carrier | undefined {
   switch (name) {
     case "i1": return "i1";
+    case "i8": return "i8";
+    case "i16": return "i16";
     case "i32": return "i32";
     case "index": case "offset": case "i64": return "i64";
     case "f32": return "f32";
+    case "f16": return "f16";
+    case "bf16": return "bf16";
+    case "f64": return "f64";
     default: return undefined;
   }
 }
@@ -135,7 +146,7 @@ export class KernelLowering {
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
       if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "the AMDGPU back end selects i1, i32, i64/index/offset and f32 so far");
+        this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
         return false;
       }
     }
@@ -291,7 +302,10 @@ export class KernelLowering {
 
   // ---- constants ------------------------------------------------------------------------------
   const(t: Carrier, c: bigint): Scalar {
+    if (t === "f64") return { kind: "scalar", t, c: BigInt.asUintN(64, c) };
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
+    if (t === "f16" || t === "bf16" || t === "i16") return { kind: "scalar", t, c: bits & 0xffffn };
+    if (t === "i8") return { kind: "scalar", t, c: bits & 0xffn };
     return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
   }
 

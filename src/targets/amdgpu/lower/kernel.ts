@@ -27,6 +27,8 @@ import { insertHazardNops } from "../machine/hazards.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { WavefrontSize } from "../profiles.js";
 import { carrierOf, KernelLowering, type Lowered } from "./context.js";
+import { isHalf } from "./half.js";
+import { isNarrowInt, narrowArgument } from "./narrow.js";
 import { AMDGPU_RULES } from "./rules.js";
 import { bodyUniformity } from "./uniformity.js";
 import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.js";
@@ -85,8 +87,10 @@ function bindArguments(cx: KernelLowering): Lowered[] {
       cx.unsupported(slot.value, `an argument of type '${slot.type.name}'`);
       return { kind: "invalid" };
     }
-    const d = cx.vreg("s", t === "i64" ? 2 : 1);
-    cx.emit(t === "i64" ? "s_load_b64" : "s_load_b32", [part(d), ptr], { offset: slot.offset });
+    if (isHalf(t) || isNarrowInt(t)) return narrowArgument(cx, ptr, slot.offset, t);
+    const wide = t === "i64" || t === "f64";
+    const d = cx.vreg("s", wide ? 2 : 1);
+    cx.emit(wide ? "s_load_b64" : "s_load_b32", [part(d), ptr], { offset: slot.offset });
     return cx.sval(t, d, t === "i1" ? { max: 1n } : {});
   });
 }

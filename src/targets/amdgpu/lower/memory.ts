@@ -25,7 +25,7 @@ import { MAX_PRIVATE_SEGMENT_BYTES, privateLayout } from "./scratch.js";
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
 
-const BYTES: Record<Carrier, number> = { i1: 4, i32: 4, i64: 8, f32: 4 };
+const BYTES: Record<Carrier, number> = { i1: 4, i8: 1, i16: 2, i32: 4, i64: 8, f32: 4, f16: 2, bf16: 2, f64: 8 };
 
 function indexScalars(cx: Cx, op: Op): Scalar[] {
   return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.const("i64", i) : cx.scalar(i)));
@@ -132,9 +132,13 @@ function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
 
 const SIZE_SUFFIX: Record<number, string> = { 1: "b32", 2: "b64", 4: "b128" };
 
+/** Elements narrower than a dword: zero-extending loads (the high half of a 16-bit float is unspecified anyway) and truncating stores. */
+const NARROW_LOAD: Record<number, string> = { 1: "u8", 2: "u16" };
+const NARROW_STORE: Record<number, string> = { 1: "b8", 2: "b16" };
+
 function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
-  const d = cx.vreg("v", dwords);
-  const suffix = SIZE_SUFFIX[dwords]!;
+  const d = cx.vreg("v", Math.max(1, dwords));
+  const suffix = view.bytes < 4 ? NARROW_LOAD[view.bytes]! : SIZE_SUFFIX[dwords]!;
   if (view.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
   else if (view.space === "scratch") cx.emit(`scratch_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset });
@@ -142,7 +146,7 @@ function load(cx: Cx, view: ViewValue, at: Address, dwords: number): VReg {
 }
 
 function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
-  const suffix = SIZE_SUFFIX[data.n]!;
+  const suffix = view.bytes < 4 ? NARROW_STORE[view.bytes]! : SIZE_SUFFIX[data.n]!;
   if (view.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
   else if (view.space === "scratch") cx.emit(`scratch_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset });
@@ -150,7 +154,7 @@ function store(cx: Cx, view: ViewValue, at: Address, data: VReg): void {
 
 /** A scalar's dwords in VGPRs, for store data. */
 function dataRegs(cx: Cx, x: Scalar): VReg {
-  if (x.t === "i64") return cx.vpair(x);
+  if (x.t === "i64" || x.t === "f64") return cx.vpair(x);
   return cx.own32(cx.lo(x.mask ? boolToInt(cx, x) : x));
 }
 
@@ -210,7 +214,7 @@ const viewRule: Rule = (cx, op) => {
   if (buf.kind !== "buffer") return cx.poison(op);
   const element = cx.carrier(resultOf(op).type);
   if (!element || element === "i1") {
-    cx.unsupported(op, "a view of this element type", "the AMDGPU back end views i32, i64 and f32 elements so far");
+    cx.unsupported(op, "a view of this element type", "views hold i8 to i64 and float elements");
     return cx.poison(op);
   }
   const strides = stridesOf(cx, resultOf(op).type as ViewType);
@@ -469,8 +473,8 @@ const atomicLoadRule: Rule = (cx, op) => {
   if (!v) return cx.poison(op);
   const at = address(cx, v, indexScalars(cx, op));
   if (fences!.release) releaseFence(cx, fences!.level);
-  const d = cx.vreg("v", v.bytes / 4);
-  const suffix = SIZE_SUFFIX[d.n]!;
+  const d = cx.vreg("v", Math.max(1, v.bytes / 4));
+  const suffix = v.bytes < 4 ? NARROW_LOAD[v.bytes]! : SIZE_SUFFIX[d.n]!;
   if (v.space === "lds") cx.emit(`ds_load_${suffix}`, [part(d), at.reg], { offset: at.offset });
   else cx.emit(`global_load_${suffix}`, [part(d), at.reg, OFF], { offset: at.offset, glc: true, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
   if (fences!.acquire) acquireFence(cx, v.space, fences!.level);
@@ -484,7 +488,7 @@ const atomicStoreRule: Rule = (cx, op) => {
   const at = address(cx, v, indexScalars(cx, op));
   const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
   if (fences!.release) releaseFence(cx, fences!.level);
-  const suffix = SIZE_SUFFIX[data.n]!;
+  const suffix = v.bytes < 4 ? NARROW_STORE[v.bytes]! : SIZE_SUFFIX[data.n]!;
   if (v.space === "lds") cx.emit(`ds_store_${suffix}`, [at.reg, part(data)], { offset: at.offset });
   else cx.emit(`global_store_${suffix}`, [at.reg, part(data), OFF], { offset: at.offset, ...scopeBits(cx, fences!.level, fences!.level !== 1) });
 };

@@ -11,7 +11,12 @@ import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { divide64 } from "./divide64.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
+import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
+import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
+import { floatToBits } from "../../../dialects/scalar/semantics.js";
+import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
+import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { KERNEL_RULES } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
 
@@ -27,7 +32,7 @@ const constantRule: Rule = (cx, op) => {
   const r = resultOf(op);
   const t = cx.carrier(r.type)!;
   const v = literal(op);
-  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
+  const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : t === "f64" ? cx.const("f64", floatToBits(Number(v), "f64")) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
   if (r.type.kind === "vector") {
     const n = r.type.shape.reduce((a, x) => a * x, 1);
     return cx.set(r, { kind: "vector", lanes: new Array<Scalar>(n).fill(c), t });
@@ -76,6 +81,7 @@ function intBinary(kind: "add" | "sub" | "mul" | "and" | "or" | "xor" | "shl" | 
       if (kind === "and" || kind === "or" || kind === "xor") return boolOp(cx, kind, a!, b!);
       return undefined;
     }
+    if (isNarrowInt(t)) return narrowBinary(cx, kind, t, a!, b!);
     if (t === "i32") {
       const max = kind === "and" && (a!.c !== undefined || b!.c !== undefined) ? BigInt.asUintN(32, (a!.c ?? b!.c)!) : kind === "shru" && a!.max !== undefined ? a!.max : undefined;
       return int32(cx, kind, a!, b!, "i32", max !== undefined && max < 1n << 31n ? max : undefined);
@@ -124,12 +130,40 @@ const cmpi: Lane = (cx, op, [a, b]) => {
   const p = String(op.props.predicate) as IntPredicate;
   if (t === "i32") return compareInt(cx, p, a!, b!, 32);
   if (t === "i64") return compareInt(cx, p, a!, b!, 64);
+  if (isNarrowInt(t)) return narrowCompare(cx, p, t, a!, b!);
   return undefined;
 };
 
-const cmpf: Lane = (cx, op, [a, b]) => (carrierOfOperand(cx, op) === "f32" ? compareFloat(cx, String(op.props.predicate), a!, b!) : undefined);
+const cmpf: Lane = (cx, op, [a, b]) => {
+  const t = carrierOfOperand(cx, op);
+  if (t === "f32") return compareFloat(cx, String(op.props.predicate), a!, b!);
+  if (t === "f64") return compareF64(cx, String(op.props.predicate), a!, b!);
+  // f16/bf16 widen exactly, so the f32 compare is theirs.
+  return isHalf(t) ? compareFloat(cx, String(op.props.predicate), widen(cx, a!), widen(cx, b!)) : undefined;
+};
 
-const f32Only = (fn: Lane): Lane => (cx, op, args) => (cx.carrier(resultOf(op).type) === "f32" ? fn(cx, op, args) : undefined);
+/**
+ * A float op selected on f32; f16 and bf16 compute in f32 and round once (half.ts: exact for
+ * the basic operations; the math functions keep their f32 bounds plus the final rounding).
+ */
+const f32Only = (fn: Lane): Lane => (cx, op, args) => {
+  const t = cx.carrier(resultOf(op).type);
+  if (t === "f32") return fn(cx, op, args);
+  if (!isHalf(t)) return undefined;
+  const r = fn(cx, op, args.map((a) => widen(cx, a)));
+  return r && narrow(cx, r, t);
+};
+
+/** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64), on f16 natively where half.ts has the instruction. */
+function withF64(name: string, lane: Lane): Lane {
+  const f64 = F64_LANES[name];
+  const f16 = nativeHalf(name);
+  return (cx, op, args) => {
+    const t = cx.carrier(resultOf(op).type);
+    if (t === "f64") return f64?.(cx, args);
+    return t === "f16" && f16 ? f16(cx, args) : lane(cx, op, args);
+  };
+}
 
 const LOG2_E = 0x3fb8aa3b;
 const LN_2 = 0x3f317218;
@@ -145,7 +179,11 @@ const FLOAT_LANES: Record<string, Lane> = {
   minimumf: f32Only((cx, _op, [a, b]) => nanPropagating(cx, vfloat(cx, "v_min_f32", a!, b!, true), a!, b!)),
   // a / b = a · (1/b): v_rcp_f32 is within 1 ulp, the product within 2.5 ulp (docs/amdgpu.md).
   divf: f32Only((cx, _op, [a, b]) => vfloat(cx, "v_mul_f32", a!, vunary(cx, "v_rcp_f32", b!), true)),
-  fmaf: f32Only((cx, _op, [a, b, c]) => fma(cx, a!, b!, c!)),
+  // f16 has its own fused op; bf16 through f32 would round twice (refused).
+  fmaf: (cx, op, [a, b, c]) => {
+    const t = cx.carrier(resultOf(op).type);
+    return t === "f32" ? fma(cx, a!, b!, c!) : t === "f16" ? fmaHalf(cx, a!, b!, c!) : undefined;
+  },
   negf: f32Only((cx, _op, [a]) => vfloat(cx, "v_xor_b32", cx.const("i32", 0x80000000n), a!, true)),
   absf: f32Only((cx, _op, [a]) => vfloat(cx, "v_and_b32", cx.const("i32", 0x7fffffffn), a!, true)),
   expf: f32Only((cx, _op, [a]) => vunary(cx, "v_exp_f32", vfloat(cx, "v_mul_f32", cx.const("f32", BigInt(LOG2_E)), a!, true))),
@@ -181,40 +219,86 @@ function roundHalfAway(cx: Cx, x: Scalar): Scalar {
 }
 
 const CONVERSIONS: Record<string, Lane> = {
-  sitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_i32", a!) : undefined),
-  uitofp: (cx, op, [a]) => (carrierOfOperand(cx, op) === "i32" && cx.carrier(resultOf(op).type) === "f32" ? vunary(cx, "v_cvt_f32_u32", a!) : undefined),
-  fptosi: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_i32_f32", a!, "i32") : undefined),
-  fptoui: (cx, op, [a]) => (carrierOfOperand(cx, op) === "f32" && cx.carrier(resultOf(op).type) === "i32" ? vunary(cx, "v_cvt_u32_f32", a!, "i32") : undefined),
+  sitofp: intToFloat("v_cvt_f32_i32"),
+  uitofp: intToFloat("v_cvt_f32_u32"),
+  fptosi: floatToInt("v_cvt_i32_f32"),
+  fptoui: floatToInt("v_cvt_u32_f32"),
+  extf: (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
+    if (to === "f64" && (from === "f32" || isHalf(from))) return toF64(cx, "v_cvt_f64_f32", widen(cx, a!));
+    return isHalf(from) && to === "f32" ? widen(cx, a!) : undefined;
+  },
+  // f64 → f16/bf16 through f32 would round twice (not selected).
+  fptrunc: (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
+    if (from === "f64" && to === "f32") return fromF64(cx, "v_cvt_f32_f64", a!);
+    return from === "f32" && isHalf(to) ? narrow(cx, a!, to) : undefined;
+  },
   bitcast: (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
     if ((from === "i32" || from === "f32") && (to === "i32" || to === "f32")) return { ...a!, t: to, max: undefined } as Scalar;
+    if ((from === "i64" || from === "f64") && (to === "i64" || to === "f64")) return to === "f64" ? ({ ...a!, t: to, max: undefined } as Scalar) : { ...a!, t: to };
+    // i16 ↔ f16/bf16: the same low half.
+    if ((from === "i16" || isHalf(from)) && (to === "i16" || isHalf(to)) && to !== undefined) return { ...a!, t: to, max: undefined } as Scalar;
     return undefined;
   },
 };
+
+/**
+ * i32 → f32, and i32 → f16 through f32: below 2^24 the f32 step is exact, above it both
+ * roundings overflow to infinity, so the result is rounded once. bf16 would round twice.
+ */
+function intToFloat(mnemonic: string): Lane {
+  return (cx, op, [a]) => {
+    const to = cx.carrier(resultOf(op).type);
+    const from = carrierOfOperand(cx, op);
+    if ((from !== "i32" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16" && to !== "f64")) return undefined;
+    const x = isNarrowInt(from) ? extendTo32(cx, a!, from, mnemonic === "v_cvt_f32_i32") : a!;
+    if (to === "f64") return toF64(cx, mnemonic === "v_cvt_f32_i32" ? "v_cvt_f64_i32" : "v_cvt_f64_u32", x);
+    const f = vunary(cx, mnemonic, x);
+    return to === "f16" ? narrow(cx, f, to) : f;
+  };
+}
+
+/** f32 → i32 (truncating), f16/bf16 through their exact f32 value. */
+function floatToInt(mnemonic: string): Lane {
+  return (cx, op, [a]) => {
+    const from = carrierOfOperand(cx, op);
+    const to = cx.carrier(resultOf(op).type);
+    if ((from !== "f32" && from !== "f64" && !isHalf(from)) || (to !== "i32" && !isNarrowInt(to))) return undefined;
+    // Out-of-range results are undefined in the language: the low bits of the i32 do.
+    const r = from === "f64" ? fromF64(cx, mnemonic === "v_cvt_i32_f32" ? "v_cvt_i32_f64" : "v_cvt_u32_f64", a!) : vunary(cx, mnemonic, widen(cx, a!), "i32");
+    return isNarrowInt(to) ? asNarrow(r, to, cx) : r;
+  };
+}
 
 /** index.cast / scalar.cast between i32 and i64 (sign-extending, language.md), and same-width. */
 const cast: Lane = (cx, op, [a]) => {
   const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
   if (from === to) return a;
-  if (from === "i32" && to === "i64") {
-    if (a!.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a!.c));
-    if (a!.max !== undefined && a!.max < 1n << 31n) return { ...a!, t: "i64", narrow: true };
-    const hi = int32(cx, "shrs", a!, cx.const("i32", 31n));
-    const d = cx.vreg(hi.reg!.cls, 2);
-    const mov = hi.reg!.cls === "s" ? "s_mov_b32" : "v_mov_b32";
-    cx.emit(mov, [part(d, 0, 1), cx.lo(a!)]);
-    cx.emit(mov, [part(d, 1, 1), part(hi.reg!)]);
-    return cx.sval("i64", d);
-  }
+  if (from === "i32" && to === "i64") return signExtend64(cx, a!);
   if (from === "i64" && to === "i32") return { kind: "scalar", t: "i32", ...(a!.c !== undefined ? { c: BigInt.asUintN(32, a!.c) } : { reg: a!.reg! }) } as Scalar;
   return undefined;
 };
 
-/** 0 − a (i32, i64). */
+/** An i32 sign-extended to i64. */
+function signExtend64(cx: Cx, a: Scalar): Scalar {
+  if (a.c !== undefined) return cx.const("i64", BigInt.asIntN(32, a.c));
+  if (a.max !== undefined && a.max < 1n << 31n) return { ...a, t: "i64", narrow: true };
+  const hi = int32(cx, "shrs", a, cx.const("i32", 31n));
+  const d = cx.vreg(hi.reg!.cls, 2);
+  const mov = hi.reg!.cls === "s" ? "s_mov_b32" : "v_mov_b32";
+  cx.emit(mov, [part(d, 0, 1), cx.lo(a)]);
+  cx.emit(mov, [part(d, 1, 1), part(hi.reg!)]);
+  return cx.sval("i64", d);
+}
+
+/** 0 − a (i32, i64, i8/i16 wrapping). */
 const negi: Lane = (cx, op, [a]) => {
   const t = carrierOfOperand(cx, op);
   if (t === "i32") return int32(cx, "sub", cx.const("i32", 0n), a!);
   if (t === "i64") return sub64(cx, cx.const("i64", 0n), a!);
+  if (isNarrowInt(t)) return asNarrow(int32(cx, "sub", cx.const("i32", 0n), { ...a!, t: "i32" }), t, cx);
   return undefined;
 };
 
@@ -225,6 +309,7 @@ const absi: Lane = (cx, op, [a]) => {
   const neg = negi(cx, op, [a!]);
   if (!neg) return undefined;
   if (t === "i32") return int32(cx, "maxs", a!, neg);
+  if (isNarrowInt(t)) return asNarrow(int32(cx, "maxs", signExtend(cx, a!, widthOf(t)), signExtend(cx, neg, widthOf(t))), t, cx);
   return select(cx, compareInt(cx, "slt", a!, cx.const("i64", 0n), 64), neg, a!);
 };
 
@@ -232,11 +317,21 @@ const absi: Lane = (cx, op, [a]) => {
 function integerConversion(kind: "extsi" | "extui" | "trunci"): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op), to = cx.carrier(resultOf(op).type);
-    if (from === undefined || to === undefined || from === "f32" || to === "f32") return undefined;
+    if (from === undefined || to === undefined || from === "f32" || to === "f32" || isHalf(from) || isHalf(to)) return undefined;
     if (from === to) return a;
     if (from === "i1") {
       const ones = kind === "extsi" ? -1n : 1n;
       return select(cx, a!, cx.const(to, ones), cx.const(to, 0n));
+    }
+    if (kind === "trunci" && isNarrowInt(to)) return asNarrow(a!, to, cx);
+    if (kind === "trunci" && isNarrowInt(from)) return compareInt(cx, "ne", int32(cx, "and", { ...a!, t: "i32" }, cx.const("i32", 1n)), cx.const("i32", 0n), 32);
+    if (isNarrowInt(from)) {
+      // Extended to 32 bits (the bits above the width become defined), then as from i32.
+      const wide = extendTo32(cx, a!, from, kind === "extsi");
+      if (to === "i32") return wide;
+      if (isNarrowInt(to)) return wide.c !== undefined ? cx.const(to, wide.c) : { ...wide, t: to };
+      if (kind === "extui") return wide.c !== undefined ? cx.const("i64", wide.c) : { kind: "scalar", t: "i64", reg: wide.reg!, narrow: true, max: wide.max ?? (1n << BigInt(widthOf(from))) - 1n };
+      return signExtend64(cx, wide);
     }
     if (kind === "trunci") {
       const low: Scalar = a!.c !== undefined ? cx.const("i32", BigInt.asUintN(32, a!.c)) : { kind: "scalar", t: "i32", reg: a!.reg!, ...(a!.max !== undefined && a!.max <= 0xffffffffn ? { max: a!.max } : {}) };
@@ -264,16 +359,21 @@ function copySign(cx: Cx, a: Scalar, b: Scalar): Scalar {
 
 const INT_LANES: Record<string, Lane> = {
   negi, absi, extsi: integerConversion("extsi"), extui: integerConversion("extui"), trunci: integerConversion("trunci"),
-  copysignf: f32Only((cx, _op, [a, b]) => copySign(cx, a!, b!)),
+  copysignf: withF64("copysignf", f32Only((cx, _op, [a, b]) => copySign(cx, a!, b!))),
   addi: intBinary("add"), subi: intBinary("sub"), muli: intBinary("mul"), andi: intBinary("and"), ori: intBinary("or"), xori: intBinary("xor"),
   shli: intBinary("shl"), shrui: intBinary("shru"), shrsi: intBinary("shrs"), minsi: intBinary("mins"), maxsi: intBinary("maxs"),
   minui: intBinary("minu"), maxui: intBinary("maxu"), cmpi, cmpf, cast,
   select: (cx, _op, [c, a, b]) => select(cx, c!, a!, b!),
-  madd: (cx, op, [a, b, c]) => (carrierOfOperand(cx, op) === "i64" ? madd64(cx, a!, b!, c!) : int32(cx, "add", int32(cx, "mul", a!, b!), c!)),
+  madd: (cx, op, [a, b, c]) => {
+    const t = carrierOfOperand(cx, op);
+    if (t === "i64") return madd64(cx, a!, b!, c!);
+    const r = int32(cx, "add", int32(cx, "mul", a!, b!), c!);
+    return isNarrowInt(t) ? asNarrow(r, t, cx) : r;
+  },
   divsi: divide(true), divui: divide(false),
   remsi: remainder(true), remui: remainder(false),
   ceildivsi: roundedDivision(true, "ceil"), ceildivui: roundedDivision(false, "ceil"), floordivsi: roundedDivision(true, "floor"),
-  ...FLOAT_LANES, ...CONVERSIONS,
+  ...Object.fromEntries(Object.entries(FLOAT_LANES).map(([n, l]) => [n, withF64(n, l)])), ...CONVERSIONS,
 };
 
 /**
@@ -284,6 +384,7 @@ function remainder(signed: boolean): Lane {
   const div = divide(signed);
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
+    if (isNarrowInt(t)) return narrowDivide(cx, t, a!, b!, signed, "trunc", 1);
     const c = b!.c;
     const small = t === "i64" ? cx.hiZero(a!) : !signed || (a!.max !== undefined && a!.max < 1n << 31n);
     if (c === undefined || c <= 0n || (c & (c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 1);
@@ -315,7 +416,10 @@ function general(cx: Cx, op: Op, a: Scalar, b: Scalar, signed: boolean, kind: "t
 }
 
 function roundedDivision(signed: boolean, kind: "ceil" | "floor"): Lane {
-  return (cx, op, [a, b]) => general(cx, op, a!, b!, signed, kind, 0);
+  return (cx, op, [a, b]) => {
+    const t = carrierOfOperand(cx, op);
+    return isNarrowInt(t) ? narrowDivide(cx, t, a!, b!, signed, kind, 0) : general(cx, op, a!, b!, signed, kind, 0);
+  };
 }
 
 /** `vector.dotf %a, %b, %acc`: acc = fma(a[i], b[i], acc) in lane order (one `v_fma_f32` per lane). */
@@ -425,6 +529,7 @@ const iotaRule: Rule = (cx, op) => {
 function divide(signed: boolean): Lane {
   return (cx, op, [a, b]) => {
     const t = carrierOfOperand(cx, op);
+    if (isNarrowInt(t)) return narrowDivide(cx, t, a!, b!, signed, "trunc", 0);
     if (b!.c === undefined || b!.c <= 0n || (b!.c & (b!.c - 1n)) !== 0n || (signed && t === "i32" && !(a!.max !== undefined && a!.max < 1n << 31n))) return general(cx, op, a!, b!, signed, "trunc", 0);
     const k = BigInt(b!.c.toString(2).length - 1);
     if (t === "i64" && signed && a!.max === undefined && a!.c === undefined) {
@@ -452,17 +557,9 @@ function dialect(prefix: string): Record<string, Rule | ReturnType<typeof unsupp
 }
 
 // Short reasons (the browser bundle's budget); docs/amdgpu.md "Not selected" explains each.
-const NO_F16_F64 = unsupported("f16 and f64 are not selected yet");
 
-/** Each of the space-separated ops refused with one reason. */
-const refuse = (names: string, reason: ReturnType<typeof unsupported>) => Object.fromEntries(names.split(" ").map((n) => [n, reason]));
-
-/** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). */
-const NOT_SELECTED = {
-  ...refuse("kernel.assert", unsupported("no way to report a failed assertion to the host yet")),
-  ...refuse("scalar.extf scalar.fptrunc vector.extf vector.fptrunc", NO_F16_F64),
-};
-
+/** The device ops the back end refuses, each with its reason (docs/amdgpu.md lists them; test/amdgpu/selection.test.ts holds the list to the registry). None today. */
+const NOT_SELECTED: Record<string, ReturnType<typeof unsupported>> = {};
 
 export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...dialect("kernel."), ...dialect("index."), ...dialect("scalar."), ...dialect("scf."), ...dialect("buffer."), ...dialect("encoding."),
@@ -492,5 +589,6 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   ...CONTROL_RULES,
   ...MEMORY_RULES,
   ...KERNEL_RULES,
+  "kernel.assert": assertRule,
 } as Partial<LoweringTable<Rule>>;
 
