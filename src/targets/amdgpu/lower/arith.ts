@@ -103,6 +103,45 @@ function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
   return s32(cx, "i32", d);
 }
 
+/**
+ * VGPR dwords known to be x << k (k a constant): a shift of a shift is one shift, and a sum
+ * with a shift is one `v_lshl_add_u32` (LDS addresses `row·256 + slot·4·4`); the inner shift
+ * goes when nothing else reads it.
+ */
+const SHIFTS = new WeakMap<VReg, { readonly x: Scalar; readonly k: number }>();
+
+function shiftOf(s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
+  const known = s.reg && !s.mutable ? SHIFTS.get(s.reg) : undefined;
+  return known && !known.x.mutable ? known : undefined;
+}
+
+/** A VALU shift or shift-add folded through SHIFTS, or undefined. */
+function foldShift(cx: Cx, op: Int32Op, a: Scalar, b: Scalar): VReg | undefined {
+  if (op === "shl" && b.c !== undefined) {
+    const inner = shiftOf(a);
+    const k = (inner?.k ?? 0) + Number(BigInt.asUintN(32, b.c));
+    if (k > 31) return undefined;
+    const x = inner?.x ?? a;
+    const d = cx.vreg("v", 1);
+    vop2(cx, "v_lshlrev_b32", part(d), imm(k), cx.lo(x), false);
+    if (x.reg?.cls === "v") SHIFTS.set(d, { x, k });
+    return d;
+  }
+  if (op === "add") {
+    const sa = shiftOf(a), sb = sa ? undefined : shiftOf(b);
+    const shifted = sa ?? sb;
+    if (!shifted) return undefined;
+    const other = sa ? b : a;
+    // gfx9's VOP3 takes no literal: the add's VOP2 form keeps it without a move.
+    const o = cx.lo(other);
+    if (cx.family === "gfx9" && o.k === "imm" && isLiteral(o)) return undefined;
+    const d = cx.vreg("v", 1);
+    vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(shifted.x), imm(shifted.k), cx.lo(other)]);
+    return d;
+  }
+  return undefined;
+}
+
 /** A 32-bit operation on dwords `a`, `b` (operands are 32-bit sources). */
 export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i32", max?: bigint): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const(t === "i64" ? "i32" : t, fold32(op, BigInt.asUintN(32, a.c), BigInt.asUintN(32, b.c)));
@@ -116,6 +155,8 @@ export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i
     cx.emit(SALU32[op], [part(d), cx.lo(a), cx.lo(b)]);
     return s32(cx, t, d, extra);
   }
+  const folded = foldShift(cx, op, a, b);
+  if (folded) return s32(cx, t, folded, extra);
   const d = cx.vreg("v", 1);
   const [mnemonic, commutative, reversed] = VALU32[op];
   if (mnemonic === "v_mul_lo_u32") {
