@@ -5,6 +5,7 @@
  * decodes and re-assembles the code to our bytes, and the listing shows the cleanup:
  *   - multiples: sums of multiples of one value are shifts and shift-adds of it;
  *   - offsets: accesses at k + c share k's address, c in the offset field (not past 4095 bytes);
+ *   - shifts: a shift of a shift is one shift, a sum with a shift one v_lshl_add_u32;
  *   - guarded: a row's address is computed once outside per-element guards, and no EXEC
  *     restore precedes `s_endpgm`.
  */
@@ -65,6 +66,17 @@ const CASES: readonly {
       assert.equal(count(lines, /^v_mad_u64_u32 \S+, \S+, \S+, s/), 1, lines.join("\n"));
       const end = lines.indexOf("s_endpgm");
       assert.ok(end > 0 && !/^s_mov_b(32|64) exec/.test(lines[end - 1]!), lines.slice(Math.max(0, end - 3), end + 1).join("\n"));
+    },
+  },
+  {
+    symbol: "shifts",
+    sizes: (n) => ({ a: 2 * n, out: 3 * n }),
+    ns: [1, 37, 130],
+    code: (lines) => {
+      // One shift by 5 (not by 2, then 3); (x << 4) + y fused (no shift by 4 of its own).
+      assert.equal(count(lines, /^v_lshlrev_b32\S* v\d+, 5, /), 1, lines.join("\n"));
+      assert.equal(count(lines, /^v_lshlrev_b32\S* v\d+, [34], /), 0, lines.join("\n"));
+      assert.ok(count(lines, /^v_lshl_add_u32 v\d+, v\d+, 4, v\d+/) === 1, lines.join("\n"));
     },
   },
 ];

@@ -69,7 +69,7 @@ matmul16:
 	s_mov_b32 exec_lo, s14
 	v_lshlrev_b32_e32 v9, 6, v0
 	v_lshlrev_b32_e32 v10, 2, v1
-	v_add_nc_u32_e32 v11, v9, v10
+	v_lshl_add_u32 v11, v0, 6, v10
 	s_waitcnt vmcnt(0)
 	ds_store_b32 v11, v7
 	ds_store_b32 v11, v8 offset:1024

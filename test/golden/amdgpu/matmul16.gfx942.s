@@ -62,7 +62,7 @@ matmul16:
 	s_mov_b64 exec, s[16:17]
 	v_lshlrev_b32_e32 v9, 6, v0
 	v_lshlrev_b32_e32 v10, 2, v1
-	v_add_u32_e32 v11, v9, v10
+	v_lshl_add_u32 v11, v0, 6, v10
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v11, v7
 	ds_write_b32 v11, v8 offset:1024

@@ -27,8 +27,7 @@ transpose_tile:
 	v_add_co_u32 v2, vcc_lo, s6, v2
 	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v3, vcc_lo
 	v_mul_u32_u24_e32 v4, 0x44, v0
-	v_lshlrev_b32_e32 v5, 2, v1
-	v_add_nc_u32_e32 v4, v4, v5
+	v_lshl_add_u32 v4, v1, 2, v4
 	s_and_saveexec_b32 s6, s12
 	s_cbranch_execz .LBB0
 	global_load_b32 v2, v[2:3], off
@@ -47,8 +46,7 @@ transpose_tile:
 	v_cmp_lt_u64_e64 s5, v[4:5], s[2:3]
 	s_and_b32 s4, s4, s5
 	v_mul_u32_u24_e32 v1, 0x44, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	v_add_nc_u32_e32 v0, v1, v0
+	v_lshl_add_u32 v0, v0, 2, v1
 	v_mad_u64_u32 v[6:7], null, v2, s2, 0
 	v_mul_lo_u32 v1, v3, s2
 	v_mul_lo_u32 v2, s3, v2

@@ -23,8 +23,7 @@ transpose_tile:
 	v_lshl_add_u64 v[2:3], v[6:7], 0, v[4:5]
 	v_lshl_add_u64 v[2:3], v[2:3], 2, s[8:9]
 	v_mul_u32_u24_e32 v4, 0x44, v0
-	v_lshlrev_b32_e32 v5, 2, v1
-	v_add_u32_e32 v4, v4, v5
+	v_lshl_add_u32 v4, v1, 2, v4
 	s_and_saveexec_b64 s[8:9], s[12:13]
 	s_cbranch_execz .LBB0
 	global_load_dword v2, v[2:3], off
@@ -41,8 +40,7 @@ transpose_tile:
 	v_cmp_lt_u64_e64 s[6:7], v[4:5], s[4:5]
 	s_and_b64 s[2:3], s[2:3], s[6:7]
 	v_mul_u32_u24_e32 v1, 0x44, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	v_add_u32_e32 v0, v1, v0
+	v_lshl_add_u32 v0, v0, 2, v1
 	v_mad_u64_u32 v[6:7], vcc, v2, s4, 0
 	v_mul_lo_u32 v1, v3, s4
 	v_mul_lo_u32 v2, s5, v2
