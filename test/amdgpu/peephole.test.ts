@@ -6,6 +6,7 @@
  *   - multiples: sums of multiples of one value are shifts and shift-adds of it;
  *   - offsets: accesses at k + c share k's address, c in the offset field (not past 4095 bytes);
  *   - shifts: a shift of a shift is one shift, a sum with a shift one v_lshl_add_u32;
+ *   - uniform_guards: a uniform compare is not shared (its s_cselect may become a branch on SCC);
  *   - guarded: a row's address is computed once outside per-element guards, and no EXEC
  *     restore precedes `s_endpgm`.
  */
@@ -77,6 +78,17 @@ const CASES: readonly {
       assert.equal(count(lines, /^v_lshlrev_b32\S* v\d+, 5, /), 1, lines.join("\n"));
       assert.equal(count(lines, /^v_lshlrev_b32\S* v\d+, [34], /), 0, lines.join("\n"));
       assert.ok(count(lines, /^v_lshl_add_u32 v\d+, v\d+, 4, v\d+/) === 1, lines.join("\n"));
+    },
+  },
+  {
+    symbol: "uniform_guards",
+    sizes: (n) => ({ a: n, out: 2 * n }),
+    ns: [1, 37, 41, 130],
+    // Two 64-bit scalar compares of n with 40 (s_sub/s_subb), each branched on through SCC;
+    // a shared one would leave the second branch testing a register nothing wrote.
+    code: (lines) => {
+      assert.equal(count(lines, /^s_subb_u32/), 2, lines.join("\n"));
+      assert.equal(count(lines, /^s_cbranch_scc[01]/), 2, lines.join("\n"));
     },
   },
 ];

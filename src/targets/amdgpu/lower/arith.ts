@@ -430,12 +430,14 @@ function maskToBool(cx: Cx, m: Scalar): Scalar {
 
 /** An integer comparison; `bits` is 32 or 64. */
 /**
- * Integer comparison (memoized: an unrolled loop's bound checks repeat across iterations). A
- * lane mask made under a wider EXEC is right for every lane of a narrower one, so reuse in
- * nested regions is sound; nothing here reads a mask's inactive lanes.
+ * Integer comparison. A varying one is memoized (an unrolled loop's bound checks repeat across
+ * iterations): a lane mask made under a wider EXEC is right for every lane of a narrower one,
+ * and nothing reads a mask's inactive lanes. A uniform one is not: its `s_cselect` may be taken
+ * back for a branch on SCC (control.ts `branchUnless`), which a second reader would miss.
  */
 export function compareInt(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 32 | 64): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i1", foldCmp(p, a.c, b.c, bits) ? 1n : 0n);
+  if (uniform(cx, a, b)) return compareIntUncached(cx, p, a, b, bits);
   return cx.memo(bits === 32 ? `cmp32${p}` : `cmp64${p}`, [a, b], () => compareIntUncached(cx, p, a, b, bits));
 }
 
