@@ -18,7 +18,7 @@ import type { Op, Region } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { part, type Item, type VReg } from "../machine/program.js";
 import { add64, compareInt, select } from "./arith.js";
-import { precomputeAddress } from "./memory.js";
+import { isPlainAccess, precomputeAddress } from "./memory.js";
 import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -177,8 +177,13 @@ function branchUnless(cx: Cx, cond: Scalar, target: import("../machine/program.j
  * repeat the shared parts (row · stride) in every branch; outside, the CSE memo shares them.
  */
 function hoistAddresses(cx: Cx, region: Region): void {
-  const inside = new Set<Op | Region>(region.ops);
-  for (const access of region.ops) precomputeAddress(cx, access, (v) => !inside.has(v.owner));
+  let inside: Set<Op | Region> | undefined;
+  for (const access of region.ops) {
+    if (!isPlainAccess(access)) continue;
+    inside ??= new Set<Op | Region>(region.ops);
+    const ops = inside;
+    precomputeAddress(cx, access, (v) => !ops.has(v.owner));
+  }
 }
 
 const ifRule: Rule = (cx, op) => {

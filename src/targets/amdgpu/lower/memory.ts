@@ -313,6 +313,9 @@ const vectorStore: Rule = (cx, op) => {
 /** The view operand of a plain access (`view.load`/`store`, `vector.load`/`store`), by op name. */
 const VIEW_OPERAND: Readonly<Record<string, number>> = { "view.load": 0, "vector.load": 0, "view.store": 1, "vector.store": 1 };
 
+/** Whether `op` is a plain access (`view.load`/`store`, `vector.load`/`store`). */
+export const isPlainAccess = (op: Op): boolean => VIEW_OPERAND[op.name] !== undefined;
+
 /**
  * Computes the address arithmetic of the plain access `op` now, in the current CSE scope, when
  * its view and indices are `available` (already lowered), so that selecting `op` later, inside

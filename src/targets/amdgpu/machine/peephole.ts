@@ -17,21 +17,18 @@ function isExecRestore(item: Item): boolean {
   return d !== undefined && d.k === "special" && d.name === "exec";
 }
 
-/** Removes the EXEC restores that run only just before `s_endpgm` (in place). */
+/** Removes the EXEC restores that run only just before the closing `s_endpgm` (in place). */
 export function removeExecRestoresBeforeEnd(items: Item[]): void {
-  let w = 0;
-  const keep = new Uint8Array(items.length).fill(1);
-  // Walking back from each s_endpgm: markers and labels pass, EXEC restores go, anything else stops.
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i]!;
-    if (item.kind !== "inst" || item.inst.mnemonic !== "s_endpgm") continue;
-    for (let j = i - 1; j >= 0; j--) {
-      const before = items[j]!;
-      if (before.kind !== "inst") continue;
-      if (!isExecRestore(before)) break;
-      keep[j] = 0;
-    }
+  let end = items.length - 1;
+  while (end >= 0 && items[end]!.kind !== "inst") end--;
+  const last = items[end];
+  if (!last || last.kind !== "inst" || last.inst.mnemonic !== "s_endpgm") return;
+  // Walking back: markers and labels pass, EXEC restores go (near the end: splice is cheap),
+  // anything else stops.
+  for (let j = end - 1; j >= 0; j--) {
+    const before = items[j]!;
+    if (before.kind !== "inst") continue;
+    if (!isExecRestore(before)) break;
+    items.splice(j, 1);
   }
-  for (let i = 0; i < items.length; i++) if (keep[i]) items[w++] = items[i]!;
-  items.length = w;
 }
