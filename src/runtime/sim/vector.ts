@@ -391,6 +391,11 @@ const toF64 = (lo: number, hi: number): number => {
 };
 
 /** Destination SGPR index of a VOP3 scalar destination (null → sink). */
+/** The SGPRs of a lane mask at `r`: a pair in wave64, one register in wave32 (for the missing-wait and .sgpr_count checks). */
+function laneMask(ctx: CompileContext, r: number): number[] {
+  return ctx.width === 64 ? [r, r + 1] : [r];
+}
+
 function sdest(code: number, ctx: CompileContext, inst: Instruction): number {
   const s = sgprIndex(code, ctx.family);
   if (s === NULL_CODE) return NULL_SINK;
@@ -435,8 +440,8 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     // Destination: VCC for VOPC (and gfx9 v_cmpx), the VOP3 sdst field, EXEC for v_cmpx.
     const sd = inst.format === "VOPC" ? (x && fam === "gfx11" ? -1 : VCC_LO) : x && fam === "gfx11" ? -1 : sdest(f.vdst, ctx, inst);
     reads(2, bits === 64 && !isClass ? [2, 2] : isClass && bits === 64 ? [2, 1] : [1, 1]);
-    if (sd >= 0) sregs.push(sd, sd + 1);
-    if (x) sregs.push(EXEC_LO, EXEC_LO + 1);
+    if (sd >= 0) sregs.push(...laneMask(ctx, sd));
+    if (x) sregs.push(...laneMask(ctx, EXEC_LO));
     const mabs = mods.abs;
     const mneg = mods.neg;
     const fmod = (v: number, i: number) => {
@@ -558,7 +563,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     const maskReg = vop3 ? sgprIndex(f.src2, fam) : VCC_LO;
     if (maskReg < 0) return unimplemented(inst, ctx, " with a non-register mask");
     reads(2);
-    sregs.push(maskReg, maskReg + 1);
+    sregs.push(...laneMask(ctx, maskReg));
     writesV(f.vdst);
     const float = mods.abs !== 0 || mods.neg !== 0;
     const spec: Simple = { src: float ? ["f", "f"] : ["u", "u"], dst: float ? "f" : "u", fn: (a, b, _c, lane) => (maskBit(CURRENT.w!, maskReg, lane) ? b : a) };
@@ -578,8 +583,8 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     const carryIn = ci ? (vop3 ? sgprIndex(f.src2, fam) : VCC_LO) : -1;
     reads(2);
     writesV(f.vdst);
-    sregs.push(carryOut, carryOut + 1);
-    if (ci) sregs.push(carryIn, carryIn + 1);
+    sregs.push(...laneMask(ctx, carryOut));
+    if (ci) sregs.push(...laneMask(ctx, carryIn));
     const s0 = source(f.src0, inst, ctx, "none");
     const s1 = source(f.src1, inst, ctx, "none");
     const vdst = f.vdst;
@@ -611,7 +616,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     const sd = sdest(f.sdst, ctx, inst);
     reads(3);
     writesV(f.vdst);
-    sregs.push(sd, sd + 1);
+    sregs.push(...laneMask(ctx, sd));
     const inner = simpleExec({ src: ["f", "f", "f"], dst: "f", fn: (a) => a }, [source(f.src0, inst, ctx, "f32"), source(f.src1, inst, ctx, "f32"), source(f.src2, inst, ctx, "f32")], f.vdst, { ...mods, abs: 0, neg: f.neg });
     return done((w) => {
       inner(w);
@@ -621,7 +626,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
   if (name === "v_div_fmas_f32") {
     reads(3);
     writesV(f.vdst);
-    sregs.push(VCC_LO, VCC_LO + 1);
+    sregs.push(...laneMask(ctx, VCC_LO));
     const inner = simpleExec({ src: ["f", "f", "f"], dst: "f", fn: (a, b, c, lane) => fma(a, b, c) * (maskBit(CURRENT.w!, VCC_LO, lane) ? 2 ** 32 : 1) }, [0, 1, 2].map((i) => source(srcCodes[i]!, inst, ctx, "f32")), f.vdst, mods);
     return done((w) => {
       CURRENT.w = w;
@@ -684,7 +689,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
     const sd = sdest(f.sdst, ctx, inst);
     reads(3, [1, 1, 2]);
     writesV(f.vdst, 2);
-    sregs.push(sd, sd + 1);
+    sregs.push(...laneMask(ctx, sd));
     const a = source(f.src0, inst, ctx, "none");
     const b = source(f.src1, inst, ctx, "none");
     const c = source64(f.src2, inst, ctx, false, name === "v_mad_i64_i32");

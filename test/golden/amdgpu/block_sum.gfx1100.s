@@ -8,11 +8,11 @@ block_sum:
 	v_mad_u64_u32 v[1:2], null, v0, 1, s[6:7]
 	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s2, v[1:2], s[2:3]
-	s_and_saveexec_b32 s3, s2
-	s_cbranch_execz .LBB0
 	v_lshlrev_b64 v[1:2], 2, v[1:2]
 	v_add_co_u32 v1, vcc_lo, s4, v1
 	v_add_co_ci_u32_e32 v2, vcc_lo, s5, v2, vcc_lo
+	s_and_saveexec_b32 s3, s2
+	s_cbranch_execz .LBB0
 	global_load_b32 v1, v[1:2], off
 .LBB0:
 	s_and_not1_b32 exec_lo, s3, s2
@@ -54,20 +54,19 @@ block_sum:
 	s_branch .LBB2
 .LBB5:
 	v_cmp_eq_u32_e64 s3, v0, 0
-	s_and_saveexec_b32 s2, s3
-	s_cbranch_execz .LBB6
-	v_mov_b32_e32 v0, 0
-	ds_load_b32 v0, v0
 	s_mov_b32 s4, s15
 	s_mov_b32 s5, 0
 	s_lshl_b64 s[4:5], s[4:5], 2
 	s_add_u32 s0, s0, s4
 	s_addc_u32 s1, s1, s5
+	s_and_saveexec_b32 s2, s3
+	s_cbranch_execz .LBB6
+	v_mov_b32_e32 v0, 0
+	ds_load_b32 v0, v0
 	v_mov_b32_e32 v1, s0
 	v_mov_b32_e32 v2, s1
 	s_waitcnt lgkmcnt(0)
 	global_store_b32 v[1:2], v0, off
 .LBB6:
 .LBB7:
-	s_mov_b32 exec_lo, s2
 	s_endpgm

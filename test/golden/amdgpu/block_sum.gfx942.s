@@ -8,17 +8,17 @@ block_sum:
 	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[8:9]
 	s_waitcnt lgkmcnt(0)
 	v_cmp_lt_u64_e64 s[4:5], v[2:3], s[4:5]
-	s_and_saveexec_b64 s[8:9], s[4:5]
-	s_cbranch_execz .LBB0
 	v_lshl_add_u64 v[2:3], v[2:3], 2, s[6:7]
+	s_and_saveexec_b64 s[6:7], s[4:5]
+	s_cbranch_execz .LBB0
 	global_load_dword v1, v[2:3], off
 .LBB0:
-	s_andn2_b64 exec, s[8:9], s[4:5]
+	s_andn2_b64 exec, s[6:7], s[4:5]
 	s_cbranch_execz .LBB1
 	s_waitcnt vmcnt(0)
 	v_mov_b32_e32 v1, 0
 .LBB1:
-	s_mov_b64 exec, s[8:9]
+	s_mov_b64 exec, s[6:7]
 	v_lshlrev_b32_e32 v2, 2, v0
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v2, v1
@@ -48,17 +48,16 @@ block_sum:
 	s_branch .LBB2
 .LBB5:
 	v_cmp_eq_u32_e64 s[4:5], v0, 0
-	s_and_saveexec_b64 s[4:5], s[4:5]
-	s_cbranch_execz .LBB6
-	v_mov_b32_e32 v0, 0
-	ds_read_b32 v0, v0
 	s_mov_b32 s3, 0
-	v_mov_b32_e32 v2, s0
-	v_mov_b32_e32 v3, s1
-	v_lshl_add_u64 v[2:3], s[2:3], 2, v[2:3]
+	v_mov_b32_e32 v0, s0
+	v_mov_b32_e32 v1, s1
+	v_lshl_add_u64 v[0:1], s[2:3], 2, v[0:1]
+	s_and_saveexec_b64 s[0:1], s[4:5]
+	s_cbranch_execz .LBB6
+	v_mov_b32_e32 v2, 0
+	ds_read_b32 v2, v2
 	s_waitcnt lgkmcnt(0)
-	global_store_dword v[2:3], v0, off
+	global_store_dword v[0:1], v2, off
 .LBB6:
 .LBB7:
-	s_mov_b64 exec, s[4:5]
 	s_endpgm

@@ -14,11 +14,11 @@ histogram:
 	s_barrier
 	buffer_gl0_inv
 	v_cmp_lt_u64_e64 s2, v[1:2], s[2:3]
-	s_and_saveexec_b32 s2, s2
-	s_cbranch_execz .LBB0
 	v_lshlrev_b64 v[1:2], 2, v[1:2]
 	v_add_co_u32 v1, vcc_lo, s4, v1
 	v_add_co_ci_u32_e32 v2, vcc_lo, s5, v2, vcc_lo
+	s_and_saveexec_b32 s2, s2
+	s_cbranch_execz .LBB0
 	global_load_b32 v1, v[1:2], off
 	s_waitcnt vmcnt(0)
 	v_and_b32_e32 v1, 0xff, v1

@@ -11,9 +11,9 @@ histogram:
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_barrier
 	v_cmp_lt_u64_e64 s[2:3], v[2:3], s[4:5]
+	v_lshl_add_u64 v[2:3], v[2:3], 2, s[6:7]
 	s_and_saveexec_b64 s[2:3], s[2:3]
 	s_cbranch_execz .LBB0
-	v_lshl_add_u64 v[2:3], v[2:3], 2, s[6:7]
 	global_load_dword v2, v[2:3], off
 	s_waitcnt vmcnt(0)
 	v_and_b32_e32 v2, 0xff, v2

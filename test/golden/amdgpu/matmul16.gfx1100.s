@@ -29,8 +29,6 @@ matmul16:
 	s_cbranch_scc0 .LBB5
 	v_mad_u64_u32 v[7:8], null, v1, 1, s[12:13]
 	v_mad_u64_u32 v[9:10], null, v0, 1, s[12:13]
-	s_and_saveexec_b32 s14, s2
-	s_cbranch_execz .LBB1
 	v_mad_u64_u32 v[11:12], null, v2, s6, 0
 	v_mul_lo_u32 v13, v3, s6
 	v_mul_lo_u32 v14, s7, v2
@@ -40,6 +38,8 @@ matmul16:
 	v_lshlrev_b64 v[7:8], 2, v[7:8]
 	v_add_co_u32 v7, vcc_lo, s8, v7
 	v_add_co_ci_u32_e32 v8, vcc_lo, s9, v8, vcc_lo
+	s_and_saveexec_b32 s14, s2
+	s_cbranch_execz .LBB1
 	global_load_b32 v7, v[7:8], off
 .LBB1:
 	s_and_not1_b32 exec_lo, s14, s2
@@ -48,8 +48,6 @@ matmul16:
 	v_mov_b32_e32 v7, 0
 .LBB2:
 	s_mov_b32 exec_lo, s14
-	s_and_saveexec_b32 s14, s3
-	s_cbranch_execz .LBB3
 	v_mad_u64_u32 v[11:12], null, v9, s4, 0
 	v_mul_lo_u32 v8, v10, s4
 	v_mul_lo_u32 v9, s5, v9
@@ -59,6 +57,8 @@ matmul16:
 	v_lshlrev_b64 v[8:9], 2, v[8:9]
 	v_add_co_u32 v8, vcc_lo, s10, v8
 	v_add_co_ci_u32_e32 v9, vcc_lo, s11, v9, vcc_lo
+	s_and_saveexec_b32 s14, s3
+	s_cbranch_execz .LBB3
 	global_load_b32 v8, v[8:9], off
 .LBB3:
 	s_and_not1_b32 exec_lo, s14, s3
@@ -69,7 +69,7 @@ matmul16:
 	s_mov_b32 exec_lo, s14
 	v_lshlrev_b32_e32 v9, 6, v0
 	v_lshlrev_b32_e32 v10, 2, v1
-	v_add_nc_u32_e32 v11, v9, v10
+	v_lshl_add_u32 v11, v0, 6, v10
 	s_waitcnt vmcnt(0)
 	ds_store_b32 v11, v7
 	ds_store_b32 v11, v8 offset:1024
@@ -150,8 +150,6 @@ matmul16:
 	s_branch .LBB0
 .LBB5:
 	s_and_b32 s2, s2, s3
-	s_and_saveexec_b32 s2, s2
-	s_cbranch_execz .LBB6
 	v_mad_u64_u32 v[0:1], null, v2, s4, 0
 	v_mul_lo_u32 v3, v3, s4
 	v_mul_lo_u32 v2, s5, v2
@@ -161,8 +159,9 @@ matmul16:
 	v_lshlrev_b64 v[0:1], 2, v[0:1]
 	v_add_co_u32 v0, vcc_lo, s0, v0
 	v_add_co_ci_u32_e32 v1, vcc_lo, s1, v1, vcc_lo
+	s_and_saveexec_b32 s0, s2
+	s_cbranch_execz .LBB6
 	global_store_b32 v[0:1], v6, off
 .LBB6:
 .LBB7:
-	s_mov_b32 exec_lo, s2
 	s_endpgm

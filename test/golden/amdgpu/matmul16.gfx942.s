@@ -28,14 +28,14 @@ matmul16:
 	s_cbranch_scc0 .LBB5
 	v_mad_u64_u32 v[8:9], vcc, v1, 1, s[14:15]
 	v_mad_u64_u32 v[10:11], vcc, v0, 1, s[14:15]
-	s_and_saveexec_b64 s[16:17], s[2:3]
-	s_cbranch_execz .LBB1
 	v_mad_u64_u32 v[12:13], vcc, v2, s8, 0
 	v_mul_lo_u32 v7, v3, s8
 	v_mul_lo_u32 v14, s9, v2
 	v_add3_u32 v13, v13, v7, v14
 	v_lshl_add_u64 v[8:9], v[12:13], 0, v[8:9]
 	v_lshl_add_u64 v[8:9], v[8:9], 2, s[10:11]
+	s_and_saveexec_b64 s[16:17], s[2:3]
+	s_cbranch_execz .LBB1
 	global_load_dword v7, v[8:9], off
 .LBB1:
 	s_andn2_b64 exec, s[16:17], s[2:3]
@@ -44,14 +44,14 @@ matmul16:
 	v_mov_b32_e32 v7, 0
 .LBB2:
 	s_mov_b64 exec, s[16:17]
-	s_and_saveexec_b64 s[16:17], s[4:5]
-	s_cbranch_execz .LBB3
 	v_mad_u64_u32 v[8:9], vcc, v10, s6, 0
 	v_mul_lo_u32 v11, v11, s6
 	v_mul_lo_u32 v10, s7, v10
 	v_add3_u32 v9, v9, v11, v10
 	v_lshl_add_u64 v[8:9], v[8:9], 0, v[4:5]
 	v_lshl_add_u64 v[8:9], v[8:9], 2, s[12:13]
+	s_and_saveexec_b64 s[16:17], s[4:5]
+	s_cbranch_execz .LBB3
 	global_load_dword v8, v[8:9], off
 .LBB3:
 	s_andn2_b64 exec, s[16:17], s[4:5]
@@ -62,7 +62,7 @@ matmul16:
 	s_mov_b64 exec, s[16:17]
 	v_lshlrev_b32_e32 v9, 6, v0
 	v_lshlrev_b32_e32 v10, 2, v1
-	v_add_u32_e32 v11, v9, v10
+	v_lshl_add_u32 v11, v0, 6, v10
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v11, v7
 	ds_write_b32 v11, v8 offset:1024
@@ -139,16 +139,16 @@ matmul16:
 	s_branch .LBB0
 .LBB5:
 	s_and_b64 s[2:3], s[2:3], s[4:5]
-	s_and_saveexec_b64 s[2:3], s[2:3]
-	s_cbranch_execz .LBB6
+	s_nop 0
 	v_mad_u64_u32 v[0:1], vcc, v2, s6, 0
 	v_mul_lo_u32 v3, v3, s6
 	v_mul_lo_u32 v2, s7, v2
 	v_add3_u32 v1, v1, v3, v2
 	v_lshl_add_u64 v[0:1], v[0:1], 0, v[4:5]
 	v_lshl_add_u64 v[0:1], v[0:1], 2, s[0:1]
+	s_and_saveexec_b64 s[0:1], s[2:3]
+	s_cbranch_execz .LBB6
 	global_store_dword v[0:1], v6, off
 .LBB6:
 .LBB7:
-	s_mov_b64 exec, s[2:3]
 	s_endpgm

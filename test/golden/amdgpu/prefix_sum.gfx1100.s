@@ -22,11 +22,11 @@ prefix_sum:
 	s_lshl_b64 s[12:13], s[8:9], 8
 	v_mad_u64_u32 v[1:2], null, v0, 1, s[12:13]
 	v_cmp_lt_u64_e64 s11, v[1:2], s[2:3]
+	v_lshlrev_b64 v[1:2], 2, v[1:2]
+	v_add_co_u32 v3, vcc_lo, s4, v1
+	v_add_co_ci_u32_e32 v4, vcc_lo, s5, v2, vcc_lo
 	s_and_saveexec_b32 s12, s11
 	s_cbranch_execz .LBB1
-	v_lshlrev_b64 v[3:4], 2, v[1:2]
-	v_add_co_u32 v3, vcc_lo, s4, v3
-	v_add_co_ci_u32_e32 v4, vcc_lo, s5, v4, vcc_lo
 	global_load_b32 v3, v[3:4], off
 .LBB1:
 	s_and_not1_b32 exec_lo, s12, s11
@@ -84,11 +84,10 @@ prefix_sum:
 	ds_load_b32 v3, v4
 	s_waitcnt lgkmcnt(0)
 	v_add_nc_u32_e32 v3, s10, v3
-	s_and_saveexec_b32 s11, s11
-	s_cbranch_execz .LBB7
-	v_lshlrev_b64 v[1:2], 2, v[1:2]
 	v_add_co_u32 v1, vcc_lo, s0, v1
 	v_add_co_ci_u32_e32 v2, vcc_lo, s1, v2, vcc_lo
+	s_and_saveexec_b32 s11, s11
+	s_cbranch_execz .LBB7
 	global_store_b32 v[1:2], v3, off
 .LBB7:
 .LBB8:

@@ -22,9 +22,9 @@ prefix_sum:
 	s_lshl_b64 s[12:13], s[8:9], 8
 	v_mad_u64_u32 v[2:3], vcc, v0, 1, s[12:13]
 	v_cmp_lt_u64_e64 s[12:13], v[2:3], s[2:3]
+	v_lshl_add_u64 v[4:5], v[2:3], 2, s[4:5]
 	s_and_saveexec_b64 s[14:15], s[12:13]
 	s_cbranch_execz .LBB1
-	v_lshl_add_u64 v[4:5], v[2:3], 2, s[4:5]
 	global_load_dword v1, v[4:5], off
 .LBB1:
 	s_andn2_b64 exec, s[14:15], s[12:13]
@@ -77,9 +77,9 @@ prefix_sum:
 	ds_read_b32 v1, v4
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v1, s10, v1
+	v_lshl_add_u64 v[2:3], v[2:3], 2, s[0:1]
 	s_and_saveexec_b64 s[12:13], s[12:13]
 	s_cbranch_execz .LBB7
-	v_lshl_add_u64 v[2:3], v[2:3], 2, s[0:1]
 	global_store_dword v[2:3], v1, off
 .LBB7:
 .LBB8:

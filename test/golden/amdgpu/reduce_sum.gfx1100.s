@@ -62,5 +62,4 @@ reduce_sum:
 	global_atomic_add_u32 v[2:3], v1, off
 .LBB2:
 .LBB3:
-	s_mov_b32 exec_lo, s0
 	s_endpgm

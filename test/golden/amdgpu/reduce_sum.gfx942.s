@@ -66,5 +66,4 @@ reduce_sum:
 	global_atomic_add v[2:3], v1, off
 .LBB2:
 .LBB3:
-	s_mov_b64 exec, s[0:1]
 	s_endpgm

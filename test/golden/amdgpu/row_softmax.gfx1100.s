@@ -157,16 +157,15 @@ row_softmax:
 	v_mov_b32_e32 v4, 0
 	s_mov_b32 s6, exec_lo
 .LBB4:
-	v_cmp_lt_i64_e64 s7, v[3:4], s[2:3]
-	s_and_b32 exec_lo, exec_lo, s7
+	v_cmp_lt_i64_e64 s6, v[3:4], s[2:3]
+	s_and_b32 exec_lo, exec_lo, s6
 	s_cbranch_execz .LBB5
-	s_mul_i32 s8, s15, s2
+	s_mul_i32 s6, s15, s2
 	s_mul_hi_u32 s7, s15, s2
-	s_mul_i32 s9, s3, s15
-	s_add_u32 s7, s7, s9
-	s_mov_b32 s9, s7
-	v_add_co_u32 v5, vcc_lo, s8, v3
-	v_add_co_ci_u32_e32 v6, vcc_lo, s9, v4, vcc_lo
+	s_mul_i32 s8, s3, s15
+	s_add_u32 s7, s7, s8
+	v_add_co_u32 v5, vcc_lo, s6, v3
+	v_add_co_ci_u32_e32 v6, vcc_lo, s7, v4, vcc_lo
 	v_lshlrev_b64 v[5:6], 2, v[5:6]
 	v_add_co_u32 v7, vcc_lo, s4, v5
 	v_add_co_ci_u32_e32 v8, vcc_lo, s5, v6, vcc_lo
@@ -186,5 +185,4 @@ row_softmax:
 	v_add_co_ci_u32_e32 v4, vcc_lo, 0, v4, vcc_lo
 	s_branch .LBB4
 .LBB5:
-	s_mov_b32 exec_lo, s6
 	s_endpgm

@@ -150,15 +150,15 @@ row_softmax:
 	s_mov_b64 s[8:9], exec
 .LBB4:
 	s_nop 1
-	v_cmp_lt_i64_e64 s[10:11], v[4:5], s[4:5]
-	s_and_b64 exec, exec, s[10:11]
+	v_cmp_lt_i64_e64 s[8:9], v[4:5], s[4:5]
+	s_and_b64 exec, exec, s[8:9]
 	s_cbranch_execz .LBB5
-	s_mul_i32 s10, s2, s4
+	s_mul_i32 s8, s2, s4
 	s_mul_hi_u32 s3, s2, s4
-	s_mul_i32 s11, s5, s2
-	s_add_u32 s3, s3, s11
-	s_mov_b32 s11, s3
-	v_lshl_add_u64 v[6:7], s[10:11], 0, v[4:5]
+	s_mul_i32 s9, s5, s2
+	s_add_u32 s3, s3, s9
+	s_mov_b32 s9, s3
+	v_lshl_add_u64 v[6:7], s[8:9], 0, v[4:5]
 	v_lshl_add_u64 v[8:9], v[6:7], 2, s[6:7]
 	global_load_dword v0, v[8:9], off
 	s_waitcnt vmcnt(0)
@@ -174,5 +174,4 @@ row_softmax:
 	v_lshl_add_u64 v[4:5], v[4:5], 0, 64
 	s_branch .LBB4
 .LBB5:
-	s_mov_b64 exec, s[8:9]
 	s_endpgm

@@ -17,8 +17,6 @@ transpose_tile:
 	v_cmp_lt_u64_e64 s12, v[2:3], s[2:3]
 	v_cmp_lt_u64_e64 s13, v[4:5], s[4:5]
 	s_and_b32 s12, s12, s13
-	s_and_saveexec_b32 s12, s12
-	s_cbranch_execz .LBB0
 	v_mad_u64_u32 v[6:7], null, v2, s4, 0
 	v_mul_lo_u32 v3, v3, s4
 	v_mul_lo_u32 v2, s5, v2
@@ -28,15 +26,16 @@ transpose_tile:
 	v_lshlrev_b64 v[2:3], 2, v[2:3]
 	v_add_co_u32 v2, vcc_lo, s6, v2
 	v_add_co_ci_u32_e32 v3, vcc_lo, s7, v3, vcc_lo
+	v_mul_u32_u24_e32 v4, 0x44, v0
+	v_lshl_add_u32 v4, v1, 2, v4
+	s_and_saveexec_b32 s6, s12
+	s_cbranch_execz .LBB0
 	global_load_b32 v2, v[2:3], off
-	v_mul_u32_u24_e32 v3, 0x44, v0
-	v_lshlrev_b32_e32 v4, 2, v1
-	v_add_nc_u32_e32 v3, v3, v4
 	s_waitcnt vmcnt(0)
-	ds_store_b32 v3, v2
+	ds_store_b32 v4, v2
 .LBB0:
 .LBB1:
-	s_mov_b32 exec_lo, s12
+	s_mov_b32 exec_lo, s6
 	s_waitcnt vmcnt(0) lgkmcnt(0)
 	s_waitcnt_vscnt null, 0x0
 	s_barrier
@@ -46,12 +45,8 @@ transpose_tile:
 	v_cmp_lt_u64_e64 s4, v[2:3], s[4:5]
 	v_cmp_lt_u64_e64 s5, v[4:5], s[2:3]
 	s_and_b32 s4, s4, s5
-	s_and_saveexec_b32 s4, s4
-	s_cbranch_execz .LBB2
 	v_mul_u32_u24_e32 v1, 0x44, v1
-	v_lshlrev_b32_e32 v0, 2, v0
-	v_add_nc_u32_e32 v0, v1, v0
-	ds_load_b32 v0, v0
+	v_lshl_add_u32 v0, v0, 2, v1
 	v_mad_u64_u32 v[6:7], null, v2, s2, 0
 	v_mul_lo_u32 v1, v3, s2
 	v_mul_lo_u32 v2, s3, v2
@@ -61,9 +56,11 @@ transpose_tile:
 	v_lshlrev_b64 v[1:2], 2, v[1:2]
 	v_add_co_u32 v1, vcc_lo, s0, v1
 	v_add_co_ci_u32_e32 v2, vcc_lo, s1, v2, vcc_lo
+	s_and_saveexec_b32 s0, s4
+	s_cbranch_execz .LBB2
+	ds_load_b32 v0, v0
 	s_waitcnt lgkmcnt(0)
 	global_store_b32 v[1:2], v0, off
 .LBB2:
 .LBB3:
-	s_mov_b32 exec_lo, s4
 	s_endpgm

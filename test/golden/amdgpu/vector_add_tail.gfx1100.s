@@ -12,23 +12,23 @@ vector_add_tail:
 	v_add_co_ci_u32_e32 v3, vcc_lo, 0, v1, vcc_lo
 	s_waitcnt lgkmcnt(0)
 	v_cmp_le_i64_e64 s8, v[2:3], s[2:3]
+	v_lshlrev_b64 v[4:5], 2, v[0:1]
+	v_add_co_u32 v6, vcc_lo, s4, v4
+	v_add_co_ci_u32_e32 v7, vcc_lo, s5, v5, vcc_lo
+	v_add_co_u32 v8, vcc_lo, s6, v4
+	v_add_co_ci_u32_e32 v9, vcc_lo, s7, v5, vcc_lo
+	v_add_co_u32 v4, vcc_lo, s0, v4
+	v_add_co_ci_u32_e32 v5, vcc_lo, s1, v5, vcc_lo
 	s_and_saveexec_b32 s9, s8
 	s_cbranch_execz .LBB0
-	v_lshlrev_b64 v[2:3], 2, v[0:1]
-	v_add_co_u32 v4, vcc_lo, s4, v2
-	v_add_co_ci_u32_e32 v5, vcc_lo, s5, v3, vcc_lo
-	global_load_b128 v[4:7], v[4:5], off
-	v_add_co_u32 v8, vcc_lo, s6, v2
-	v_add_co_ci_u32_e32 v9, vcc_lo, s7, v3, vcc_lo
-	global_load_b128 v[8:11], v[8:9], off
+	global_load_b128 v[0:3], v[6:7], off
+	global_load_b128 v[6:9], v[8:9], off
 	s_waitcnt vmcnt(0)
-	v_add_f32_e32 v4, v4, v8
-	v_add_f32_e32 v5, v5, v9
-	v_add_f32_e32 v6, v6, v10
-	v_add_f32_e32 v7, v7, v11
-	v_add_co_u32 v2, vcc_lo, s0, v2
-	v_add_co_ci_u32_e32 v3, vcc_lo, s1, v3, vcc_lo
-	global_store_b128 v[2:3], v[4:7], off
+	v_add_f32_e32 v0, v0, v6
+	v_add_f32_e32 v1, v1, v7
+	v_add_f32_e32 v2, v2, v8
+	v_add_f32_e32 v3, v3, v9
+	global_store_b128 v[4:5], v[0:3], off
 .LBB0:
 	s_and_not1_b32 exec_lo, s9, s8
 	s_cbranch_execz .LBB3
@@ -40,8 +40,8 @@ vector_add_tail:
 	v_cndmask_b32_e64 v1, s3, v1, s8
 	s_mov_b32 s2, exec_lo
 .LBB1:
-	v_cmp_lt_i64_e64 s3, v[0:1], v[2:3]
-	s_and_b32 exec_lo, exec_lo, s3
+	v_cmp_lt_i64_e64 s2, v[0:1], v[2:3]
+	s_and_b32 exec_lo, exec_lo, s2
 	s_cbranch_execz .LBB2
 	v_lshlrev_b64 v[4:5], 2, v[0:1]
 	v_add_co_u32 v6, vcc_lo, s4, v4
@@ -59,7 +59,5 @@ vector_add_tail:
 	v_add_co_ci_u32_e32 v1, vcc_lo, 0, v1, vcc_lo
 	s_branch .LBB1
 .LBB2:
-	s_mov_b32 exec_lo, s2
 .LBB3:
-	s_mov_b32 exec_lo, s9
 	s_endpgm

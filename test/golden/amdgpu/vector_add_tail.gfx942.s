@@ -10,19 +10,19 @@ vector_add_tail:
 	v_lshl_add_u64 v[2:3], v[0:1], 0, 4
 	s_waitcnt lgkmcnt(0)
 	v_cmp_le_i64_e64 s[2:3], v[2:3], s[4:5]
+	v_lshl_add_u64 v[4:5], v[0:1], 2, s[6:7]
+	v_lshl_add_u64 v[6:7], v[0:1], 2, s[8:9]
+	v_lshl_add_u64 v[8:9], v[0:1], 2, s[0:1]
 	s_and_saveexec_b64 s[10:11], s[2:3]
 	s_cbranch_execz .LBB0
-	v_lshl_add_u64 v[2:3], v[0:1], 2, s[6:7]
-	global_load_dwordx4 v[2:5], v[2:3], off
-	v_lshl_add_u64 v[6:7], v[0:1], 2, s[8:9]
-	global_load_dwordx4 v[6:9], v[6:7], off
+	global_load_dwordx4 v[0:3], v[4:5], off
+	global_load_dwordx4 v[4:7], v[6:7], off
 	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v0, v0, v4
+	v_add_f32_e32 v1, v1, v5
 	v_add_f32_e32 v2, v2, v6
 	v_add_f32_e32 v3, v3, v7
-	v_add_f32_e32 v4, v4, v8
-	v_add_f32_e32 v5, v5, v9
-	v_lshl_add_u64 v[6:7], v[0:1], 2, s[0:1]
-	global_store_dwordx4 v[6:7], v[2:5], off
+	global_store_dwordx4 v[8:9], v[0:3], off
 .LBB0:
 	s_andn2_b64 exec, s[10:11], s[2:3]
 	s_cbranch_execz .LBB3
@@ -40,8 +40,8 @@ vector_add_tail:
 	v_cndmask_b32_e64 v1, v4, v1, s[2:3]
 	s_mov_b64 s[2:3], exec
 .LBB1:
-	v_cmp_lt_i64_e64 s[4:5], v[0:1], v[2:3]
-	s_and_b64 exec, exec, s[4:5]
+	v_cmp_lt_i64_e64 s[2:3], v[0:1], v[2:3]
+	s_and_b64 exec, exec, s[2:3]
 	s_cbranch_execz .LBB2
 	v_lshl_add_u64 v[4:5], v[0:1], 2, s[6:7]
 	global_load_dword v4, v[4:5], off
@@ -54,7 +54,5 @@ vector_add_tail:
 	v_lshl_add_u64 v[0:1], v[0:1], 0, 1
 	s_branch .LBB1
 .LBB2:
-	s_mov_b64 exec, s[2:3]
 .LBB3:
-	s_mov_b64 exec, s[10:11]
 	s_endpgm

@@ -77,15 +77,86 @@ function fold32(op: Int32Op, a: bigint, b: bigint): bigint {
   }
 }
 
+/**
+ * VGPR i32 values known to be k·x (mod 2³²) for a register x: sums of multiples of one value
+ * (an unrolled `acc += x`) become one shift-add of x, and the partial sums no one else reads
+ * go (dce.ts), as LLVM's instcombine folds `x·c + x` into `x·(c + 1)`.
+ */
+const MULTIPLES = new WeakMap<VReg, { readonly x: Scalar; readonly k: bigint }>();
+
+function multipleOf(s: Scalar): { readonly x: Scalar; readonly k: bigint } {
+  return (s.reg && !s.mutable && MULTIPLES.get(s.reg)) || { x: s, k: 1n };
+}
+
+/** a + b as k·x in one full-rate instruction when both are multiples of x and k is 2ⁿ or 2ⁿ + 1. */
+function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
+  const ma = multipleOf(a), mb = multipleOf(b);
+  const x = ma.x;
+  if (x.reg !== mb.x.reg || x.mutable || x.reg?.cls !== "v" || x.reg.n !== 1 || x.t !== "i32") return undefined;
+  const k = BigInt.asUintN(32, ma.k + mb.k);
+  const d = cx.vreg("v", 1);
+  const shift = (c: bigint) => (c > 0n && (c & (c - 1n)) === 0n ? c.toString(2).length - 1 : -1);
+  if (shift(k) >= 1) vop2(cx, "v_lshlrev_b32", part(d), imm(shift(k)), cx.lo(x), false);
+  else if (shift(k - 1n) >= 1) vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(x), imm(shift(k - 1n)), cx.lo(x)]);
+  else vop2(cx, "v_add_u32", part(d), cx.lo(a), cx.lo(b), true);
+  MULTIPLES.set(d, { x, k });
+  return s32(cx, "i32", d);
+}
+
+/**
+ * VGPR dwords known to be x << k (k a constant): a shift of a shift is one shift, and a sum
+ * with a shift is one `v_lshl_add_u32` (LDS addresses `row·256 + slot·4·4`); the inner shift
+ * goes when nothing else reads it.
+ */
+const SHIFTS = new WeakMap<VReg, { readonly x: Scalar; readonly k: number }>();
+
+function shiftOf(s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
+  const known = s.reg && !s.mutable ? SHIFTS.get(s.reg) : undefined;
+  return known && !known.x.mutable ? known : undefined;
+}
+
+/** A VALU shift or shift-add folded through SHIFTS, or undefined. */
+function foldShift(cx: Cx, op: Int32Op, a: Scalar, b: Scalar): VReg | undefined {
+  if (op === "shl" && b.c !== undefined) {
+    const inner = shiftOf(a);
+    const k = (inner?.k ?? 0) + Number(BigInt.asUintN(32, b.c));
+    if (k > 31) return undefined;
+    const x = inner?.x ?? a;
+    const d = cx.vreg("v", 1);
+    vop2(cx, "v_lshlrev_b32", part(d), imm(k), cx.lo(x), false);
+    if (x.reg?.cls === "v") SHIFTS.set(d, { x, k });
+    return d;
+  }
+  if (op === "add") {
+    const sa = shiftOf(a), sb = sa ? undefined : shiftOf(b);
+    const shifted = sa ?? sb;
+    if (!shifted) return undefined;
+    const other = sa ? b : a;
+    // gfx9's VOP3 takes no literal: the add's VOP2 form keeps it without a move.
+    const o = cx.lo(other);
+    if (cx.family === "gfx9" && o.k === "imm" && isLiteral(o)) return undefined;
+    const d = cx.vreg("v", 1);
+    vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(shifted.x), imm(shifted.k), cx.lo(other)]);
+    return d;
+  }
+  return undefined;
+}
+
 /** A 32-bit operation on dwords `a`, `b` (operands are 32-bit sources). */
 export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i32", max?: bigint): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const(t === "i64" ? "i32" : t, fold32(op, BigInt.asUintN(32, a.c), BigInt.asUintN(32, b.c)));
+  if (op === "add" && t === "i32" && max === undefined && a.t === "i32" && b.t === "i32") {
+    const sum = addMultiples(cx, a, b);
+    if (sum) return sum;
+  }
   const extra: Partial<Scalar> = max !== undefined ? { max } : {};
   if (uniform(cx, a, b)) {
     const d = cx.vreg("s", 1);
     cx.emit(SALU32[op], [part(d), cx.lo(a), cx.lo(b)]);
     return s32(cx, t, d, extra);
   }
+  const folded = foldShift(cx, op, a, b);
+  if (folded) return s32(cx, t, folded, extra);
   const d = cx.vreg("v", 1);
   const [mnemonic, commutative, reversed] = VALU32[op];
   if (mnemonic === "v_mul_lo_u32") {
@@ -108,7 +179,29 @@ function pairResult(cx: Cx, reg: VReg, max?: bigint): Scalar {
 }
 
 export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
-  return cx.memo("add64", [a, b], () => add64Uncached(cx, a, b));
+  return cx.memo("add64", [a, b], () => {
+    const sum = add64Uncached(cx, a, b);
+    // x + c, remembered as such so that an access at it can use x's address and put c in the offset field.
+    const [x, c] = a.c !== undefined ? [b, a.c] : [a, b.c];
+    if (c !== undefined && x.c === undefined && sum.reg && sum.reg !== x.reg) {
+      const inner = OFFSETS.get(x.reg!);
+      OFFSETS.set(sum.reg, inner ? { v: inner.v, k: BigInt.asIntN(64, inner.k + BigInt.asIntN(64, c)) } : { v: x, k: BigInt.asIntN(64, c) });
+    }
+    return sum;
+  });
+}
+
+/**
+ * 64-bit values known to be (register value) + (constant), by result register. A register
+ * control flow rewrites (a loop's induction variable) may be the register part: it changes
+ * only where the sum's region ends (the back edge), after every access in it.
+ */
+const OFFSETS = new WeakMap<VReg, { readonly v: Scalar; readonly k: bigint }>();
+
+/** `x` as a register part and a signed constant (`k` = 0 when none is known). */
+export function constantOffset(x: Scalar): { v?: Scalar; k: bigint } {
+  if (x.c !== undefined) return { k: BigInt.asIntN(64, x.c) };
+  return (x.reg && OFFSETS.get(x.reg)) || { v: x, k: 0n };
 }
 
 function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
@@ -336,8 +429,19 @@ export function maskToBool(cx: Cx, m: Scalar): Scalar {
 }
 
 /** An integer comparison; `bits` is 32 or 64. */
+/**
+ * Integer comparison. A varying one is memoized (an unrolled loop's bound checks repeat across
+ * iterations): a lane mask made under a wider EXEC is right for every lane of a narrower one,
+ * and nothing reads a mask's inactive lanes. A uniform one is not: its `s_cselect` may be taken
+ * back for a branch on SCC (control.ts `branchUnless`), which a second reader would miss.
+ */
 export function compareInt(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 32 | 64): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i1", foldCmp(p, a.c, b.c, bits) ? 1n : 0n);
+  if (uniform(cx, a, b)) return compareIntUncached(cx, p, a, b, bits);
+  return cx.memo(bits === 32 ? `cmp32${p}` : `cmp64${p}`, [a, b], () => compareIntUncached(cx, p, a, b, bits));
+}
+
+function compareIntUncached(cx: Cx, p: IntPredicate, a: Scalar, b: Scalar, bits: 32 | 64): Scalar {
   let [suffix, signed] = CMP_SUFFIX[p];
   // Narrow 64-bit values are non-negative: signed and unsigned orders agree on them.
   const narrow = bits === 32 || (cx.hiZero(a) && cx.hiZero(b));

@@ -18,6 +18,7 @@ import type { Op, Region } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { part, type Item, type VReg } from "../machine/program.js";
 import { add64, compareInt, select } from "./arith.js";
+import { isPlainAccess, precomputeAddress } from "./memory.js";
 import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -169,6 +170,22 @@ function branchUnless(cx: Cx, cond: Scalar, target: import("../machine/program.j
   cx.branch("s_cbranch_scc0", target);
 }
 
+/**
+ * The address arithmetic of `region`'s plain accesses whose view and indices come from
+ * outside it, computed before a varying branch into it: under the branch's EXEC mask it would
+ * hold only the active lanes, so a guarded access per element (edge tiles, tails) would
+ * repeat the shared parts (row · stride) in every branch; outside, the CSE memo shares them.
+ */
+function hoistAddresses(cx: Cx, region: Region): void {
+  let inside: Set<Op | Region> | undefined;
+  for (const access of region.ops) {
+    if (!isPlainAccess(access)) continue;
+    inside ??= new Set<Op | Region>(region.ops);
+    const ops = inside;
+    precomputeAddress(cx, access, (v) => !ops.has(v.owner));
+  }
+}
+
 const ifRule: Rule = (cx, op) => {
   const cond = cx.scalar(operandOf(op, 0));
   if (cond.c !== undefined) {
@@ -177,6 +194,7 @@ const ifRule: Rule = (cx, op) => {
     append(cx, r.items);
     return op.results.forEach((res, i) => cx.set(res, r.yielded[i] ?? { kind: "invalid" }));
   }
+  if (cond.mask) for (const region of op.regions) hoistAddresses(cx, region);
   const thenPart = capture(cx, op.regions[0], []);
   const elsePart = capture(cx, op.regions[1], []);
   let slots: Slot[] = [];

@@ -21,6 +21,7 @@ import type { MOperand, VReg } from "../machine/program.js";
 import { part } from "../machine/program.js";
 import { allocateRegisters } from "../machine/regalloc.js";
 import { removeDeadInstructions } from "../machine/dce.js";
+import { removeExecRestoresBeforeEnd } from "../machine/peephole.js";
 import { coalesceCopies } from "./copies.js";
 import { insertWaits, type PItem } from "../machine/waitcnt.js";
 import { insertHazardNops } from "../machine/hazards.js";
@@ -159,6 +160,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const sgprLimit = Math.min(family === "gfx9" ? 102 : MAX_SGPR + 1, info.processor.addressableSgprs);
   removeDeadInstructions(cx.program.items);
   coalesceCopies(cx.program.items);
+  removeExecRestoresBeforeEnd(cx.program.items);
   const allocation = allocateRegisters(cx.program, { sgprs: sgprLimit, vgprs: 256, alignVgprTuples: family === "gfx9" });
   if (!allocation.ok) {
     const what = allocation.cls === "v" ? "VGPRs" : "SGPRs";

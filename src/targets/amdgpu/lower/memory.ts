@@ -12,12 +12,12 @@
  * Atomics: global_atomic_* / ds_* (returning forms when the result is used), cmpxchg on 32-
  * and 64-bit elements of either space, atomic loads and stores; orderings at every scope.
  */
-import type { Op } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../ir/props.js";
 import type { VectorType, ViewType } from "../../../ir/types.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
-import { add64, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
+import { add64, constantOffset, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
 import { drain } from "./kernel-rules.js";
 import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type MemorySpace, type Rule, type Scalar } from "./context.js";
 import { MAX_PRIVATE_SEGMENT_BYTES, privateLayout } from "./scratch.js";
@@ -37,12 +37,12 @@ function splitConstant(x: Scalar): { v?: Scalar; k: bigint } {
 }
 
 /** Element offset Σ iⱼ·sⱼ as (register part, constant elements). */
-function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[]): { v?: Scalar; k: bigint } {
+function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[], split: typeof splitConstant): { v?: Scalar; k: bigint } {
   let v: Scalar | undefined;
   let k = 0n;
   indices.forEach((i, d) => {
     const term = mul64(cx, i, view.strides[d]!);
-    const s = splitConstant(term);
+    const s = split(term);
     k += s.k;
     if (s.v) v = v ? add64(cx, v, s.v) : s.v;
   });
@@ -110,10 +110,17 @@ const SCRATCH_MAX_OFFSET = 4095;
 
 function address(cx: Cx, view: ViewValue, indices: readonly Scalar[]): Address {
   if (view.space !== "global") return ldsAddress(cx, view, indices);
-  const e = elementOffset(cx, view, indices);
   const shift = Math.log2(view.bytes);
-  let k = e.k * BigInt(view.bytes);
   const base = splitConstant(view.base);
+  // Indices that are `x + c` (arith.ts constantOffset) share x's address, c in the offset
+  // field, unless the offset then does not fit (the sums themselves are as cheap).
+  let e = elementOffset(cx, view, indices, constantOffset);
+  const fits = (elements: bigint) => {
+    const bytes = elements * BigInt(view.bytes) + base.k;
+    return bytes >= -4096n && bytes <= 4095n;
+  };
+  if (!fits(e.k)) e = elementOffset(cx, view, indices, splitConstant);
+  let k = e.k * BigInt(view.bytes);
   k += base.k;
   let sum: Scalar | undefined;
   const wide = e.v !== undefined && !(cx.hiZero(e.v) && e.v.max !== undefined && e.v.max << BigInt(shift) <= 0xffffffffn);
@@ -226,7 +233,7 @@ const viewRule: Rule = (cx, op) => {
 const subviewRule: Rule = (cx, op) => {
   const v = cx.get(operandOf(op, 0));
   if (v.kind !== "view") return cx.poison(op);
-  const e = elementOffset(cx, v, indexScalars(cx, op));
+  const e = elementOffset(cx, v, indexScalars(cx, op), splitConstant);
   const bytes = e.v ? shl64(cx, e.v, Math.log2(v.bytes)) : cx.const("i64", 0n);
   const base = add64(cx, add64(cx, v.base, bytes), cx.const("i64", e.k * BigInt(v.bytes)));
   cx.set(resultOf(op), { ...v, base });
@@ -324,6 +331,30 @@ const vectorStore: Rule = (cx, op) => {
   }
   laneAddresses(cx, v, op, n).forEach((at, i) => store(cx, v, at, dataRegs(cx, value.lanes[i]!)));
 };
+
+/** The view operand of a plain access (`view.load`/`store`, `vector.load`/`store`), by op name. */
+const VIEW_OPERAND: Readonly<Record<string, number>> = { "view.load": 0, "vector.load": 0, "view.store": 1, "vector.store": 1 };
+
+/** Whether `op` is a plain access (`view.load`/`store`, `vector.load`/`store`). */
+export const isPlainAccess = (op: Op): boolean => VIEW_OPERAND[op.name] !== undefined;
+
+/**
+ * Computes the address arithmetic of the plain access `op` now, in the current CSE scope, when
+ * its view and indices are `available` (already lowered), so that selecting `op` later, inside
+ * a region, finds every part of it memoized. control.ts calls it before a varying `scf.if`:
+ * computed under the if's EXEC mask, the address would hold only those lanes and could not
+ * be shared with the next guarded access (LLVM hoists such arithmetic out of conditional blocks).
+ */
+export function precomputeAddress(cx: Cx, op: Op, available: (v: Value) => boolean): void {
+  const at = VIEW_OPERAND[op.name];
+  const view = at === undefined ? undefined : op.operands[at];
+  if (!view || !available(view) || !indicesOf(op).every((i) => typeof i === "bigint" || available(i))) return;
+  const v = cx.get(view);
+  const indices = indexScalars(cx, op);
+  // The memo reuses a register control flow rewrites (a loop's induction variable) only in its
+  // own region: the branch would compute the address again.
+  if (v.kind === "view" && !v.base.mutable && !indices.some((i) => i.mutable)) address(cx, v, indices);
+}
 
 // ---- atomics ------------------------------------------------------------------------------
 

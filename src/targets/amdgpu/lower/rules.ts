@@ -115,6 +115,14 @@ function shlVariable(cx: Cx, x: Scalar, amount: Scalar): Scalar {
 
 function bitwise64(cx: Cx, kind: "and" | "or" | "xor", a: Scalar, b: Scalar): Scalar {
   if (a.c !== undefined && b.c !== undefined) return cx.const("i64", kind === "and" ? a.c & b.c : kind === "or" ? a.c | b.c : a.c ^ b.c);
+  // A zero high dword on one side (and) or both (or, xor) gives a zero high dword: 32 bits.
+  const aNarrow = cx.hiZero(a), bNarrow = cx.hiZero(b);
+  if (kind === "and" ? aNarrow || bNarrow : aNarrow && bNarrow) {
+    const bound = (x: Scalar, narrow: boolean) => (narrow ? (x.max ?? 0xffffffffn) : undefined);
+    const ma = bound(a, aNarrow), mb = bound(b, bNarrow);
+    const max = kind === "and" ? (ma === undefined ? mb : mb === undefined || ma < mb ? ma : mb) : undefined;
+    return { ...int32(cx, kind, a, b, "i64", max), narrow: true };
+  }
   const vector = cx.isV(a) || cx.isV(b);
   const d = cx.vreg(vector ? "v" : "s", 2);
   const halves: [number, ReturnType<Cx["lo"]>, ReturnType<Cx["lo"]>][] = [[0, cx.lo(a), cx.lo(b)], [1, cx.hi(a), cx.hi(b)]];
