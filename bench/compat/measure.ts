@@ -137,7 +137,7 @@ for (const file of files) {
       const libraries = /\b(?:kernel|func)\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file)).flatMap((f) => ["--library", f]) : [];
       const r = spawnSync(process.execPath, [cli, "check", file, ...libraries, "--device", device, "--no-bench", "--json"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp/xdg" } });
       try {
-        const doc = JSON.parse(r.stdout) as { result?: { cases?: { case: string; line: number; status: string; samples?: { status: string; reason?: string }[] }[] } };
+        const doc = JSON.parse(r.stdout) as { ok?: boolean; diagnostics?: { code: string; message: string; location?: { line: number } }[]; result?: { cases?: { case: string; line: number; status: string; samples?: { status: string; reason?: string }[] }[] } };
         for (const c of doc.result?.cases ?? []) {
           if (c.status === "pass") check.passed++;
           else if (c.status === "unsupported") check.unsupported++;
@@ -146,9 +146,12 @@ for (const file of files) {
             check.misses.push(`${rel}:${c.line} @${c.case}: ${c.status} ${c.samples?.find((s) => s.status !== "pass")?.reason ?? ""}`);
           }
         }
-        if (!doc.result) {
+        if (!doc.result?.cases) {
+          // The file did not load (e.g. constructs outside v1): a file error, with its first diagnostic and why the text is outside v1.
           check.errors++;
-          check.misses.push(`${rel}: ${(r.stderr || r.stdout).split("\n").find((l) => l.trim()) ?? `exit ${r.status}`}`);
+          const first = doc.diagnostics?.[0];
+          const why = outOfV1(text);
+          check.misses.push(`${rel}: ${first ? `${first.code} at line ${first.location?.line ?? 0}: ${first.message}` : `exit ${r.status}`}${why && !why.startsWith("extra: ") ? ` (${why})` : ""}`);
         }
       } catch {
         check.errors++;

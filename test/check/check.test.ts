@@ -112,6 +112,28 @@ test("loom check: --library links a kernel.decl'd kernel; without it the case is
   assert.equal(report(linked).cases[0]!.status, "pass");
 });
 
+test("loom check: a func.decl that a case calls with tensors binds to the library's kernel.def of that name", (t) => {
+  const dir = tempDir(t);
+  const text = readFileSync(file("copy.loom"), "utf8");
+  writeFileSync(join(dir, "kernel.loom"), text.slice(0, text.indexOf("check.case")));
+  // The case body of copy.loom, calling the kernel through a function declaration of its launch arguments.
+  const caseText = text.slice(text.indexOf("check.case"), text.indexOf("check.benchmark")).replace(
+    "kernel.launch @copy_i32(%input, %output) : (tensor<8xi32>, tensor<8xi32>)",
+    "func.call @copy_i32(%input, %output) : (tensor<8xi32>, tensor<8xi32>)",
+  );
+  assert.match(caseText, /func\.call @copy_i32/);
+  writeFileSync(join(dir, "tests.loom"), `func.decl @copy_i32(%input: buffer, %output: buffer)\n\n${caseText}`);
+  const linked = check(join(dir, "tests.loom"), "--library", join(dir, "kernel.loom"), "--device", "interp", "--no-bench", "--json");
+  assert.equal(linked.code, 0, linked.out + linked.err);
+  assert.equal(report(linked).cases[0]!.status, "pass");
+  assert.equal(report(linked).cases[0]!.samples.length, 3);
+  // Launch arguments that differ from the declared parameters are TYPE/001 at the declaration.
+  writeFileSync(join(dir, "wrong.loom"), `func.decl @copy_i32(%input: buffer)\n\n${caseText.replace("func.call @copy_i32(%input, %output) : (tensor<8xi32>, tensor<8xi32>)", "func.call @copy_i32(%input) : (tensor<8xi32>)")}`);
+  const wrong = check(join(dir, "wrong.loom"), "--library", join(dir, "kernel.loom"), "--device", "interp", "--no-bench", "--json");
+  assert.notEqual(wrong.code, 0);
+  assert.match(wrong.out + wrong.err, /TYPE\/001/);
+});
+
 test("loom check: --case picks one case; an unknown case, device or option is a usage error", () => {
   const one = check(file("wrong.loom"), "--device", "interp", "--case", "doubles_right");
   assert.equal(one.code, 0, one.out + one.err);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LinkIndex, LinkIndexBuilder, LoomError, Source, compileModule } from "../../src/index.js";
+import { LinkIndex, LinkIndexBuilder, LoomError, Source, compileModule, linkModule } from "../../src/index.js";
 import { compile, compiler, gfx1100, gridKernel, index, launch, parse, pipeline } from "./helpers.js";
 
 const HELPERS = `func.def public pure @ceil_div(%a: index, %b: index) -> (index) where [gt(%b, 0)] {
@@ -218,4 +218,34 @@ test("diagnostics inside linked library code render with the library's source li
   const { result } = compile(root, [["grid", gfx1100]], { linkIndex: index({ "wide.loom": lib }) });
   assert.equal(result.state, "failed");
   assert.match(result.formatDiagnostics(), /wide\.loom:2:\d+: error \[TARGET\/02[45]\][^\n]*\n 2 \|   %w = index\.constant 4096/);
+});
+
+test("a func.decl reached from a check.case binds to a library kernel.def with no workload; one with a workload is TYPE/001", () => {
+  const kernel = (workload: string) => `kernel.def @scale(${workload}) {
+  %unit = index.constant 1 : index
+  kernel.launch.config workgroups(%unit, %unit, %unit) workgroup_size(%unit, %unit, %unit) : index
+} launch(%input: buffer, %output: buffer) {
+  kernel.return
+}
+`;
+  const root = `func.decl @scale(%input: buffer, %output: buffer)
+
+check.case public @scale_case {
+  %input = check.generate.fill value(7) : tensor<4xi32>
+  %output = check.generate.fill value(0) : tensor<4xi32>
+  func.call @scale(%input, %output) : (tensor<4xi32>, tensor<4xi32>)
+  check.return
+}
+`;
+  const bound = parse(root);
+  const ok = linkModule(bound.module, index({ "kernels.loom": kernel("") }));
+  assert.ok(ok.ok, ok.formatDiagnostics());
+  assert.match(bound.module.print(), /kernel\.def @scale\(\) \{/);
+  assert.doesNotMatch(bound.module.print(), /func\.decl @scale/);
+  const withWorkload = parse(root);
+  const bad = linkModule(withWorkload.module, index({ "kernels.loom": kernel("%n: index") }));
+  assert.equal(bad.ok, false);
+  const d = bad.diagnostics.find((x) => x.code === "TYPE/001");
+  assert.ok(d, bad.formatDiagnostics());
+  assert.equal(d.location?.line, 1);
 });

@@ -25,7 +25,7 @@ import { walkOp } from "../../ir/walk.js";
 import { D, note, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { isDefinition, isPublic, type LinkLibrary } from "./library.js";
 import { targetRecordSpec } from "../../core/target-records.js";
-import { signatureText } from "./signature.js";
+import { kernelAsFunctionText, signatureText } from "./signature.js";
 import { isOp } from "../../dialects/registry.js";
 
 /** Where a symbol reference lives inside an op's props. */
@@ -35,6 +35,8 @@ const REFERENCE_KEYS: Readonly<Record<string, readonly string[]>> = {
   "template.apply": ["family"],
   "config.get": ["symbol"],
   "template.def": ["family", "target"],
+  "kernel.launch": ["symbol"],
+  "kernel.dispatch": ["symbol"],
 };
 const TARGET_HOLDERS = new Set(["kernel.def", "kernel.decl", "func.def", "func.decl", "template.decl", "template.def"]);
 
@@ -64,7 +66,9 @@ function copyOp(op: Op): Op {
 function definitionKindFor(decl: Op): ((op: Op) => boolean) | undefined {
   switch (decl.name) {
     case "func.decl":
-      return (op) => isOp(op, "func.def") && isPublic(op);
+      // A function declaration a check case calls with tensors may name a kernel: the reference
+      // binds it to the library's kernel.def of that name (launch arguments as parameters).
+      return (op) => (isOp(op, "func.def") && isPublic(op)) || isOp(op, "kernel.def");
     case "kernel.decl":
       return (op) => isOp(op, "kernel.def");
     case "config.decl":
@@ -124,7 +128,7 @@ class Linker {
       const fam = this.#symbols.get(op.props.family);
       if (fam) this.#enqueueRootRef(fam);
     }
-    if (isDefinition(op.name) || isOp(op, "template.decl")) {
+    if (isDefinition(op.name) || isOp(op, "template.decl") || isOp(op, "check.case")) {
       this.#work.push(op);
       return;
     }
@@ -162,7 +166,7 @@ class Linker {
       return undefined;
     }
     const { library, op } = candidates[0]!;
-    const declared = signatureText(decl), defined = signatureText(op);
+    const declared = signatureText(decl), defined = isOp(decl, "func.decl") && isOp(op, "kernel.def") ? kernelAsFunctionText(op) : signatureText(op);
     if (declared !== defined) {
       this.sink.report(D.typeMismatch, decl.span, [`'@${name}' is declared as ${declared} but library '${library.name}' defines it as ${defined}`], {
         related: [note("the library definition", op.span)],
@@ -337,6 +341,8 @@ class Linker {
  */
 export function linkModule(root: Module, libraries: readonly LinkLibrary[], roots: readonly string[], sink: DiagnosticSink): boolean {
   const before = sink.errorCount;
-  new Linker(root, libraries, sink).run(roots);
+  // A test module's cases are roots too: what they call or launch must be bound.
+  const cases = root.ops.filter((op) => isOp(op, "check.case") && op.symbol !== undefined && !roots.includes(op.symbol)).map((op) => op.symbol!);
+  new Linker(root, libraries, sink).run([...roots, ...cases]);
   return sink.errorCount === before;
 }

@@ -76,3 +76,15 @@ export function signatureText(op: Op): string {
       return op.name;
   }
 }
+
+/**
+ * A kernel seen through a `func.decl`: its launch arguments as parameters, no results. A kernel
+ * with workload arguments has none of that form (its workload cannot come from a call), so its
+ * text keeps the workload and never equals a declaration's.
+ */
+export function kernelAsFunctionText(op: Op): string {
+  const launch = op.regions.slice(1, 2);
+  if ((op.regions[0]?.args.length ?? 0) > 0) return signatureText(op);
+  const positions = positionsOf(launch);
+  return `${argsText(launch[0], positions)} -> ()${predicatesText(op.props.launchWhere, positions)}`;
+}
