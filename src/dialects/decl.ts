@@ -26,7 +26,8 @@
 import type { Literal, Predicate, Value } from "../ir/core.js";
 import type { ValueOrInt } from "../ir/props.js";
 import type { Type } from "../ir/types.js";
-import type { Undefined } from "./index/semantics.js";
+import type { ComparePredicate as IntPredicate, Undefined } from "./index/semantics.js";
+import type { CmpfPredicate as FloatPredicate } from "./scalar/semantics.js";
 
 /**
  * Type classes of operands and results: `I` integers, `F` floats, `S` = I ∪ F, `A` =
@@ -140,8 +141,9 @@ export function family<const Prefix extends string, const Names extends string, 
 export interface ArithProps extends Annotated {
   readonly flags?: readonly string[];
 }
-export interface CompareProps extends ArithProps {
-  readonly predicate: string;
+/** A comparison: `predicate` is one of the integer (`IntPredicate`) or float (`FloatPredicate`) words. */
+export interface CompareProps<Pred extends string = IntPredicate | FloatPredicate> extends ArithProps {
+  readonly predicate: Pred;
 }
 export interface ConstantProps extends Annotated {
   readonly value: Literal;
@@ -162,4 +164,4 @@ export interface CallProps extends SymbolProps {
 export interface WhereProps {
   readonly where?: readonly Predicate[];
 }
-export type { Literal, Predicate, Type, Value, ValueOrInt };
+export type { FloatPredicate, IntPredicate, Literal, Predicate, Type, Value, ValueOrInt };

@@ -6,6 +6,7 @@
  */
 import type { Op, Prop } from "../ir/core.js";
 import type { OpDecl } from "./decl.js";
+import type { ValueOrInt } from "../ir/props.js";
 import { BUFFER_OPS } from "./ops/buffer.js";
 import { CHECK_OPS } from "./ops/check.js";
 import { CONFIG_OPS } from "./ops/config.js";
@@ -76,6 +77,11 @@ export type PropKey = { [N in OpName]: keyof PropsOf<N> }[OpName] & string;
 
 /** The declared type of prop `K`, across the ops that declare it. */
 export type PropType<K extends PropKey> = { [N in OpName]: K extends keyof PropsOf<N> ? PropsOf<N>[K] : never }[OpName];
+
+/** The index list of an indexed access (`view.*`, `vector.extract/insert/load/store`); empty for any other op. */
+export function indicesOf(op: Op): readonly ValueOrInt[] {
+  return propOf(op, "indices") ?? [];
+}
 
 /**
  * Reads prop `key` of an op that generic code knows only as one of several ops: typed by the

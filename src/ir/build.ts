@@ -18,8 +18,8 @@ export function makeConstant(type: PrimType, value: bigint | number | boolean, n
 /** The integer or float value of a constant op, or undefined. */
 export function constantValue(op: Op | undefined): bigint | number | boolean | undefined {
   if (!op || (op.name !== "index.constant" && op.name !== "scalar.constant")) return undefined;
-  const lit = op.props.value as Literal | undefined;
-  if (!lit) return undefined;
-  if (lit.kind === "int" || lit.kind === "float" || lit.kind === "bool") return lit.value;
-  return undefined;
+  // ir/ sits below the op registry, so the literal is narrowed by shape rather than by `isOp`.
+  const lit = op.props.value;
+  const v = typeof lit === "object" && lit !== null && "value" in lit ? lit.value : undefined;
+  return typeof v === "bigint" || typeof v === "number" || typeof v === "boolean" ? v : undefined;
 }

@@ -1,5 +1,5 @@
 /** The `index` dialect (language.md §4.2): the address domain's arithmetic. */
-import { family, op, type ArithProps, type AssumeProps, type CompareProps, type ConstantProps, type TypeClass } from "../decl.js";
+import { family, op, type ArithProps, type AssumeProps, type CompareProps, type IntPredicate, type ConstantProps, type TypeClass } from "../decl.js";
 
 const P = "CDF";
 const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
@@ -16,7 +16,7 @@ export const INDEX_OPS = {
     placement: P, pure: true, syntax: { form: "arith", arity: 2 }, types: uniform(2, "index"), doc: "bitwise op on the 64-bit index carrier",
   })),
   ...family("index", "ctlzi cttzi ctpopi", op<ArithProps>({ placement: P, pure: true, syntax: { form: "arith", arity: 1 }, types: uniform(1, "index"), doc: "bit count of the 64-bit index carrier" })),
-  "index.cmp": op<CompareProps>({ placement: P, pure: true, syntax: { form: "cmp", predicates: "int", vector: false }, types: uniform(2, "A", "i1"), doc: "index/offset comparison" }),
+  "index.cmp": op<CompareProps<IntPredicate>>({ placement: P, pure: true, syntax: { form: "cmp", predicates: "int", vector: false }, types: uniform(2, "A", "i1"), doc: "index/offset comparison" }),
   /** operands [a, ...], one result per operand */
   "index.assume": op<AssumeProps>({ placement: P, pure: true, syntax: { form: "assume" }, doc: "identity carrying predicate facts" }),
 } as const;

@@ -1,5 +1,5 @@
 /** The `scalar` dialect (language.md §4.3): integer and float values. */
-import { family, op, type ArithProps, type AssumeProps, type CompareProps, type ConstantProps, type TypeClass, type TypeRule } from "../decl.js";
+import { family, op, type ArithProps, type AssumeProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type TypeClass, type TypeRule } from "../decl.js";
 
 const CDF = "CDF";
 const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
@@ -40,8 +40,8 @@ export const SCALAR_OPS = {
   })),
   "scalar.powf": op<ArithProps>({ placement: "DF", pure: true, syntax: arith(2, "fm"), types: uniform(2, "F"), doc: "float math function" }),
   ...family("scalar", "ceilf floorf roundf roundevenf truncf", op<ArithProps>({ placement: CDF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "F"), doc: "float rounding" })),
-  "scalar.cmpi": op<CompareProps>({ placement: CDF, pure: true, syntax: { form: "cmp", predicates: "int", vector: false }, types: uniform(2, "I", "i1"), doc: "comparison producing i1" }),
-  "scalar.cmpf": op<CompareProps>({
+  "scalar.cmpi": op<CompareProps<IntPredicate>>({ placement: CDF, pure: true, syntax: { form: "cmp", predicates: "int", vector: false }, types: uniform(2, "I", "i1"), doc: "comparison producing i1" }),
+  "scalar.cmpf": op<CompareProps<FloatPredicate>>({
     placement: CDF, pure: true, syntax: { form: "cmp", predicates: "float", flags: "fm", vector: false }, types: uniform(2, "F", "i1"), doc: "comparison producing i1",
   }),
   "scalar.sitofp": convert("sitofp", CDF),

@@ -1,5 +1,5 @@
 /** The `vector` dialect (language.md §4.7): register lane grids. */
-import { family, op, type Annotated, type ArithProps, type CompareProps, type ConstantProps, type EvalValue, type IndexedProps, type Lane, type TypeClass } from "../decl.js";
+import { family, op, type Annotated, type ArithProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type EvalValue, type IndexedProps, type Lane, type TypeClass } from "../decl.js";
 import { indexMadd, Undefined } from "../index/semantics.js";
 import { fmaf, INT_WIDTHS, isFloatName, isIntName } from "../scalar/semantics.js";
 import type { Type } from "../../ir/types.js";
@@ -81,8 +81,8 @@ export const VECTOR_OPS = {
     placement: DF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "vF"), doc: "lanewise unary op",
   })),
   ...family("vector", "negi absi", op<ArithProps>({ placement: DF, pure: true, syntax: arith(1), types: uniform(1, "vI"), doc: "lanewise unary op" })),
-  "vector.cmpi": op<CompareProps>({ placement: DF, pure: true, syntax: { form: "cmp", predicates: "int", vector: true }, types: uniform(2, "vI", "i1"), doc: "lanewise comparison" }),
-  "vector.cmpf": op<CompareProps>({
+  "vector.cmpi": op<CompareProps<IntPredicate>>({ placement: DF, pure: true, syntax: { form: "cmp", predicates: "int", vector: true }, types: uniform(2, "vI", "i1"), doc: "lanewise comparison" }),
+  "vector.cmpf": op<CompareProps<FloatPredicate>>({
     placement: DF, pure: true, syntax: { form: "cmp", predicates: "float", flags: "fm", vector: true }, types: uniform(2, "vF", "i1"), doc: "lanewise comparison",
   }),
   /** operands [mask, a, b] */

@@ -175,7 +175,7 @@ export const constantForm: OpSyntax = {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" ").literal(op.props.value as never);
+    w.text(" ").literal(propOf(op, "value") ?? { kind: "ident", value: "" });
     w.annotation(annotationOf(op, () => [resultType(op)]));
   },
 };
@@ -188,7 +188,7 @@ export const assumeForm: OpSyntax = {
     return parseAnnotation(p, op);
   },
   print(w, op) {
-    w.text(" ").values(op.operands).text(" ").predicates(op.props.predicates as never);
+    w.text(" ").values(op.operands).text(" ").predicates(propOf(op, "predicates") ?? []);
     w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
   },
 };
