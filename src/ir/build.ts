@@ -1,9 +1,12 @@
 /** Small constructors for ops that passes create. */
-import { Op, type Literal, type Span } from "./core.js";
+import { Op, Value, type Literal, type Span } from "./core.js";
 import { isFloat, type PrimType } from "./types.js";
 
+/** A constant op: no operands, one result. */
+export type ConstantOp = Op & { results: [Value] };
+
 /** A constant of any `index`, `offset`, integer or float type, as its canonical op. */
-export function makeConstant(type: PrimType, value: bigint | number | boolean, name: string, span?: Span): Op {
+export function makeConstant(type: PrimType, value: bigint | number | boolean, name: string, span?: Span): ConstantOp {
   const isAddr = type.name === "index" || type.name === "offset";
   const op = new Op(isAddr ? "index.constant" : "scalar.constant", span);
   let lit: Literal;
@@ -11,8 +14,8 @@ export function makeConstant(type: PrimType, value: bigint | number | boolean, n
   else if (isFloat(type)) lit = { kind: "float", value: Number(value) };
   else lit = { kind: "int", value: BigInt(value) };
   op.props = { value: lit };
-  op.addResult(name, type, span);
-  return op;
+  const results: [Value] = [new Value(name, type, op, span)];
+  return Object.assign(op, { results });
 }
 
 /** The integer or float value of a constant op, or undefined. */

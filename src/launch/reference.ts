@@ -94,8 +94,8 @@ class Interpreter {
     const [a, b, c] = vals as [V, V, V];
     const name = op.name;
     if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) return void set(this.constant(op.props.value, rt));
-    if (X.INDEX_BINARY[name]) return void set(X.INDEX_BINARY[name]!(rt as X.AddressType, a as bigint, b as bigint));
-    if (X.INDEX_UNARY[name]) return void set(X.INDEX_UNARY[name]!(a as bigint));
+    if (X.INDEX_BINARY[name]) return void set(X.INDEX_BINARY[name](rt as X.AddressType, a as bigint, b as bigint));
+    if (X.INDEX_UNARY[name]) return void set(X.INDEX_UNARY[name](a as bigint));
     if (isOp(op, "index.cmp")) return void set(X.indexCmp(op.props.predicate, a as bigint, b as bigint));
     switch (name) {
       case "index.madd": return void set(X.indexMadd(a as bigint, b as bigint, c as bigint));
