@@ -1,6 +1,6 @@
 /** `compileModule` and `emitModule` (api.md §4): the two in-memory compiler boundaries. */
 import { D, DiagnosticSink, makeDiagnostic } from "../core/diag/diagnostic.js";
-import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction } from "../launch/source.js";
+import { encodeLaunchFunctions, lowerLaunchFunctions, type LaunchFunction, type LaunchFunctionSource } from "../launch/source.js";
 import { runPreparedLowPipeline, type Specialization } from "../passes/pipeline.js";
 import type { ConfigValue } from "../passes/specialize.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment, TargetProfile } from "../core/target.js";
@@ -68,7 +68,23 @@ function lazyArtifact<T>(kind: Artifact["kind"], format: string, identifier: str
   };
 }
 
-function encodeLaunchBytes(lowered: readonly LaunchFunction[]): Uint8Array {
+/**
+ * The launch-config companion, lowered and encoded when its bytes are first read. Lowering
+ * refuses only what verification and the pipeline's checks already reported (structure:
+ * the verifier; the encoder's limits: passes/launch-limits.ts, STRUCTURE/906), so a compiled
+ * module's companion always lowers (test/api/launch-lazy.test.ts lowers every kernel of the
+ * repository's sources); were it to refuse, that is a compiler bug, thrown as "internal".
+ * The config regions it reads are not rewritten after compileModule (emit reads the
+ * prepared kernels only).
+ */
+function lowerAndEncodeLaunch(sources: readonly LaunchFunctionSource[]): Uint8Array {
+  let lowered: readonly LaunchFunction[];
+  try {
+    lowered = lowerLaunchFunctions(sources);
+  } catch (e) {
+    if (!(e instanceof LoomError)) throw e;
+    throw new LoomError("internal", `the launch-config companion of a compiled module cannot be lowered: ${e.message}`);
+  }
   return encodeLaunchFunctions(lowered);
 }
 
@@ -167,19 +183,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
       }
       const artifacts: Artifact[] = [];
       if (launchConfig) {
-        let lowered: readonly LaunchFunction[];
-        try {
-          lowered = lowerLaunchFunctions(out.launchFunctions);
-        } catch (e) {
-          // The pipeline checks the encoder's limits first (STRUCTURE/906); whatever still
-          // fails here is the program's, so it fails the Result rather than throwing.
-          if (!(e instanceof LoomError)) throw e;
-          sink.report(D.backendInternal, undefined, [`the launch-config companion cannot be encoded: ${e.message}`]);
-          module.setState(FAILED);
-          return new Result({ diagnostics: sink.diagnostics, lookup, failed: true });
-        }
-        // Lowering refused whatever the companion cannot hold; the bytes are written on first read.
-        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, encodeLaunchBytes, lowered));
+        artifacts.push(lazyArtifact("launch-config", ARTIFACT_FORMAT.LOOM_BYTECODE, `${moduleName}.launch.loombc`, lowerAndEncodeLaunch, out.launchFunctions));
       }
       if (selectionReport) {
         artifacts.push({
