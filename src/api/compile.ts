@@ -194,7 +194,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
         });
       }
       module.setState({ phase: "compiled", context: compiler.context, prepared: out.prepared });
-      return new Result({ diagnostics: sink.diagnostics, artifacts, lookup });
+      return new Result({ diagnostics: sink.diagnostics, artifacts: Object.freeze(artifacts), lookup });
     } catch (e) {
       module.setState(FAILED);
       if (e instanceof LoomError) throw e;
@@ -284,6 +284,6 @@ export function emitModule(environment: TargetEnvironment, workspace: Workspace,
       // built on first read: fingerprinting and encoding would otherwise cost as much as the emit.
       artifacts.push(lazyArtifact("interface", "json", `${identifier}.interface.json`, encodeInterface, { kernels, out, format: options.artifactFormat, identifier, contents: out.contents }));
     }
-    return new Result({ diagnostics: out.diagnostics, artifacts, lookup, failed });
+    return new Result({ diagnostics: out.diagnostics, artifacts: Object.freeze(artifacts), lookup, failed });
   });
 }
