@@ -5,9 +5,12 @@ import { renderDiagnostics, type SourceLookup } from "../core/diag/render.js";
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** A frozen copy (most compiles have no diagnostics: those share one empty list). */
+/**
+ * A frozen copy (most compiles have no diagnostics: those share one empty list); a list that
+ * is already frozen cannot change, so it is kept (the compiler hands over its own lists frozen).
+ */
 function frozenCopy<T>(list: readonly T[]): readonly T[] {
-  return list.length === 0 ? NONE : Object.freeze([...list]);
+  return list.length === 0 ? NONE : Object.isFrozen(list) ? list : Object.freeze([...list]);
 }
 
 /** Outcome of an API call that can fail on bad input: `state` (`succeeded`/`failed`), coded diagnostics (file:line:col) and, when succeeded, a value and artifacts. */

@@ -21,12 +21,16 @@
  *   checker in src/passes/verify/types.ts, or no operands to check).
  * - `evaluate`: the op's value semantics on constant inputs; the interpreter runs it and the
  *   folder calls it when every operand is a constant (it is the op's fold hook).
- * - `props`: a phantom field carrying the op's props type (never set at run time).
+ * - `operands` / `results`: how many the op has, exactly (`2`) or at least (`{ min: 3 }`);
+ *   absent = not stated. A verified op has them (test/dialects/arity.test.ts checks every op
+ *   of the corpus), so `OpOf<N>` types them as tuples and `op.operands[0]` needs no `!`.
+ * - `props`: the op's props type, as `props: shape<P>()` (a phantom: the value is undefined).
  */
 import type { Literal, Predicate, Value } from "../ir/core.js";
 import type { ValueOrInt } from "../ir/props.js";
 import type { Type } from "../ir/types.js";
-import type { Undefined } from "./index/semantics.js";
+import type { ComparePredicate as IntPredicate, Undefined } from "./index/semantics.js";
+import type { CmpfPredicate as FloatPredicate } from "./scalar/semantics.js";
 
 /**
  * Type classes of operands and results: `I` integers, `F` floats, `S` = I ∪ F, `A` =
@@ -97,6 +101,9 @@ export type EvalValue = Lane | readonly Lane[];
  */
 export type Evaluate = (args: readonly EvalValue[], types: { readonly operands: readonly Type[]; readonly result: Type }) => EvalValue | Undefined;
 
+/** How many operands (or results) an op has: exactly `n`, or at least `min`. */
+export type Arity = number | { readonly min: number };
+
 export interface OpDecl<P extends object = object> {
   readonly placement: string;
   readonly pure: boolean;
@@ -107,8 +114,10 @@ export interface OpDecl<P extends object = object> {
   readonly types?: TypeRule;
   readonly evaluate?: Evaluate;
   readonly doc: string;
+  readonly operands?: Arity;
+  readonly results?: Arity;
   /** Phantom: the op's props type. */
-  readonly props?: P;
+  readonly props?: P | undefined;
 }
 
 /** Props every op with a `: T` annotation may carry (the types as written, for the printer). */
@@ -116,23 +125,31 @@ export interface Annotated {
   readonly annotatedTypes?: readonly Type[];
 }
 
-/** Declares one op with props type `P`. */
-export function op<P extends object = Annotated>(d: Omit<OpDecl<P>, "props">): OpDecl<P> {
+/**
+ * Declares one op. The declaration's own type is kept (`const`), so the registry can derive the
+ * op's props type (from `props: shape<P>()`, else `Annotated`) and its operand and result tuples.
+ */
+export function op<const D extends OpDecl>(d: D): D {
   return d;
+}
+
+/** The phantom value of an op's `props` field: `props: shape<ArithProps>()`. */
+export function shape<P extends object>(): P | undefined {
+  return undefined;
 }
 
 /** The words of a space-separated list, as a union: `Words<"a b">` = `"a" | "b"`. */
 export type Words<S extends string> = S extends `${infer Head} ${infer Tail}` ? Head | Words<Tail> : S;
 
 /** Declares `prefix.name` for each space-separated name, all with the same declaration. */
-export function family<const Prefix extends string, const Names extends string, P extends object>(
+export function family<const Prefix extends string, const Names extends string, D extends OpDecl>(
   prefix: Prefix,
   names: Names,
-  d: OpDecl<P>,
-): { readonly [K in `${Prefix}.${Words<Names>}`]: OpDecl<P> } {
-  const out: Record<string, OpDecl<P>> = {};
+  d: D,
+): { readonly [K in `${Prefix}.${Words<Names>}`]: D } {
+  const out: Record<string, D> = {};
   for (const n of names.split(" ")) out[`${prefix}.${n}`] = d;
-  return out as { readonly [K in `${Prefix}.${Words<Names>}`]: OpDecl<P> };
+  return out as { readonly [K in `${Prefix}.${Words<Names>}`]: D };
 }
 
 // ---------------------------------------------------------------- props shapes shared by dialects
@@ -140,8 +157,9 @@ export function family<const Prefix extends string, const Names extends string, 
 export interface ArithProps extends Annotated {
   readonly flags?: readonly string[];
 }
-export interface CompareProps extends ArithProps {
-  readonly predicate: string;
+/** A comparison: `predicate` is one of the integer (`IntPredicate`) or float (`FloatPredicate`) words. */
+export interface CompareProps<Pred extends string = IntPredicate | FloatPredicate> extends ArithProps {
+  readonly predicate: Pred;
 }
 export interface ConstantProps extends Annotated {
   readonly value: Literal;
@@ -162,4 +180,4 @@ export interface CallProps extends SymbolProps {
 export interface WhereProps {
   readonly where?: readonly Predicate[];
 }
-export type { Literal, Predicate, Type, Value, ValueOrInt };
+export type { FloatPredicate, IntPredicate, Literal, Predicate, Type, Value, ValueOrInt };

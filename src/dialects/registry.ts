@@ -4,8 +4,9 @@
  * declared is a type error and props are read with their declared types. `isOp` narrows an
  * `Op` to one declared op.
  */
-import type { Op, Prop } from "../ir/core.js";
-import type { OpDecl } from "./decl.js";
+import type { Op, Prop, Value } from "../ir/core.js";
+import type { Annotated, OpDecl } from "./decl.js";
+import type { ValueOrInt } from "../ir/props.js";
 import { BUFFER_OPS } from "./ops/buffer.js";
 import { CHECK_OPS } from "./ops/check.js";
 import { CONFIG_OPS } from "./ops/config.js";
@@ -26,11 +27,28 @@ type Registry = typeof OPS;
 /** Every declared op name. */
 export type OpName = keyof Registry & string;
 
-/** The props type declared for op `N`. */
-export type PropsOf<N extends OpName> = NonNullable<Registry[N]["props"]>;
+/** The props type declared for op `N` (`Annotated` when the declaration names none). */
+export type PropsOf<N extends OpName> = Registry[N] extends { readonly props?: infer P } ? (unknown extends P ? Annotated : NonNullable<P>) : Annotated;
 
-/** An op known to be `N`, with its declared props (writable: parsers and passes set them). */
-export type OpOf<N extends OpName> = Op & { readonly name: N; props: { -readonly [K in keyof PropsOf<N>]: PropsOf<N>[K] } & Record<string, Prop> };
+/** `n` values, or at least `min` of them; unstated counts stay a plain list. */
+type Tuple<N extends number, T extends readonly Value[] = readonly []> = T["length"] extends N ? T : Tuple<N, readonly [...T, Value]>;
+type ValuesOf<A> = A extends number ? Tuple<A> : A extends { readonly min: infer M extends number } ? readonly [...Tuple<M>, ...Value[]] : readonly Value[];
+
+/** The operand list of op `N` as its declaration states it: `readonly [Value, Value]` for two. */
+export type OperandsOf<N extends OpName> = Registry[N] extends { readonly operands: infer A } ? ValuesOf<A> : readonly Value[];
+/** The result list of op `N` as its declaration states it. */
+export type ResultsOf<N extends OpName> = Registry[N] extends { readonly results: infer A } ? ValuesOf<A> : readonly Value[];
+
+/**
+ * An op known to be `N`, with its declared props (writable: parsers and passes set them) and its
+ * declared operand and result counts, so `op.operands[0]` of a two-operand op is a `Value`.
+ */
+export type OpOf<N extends OpName> = Op & {
+  readonly name: N;
+  props: { -readonly [K in keyof PropsOf<N>]: PropsOf<N>[K] } & Record<string, Prop>;
+  operands: OperandsOf<N>;
+  results: ResultsOf<N>;
+};
 
 /** Ops whose names are in a union, e.g. `OpIn<"func.def" | "func.decl">`. */
 export type OpIn<N extends OpName> = { [K in N]: OpOf<K> }[N];
@@ -76,6 +94,11 @@ export type PropKey = { [N in OpName]: keyof PropsOf<N> }[OpName] & string;
 
 /** The declared type of prop `K`, across the ops that declare it. */
 export type PropType<K extends PropKey> = { [N in OpName]: K extends keyof PropsOf<N> ? PropsOf<N>[K] : never }[OpName];
+
+/** The index list of an indexed access (`view.*`, `vector.extract/insert/load/store`); empty for any other op. */
+export function indicesOf(op: Op): readonly ValueOrInt[] {
+  return propOf(op, "indices") ?? [];
+}
 
 /**
  * Reads prop `key` of an op that generic code knows only as one of several ops: typed by the

@@ -7,7 +7,7 @@
  *  kernel.def      props { symbol, exportName?: string, retain: boolean, target?: string (symbol),
  *                          workloadWhere?: Predicate[], launchWhere?: Predicate[] }
  *                  regions [config (args = workload args), body (args = device args)]
- *  kernel.decl     props as kernel.def; regions [workload sig, launch sig] — *signature regions*: args only, no ops
+ *  kernel.decl     props like kernel.def; regions [workload sig, launch sig] — *signature regions*: args only, no ops
  *  (Declarations keep their parameters as the args of op-less "signature regions" so that
  *   `view<[%n]xf32>` in a declared type can refer to a sibling argument like in a definition.)
  *  func.def        props { symbol, modifiers: string[] (grammar order: public retain host|device pure hot|cold inline|noinline),
@@ -87,12 +87,7 @@
  * Attribute dicts that the grammar keeps as dicts (target records) are stored as
  * `attrs: { key: string, value: Literal }[]`.
  */
-import type { Op, Predicate, Value } from "./core.js";
+import type { Value } from "./core.js";
 
 /** A predicate argument or index-list entry: a value or an integer literal. */
 export type ValueOrInt = Value | bigint;
-
-
-export function indicesOf(op: Op): readonly ValueOrInt[] {
-  return (op.props.indices as readonly ValueOrInt[] | undefined) ?? [];
-}

@@ -93,13 +93,13 @@ class Interpreter {
     const flags = S.flagsFromList(propOf(op, "flags"));
     const [a, b, c] = vals as [V, V, V];
     const name = op.name;
-    if (name === "index.constant" || name === "scalar.constant") return void set(this.constant(op.props.value as Literal, rt));
-    if (X.INDEX_BINARY[name]) return void set(X.INDEX_BINARY[name]!(rt as X.AddressType, a as bigint, b as bigint));
-    if (X.INDEX_UNARY[name]) return void set(X.INDEX_UNARY[name]!(a as bigint));
+    if (isOp(op, "index.constant") || isOp(op, "scalar.constant")) return void set(this.constant(op.props.value, rt));
+    if (X.INDEX_BINARY[name]) return void set(X.INDEX_BINARY[name](rt as X.AddressType, a as bigint, b as bigint));
+    if (X.INDEX_UNARY[name]) return void set(X.INDEX_UNARY[name](a as bigint));
+    if (isOp(op, "index.cmp")) return void set(X.indexCmp(op.props.predicate, a as bigint, b as bigint));
     switch (name) {
       case "index.madd": return void set(X.indexMadd(a as bigint, b as bigint, c as bigint));
       case "index.scale": return void set(X.indexScale(a as bigint, b as bigint));
-      case "index.cmp": return void set(X.indexCmp(op.props.predicate as X.ComparePredicate, a as bigint, b as bigint));
       case "index.cast": return void set(X.indexCast(t0 as X.AddressType, rt as X.AddressType, a as bigint));
       case "index.assume": case "scalar.assume":
         for (const p of propOf(op, "predicates") ?? []) this.require(p, name);
@@ -115,7 +115,7 @@ class Interpreter {
       case "scf.for": return this.loop(op, vals);
     }
     if (!name.startsWith("scalar.")) this.invalid(`op ${name} is not allowed`);
-    set(this.scalar(name.slice(7), rt, t0, vals, op.props.predicate as string, flags));
+    set(this.scalar(name.slice(7), rt, t0, vals, propOf(op, "predicate"), flags));
   }
 
   loop(op: Op, vals: V[]): void {
@@ -132,7 +132,7 @@ class Interpreter {
     op.results.forEach((r, i) => this.env.set(r, carried[i]!));
   }
 
-  scalar(name: string, rt: string, t0: string, v: V[], predicate: string, f: S.IntFlags & S.FloatFlags): X.Outcome<V> {
+  scalar(name: string, rt: string, t0: string, v: V[], predicate: string | undefined, f: S.IntFlags & S.FloatFlags): X.Outcome<V> {
     const [a, b, c] = v;
     const I = rt as S.IntName, F = rt as S.FloatName;
     const ia = a as bigint, ib = b as bigint, fa = a as number, fb = b as number;

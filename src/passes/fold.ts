@@ -202,23 +202,26 @@ class Folding {
     const value = evaluate(args as EvalValue[], { operands: op.operands.map((v) => v.type), result: result.type });
     if (isUndefined(value)) return undefined; // UB stays for the backend (or the launch) to meet
     const lanes = Array.isArray(value) ? value : undefined;
-    let replacement: Op[];
+    let replacement: Op[], first: Op, folded: Value;
     if (lanes && result.type.kind === "vector") {
       const element = result.type.element;
       const t = element.name as LType;
       const parts = lanes.map((l, i) => makeConstant(element, literalValue(t, l as ExactValue), `${result.name}_${i}`, op.span));
       const build = new IrOp("vector.from_elements", op.span);
-      build.operands = parts.map((c) => c.results[0]!);
-      build.addResult(result.name, result.type, result.span);
+      build.operands = parts.map((c) => c.results[0]);
+      folded = build.addResult(result.name, result.type, result.span);
       replacement = [...parts, build];
+      first = parts[0] ?? build;
     } else if (!lanes && result.type.kind === "prim") {
-      replacement = [makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span)];
+      const c = makeConstant(result.type, literalValue(result.type.name as LType, value as ExactValue), result.name, op.span);
+      folded = c.results[0];
+      replacement = [c];
+      first = c;
     } else return undefined;
-    replacement[0]!.comments = op.comments;
-    replacement[0]!.blankBefore = op.blankBefore;
-    const last = replacement[replacement.length - 1]!;
-    this.#alias(result, last.results[0]!);
-    this.#remember(last.results[0]!, value as ExactValue | readonly Lane[]);
+    first.comments = op.comments;
+    first.blankBefore = op.blankBefore;
+    this.#alias(result, folded);
+    this.#remember(folded, value as ExactValue | readonly Lane[]);
     return replacement;
   }
 }

@@ -82,7 +82,8 @@ function inlineRegion(region: Region, active: readonly Op[], nesting: number, cx
   const frames: Frame[] = [{ ops: region.ops, next: 0 }];
   const onStack = new Set(active);
   while (frames.length > 0 && cx.ok) {
-    const frame = frames[frames.length - 1]!;
+    const frame = frames.at(-1);
+    if (!frame) break;
     const source = frame.ops[frame.next++];
     if (source === undefined || (frame.call && (isOp(source, "func.return") || isOp(source, "template.return")))) {
       if (frame.call && source) {

@@ -179,7 +179,7 @@ class RegionScan {
   calls = false;
   queries = false;
   applies: Op[] = NO_OPS;
-  /** A `buffer.alloca` or a collective with workgroup scratch. */
+  /** A `buffer.alloca`, a workgroup scan (expanded into one) or a collective with workgroup scratch. */
   storage = false;
   /** An `scf.for` with `unroll(full)`. */
   fullUnroll = false;
@@ -211,6 +211,8 @@ function scanInto(region: Region, scan: RegionScan): void {
         scan.queries = true;
         break;
       case "buffer.alloca":
+      // The shared expansion (expand-scan.ts) turns a workgroup scan into a workgroup alloca.
+      case "kernel.workgroup.scan":
         scan.storage = true;
         break;
       case "scf.for":
@@ -269,8 +271,7 @@ function prepareKernel(
     if (scan.subgroupWidths) checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
-  // An expanded scan brings a workgroup allocation the scan above did not see.
-  const expandedScans = expandWorkgroupScans(op);
+  expandWorkgroupScans(op);
   const uses = removeDeadOps(body);
 
   // The verifier made kernel.launch.config the config region's last op (lowering the companion refuses anything else).
@@ -297,7 +298,7 @@ function prepareKernel(
   checkLaunchLimits(op, configRegion, exportName, sink);
 
   const flatInvocations = staticWorkgroupSize ? staticWorkgroupSize[0] * staticWorkgroupSize[1] * staticWorkgroupSize[2] : facts.maxFlatWorkgroupSize;
-  const storage = scan.storage || expandedScans > 0 ? layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes) : { totalBytes: 0, allocations: NO_ALLOCATIONS };
+  const storage = scan.storage ? layoutAllocations(body, sink, flatInvocations, facts.maxWorkgroupStorageBytes) : { totalBytes: 0, allocations: NO_ALLOCATIONS };
   const args = layoutArgs(body);
   if ("unsupported" in args) {
     const v = body.args[args.unsupported];

@@ -54,7 +54,7 @@ export function checkConfigBindings(symbols: SymbolTable, explicit: ReadonlyMap<
   const help = "the value was bound through compileModule's 'config' option";
   for (const [key, value] of explicit) {
     const decl = symbols.configDecl(key) ?? symbols.configDef(key);
-    const type = decl?.props.type as Type | undefined;
+    const type = decl ? propOf(decl, "type") : undefined;
     if (!decl || !type) continue;
     const why = unfit(value, type);
     if (why !== undefined) {

@@ -70,7 +70,7 @@ function rejection(module: Module, apply: Op, provider: Op, profile: TargetProfi
     if (proven !== true) return `where ${predicateText(p)} is ${proven === false ? "false" : "not proven"} at the apply`;
   }
 
-  const requires = Array.isArray(provider.props.requires) ? (provider.props.requires as Literal[]) : [];
+  const requires = propOf(provider, "requires") ?? [];
   for (const attr of requires) {
     const size = requiredSubgroupSize(attr);
     const text = `#${String(attr.value).replace(/^#/, "")}`;

@@ -48,7 +48,8 @@ export class PreparedWorkerState {
     const done = (ok: boolean, diagnostics: CompileOutcome["diagnostics"], artifacts: Artifact[]): CompileOutcome => ({
       ok,
       diagnostics,
-      artifacts,
+      // Plain copies: a structured clone does not see a lazy artifact's `contents` getter.
+      artifacts: artifacts.map((a) => ({ kind: a.kind, format: a.format, identifier: a.identifier, contents: a.contents })),
       formatted: renderDiagnostics(diagnostics, (n) => texts.get(n)),
     });
     if (!parsed.ok) return done(false, parsed.diagnostics, []);

@@ -376,8 +376,8 @@ export class Parser {
   private checkAliases(module: Module): void {
     const defined = new Set<string>();
     for (const op of module.ops) {
-      if (op.name !== "alias") continue;
-      const name = op.props.alias as string;
+      if (!isOp(op, "alias")) continue;
+      const name = op.props.alias;
       if (defined.has(name)) this.reporter.report(D.badAlias, op.span, [`'#${name}' is defined more than once`]);
       defined.add(name);
     }

@@ -108,7 +108,7 @@ export class Writer {
     for (const c of comments) this.lines.push(c === BLANK_COMMENT_LINE ? "" : `${pad}//${c}`);
     this.cur = pad;
     if (isOp(op, "alias")) {
-      this.cur += `#${op.props.alias as string} = #${op.props.target as string}`;
+      this.cur += `#${op.props.alias} = #${op.props.target}`;
       this.endLine();
       return;
     }

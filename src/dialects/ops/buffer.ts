@@ -1,21 +1,21 @@
 /** The `buffer` and `encoding` dialects (language.md §4.5): storage roots and layouts. */
-import { family, op, type Annotated, type ValueOrInt } from "../decl.js";
+import { family, op, shape, type Annotated, type ValueOrInt } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
 export const BUFFER_OPS = {
   /** operands [b, off]; the result type is the view type */
-  "buffer.view": op({ placement: "DF", pure: true, syntax: custom, doc: "typed view of a buffer at a byte offset" }),
+  "buffer.view": op({ operands: 2, results: 1, placement: "DF", pure: true, syntax: custom, doc: "typed view of a buffer at a byte offset" }),
   /** operands [bytes] */
-  "buffer.alloca": op<Annotated & { readonly space: "workgroup" | "private"; readonly align: number; readonly invalidSpace?: string; readonly deferredSpace?: string }>({
-    placement: "DF", pure: false, syntax: custom, doc: "fresh workgroup/private scratch buffer",
+  "buffer.alloca": op({ props: shape<Annotated & { readonly space: "workgroup" | "private"; readonly align: number; readonly invalidSpace?: string; readonly deferredSpace?: string }>(),
+    operands: 1, results: 1, placement: "DF", pure: false, syntax: custom, doc: "fresh workgroup/private scratch buffer",
   }),
   /** operands [...], one result per operand */
-  "buffer.assume.noalias": op({ placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
-  "buffer.assume.alignment": op<Annotated & { readonly minimumAlignment: number }>({ placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
-  "buffer.assume.memory_space": op<Annotated & { readonly space: string; readonly invalidSpace?: string }>({ placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
+  "buffer.assume.noalias": op({ operands: { min: 1 }, results: { min: 1 }, placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
+  "buffer.assume.alignment": op({ props: shape<Annotated & { readonly minimumAlignment: number }>(), operands: { min: 1 }, results: { min: 1 }, placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
+  "buffer.assume.memory_space": op({ props: shape<Annotated & { readonly space: string; readonly invalidSpace?: string }>(), operands: 1, results: 1, placement: "DF", pure: true, syntax: custom, doc: "buffer facts" }),
   /** operands [b] */
-  "buffer.length": op({ placement: "DF", pure: true, syntax: custom, doc: "byte length of a buffer root" }),
-  ...family("encoding", "layout.dense", op({ placement: "DF", pure: true, syntax: custom, doc: "layout value" })),
-  "encoding.layout.strided": op<Annotated & { readonly strides: readonly ValueOrInt[] }>({ placement: "DF", pure: true, syntax: custom, doc: "layout value" }),
+  "buffer.length": op({ operands: 1, results: 1, placement: "DF", pure: true, syntax: custom, doc: "byte length of a buffer root" }),
+  ...family("encoding", "layout.dense", op({ operands: 0, results: 1, placement: "DF", pure: true, syntax: custom, doc: "layout value" })),
+  "encoding.layout.strided": op({ props: shape<Annotated & { readonly strides: readonly ValueOrInt[] }>(), operands: 0, results: 1, placement: "DF", pure: true, syntax: custom, doc: "layout value" }),
 } as const;

@@ -8,7 +8,7 @@
  * Placement `H` is the body of a `check.case` (and the regions nested in it); the verifier's
  * check-harness rules (passes/verify/check.ts) decide what else may appear there.
  */
-import { op, type Annotated, type Literal, type SymbolProps, type ValueOrInt } from "../decl.js";
+import { op, shape, type Annotated, type Literal, type SymbolProps, type ValueOrInt } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
@@ -45,74 +45,74 @@ export interface HostLaunchProps extends SymbolProps, Annotated {
 
 export const CHECK_OPS = {
   /** regions [body] (isolated, no arguments) */
-  "check.case": op<SymbolProps & { readonly modifiers: readonly string[] }>({
+  "check.case": op({ props: shape<SymbolProps & { readonly modifiers: readonly string[] }>(),
     placement: "", pure: false, topLevel: true, syntax: custom, doc: "a correctness case: builds host values, launches kernels and states expectations",
   }),
-  "check.benchmark": op<{ readonly case: string; readonly symbol?: string; readonly assignments: readonly NamedLiteral[] }>({
+  "check.benchmark": op({ props: shape<{ readonly case: string; readonly symbol?: string; readonly assignments: readonly NamedLiteral[] }>(),
     placement: "", pure: false, topLevel: true, syntax: custom, doc: "a benchmark record over a check.case, optionally fixing named parameters",
   }),
   /** regions [launch signature] (arguments only) */
-  "kernel.entry.decl": op<SymbolProps>({
+  "kernel.entry.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0,
     placement: "", pure: false, topLevel: true, syntax: custom, doc: "an executable entry provided by the embedding: dispatched with explicit workgroup counts",
   }),
   "check.return": op({ placement: "H", pure: true, terminator: true, syntax: custom, doc: "ends a check.case body" }),
-  "check.param.seed": op<Annotated & ParamName & { readonly base: bigint; readonly count: bigint }>({
+  "check.param.seed": op({ props: shape<Annotated & ParamName & { readonly base: bigint; readonly count: bigint }>(),
     placement: "H", pure: true, syntax: custom, doc: "a case parameter: `count` consecutive random-generator seeds from `base`",
   }),
-  "check.param.choice": op<Annotated & ParamName & { readonly values: readonly bigint[] }>({
+  "check.param.choice": op({ props: shape<Annotated & ParamName & { readonly values: readonly bigint[] }>(),
     placement: "H", pure: true, syntax: custom, doc: "a case parameter: one of an explicit list of integers",
   }),
-  "check.param.range": op<Annotated & ParamName & { readonly policy: "linear" | "po2"; readonly lower: Literal; readonly upper: Literal; readonly step?: Literal }>({
+  "check.param.range": op({ props: shape<Annotated & ParamName & { readonly policy: "linear" | "po2"; readonly lower: Literal; readonly upper: Literal; readonly step?: Literal }>(),
     placement: "H", pure: true, syntax: custom, doc: "a case parameter: a linear or power-of-two sampling of a closed interval",
   }),
-  "check.literal": op<Annotated & { readonly value: Literal }>({ placement: "H", pure: true, syntax: custom, doc: "a typed scalar value" }),
-  "check.generate.fill": op<Annotated & { readonly value: Literal }>({ placement: "H", pure: true, syntax: custom, doc: "a tensor (or scalar) with every element set to one value" }),
-  "check.generate.iota": op<Annotated & { readonly offset: Literal; readonly step: Literal; readonly period?: bigint }>({
+  "check.literal": op({ props: shape<Annotated & { readonly value: Literal }>(), placement: "H", pure: true, syntax: custom, doc: "a typed scalar value" }),
+  "check.generate.fill": op({ props: shape<Annotated & { readonly value: Literal }>(), placement: "H", pure: true, syntax: custom, doc: "a tensor (or scalar) with every element set to one value" }),
+  "check.generate.iota": op({ props: shape<Annotated & { readonly offset: Literal; readonly step: Literal; readonly period?: bigint }>(),
     placement: "H", pure: true, syntax: custom, doc: "a tensor whose element i is offset + step · (i mod period)",
   }),
   /** operands [seed] */
-  "check.generate.random.uniform": op<Annotated & { readonly lower: Literal; readonly upper: Literal }>({
+  "check.generate.random.uniform": op({ props: shape<Annotated & { readonly lower: Literal; readonly upper: Literal }>(),
     placement: "H", pure: true, syntax: custom, doc: "a tensor of seeded uniform random values in [lower, upper]",
   }),
   /** operands [storage] */
-  "check.tensor.view": op<Annotated & { readonly offset: bigint }>({
+  "check.tensor.view": op({ props: shape<Annotated & { readonly offset: bigint }>(),
     placement: "H", pure: true, syntax: custom, doc: "a typed alias of a byte range of another tensor",
   }),
   /** operands [workload or counts…, arguments…] */
-  "kernel.launch": op<HostLaunchProps>({ placement: "H", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
-  "kernel.dispatch": op<HostLaunchProps>({ placement: "H", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
+  "kernel.launch": op({ props: shape<HostLaunchProps>(), placement: "H", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
+  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), placement: "H", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
   /** operands [inputs…] */
-  "check.oracle.call": op<Annotated & { readonly provider: string; readonly callee: string; readonly attrs?: readonly NamedLiteral[] }>({
+  "check.oracle.call": op({ props: shape<Annotated & { readonly provider: string; readonly callee: string; readonly attrs?: readonly NamedLiteral[] }>(),
     placement: "H", pure: false, syntax: custom, doc: "expected values from a named oracle provider",
   }),
   /** operands [actual, expected] */
   "check.expect.equal": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to be equal element by element" }),
   "check.expect.bitwise": op({ placement: "H", pure: false, syntax: custom, doc: "expects two values to have identical bits" }),
-  "check.expect.close": op<Annotated & { readonly atol: Literal; readonly rtol: Literal; readonly nan: "same" | "different" }>({
+  "check.expect.close": op({ props: shape<Annotated & { readonly atol: Literal; readonly rtol: Literal; readonly nan: "same" | "different" }>(),
     placement: "H", pure: false, syntax: custom, doc: "expects |actual − expected| ≤ atol + rtol·|expected| for every element",
   }),
   /** operands [value, dynamic extents…] */
-  "check.expect.shape": op<Annotated & { readonly shape: readonly ValueOrInt[] }>({
+  "check.expect.shape": op({ props: shape<Annotated & { readonly shape: readonly ValueOrInt[] }>(),
     placement: "H", pure: false, syntax: custom, doc: "expects a tensor to have the given extents",
   }),
-  "check.requires": op<ProviderProps>({
+  "check.requires": op({ props: shape<ProviderProps>(),
     placement: "H", pure: false, syntax: custom, doc: "a capability the environment must provide; unmet, the case is skipped with the reason",
   }),
-  "check.skip_if": op<ProviderProps & { readonly reason?: string }>({
+  "check.skip_if": op({ props: shape<ProviderProps & { readonly reason?: string }>(),
     placement: "H", pure: false, syntax: custom, doc: "an environment predicate under which the case is skipped (never passed)",
   }),
-  "check.file.read.npy": op<Annotated & { readonly path: string }>({
+  "check.file.read.npy": op({ props: shape<Annotated & { readonly path: string }>(),
     placement: "H", pure: true, syntax: custom, doc: "a tensor read from a NumPy .npy fixture (path relative to the check file)",
   }),
   /** operands [value] */
-  "check.file.write.npy": op<Annotated & { readonly path: string; readonly mode: "always" | "on_failure" }>({
+  "check.file.write.npy": op({ props: shape<Annotated & { readonly path: string; readonly mode: "always" | "on_failure" }>(),
     placement: "H", pure: false, syntax: custom, doc: "writes a value to a NumPy .npy file, always or when the sample fails (evidence, not an oracle)",
   }),
   /** operands [actual, expected] */
-  "check.expect": op<Annotated & ProviderProps>({
+  "check.expect": op({ props: shape<Annotated & ProviderProps>(),
     placement: "H", pure: false, syntax: custom, doc: "expects a named validator to accept actual against expected",
   }),
-  "check.expect.event": op<ProviderProps>({
+  "check.expect.event": op({ props: shape<ProviderProps>(),
     placement: "H", pure: false, syntax: custom, doc: "expects a provider-specific runtime event (a sanitizer report)",
   }),
 } as const;

@@ -1,5 +1,5 @@
 /** The `template` dialect (language.md §4.9): families and their providers. */
-import { op, type Annotated, type CallProps, type Literal } from "../decl.js";
+import { op, shape, type Annotated, type CallProps, type Literal } from "../decl.js";
 import type { CallableProps } from "./func.js";
 
 const custom = { form: "custom" } as const;
@@ -10,14 +10,14 @@ export interface TemplateProps extends CallableProps {
 }
 
 export const TEMPLATE_OPS = {
-  "template.decl": op<TemplateProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "template family: a signature that providers implement" }),
-  "template.def": op<TemplateProps & { readonly family: string; readonly priority?: number }>({
-    placement: "", pure: false, topLevel: true, syntax: custom, doc: "template provider of a family",
+  "template.decl": op({ props: shape<TemplateProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template family: a signature that providers implement" }),
+  "template.def": op({ props: shape<TemplateProps & { readonly family: string; readonly priority?: number }>(),
+    operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template provider of a family",
   }),
   /** operands = args */
-  "template.apply": op<Annotated & { readonly family: string; readonly modifiers: readonly string[] }>({
-    placement: "CDF", pure: false, syntax: custom, doc: "call of a template family, resolved to a provider (C only when `pure`)",
+  "template.apply": op({ props: shape<Annotated & { readonly family: string; readonly modifiers: readonly string[] }>(),
+    operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom, doc: "call of a template family, resolved to a provider (C only when `pure`)",
   }),
-  "template.call": op<CallProps & Annotated>({ placement: "CDF", pure: false, syntax: custom, doc: "direct call of a template provider (C only when `pure`)" }),
-  "template.return": op({ placement: "F", pure: true, terminator: true, syntax: custom, doc: "returns from a template.def" }),
+  "template.call": op({ props: shape<CallProps & Annotated>(), operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom, doc: "direct call of a template provider (C only when `pure`)" }),
+  "template.return": op({ operands: { min: 0 }, results: 0, placement: "F", pure: true, terminator: true, syntax: custom, doc: "returns from a template.def" }),
 } as const;

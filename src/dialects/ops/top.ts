@@ -3,15 +3,15 @@
  * attribute aliases and `target.decl`. Target-record ops (`<environment>.target`) are declared by
  * their target packages (core/target.ts `TargetRecordSpec`), not here.
  */
-import { op, type SymbolProps } from "../decl.js";
+import { op, shape, type SymbolProps } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
 export const TOP_OPS = {
-  "target.decl": op<SymbolProps>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "target record bound by the embedding at compile time" }),
-  "module.import": op<{ readonly key: string; readonly symbols: readonly string[] }>({
-    placement: "", pure: false, topLevel: true, syntax: custom, doc: "restricts which provider module may define the listed declarations",
+  "target.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "target record bound by the embedding at compile time" }),
+  "module.import": op({ props: shape<{ readonly key: string; readonly symbols: readonly string[] }>(),
+    operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "restricts which provider module may define the listed declarations",
   }),
   /** `#name = #encoding.layout.dense`; printed by the module printer, not an op syntax. */
-  alias: op<{ readonly alias: string; readonly target: string }>({ placement: "", pure: false, topLevel: true, syntax: custom, doc: "`#name = #encoding.layout.dense` attribute alias" }),
+  alias: op({ props: shape<{ readonly alias: string; readonly target: string }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "`#name = #encoding.layout.dense` attribute alias" }),
 } as const;

@@ -1,5 +1,5 @@
 /** The `view` dialect (language.md §4.6): typed element access through views. */
-import { op, type IndexedProps } from "../decl.js";
+import { op, shape, type IndexedProps } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
@@ -17,18 +17,18 @@ export interface AtomicRmwProps extends AtomicProps {
 
 export const VIEW_OPS = {
   /** operands [v] */
-  "view.load": op<IndexedProps>({ placement: "DF", pure: false, syntax: custom, doc: "reads one element" }),
+  "view.load": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom, doc: "reads one element" }),
   /** operands [x, v] */
-  "view.store": op<IndexedProps>({ placement: "DF", pure: false, syntax: custom, doc: "writes one element" }),
+  "view.store": op({ props: shape<IndexedProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "writes one element" }),
   /** operands [v] */
-  "view.subview": op<IndexedProps>({ placement: "DF", pure: true, syntax: custom, doc: "moves a view's origin" }),
+  "view.subview": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: true, syntax: custom, doc: "moves a view's origin" }),
   /** operands [x, v] */
-  "view.atomic.rmw": op<AtomicRmwProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
-  "view.atomic.reduce": op<AtomicRmwProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.rmw": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.reduce": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
   /** operands [expected, new, v] */
-  "view.atomic.cmpxchg": op<IndexedProps & MissingAttributes & { readonly successOrdering: string; readonly failureOrdering: string; readonly scope: string }>({
-    placement: "DF", pure: false, syntax: custom, doc: "atomic element access",
+  "view.atomic.cmpxchg": op({ props: shape<IndexedProps & MissingAttributes & { readonly successOrdering: string; readonly failureOrdering: string; readonly scope: string }>(),
+    operands: 3, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access",
   }),
-  "view.atomic.load": op<AtomicProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
-  "view.atomic.store": op<AtomicProps>({ placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.load": op({ props: shape<AtomicProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.store": op({ props: shape<AtomicProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
 } as const;

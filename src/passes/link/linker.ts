@@ -165,7 +165,9 @@ class Linker {
       });
       return undefined;
     }
-    const { library, op } = candidates[0]!;
+    const [only] = candidates;
+    if (!only) return undefined;
+    const { library, op } = only;
     const declared = signatureText(decl), defined = isOp(decl, "func.decl") && isOp(op, "kernel.def") ? kernelAsFunctionText(op) : signatureText(op);
     if (declared !== defined) {
       this.sink.report(D.typeMismatch, decl.span, [`'@${name}' is declared as ${declared} but library '${library.name}' defines it as ${defined}`], {

@@ -42,7 +42,7 @@ function positionsOf(regions: readonly Region[]): Map<Value, string> {
 }
 
 function modifiers(op: Op): readonly string[] {
-  return Array.isArray(op.props.modifiers) ? (op.props.modifiers as string[]) : [];
+  return propOf(op, "modifiers") ?? [];
 }
 
 /**

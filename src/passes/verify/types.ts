@@ -11,7 +11,7 @@
  * for one op), at the op; a value that already failed is not compared again, so one mistake
  * still gives one error.
  */
-import type { Literal, Op, Predicate, Value } from "../../ir/core.js";
+import type { Op, Predicate, Value } from "../../ir/core.js";
 import { remapType, type ValueMap } from "../../ir/clone.js";
 import {
   bitWidth, isAddress, isFloat, isInt, isPrim, isScalar, T, typeEquals, typeToString,
@@ -553,7 +553,7 @@ const CHECKERS: Record<string, Checker> = {
     const name = op.props.symbol;
     if (typeof name !== "string") return;
     const decl = c.ctx.symbols.configDecl(name) ?? c.ctx.symbols.configDef(name);
-    const t = decl?.props.type as Type | undefined;
+    const t = decl ? propOf(decl, "type") : undefined;
     if (t && typeof t === "object") c.same(op.results[0], t, "result");
   },
 };
@@ -772,7 +772,7 @@ export function checkTopLevelTypes(ctx: VerifyContext, op: Op): void {
     if (arg && !typeEquals(arg.type, t)) return void c.mismatch(`'%${arg.name}' has type ${s(arg.type)}, the key has type ${s(t)}`);
     checkPredicates(c, op.props.where);
     if (isOp(op, "config.def")) {
-      checkLiteral(ctx, op, op.props.value as Literal, t);
+      checkLiteral(ctx, op, op.props.value, t);
       const decl = op.symbol === undefined ? undefined : ctx.symbols.configDecl(op.symbol);
       const declType = decl ? propOf(decl, "type") : undefined;
       if (declType && typeof declType === "object" && !typeEquals(declType, t)) c.mismatch(`config.def @${op.symbol} has type ${s(t)}, its config.decl has type ${s(declType)}`);

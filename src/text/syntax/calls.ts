@@ -87,7 +87,7 @@ register("template.apply", {
 });
 
 function printApply(w: Writer, op: Op): void {
-  w.text(op.props.legacySpelling === true ? `<${op.props.family as string}>(` : `<@${op.props.family as string}>(`).values(op.operands).text(")");
+  w.text(op.props.legacySpelling === true ? `<${propOf(op, "family")}>(` : `<@${propOf(op, "family")}>(`).values(op.operands).text(")");
   printModifiers(w, op);
   printCallTypes(w, op);
 }

@@ -21,12 +21,14 @@ import { propOf } from "../../dialects/registry.js";
  * declares for it (the generic forms take `OpName`: any op).
  */
 export interface OpSyntax<N extends OpName = OpName> {
-  parse(p: Parser, op: SyntaxOp<N>): Type[];
+  parse(p: Parser, op: ParsingOp<N>): Type[];
   print(w: Writer, op: SyntaxOp<N>): void;
 }
 
 /** A form for any op sees a plain `Op`; one for named ops sees them with their props. */
 type SyntaxOp<N extends OpName> = OpName extends N ? Op : OpIn<N>;
+/** While parsing, the op's operands and results are not there yet: only its props are typed. */
+type ParsingOp<N extends OpName> = OpName extends N ? Op : Op & Pick<OpIn<N>, "name" | "props">;
 
 const registry = new Map<string, OpSyntax>();
 
@@ -175,7 +177,7 @@ export const constantForm: OpSyntax = {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(" ").literal(op.props.value as never);
+    w.text(" ").literal(propOf(op, "value") ?? { kind: "ident", value: "" });
     w.annotation(annotationOf(op, () => [resultType(op)]));
   },
 };
@@ -188,7 +190,7 @@ export const assumeForm: OpSyntax = {
     return parseAnnotation(p, op);
   },
   print(w, op) {
-    w.text(" ").values(op.operands).text(" ").predicates(op.props.predicates as never);
+    w.text(" ").values(op.operands).text(" ").predicates(propOf(op, "predicates") ?? []);
     w.annotation(annotationOf(op, () => op.results.map((r) => r.type)));
   },
 };

@@ -1,6 +1,7 @@
 /** Syntax of `buffer`, `encoding`, `view` and vector memory ops (language.md §4.5–§4.7). */
 import type { Literal, Op } from "../../ir/core.js";
 import { T } from "../../ir/types.js";
+import { indicesOf } from "../../dialects/registry.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok, type TokenIndex } from "../token.js";
@@ -179,7 +180,7 @@ function printAccess(w: Writer, op: Op): void {
   const n = op.operands.length;
   w.text(" ");
   if (n > 1) w.values(op.operands.slice(0, n - 1)).text(", ");
-  w.value(op.operands[n - 1]!).indices(op.props.indices as never);
+  w.value(op.operands[n - 1]!).indices(indicesOf(op));
 }
 
 const ATOMIC_KEYS = {

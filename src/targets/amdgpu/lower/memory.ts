@@ -13,7 +13,7 @@
  * and 64-bit elements of either space, atomic loads and stores; orderings at every scope.
  */
 import type { Op, Value } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf, propOf } from "../../../dialects/registry.js";
 import type { VectorType, ViewType } from "../../../ir/types.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
@@ -241,7 +241,7 @@ const subviewRule: Rule = (cx, op) => {
 
 const denseLayout: Rule = (cx, op) => cx.set(resultOf(op), { kind: "layout", strides: undefined });
 const stridedLayout: Rule = (cx, op) => {
-  const strides = ((op.props.strides as readonly (bigint | import("../../../ir/core.js").Value)[] | undefined) ?? []).map((x) => (typeof x === "bigint" ? cx.const("i64", x) : cx.scalar(x)));
+  const strides = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? cx.const("i64", x) : cx.scalar(x)));
   cx.set(resultOf(op), { kind: "layout", strides });
 };
 

@@ -84,8 +84,8 @@ function gcd(a: number, b: number): number {
 const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
 function constantOf(op: Op): bigint | undefined {
-  const lit = op.props.value as { kind?: string; value?: unknown } | undefined;
-  return (isOp(op, "index.constant") || isOp(op, "scalar.constant")) && lit?.kind === "int" ? (lit.value as bigint) : undefined;
+  const lit = isOp(op, "index.constant") || isOp(op, "scalar.constant") ? op.props.value : undefined;
+  return lit?.kind === "int" ? lit.value : undefined;
 }
 
 /** A number every value of `v` is a multiple of (1 when nothing is known; capped). */

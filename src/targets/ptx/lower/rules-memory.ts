@@ -7,7 +7,7 @@
  * buffers proven read-only and unaliased use `ld.global.nc`.
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import type { ViewType } from "../../../ir/types.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";

@@ -6,7 +6,7 @@
  * `ld.global.nc.v4.f32`, the 128-bit load); otherwise each lane is its own access.
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import { laneSteps, type VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { combine, LANE_RULES, select } from "./lanes.js";

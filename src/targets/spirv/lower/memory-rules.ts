@@ -11,7 +11,7 @@
  */
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op, Predicate, Value } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import { BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD } from "../../../abi/index.js";
 import type { ViewType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
@@ -146,8 +146,8 @@ function gcd(a: number, b: number): number {
 const lcm = (a: number, b: number): number => Math.min(MULTIPLE_CAP, (a / gcd(a, b)) * b);
 
 function intConstant(op: Op): bigint | undefined {
-  const lit = op.props.value as { kind?: string; value?: unknown } | undefined;
-  return (op.name === "index.constant" || op.name === "scalar.constant") && lit?.kind === "int" ? (lit.value as bigint) : undefined;
+  const lit = op.name === "index.constant" || op.name === "scalar.constant" ? propOf(op, "value") : undefined;
+  return lit?.kind === "int" ? lit.value : undefined;
 }
 
 /** A number every value of `v` is a multiple of (1 when nothing is known; capped at 2^16). */

@@ -7,7 +7,7 @@
  */
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import { laneSteps, type VectorType } from "../../../ir/types.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";

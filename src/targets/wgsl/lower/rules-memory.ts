@@ -8,7 +8,7 @@
  * relaxed, so atomics with a stronger ordering are TARGET/001.
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import type { ViewType } from "../../../ir/types.js";
 import { propOf } from "../../../dialects/registry.js";
 import { BYTES, type KernelLowering, type Rule, type Scalar, type ViewValue, type WType } from "./context.js";

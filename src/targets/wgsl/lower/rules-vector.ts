@@ -5,7 +5,7 @@
  * access each lane's element (docs/wgsl.md "Vectors").
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../ir/props.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import { laneSteps, type VectorType } from "../../../ir/types.js";
 import type { KernelLowering, Lowered, Rule, Scalar, VectorValue } from "./context.js";
 import { combine, LANE_RULES, select } from "./lanes.js";
