@@ -75,7 +75,7 @@ export class KernelLowering {
   private currentOp: Op | undefined;
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
-  private readonly classes = new Map<Value, Uniformity>();
+  private classes: ReadonlyMap<Value, Uniformity> = new Map();
   readonly family: IsaFamily;
   readonly wave: 32 | 64;
   /** Hardware-initialized registers the kernel read. */
@@ -169,8 +169,9 @@ export class KernelLowering {
     return this.classes.get(v) === "uniform";
   }
 
+  /** Takes the map itself (bodyUniformity makes one per kernel; no copy). */
   setUniformity(map: ReadonlyMap<Value, Uniformity>): void {
-    for (const [v, u] of map) this.classes.set(v, u);
+    this.classes = map;
   }
 
   // ---- emission -----------------------------------------------------------------------------

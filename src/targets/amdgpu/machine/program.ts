@@ -18,6 +18,8 @@ export interface VReg {
   readonly n: number;
   /** Physical register the value arrives in (hardware-initialized registers). */
   readonly fixed?: number;
+  /** `part`'s operands of this register, made once each (by `4 * sub + n - 1`); absent on registers built elsewhere. */
+  parts?: (VOperand | undefined)[];
 }
 
 /** A dword range of a virtual register. */
@@ -64,7 +66,7 @@ export class MachineProgram {
   private labels = 0;
 
   vreg(cls: RegClass, n: number, fixed?: number): VReg {
-    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n } : { id: this.vregs.length, cls, n, fixed };
+    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n, parts: [] } : { id: this.vregs.length, cls, n, fixed, parts: [] };
     this.vregs.push(r);
     return r;
   }
@@ -92,5 +94,9 @@ export class MachineProgram {
 
 /** The whole register, or dwords [sub, sub + n) of it. */
 export function part(r: VReg, sub = 0, n = r.n - sub): VOperand {
-  return { k: "vreg", r, sub, n };
+  // Operands are immutable: selection names the same few ranges of a register many times.
+  const parts = r.parts;
+  if (parts === undefined || sub > 3 || n < 1 || n > 4) return { k: "vreg", r, sub, n };
+  const slot = 4 * sub + n - 1;
+  return (parts[slot] ??= { k: "vreg", r, sub, n });
 }
