@@ -313,7 +313,7 @@ export class KernelLowering {
 
   /** Whether the 64-bit value's high dword is zero. */
   hiZero(x: Scalar): boolean {
-    return x.narrow === true || (x.c !== undefined && x.c >> 32n === 0n);
+    return x.narrow === true || (x.c !== undefined && x.c >= 0n && x.c <= U32);
   }
 
   /** x in a 32-bit VGPR (moves SGPRs and immediates). */
