@@ -18,8 +18,9 @@ export interface VReg {
   readonly n: number;
   /** Physical register the value arrives in (hardware-initialized registers). */
   readonly fixed?: number;
-  /** `part`'s operands of this register, made once each (by `4 * sub + n - 1`); absent on registers built elsewhere. */
-  parts?: (VOperand | undefined)[];
+  /** `part`'s operand for the whole register and for each single dword, made once each (absent on registers built elsewhere). */
+  whole?: VOperand | undefined;
+  dwords?: (VOperand | undefined)[] | undefined;
 }
 
 /** A dword range of a virtual register. */
@@ -66,7 +67,7 @@ export class MachineProgram {
   private labels = 0;
 
   vreg(cls: RegClass, n: number, fixed?: number): VReg {
-    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n, parts: [] } : { id: this.vregs.length, cls, n, fixed, parts: [] };
+    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n, whole: undefined, dwords: undefined } : { id: this.vregs.length, cls, n, fixed, whole: undefined, dwords: undefined };
     this.vregs.push(r);
     return r;
   }
@@ -95,8 +96,8 @@ export class MachineProgram {
 /** The whole register, or dwords [sub, sub + n) of it. */
 export function part(r: VReg, sub = 0, n = r.n - sub): VOperand {
   // Operands are immutable: selection names the same few ranges of a register many times.
-  const parts = r.parts;
-  if (parts === undefined || sub > 3 || n < 1 || n > 4) return { k: "vreg", r, sub, n };
-  const slot = 4 * sub + n - 1;
-  return (parts[slot] ??= { k: "vreg", r, sub, n });
+  if (sub === 0 && n === r.n) return (r.whole ??= { k: "vreg", r, sub, n });
+  if (n !== 1 || sub >= r.n) return { k: "vreg", r, sub, n };
+  const dwords = (r.dwords ??= []);
+  return (dwords[sub] ??= { k: "vreg", r, sub, n });
 }
