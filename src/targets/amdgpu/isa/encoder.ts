@@ -30,6 +30,8 @@ export interface Instruction {
   readonly glc?: boolean;
   /** gfx94x SC1 (GLOBAL word 0 bit 25, MUBUF bit 15). */
   readonly sc1?: boolean;
+  /** The table row of `mnemonic`, when whoever built the instruction looked it up (each pass would otherwise look it up again). */
+  readonly def?: InstructionDef | undefined;
 }
 
 /** `instruction("s_nop", 3)`: an instruction whose only operand is its SOPP immediate. */
@@ -51,6 +53,11 @@ export function isAvailable(mnemonic: string, family: IsaFamily): boolean {
 
 export function formatOf(mnemonic: string): FormatName {
   return lookup(mnemonic).format;
+}
+
+/** The table row of an instruction (the one it carries, else looked up). */
+export function defOf(inst: { readonly mnemonic: string; readonly def?: InstructionDef | undefined }): InstructionDef {
+  return inst.def ?? lookup(inst.mnemonic);
 }
 
 /** SOPP immediates loom accepts per instruction (anything else is a lowering bug). */
@@ -107,7 +114,7 @@ function sourceAt(inst: Instruction, i: number, family: IsaFamily): number {
 
 /** Appends the words of one instruction (the literal, if any, last) to `out` (no closures: this runs for every instruction of every compile). */
 export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]): void {
-  const d = lookup(inst.mnemonic);
+  const d = defOf(inst);
   const fo = d.opcodes[family] ?? internal(`${inst.mnemonic} does not exist on ${family}`);
   const op = fo.opcode;
   const o = inst.operands;

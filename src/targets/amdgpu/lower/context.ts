@@ -22,6 +22,7 @@ import type { AmdgpuTargetInfo } from "../profile.js";
 import type { IsaFamily } from "../isa/family.js";
 import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
+import { INSTRUCTIONS } from "../isa/opcodes.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
 
 export type Carrier = "i1" | "i32" | "i64" | "f32";
@@ -194,7 +195,9 @@ export class KernelLowering {
         break;
       }
     }
-    this.program.emit(fields === undefined ? { mnemonic, operands } : { mnemonic, operands, ...fields });
+    // The table row travels with the instruction (dce, copies, allocation, waits and the encoder read it).
+    const def = INSTRUCTIONS.get(mnemonic);
+    this.program.emit(fields === undefined ? { mnemonic, operands, def } : { mnemonic, operands, def, ...fields });
   }
 
   label(): Label {
@@ -206,7 +209,7 @@ export class KernelLowering {
   }
 
   branch(mnemonic: string, target: Label): void {
-    this.program.emit({ mnemonic, operands: [], simm: 0, target });
+    this.program.emit({ mnemonic, operands: [], def: INSTRUCTIONS.get(mnemonic), simm: 0, target });
   }
 
   get vcc(): Operand {

@@ -14,7 +14,7 @@
  * Both keep every lane's value (the same EXEC governs both ends) and run before allocation,
  * so the allocator sees fewer, longer intervals.
  */
-import { formatOf } from "../isa/encoder.js";
+import { defOf } from "../isa/encoder.js";
 import { definedCount } from "../machine/dce.js";
 import type { Item, MInst, MOperand, VOperand, VReg } from "../machine/program.js";
 
@@ -126,7 +126,7 @@ function backward(items: Item[], at: number, target: VOperand, s: VReg): number 
       continue;
     }
     const def = inst.operands[0];
-    if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
+    if (!VALU.has(defOf(inst).format) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
     items[j] = { kind: "inst", inst: { ...inst, operands: [target, ...inst.operands.slice(1)] } };
     items.splice(at, 1);
     return j;

@@ -177,7 +177,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     for (const o of m.operands) operands.push(physical(o, assigned));
     // A copy the allocator gave one register at both ends does nothing.
     if (COPIES.has(m.mnemonic) && sameRegister(operands[0], operands[1])) continue;
-    const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands };
+    const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands, def: m.def };
     if (m.simm !== undefined) inst.simm = m.simm;
     if (m.offset !== undefined) inst.offset = m.offset;
     if (m.glc !== undefined) inst.glc = m.glc;

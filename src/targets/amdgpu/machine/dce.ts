@@ -5,7 +5,7 @@
  * EXEC, or writes SCC/VCC that the next instruction reads (a carry chain or a select).
  * Unused loads go too; stores, atomics and branches always stay. Repeats until nothing changes.
  */
-import { dsDefines, formatOf, globalDefines } from "../isa/encoder.js";
+import { defOf, dsDefines, globalDefines } from "../isa/encoder.js";
 import type { Item, MInst, VReg } from "./program.js";
 
 const SCC_READERS = new Set(["s_addc_u32", "s_subb_u32", "s_cselect_b32", "s_cselect_b64", "s_cbranch_scc0", "s_cbranch_scc1"]);
@@ -13,7 +13,7 @@ const NO_SCC = new Set(["s_mov_b32", "s_mov_b64", "s_mul_i32", "s_mul_hi_u32", "
 
 /** How many leading operands an instruction writes. */
 export function definedCount(inst: MInst): number {
-  switch (formatOf(inst.mnemonic)) {
+  switch (defOf(inst).format) {
     case "SOPP": case "SOPK": case "SOPC": case "MUBUF": return 0;
     case "VOP3B": return 2;
     case "DS": return dsDefines(inst.mnemonic) ? 1 : 0;
@@ -27,7 +27,7 @@ const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B", "SMEM"]);
 
 /** ALU instructions and plain loads (no atomics, stores or control). */
 function removable(inst: MInst): boolean {
-  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
+  return ALU.has(defOf(inst).format) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load");
 }
 
 /** Whether a VALU instruction reads VCC among its sources. */

@@ -9,6 +9,7 @@
  * Branches name labels; `layout.ts` turns them into word offsets once sizes are known.
  */
 import type { Operand } from "../isa/operands.js";
+import type { InstructionDef } from "../isa/opcodes.js";
 
 export type RegClass = "s" | "v";
 
@@ -47,6 +48,8 @@ export interface MInst {
   readonly sc1?: boolean;
   /** Branch target (SOPP branches): layout fills in simm. */
   readonly target?: Label;
+  /** The instruction table row of `mnemonic` (KernelLowering.emit looks it up once for every pass). */
+  readonly def?: InstructionDef | undefined;
 }
 
 export type Item =

@@ -17,7 +17,7 @@
  * outstanding, so a loop head's state is its entry's.
  */
 import type { IsaFamily } from "../isa/family.js";
-import { formatOf, waitcntImmediate, waitcntMaxima, type Instruction } from "../isa/encoder.js";
+import { defOf, waitcntImmediate, waitcntMaxima, type Instruction } from "../isa/encoder.js";
 import type { Operand } from "../isa/operands.js";
 import type { Label } from "./program.js";
 
@@ -55,7 +55,7 @@ function keys(o: Operand, into: number[]): number[] {
 
 /** Which counter a memory instruction counts on, with the registers it writes. */
 function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
-  const format = formatOf(inst.mnemonic);
+  const format = defOf(inst).format;
   if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL") return undefined;
   const writes = format === "SMEM" || (format === "DS" && defines(inst)) || (format === "GLOBAL" && defines(inst));
   const dst = inst.operands[0];
