@@ -16,6 +16,9 @@
  */
 import { defOf } from "../isa/encoder.js";
 import { definedCount } from "../machine/dce.js";
+import { Scratch } from "../machine/scratch.js";
+
+const scratch = new Scratch();
 import type { Item, MInst, MOperand, VOperand, VReg } from "../machine/program.js";
 
 const isV1 = (o: MOperand | undefined): o is VOperand => o?.k === "vreg" && o.r.cls === "v" && o.n === 1;
@@ -37,14 +40,14 @@ function writesExec(inst: MInst): boolean {
   return inst.mnemonic.includes("saveexec");
 }
 
-/** Per register id: how many instructions write it and read it (typed arrays: this runs on every compile). */
+/** Per register id: how many instructions write it and read it (scratch typed arrays, valid below maxId + 1: this runs on every compile). */
 function counts(items: readonly Item[]): { defs: Int32Array; uses: Int32Array } {
   let maxId = -1;
   for (const item of items) {
     if (item.kind !== "inst") continue;
     for (const o of item.inst.operands) if (o.k === "vreg" && o.r.id > maxId) maxId = o.r.id;
   }
-  const defs = new Int32Array(maxId + 1), uses = new Int32Array(maxId + 1);
+  const defs = scratch.i32(0, maxId + 1).fill(0, 0, maxId + 1), uses = scratch.i32(1, maxId + 1).fill(0, 0, maxId + 1);
   for (const item of items) {
     if (item.kind !== "inst") continue;
     const o = item.inst.operands;

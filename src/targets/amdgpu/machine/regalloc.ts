@@ -33,6 +33,7 @@
  * (no spilling yet).
  */
 import { definedCount } from "./dce.js";
+import { Scratch } from "./scratch.js";
 import type { MachineProgram, MInst, RegClass, VReg } from "./program.js";
 
 export interface AllocationLimits {
@@ -106,28 +107,10 @@ class IntList {
   }
 }
 
-/*
- * Scratch arrays reused by every allocation (one compile at a time per process): fresh typed
- * arrays cost more than the scan that fills them. Each is at least as long as asked, so
- * loops run to explicit bounds, never to `.length`; the ones read before they are written
- * are cleared over the used range.
- */
-const i32Scratch: Int32Array[] = [];
-const u8Scratch: Uint8Array[] = [];
-function i32(slot: number, n: number): Int32Array {
-  const a = i32Scratch[slot];
-  if (a !== undefined && a.length >= n) return a;
-  const grown = new Int32Array(Math.max(n, 2 * (a?.length ?? 128)));
-  i32Scratch[slot] = grown;
-  return grown;
-}
-function u8(slot: number, n: number): Uint8Array {
-  const a = u8Scratch[slot];
-  if (a !== undefined && a.length >= n) return a;
-  const grown = new Uint8Array(Math.max(n, 2 * (a?.length ?? 128)));
-  u8Scratch[slot] = grown;
-  return grown;
-}
+/* Scratch arrays reused by every allocation (scratch.ts); the ones read before they are written are cleared over the used range. */
+const scratch = new Scratch();
+const i32 = (slot: number, n: number) => scratch.i32(slot, n);
+const u8 = (slot: number, n: number) => scratch.u8(slot, n);
 const occDword = new IntList(), occPosition = new IntList(), occFlags = new IntList();
 
 /**
