@@ -68,6 +68,10 @@ export function carrierOf(name: PrimName): Carrier | undefined {
 
 const U32 = 0xffffffffn;
 
+/** Memo operation names, by index (a process-wide handful: the integer memo keys hold 4 bits of it). */
+const MEMO_OPS = new Map<string, number>();
+const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3 };
+
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
   readonly program = new MachineProgram();
@@ -232,8 +236,10 @@ export class KernelLowering {
   }
 
   private fixedRegs = new Map<string, VReg>();
-  private readonly scopes: Map<string, Scalar>[] = [new Map()];
+  private readonly scopes: Map<number | string, Scalar>[] = [new Map()];
   private readonly ids = new WeakMap<object, number>();
+  /** Constants by bits, one id each (memo keys), per carrier (CARRIER_CODE). */
+  private readonly constantIds = new Map<bigint, number>();
 
   /** Region scopes for common-subexpression reuse: a value computed in an enclosing region dominates. */
   pushScope(): void {
@@ -249,17 +255,12 @@ export class KernelLowering {
    * after the region reading it ends, so such operands reuse within their own region only.
    */
   memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
-    // The key is built in one loop (no per-operand arrays: memo runs for every address part).
     let innermost = false;
-    let key = `${op}(`;
     for (let i = 0; i < operands.length; i++) {
       const o = operands[i];
-      if (o === undefined) continue;
-      if (typeof o !== "number" && o.mutable) innermost = true;
-      if (i > 0) key += ",";
-      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+      if (o !== undefined && typeof o !== "number" && o.mutable) innermost = true;
     }
-    key += ")";
+    const key = this.memoKey(op, operands);
     for (let i = this.scopes.length - 1; i >= (innermost ? this.scopes.length - 1 : 0); i--) {
       const hit = this.scopes[i]!.get(key);
       if (hit) return hit;
@@ -267,6 +268,49 @@ export class KernelLowering {
     const r = fn();
     this.scopes.at(-1)!.set(key, r);
     return r;
+  }
+
+  /**
+   * The memo key of an operation on operands: registers by the identity of their Scalar,
+   * constants by carrier and bits, numbers by value. Usually one safe integer (the op's
+   * index, then per operand a 16-bit code: small id × 8 + kind, + 1), else a string.
+   */
+  private memoKey(op: string, operands: readonly (Scalar | number)[]): number | string {
+    let opIndex = MEMO_OPS.get(op);
+    if (opIndex === undefined && MEMO_OPS.size < 16) MEMO_OPS.set(op, (opIndex = MEMO_OPS.size));
+    if (opIndex !== undefined && operands.length <= 3) {
+      let key = 0;
+      let scale = 16;
+      let packed = true;
+      for (let i = 0; i < operands.length && packed; i++) {
+        const o = operands[i];
+        if (o === undefined) {
+          packed = false;
+          break;
+        }
+        let id: number, kind: number;
+        if (typeof o === "number") (id = o), (kind = 0);
+        else if (o.c !== undefined) {
+          let c = this.constantIds.get(o.c);
+          if (c === undefined) this.constantIds.set(o.c, (c = this.constantIds.size));
+          (id = c), (kind = 2 + CARRIER_CODE[o.t]);
+        } else (id = this.idOf(o)), (kind = 1);
+        if (!Number.isInteger(id) || id < 0 || id >= 8191) packed = false;
+        else {
+          key += scale * (id * 8 + kind + 1);
+          scale *= 65536;
+        }
+      }
+      if (packed) return opIndex + key;
+    }
+    let key = `${op}(`;
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i];
+      if (o === undefined) continue;
+      if (i > 0) key += ",";
+      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+    }
+    return key + ")";
   }
 
   private idOf(o: object): number {
