@@ -51,10 +51,6 @@ export function isAvailable(mnemonic: string, family: IsaFamily): boolean {
   return INSTRUCTIONS.get(mnemonic)?.opcodes[family] !== undefined;
 }
 
-export function formatOf(mnemonic: string): FormatName {
-  return lookup(mnemonic).format;
-}
-
 /** The table row of an instruction (the one it carries, else looked up). */
 export function defOf(inst: { readonly mnemonic: string; readonly def?: InstructionDef | undefined }): InstructionDef {
   return inst.def ?? lookup(inst.mnemonic);
