@@ -201,7 +201,15 @@ export class KernelLowering {
     }
     // The table row travels with the instruction (dce, copies, allocation, waits and the encoder read it).
     const def = INSTRUCTIONS.get(mnemonic);
-    this.program.emit(fields === undefined ? { mnemonic, operands, def } : { mnemonic, operands, def, ...fields });
+    if (fields === undefined) return this.program.emit({ mnemonic, operands, def });
+    // Field by field (object spread is a slow generic copy in V8); absent fields stay absent.
+    const inst: { -readonly [K in keyof MInst]: MInst[K] } = { mnemonic, operands, def };
+    if (fields.simm !== undefined) inst.simm = fields.simm;
+    if (fields.offset !== undefined) inst.offset = fields.offset;
+    if (fields.glc !== undefined) inst.glc = fields.glc;
+    if (fields.sc1 !== undefined) inst.sc1 = fields.sc1;
+    if (fields.target !== undefined) inst.target = fields.target;
+    this.program.emit(inst);
   }
 
   label(): Label {
