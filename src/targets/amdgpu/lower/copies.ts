@@ -34,8 +34,8 @@ function writesExec(inst: MInst): boolean {
   const o = inst.operands;
   const n = Math.min(o.length, Math.max(1, definedCount(inst)));
   for (let j = 0; j < n; j++) {
-    const x = o[j]!;
-    if (x.k === "special" && x.name === "exec") return true;
+    const x = o[j];
+    if (x && x.k === "special" && x.name === "exec") return true;
   }
   return inst.mnemonic.includes("saveexec");
 }
@@ -52,9 +52,13 @@ function counts(items: readonly Item[]): { defs: Int32Array; uses: Int32Array } 
     if (item.kind !== "inst") continue;
     const o = item.inst.operands;
     const d = definedCount(item.inst);
-    for (let j = 0; j < o.length; j++) {
-      const x = o[j]!;
-      if (x.k === "vreg") (j < d ? defs : uses)[x.r.id]!++;
+    let j = 0;
+    for (const x of o) {
+      if (x.k === "vreg") {
+        const counted = j < d ? defs : uses;
+        counted[x.r.id] = (counted[x.r.id] ?? 0) + 1;
+      }
+      j++;
     }
   }
   return { defs, uses };
@@ -69,8 +73,8 @@ function writes(inst: MInst, r: VReg): boolean {
   const o = inst.operands;
   const d = Math.min(o.length, definedCount(inst));
   for (let j = 0; j < d; j++) {
-    const x = o[j]!;
-    if (x.k === "vreg" && x.r === r) return true;
+    const x = o[j];
+    if (x && x.k === "vreg" && x.r === r) return true;
   }
   return false;
 }
@@ -80,8 +84,8 @@ function readsOf(inst: MInst, r: VReg): number {
   const o = inst.operands;
   let n = 0;
   for (let j = definedCount(inst); j < o.length; j++) {
-    const x = o[j]!;
-    if (x.k === "vreg" && x.r === r) n++;
+    const x = o[j];
+    if (x && x.k === "vreg" && x.r === r) n++;
   }
   return n;
 }
@@ -147,10 +151,10 @@ export function coalesceCopies(items: Item[]): void {
     if (item.inst.mnemonic !== "v_mov_b32") continue;
     const [dst, src] = item.inst.operands;
     if (!isV1(dst) || !isV1(src) || dst.r === src.r) continue;
-    const reads = uses[dst.r.id]!;
+    const reads = uses[dst.r.id] ?? 0;
     if (dst.r.n === 1 && reads > 0 && single(dst.r) && forward(items, i, dst.r, src, reads)) {
       // Instructions that read d (counted once each in `reads`) now read src instead.
-      uses[src.r.id] = uses[src.r.id]! - 1 + reads;
+      uses[src.r.id] = (uses[src.r.id] ?? 0) - 1 + reads;
       uses[dst.r.id] = 0;
       defs[dst.r.id] = 0;
       i--;

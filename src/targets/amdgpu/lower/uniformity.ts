@@ -26,19 +26,22 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
   const markAll = (vs: readonly Value[]) => {
     for (let i = 0; i < vs.length; i++) mark(vs[i]);
   };
+  const isVarying = (v: Value | undefined) => v !== undefined && varying.has(v);
   let anyVaryingUse = false;
   const noteUse = (v: Value) => {
     if (!anyVaryingUse && varying.has(v)) anyVaryingUse = true;
   };
   const region = (r: Region, control: boolean) => {
-    const ops = r.ops;
-    for (let i = 0; i < ops.length; i++) visit(ops[i]!, control);
+    for (const op of r.ops) visit(op, control);
   };
   const visit = (op: Op, control: boolean): void => {
     const results = op.results;
     let verifierSaysVarying = false;
     if (analyses !== undefined) {
-      for (let i = 0; i < results.length && !verifierSaysVarying; i++) verifierSaysVarying = analyses.uniformity.of(results[i]!) !== "uniform";
+      for (const v of results) if (analyses.uniformity.of(v) !== "uniform") {
+        verifierSaysVarying = true;
+        break;
+      }
     }
     if (verifierSaysVarying || VARYING_SOURCES.has(op.name)) markAll(results);
     const regions = op.regions;
@@ -53,7 +56,7 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
     const operands = op.operands;
     let inner = control;
     if (!inner && name === "scf.if") inner = operands[0] !== undefined && varying.has(operands[0]);
-    if (!inner && name === "scf.for") for (let i = 0; i < 3 && i < operands.length && !inner; i++) inner = varying.has(operands[i]!);
+    if (!inner && name === "scf.for") for (let i = 0; i < 3 && !inner; i++) inner = isVarying(operands[i]);
     if (name === "scf.while") {
       const cond = regions[0]?.ops.at(-1)?.operands[0];
       inner ||= cond !== undefined && varying.has(cond);
@@ -61,23 +64,23 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
     if (name === "scf.for") {
       const args = regions[0]!.args;
       if (inner) markAll(args);
-      for (let i = 3; i < operands.length; i++) if (varying.has(operands[i]!)) mark(args[i - 2]);
+      for (let i = 3; i < operands.length; i++) if (isVarying(operands[i])) mark(args[i - 2]);
     }
     if (name === "scf.while") {
       const args = regions[0]!.args;
       if (inner) markAll(args);
-      for (let i = 0; i < operands.length; i++) if (varying.has(operands[i]!)) mark(args[i]);
+      for (let i = 0; i < operands.length; i++) if (isVarying(operands[i])) mark(args[i]);
     }
-    for (let ri = 0; ri < regions.length; ri++) region(regions[ri]!, inner);
+    for (const r of regions) region(r, inner);
     // Yields flow to results (and loop-carried arguments).
     for (let ri = 0; ri < regions.length; ri++) {
-      const term = regions[ri]!.ops.at(-1);
+      const term = regions[ri]?.ops.at(-1);
       if (!term) continue;
       const yielded = term.operands;
       const from = name === "scf.while" && ri === 0 ? 1 : 0;
       for (let j = from; j < yielded.length; j++) {
         const i = j - from;
-        if (!varying.has(yielded[j]!) && !inner) continue;
+        if (!isVarying(yielded[j]) && !inner) continue;
         mark(results[i]);
         if (name === "scf.for") mark(regions[0]!.args[i + 1]);
         if (name === "scf.while") mark(ri === 0 ? regions[1]!.args[i] : regions[0]!.args[i]);

@@ -262,8 +262,9 @@ function scan(program: MachineProgram): Scan {
   const fillAt = i32(8, dwords);
   occStart[0] = 0;
   for (let d = 0; d < dwords; d++) {
-    fillAt[d] = occStart[d]!;
-    occStart[d + 1] = occStart[d]! + count[d]!;
+    const at = occStart[d] ?? 0;
+    fillAt[d] = at;
+    occStart[d + 1] = at + (count[d] ?? 0);
   }
   const total = occDword.length;
   const occPos = i32(9, total);

@@ -131,7 +131,8 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
   };
 
   for (let index = 0; index < items.length; index++) {
-    const item = items[index]!;
+    const item = items[index];
+    if (item === undefined) continue;
     if (item.kind === "loop") {
       out.push(item);
       continue;
