@@ -88,10 +88,11 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
 
   const checked = checkModule(module);
   const diagnostics = checked.diagnostics;
-  const targets = kernels.flatMap((k) => {
+  const targets: { readonly k: PreparedKernel; readonly info: AmdgpuTargetInfo }[] = [];
+  for (const k of kernels) {
     const info = amdgpuInfoOf(k.profile);
-    return info ? [{ k, info }] : [];
-  });
+    if (info) targets.push({ k, info });
+  }
   if (targets.length === kernels.length) diagnostics.push(...checkTogether(targets));
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics };
   // checkModule reported every kernel without AMDGPU target facts, so each has them here.

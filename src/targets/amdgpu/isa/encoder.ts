@@ -31,6 +31,8 @@ export interface Instruction {
   readonly glc?: boolean;
   /** gfx94x SC1 (GLOBAL word 0 bit 25, MUBUF bit 15). */
   readonly sc1?: boolean;
+  /** The table row of `mnemonic`, when whoever built the instruction looked it up (each pass would otherwise look it up again). */
+  readonly def?: InstructionDef | undefined;
 }
 
 /** `instruction("s_nop", 3)`: an instruction whose only operand is its SOPP immediate. */
@@ -50,8 +52,9 @@ export function isAvailable(mnemonic: string, family: IsaFamily): boolean {
   return INSTRUCTIONS.get(mnemonic)?.opcodes[family] !== undefined;
 }
 
-export function formatOf(mnemonic: string): FormatName {
-  return lookup(mnemonic).format;
+/** The table row of an instruction (the one it carries, else looked up). */
+export function defOf(inst: { readonly mnemonic: string; readonly def?: InstructionDef | undefined }): InstructionDef {
+  return inst.def ?? lookup(inst.mnemonic);
 }
 
 /** SOPP immediates loom accepts per instruction (anything else is a lowering bug). */
@@ -98,16 +101,22 @@ function literalOf(inst: Instruction): number {
   return literal;
 }
 
-/** Appends the words of one instruction (the literal, if any, last) to `out`. */
+function scalarAt(inst: Instruction, i: number, family: IsaFamily): number {
+  return scalarField(operandAt(inst, i), family);
+}
+
+function sourceAt(inst: Instruction, i: number, family: IsaFamily): number {
+  return i < inst.operands.length ? sourceField(operandAt(inst, i), family) : 0;
+}
+
+/** Appends the words of one instruction (the literal, if any, last) to `out` (no closures: this runs for every instruction of every compile). */
 export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]): void {
-  const d = lookup(inst.mnemonic);
+  const d = defOf(inst);
   const fo = d.opcodes[family] ?? internal(`${inst.mnemonic} does not exist on ${family}`);
   const op = fo.opcode;
   const o = inst.operands;
   const gfx9 = family === "gfx9";
   const literal = literalOf(inst);
-  const s = (i: number) => scalarField(operandAt(inst, i), family);
-  const src = (i: number) => (i < o.length ? sourceField(operandAt(inst, i), family) : 0);
   let word: number;
   let second = -1;
   switch (d.format) {
@@ -118,19 +127,19 @@ export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]):
       return;
     case "SOPK":
       expectCount(inst, 1);
-      out.push((0xb0000000 | (op << 23) | (s(0) << 16) | checkSimm(inst)) >>> 0);
+      out.push((0xb0000000 | (op << 23) | (scalarAt(inst, 0, family) << 16) | checkSimm(inst)) >>> 0);
       return;
     case "SOP1":
       expectCount(inst, 2);
-      word = 0xbe800000 | (s(0) << 16) | (op << 8) | s(1);
+      word = 0xbe800000 | (scalarAt(inst, 0, family) << 16) | (op << 8) | scalarAt(inst, 1, family);
       break;
     case "SOP2":
       expectCount(inst, 3);
-      word = 0x80000000 | (op << 23) | (s(0) << 16) | (s(2) << 8) | s(1);
+      word = 0x80000000 | (op << 23) | (scalarAt(inst, 0, family) << 16) | (scalarAt(inst, 2, family) << 8) | scalarAt(inst, 1, family);
       break;
     case "SOPC":
       expectCount(inst, 2);
-      word = 0xbf000000 | (op << 16) | (s(1) << 8) | s(0);
+      word = 0xbf000000 | (op << 16) | (scalarAt(inst, 1, family) << 8) | scalarAt(inst, 0, family);
       break;
     case "SMEM": {
       expectCount(inst, 2);
@@ -139,15 +148,15 @@ export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]):
       const offset = inst.offset ?? 0;
       if (offset < 0 || offset > 0xfffff) internal(`SMEM offset ${offset} out of range`);
       if (literal !== -1) internal("SMEM takes no literal");
-      if (gfx9) out.push((0xc0000000 | (op << 18) | (1 << 17) | (s(0) << 6) | (base.i >> 1)) >>> 0, offset);
-      else out.push((0xf4000000 | (op << 18) | (s(0) << 6) | (base.i >> 1)) >>> 0, ((0x7c << 25) | offset) >>> 0);
+      if (gfx9) out.push((0xc0000000 | (op << 18) | (1 << 17) | (scalarAt(inst, 0, family) << 6) | (base.i >> 1)) >>> 0, offset);
+      else out.push((0xf4000000 | (op << 18) | (scalarAt(inst, 0, family) << 6) | (base.i >> 1)) >>> 0, ((0x7c << 25) | offset) >>> 0);
       return;
     }
     case "VOP1": {
       expectCount(inst, 2);
       // v_readfirstlane_b32 writes an SGPR through the VGPR destination field.
       const dst = operandAt(inst, 0);
-      word = 0x7e000000 | ((dst.k === "s" ? s(0) : vgprField(dst)) << 17) | (op << 9) | src(1);
+      word = 0x7e000000 | ((dst.k === "s" ? scalarAt(inst, 0, family) : vgprField(dst)) << 17) | (op << 9) | sourceAt(inst, 1, family);
       break;
     }
     case "VOP2": {
@@ -172,11 +181,11 @@ export function encodeInto(inst: Instruction, family: IsaFamily, out: number[]):
       else expectCount(inst, 3, 4);
       if (gfx9 && literal !== -1) internal(`${inst.mnemonic}: gfx9 VOP3 takes no literal`);
       const dst = operandAt(inst, 0);
-      const vdst = dst.k === "v" ? vgprField(dst) : s(0);
+      const vdst = dst.k === "v" ? vgprField(dst) : scalarAt(inst, 0, family);
       const first = b ? 2 : 1;
-      const sdst = b ? s(1) << 8 : 0;
+      const sdst = b ? scalarAt(inst, 1, family) << 8 : 0;
       word = (gfx9 ? 0xd0000000 : 0xd4000000) | (op << 16) | sdst | vdst;
-      second = (src(first + 2) << 18) | (src(first + 1) << 9) | src(first);
+      second = (sourceAt(inst, first + 2, family) << 18) | (sourceAt(inst, first + 1, family) << 9) | sourceAt(inst, first, family);
       break;
     }
     case "DS": {

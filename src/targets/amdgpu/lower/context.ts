@@ -22,6 +22,7 @@ import type { AmdgpuTargetInfo } from "../profile.js";
 import type { IsaFamily } from "../isa/family.js";
 import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
+import { INSTRUCTIONS } from "../isa/opcodes.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
 
 /**
@@ -81,6 +82,10 @@ export function carrierOf(name: PrimName): Carrier | undefined {
 
 const U32 = 0xffffffffn;
 
+/** Memo operation names, by index (a process-wide handful: the integer memo keys hold 4 bits of it). */
+const MEMO_OPS = new Map<string, number>();
+const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3 };
+
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
   readonly program = new MachineProgram();
@@ -89,7 +94,7 @@ export class KernelLowering {
   private currentOp: Op | undefined;
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
-  private readonly classes = new Map<Value, Uniformity>();
+  private classes: ReadonlyMap<Value, Uniformity> = new Map();
   readonly family: IsaFamily;
   readonly wave: 32 | 64;
   /** Hardware-initialized registers the kernel read. */
@@ -185,8 +190,9 @@ export class KernelLowering {
     return this.classes.get(v) === "uniform";
   }
 
+  /** Takes the map itself (bodyUniformity makes one per kernel; no copy). */
   setUniformity(map: ReadonlyMap<Value, Uniformity>): void {
-    for (const [v, u] of map) this.classes.set(v, u);
+    this.classes = map;
   }
 
   // ---- emission -----------------------------------------------------------------------------
@@ -209,7 +215,17 @@ export class KernelLowering {
         break;
       }
     }
-    this.program.emit(fields === undefined ? { mnemonic, operands } : { mnemonic, operands, ...fields });
+    // The table row travels with the instruction (dce, copies, allocation, waits and the encoder read it).
+    const def = INSTRUCTIONS.get(mnemonic);
+    if (fields === undefined) return this.program.emit({ mnemonic, operands, def });
+    // Field by field (object spread is a slow generic copy in V8); absent fields stay absent.
+    const inst: { -readonly [K in keyof MInst]: MInst[K] } = { mnemonic, operands, def };
+    if (fields.simm !== undefined) inst.simm = fields.simm;
+    if (fields.offset !== undefined) inst.offset = fields.offset;
+    if (fields.glc !== undefined) inst.glc = fields.glc;
+    if (fields.sc1 !== undefined) inst.sc1 = fields.sc1;
+    if (fields.target !== undefined) inst.target = fields.target;
+    this.program.emit(inst);
   }
 
   label(): Label {
@@ -221,7 +237,7 @@ export class KernelLowering {
   }
 
   branch(mnemonic: string, target: Label): void {
-    this.program.emit({ mnemonic, operands: [], simm: 0, target });
+    this.program.emit({ mnemonic, operands: [], def: INSTRUCTIONS.get(mnemonic), simm: 0, target });
   }
 
   get vcc(): Operand {
@@ -244,8 +260,10 @@ export class KernelLowering {
   }
 
   private fixedRegs = new Map<string, VReg>();
-  private readonly scopes: Map<string, Scalar>[] = [new Map()];
+  private readonly scopes: Map<number | string, Scalar>[] = [new Map()];
   private readonly ids = new WeakMap<object, number>();
+  /** Constants by bits, one id each (memo keys), per carrier (CARRIER_CODE). */
+  private readonly constantIds = new Map<bigint, number>();
 
   /** Region scopes for common-subexpression reuse: a value computed in an enclosing region dominates. */
   pushScope(): void {
@@ -261,17 +279,12 @@ export class KernelLowering {
    * after the region reading it ends, so such operands reuse within their own region only.
    */
   memo(op: string, operands: readonly (Scalar | number)[], fn: () => Scalar): Scalar {
-    // The key is built in one loop (no per-operand arrays: memo runs for every address part).
     let innermost = false;
-    let key = `${op}(`;
     for (let i = 0; i < operands.length; i++) {
       const o = operands[i];
-      if (o === undefined) continue;
-      if (typeof o !== "number" && o.mutable) innermost = true;
-      if (i > 0) key += ",";
-      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+      if (o !== undefined && typeof o !== "number" && o.mutable) innermost = true;
     }
-    key += ")";
+    const key = this.memoKey(op, operands);
     for (let i = this.scopes.length - 1; i >= (innermost ? this.scopes.length - 1 : 0); i--) {
       const hit = this.scopes[i]!.get(key);
       if (hit) return hit;
@@ -279,6 +292,49 @@ export class KernelLowering {
     const r = fn();
     this.scopes.at(-1)!.set(key, r);
     return r;
+  }
+
+  /**
+   * The memo key of an operation on operands: registers by the identity of their Scalar,
+   * constants by carrier and bits, numbers by value. Usually one safe integer (the op's
+   * index, then per operand a 16-bit code: small id × 8 + kind, + 1), else a string.
+   */
+  private memoKey(op: string, operands: readonly (Scalar | number)[]): number | string {
+    let opIndex = MEMO_OPS.get(op);
+    if (opIndex === undefined && MEMO_OPS.size < 16) MEMO_OPS.set(op, (opIndex = MEMO_OPS.size));
+    if (opIndex !== undefined && operands.length <= 3) {
+      let key = 0;
+      let scale = 16;
+      let packed = true;
+      for (let i = 0; i < operands.length && packed; i++) {
+        const o = operands[i];
+        if (o === undefined) {
+          packed = false;
+          break;
+        }
+        let id: number, kind: number;
+        if (typeof o === "number") (id = o), (kind = 0);
+        else if (o.c !== undefined) {
+          let c = this.constantIds.get(o.c);
+          if (c === undefined) this.constantIds.set(o.c, (c = this.constantIds.size));
+          (id = c), (kind = 2 + CARRIER_CODE[o.t]);
+        } else (id = this.idOf(o)), (kind = 1);
+        if (!Number.isInteger(id) || id < 0 || id >= 8191) packed = false;
+        else {
+          key += scale * (id * 8 + kind + 1);
+          scale *= 65536;
+        }
+      }
+      if (packed) return opIndex + key;
+    }
+    let key = `${op}(`;
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i];
+      if (o === undefined) continue;
+      if (i > 0) key += ",";
+      key += typeof o === "number" ? `#${o}` : o.c !== undefined ? `c${o.t}:${o.c}` : `r${this.idOf(o)}`;
+    }
+    return key + ")";
   }
 
   private idOf(o: object): number {
@@ -331,7 +387,7 @@ export class KernelLowering {
 
   /** Whether the 64-bit value's high dword is zero. */
   hiZero(x: Scalar): boolean {
-    return x.narrow === true || (x.c !== undefined && x.c >> 32n === 0n);
+    return x.narrow === true || (x.c !== undefined && x.c >= 0n && x.c <= U32);
   }
 
   /** x in a 32-bit VGPR (moves SGPRs and immediates). */

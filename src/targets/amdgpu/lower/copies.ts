@@ -14,8 +14,11 @@
  * Both keep every lane's value (the same EXEC governs both ends) and run before allocation,
  * so the allocator sees fewer, longer intervals.
  */
-import { formatOf } from "../isa/encoder.js";
+import { defOf } from "../isa/encoder.js";
 import { definedCount } from "../machine/dce.js";
+import { Scratch } from "../machine/scratch.js";
+
+const scratch = new Scratch();
 import type { Item, MInst, MOperand, VOperand, VReg } from "../machine/program.js";
 
 const isV1 = (o: MOperand | undefined): o is VOperand => o?.k === "vreg" && o.r.cls === "v" && o.n === 1;
@@ -28,25 +31,64 @@ function isBarrier(item: Item): boolean {
 }
 
 function writesExec(inst: MInst): boolean {
-  return inst.operands.slice(0, Math.max(1, definedCount(inst))).some((o) => o.k === "special" && o.name === "exec") || inst.mnemonic.includes("saveexec");
+  const o = inst.operands;
+  const n = Math.min(o.length, Math.max(1, definedCount(inst)));
+  for (let j = 0; j < n; j++) {
+    const x = o[j];
+    if (x && x.k === "special" && x.name === "exec") return true;
+  }
+  return inst.mnemonic.includes("saveexec");
 }
 
-const defsOf = (inst: MInst) => inst.operands.slice(0, definedCount(inst));
-const usesOf = (inst: MInst) => inst.operands.slice(definedCount(inst));
-
-/** Per register: how many instructions write it and read it. */
-function counts(items: readonly Item[]): { defs: Map<VReg, number>; uses: Map<VReg, number> } {
-  const defs = new Map<VReg, number>(), uses = new Map<VReg, number>();
+/** Per register id: how many instructions write it and read it (scratch typed arrays, valid below maxId + 1: this runs on every compile). */
+function counts(items: readonly Item[]): { defs: Int32Array; uses: Int32Array } {
+  let maxId = -1;
   for (const item of items) {
     if (item.kind !== "inst") continue;
-    for (const o of defsOf(item.inst)) if (o.k === "vreg") defs.set(o.r, (defs.get(o.r) ?? 0) + 1);
-    for (const o of usesOf(item.inst)) if (o.k === "vreg") uses.set(o.r, (uses.get(o.r) ?? 0) + 1);
+    for (const o of item.inst.operands) if (o.k === "vreg" && o.r.id > maxId) maxId = o.r.id;
+  }
+  const defs = scratch.i32(0, maxId + 1).fill(0, 0, maxId + 1), uses = scratch.i32(1, maxId + 1).fill(0, 0, maxId + 1);
+  for (const item of items) {
+    if (item.kind !== "inst") continue;
+    const o = item.inst.operands;
+    const d = definedCount(item.inst);
+    let j = 0;
+    for (const x of o) {
+      if (x.k === "vreg") {
+        const counted = j < d ? defs : uses;
+        counted[x.r.id] = (counted[x.r.id] ?? 0) + 1;
+      }
+      j++;
+    }
   }
   return { defs, uses };
 }
 
-const touches = (inst: MInst, r: VReg) => inst.operands.some((o) => o.k === "vreg" && o.r === r);
-const writes = (inst: MInst, r: VReg) => defsOf(inst).some((o) => o.k === "vreg" && o.r === r);
+function touches(inst: MInst, r: VReg): boolean {
+  for (const o of inst.operands) if (o.k === "vreg" && o.r === r) return true;
+  return false;
+}
+
+function writes(inst: MInst, r: VReg): boolean {
+  const o = inst.operands;
+  const d = Math.min(o.length, definedCount(inst));
+  for (let j = 0; j < d; j++) {
+    const x = o[j];
+    if (x && x.k === "vreg" && x.r === r) return true;
+  }
+  return false;
+}
+
+/** How many source operands of inst name r. */
+function readsOf(inst: MInst, r: VReg): number {
+  const o = inst.operands;
+  let n = 0;
+  for (let j = definedCount(inst); j < o.length; j++) {
+    const x = o[j];
+    if (x && x.k === "vreg" && x.r === r) n++;
+  }
+  return n;
+}
 
 /** Reads of d between the copy and the first barrier must be all of them (`reads`); src may not be written before the last. */
 function forward(items: Item[], at: number, d: VReg, src: VOperand, reads: number): boolean {
@@ -55,7 +97,7 @@ function forward(items: Item[], at: number, d: VReg, src: VOperand, reads: numbe
   for (let j = at + 1; j < items.length && seen < reads; j++) {
     const item = items[j];
     if (item === undefined || isBarrier(item) || item.kind !== "inst") return false;
-    const n = usesOf(item.inst).filter((o) => o.k === "vreg" && o.r === d).length;
+    const n = readsOf(item.inst, d);
     // The last reader may also write src (`v_add v, v, x` reads before it writes).
     if (n === 0 && writes(item.inst, src.r)) return false;
     if (n > 0) {
@@ -91,7 +133,7 @@ function backward(items: Item[], at: number, target: VOperand, s: VReg): number 
       continue;
     }
     const def = inst.operands[0];
-    if (!VALU.has(formatOf(inst.mnemonic)) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
+    if (!VALU.has(defOf(inst).format) || definedCount(inst) !== 1 || !isV1(def) || def.r !== s) return -1;
     items[j] = { kind: "inst", inst: { ...inst, operands: [target, ...inst.operands.slice(1)] } };
     items.splice(at, 1);
     return j;
@@ -102,26 +144,26 @@ function backward(items: Item[], at: number, target: VOperand, s: VReg): number 
 /** Removes the copies the two rewrites allow (one pass; counts are kept up to date). */
 export function coalesceCopies(items: Item[]): void {
   const { defs, uses } = counts(items);
-  const single = (r: VReg) => r.fixed === undefined && defs.get(r) === 1;
+  const single = (r: VReg) => r.fixed === undefined && defs[r.id] === 1;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item?.kind !== "inst") continue;
     if (item.inst.mnemonic !== "v_mov_b32") continue;
     const [dst, src] = item.inst.operands;
     if (!isV1(dst) || !isV1(src) || dst.r === src.r) continue;
-    const reads = uses.get(dst.r) ?? 0;
+    const reads = uses[dst.r.id] ?? 0;
     if (dst.r.n === 1 && reads > 0 && single(dst.r) && forward(items, i, dst.r, src, reads)) {
       // Instructions that read d (counted once each in `reads`) now read src instead.
-      uses.set(src.r, (uses.get(src.r) ?? 0) - 1 + reads);
-      uses.delete(dst.r);
-      defs.delete(dst.r);
+      uses[src.r.id] = (uses[src.r.id] ?? 0) - 1 + reads;
+      uses[dst.r.id] = 0;
+      defs[dst.r.id] = 0;
       i--;
       continue;
     }
-    const x = src.r.n === 1 && single(src.r) && uses.get(src.r) === 1 ? backward(items, i, dst, src.r) : -1;
+    const x = src.r.n === 1 && single(src.r) && uses[src.r.id] === 1 ? backward(items, i, dst, src.r) : -1;
     if (x >= 0) {
-      uses.delete(src.r);
-      defs.delete(src.r);
+      uses[src.r.id] = 0;
+      defs[src.r.id] = 0;
       i = x - 1;
     }
   }

@@ -117,6 +117,11 @@ function physical(o: MOperand, assigned: Int32Array): Operand {
   return registerOperand(o.r.cls, base + o.sub, o.n);
 }
 
+/** `map` with this module-level function and `assigned` as `this`: an array of exactly the operands' length, no closure per instruction. */
+function physicalOf(this: Int32Array, o: MOperand): Operand {
+  return physical(o, this);
+}
+
 /** Register copies (none of them writes SCC or reads EXEC beyond the lane mask). */
 const COPIES = new Set(["v_mov_b32", "s_mov_b32", "s_mov_b64"]);
 
@@ -179,11 +184,10 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     }
     const m = item.inst;
     // Built field by field (object rest/spread is a slow generic copy in V8); absent fields stay absent.
-    const operands: Operand[] = [];
-    for (const o of m.operands) operands.push(physical(o, assigned));
+    const operands = m.operands.map(physicalOf, assigned);
     // A copy the allocator gave one register at both ends does nothing.
     if (COPIES.has(m.mnemonic) && sameRegister(operands[0], operands[1])) continue;
-    const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands };
+    const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = { mnemonic: m.mnemonic, operands, def: m.def };
     if (m.simm !== undefined) inst.simm = m.simm;
     if (m.offset !== undefined) inst.offset = m.offset;
     if (m.glc !== undefined) inst.glc = m.glc;

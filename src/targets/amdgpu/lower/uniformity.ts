@@ -14,6 +14,7 @@ import { forEachUse } from "../../../ir/walk.js";
 const VARYING_SOURCES = new Set(["kernel.workitem.id", "kernel.workitem.dispatch.id", "kernel.subgroup.lane.id", "kernel.subgroup.id", "view.atomic.rmw", "view.atomic.cmpxchg"]);
 
 export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefined): Map<Value, Uniformity> {
+  // Plain loops, no closures or slices per op: this runs on every compile.
   const varying = new Set<Value>();
   let changed = true;
   const mark = (v: Value | undefined) => {
@@ -22,64 +23,82 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
       changed = true;
     }
   };
-  const anyVarying = (op: Op): boolean => {
-    let any = false;
-    forEachUse(op, (v) => (any ||= varying.has(v)));
-    return any;
+  const markAll = (vs: readonly Value[]) => {
+    for (let i = 0; i < vs.length; i++) mark(vs[i]);
+  };
+  const isVarying = (v: Value | undefined) => v !== undefined && varying.has(v);
+  let anyVaryingUse = false;
+  const noteUse = (v: Value) => {
+    if (!anyVaryingUse && varying.has(v)) anyVaryingUse = true;
   };
   const region = (r: Region, control: boolean) => {
     for (const op of r.ops) visit(op, control);
   };
   const visit = (op: Op, control: boolean): void => {
-    const verifierSaysVarying = op.results.some((v) => analyses !== undefined && analyses.uniformity.of(v) !== "uniform");
-    if (VARYING_SOURCES.has(op.name) || verifierSaysVarying) op.results.forEach(mark);
-    if (op.regions.length === 0) {
-      if (anyVarying(op)) op.results.forEach(mark);
+    const results = op.results;
+    let verifierSaysVarying = false;
+    if (analyses !== undefined) {
+      for (const v of results) if (analyses.uniformity.of(v) !== "uniform") {
+        verifierSaysVarying = true;
+        break;
+      }
+    }
+    if (verifierSaysVarying || VARYING_SOURCES.has(op.name)) markAll(results);
+    const regions = op.regions;
+    if (regions.length === 0) {
+      anyVaryingUse = false;
+      forEachUse(op, noteUse);
+      if (anyVaryingUse) markAll(results);
       return;
     }
     // scf.if / scf.for / scf.while: the control operands decide the inner control level.
-    const condition = op.name === "scf.if" ? [op.operands[0]] : op.name === "scf.for" ? op.operands.slice(0, 3) : [];
-    let inner = control || condition.some((v) => v !== undefined && varying.has(v));
-    if (op.name === "scf.while") {
-      const cond = op.regions[0]?.ops.at(-1)?.operands[0];
+    const name = op.name;
+    const operands = op.operands;
+    let inner = control;
+    if (!inner && name === "scf.if") inner = operands[0] !== undefined && varying.has(operands[0]);
+    if (!inner && name === "scf.for") for (let i = 0; i < 3 && !inner; i++) inner = isVarying(operands[i]);
+    if (name === "scf.while") {
+      const cond = regions[0]?.ops.at(-1)?.operands[0];
       inner ||= cond !== undefined && varying.has(cond);
     }
-    if (op.name === "scf.for") {
-      const args = op.regions[0]!.args;
-      if (inner) args.forEach(mark);
-      op.operands.slice(3).forEach((init, i) => varying.has(init) && mark(args[i + 1]));
+    if (name === "scf.for") {
+      const args = regions[0]!.args;
+      if (inner) markAll(args);
+      for (let i = 3; i < operands.length; i++) if (isVarying(operands[i])) mark(args[i - 2]);
     }
-    if (op.name === "scf.while") {
-      const args = op.regions[0]!.args;
-      if (inner) args.forEach(mark);
-      op.operands.forEach((init, i) => varying.has(init) && mark(args[i]));
+    if (name === "scf.while") {
+      const args = regions[0]!.args;
+      if (inner) markAll(args);
+      for (let i = 0; i < operands.length; i++) if (isVarying(operands[i])) mark(args[i]);
     }
-    op.regions.forEach((r) => region(r, inner));
+    for (const r of regions) region(r, inner);
     // Yields flow to results (and loop-carried arguments).
-    op.regions.forEach((r, ri) => {
-      const term = r.ops.at(-1);
-      if (!term) return;
-      const yielded = op.name === "scf.while" && ri === 0 ? term.operands.slice(1) : term.operands;
-      yielded.forEach((v, i) => {
-        if (!varying.has(v) && !inner) return;
-        mark(op.results[i]);
-        if (op.name === "scf.for") mark(op.regions[0]!.args[i + 1]);
-        if (op.name === "scf.while") mark(ri === 0 ? op.regions[1]!.args[i] : op.regions[0]!.args[i]);
-      });
-    });
-    if (inner) op.results.forEach(mark);
+    for (let ri = 0; ri < regions.length; ri++) {
+      const term = regions[ri]?.ops.at(-1);
+      if (!term) continue;
+      const yielded = term.operands;
+      const from = name === "scf.while" && ri === 0 ? 1 : 0;
+      for (let j = from; j < yielded.length; j++) {
+        const i = j - from;
+        if (!isVarying(yielded[j]) && !inner) continue;
+        mark(results[i]);
+        if (name === "scf.for") mark(regions[0]!.args[i + 1]);
+        if (name === "scf.while") mark(ri === 0 ? regions[1]!.args[i] : regions[0]!.args[i]);
+      }
+    }
+    if (inner) markAll(results);
   };
   while (changed) {
     changed = false;
-    body.args.forEach((a) => analyses !== undefined && analyses.uniformity.of(a) !== "uniform" && mark(a));
+    if (analyses !== undefined) for (const a of body.args) if (analyses.uniformity.of(a) !== "uniform") mark(a);
     region(body, false);
   }
   const out = new Map<Value, Uniformity>();
   const all = (r: Region) => {
-    r.args.forEach((a) => out.set(a, varying.has(a) ? "varying" : "uniform"));
+    for (const a of r.args) out.set(a, varying.has(a) ? "varying" : "uniform");
     for (const op of r.ops) {
-      op.results.forEach((v) => out.set(v, varying.has(v) ? "varying" : "uniform"));
-      op.regions.forEach(all);
+      for (const v of op.results) out.set(v, varying.has(v) ? "varying" : "uniform");
+      for (const inner of op.regions) all(inner);
     }
   };
   all(body);

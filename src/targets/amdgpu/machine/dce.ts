@@ -5,15 +5,18 @@
  * EXEC, or writes SCC/VCC that the next instruction reads (a carry chain or a select).
  * Unused loads go too; stores, atomics and branches always stay. Repeats until nothing changes.
  */
-import { dsDefines, formatOf, globalDefines } from "../isa/encoder.js";
+import { defOf, dsDefines, globalDefines } from "../isa/encoder.js";
 import type { Item, MInst, VReg } from "./program.js";
+import { Scratch } from "./scratch.js";
+
+const scratch = new Scratch();
 
 const SCC_READERS = new Set(["s_addc_u32", "s_subb_u32", "s_cselect_b32", "s_cselect_b64", "s_cbranch_scc0", "s_cbranch_scc1"]);
 const NO_SCC = new Set(["s_mov_b32", "s_mov_b64", "s_mul_i32", "s_mul_hi_u32", "s_cselect_b32", "s_cselect_b64"]);
 
 /** How many leading operands an instruction writes. */
 export function definedCount(inst: MInst): number {
-  switch (formatOf(inst.mnemonic)) {
+  switch (defOf(inst).format) {
     case "SOPP": case "SOPK": case "SOPC": case "MUBUF": return 0;
     case "VOP3B": return 2;
     case "DS": return dsDefines(inst.mnemonic) ? 1 : 0;
@@ -28,7 +31,7 @@ const ALU = new Set(["SOP1", "SOP2", "VOP1", "VOP2", "VOP3", "VOP3B", "SMEM"]);
 
 /** ALU instructions and plain loads (no atomics, stores or control). */
 function removable(inst: MInst): boolean {
-  return ALU.has(formatOf(inst.mnemonic)) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load") || inst.mnemonic.startsWith("scratch_load");
+  return ALU.has(defOf(inst).format) || inst.mnemonic.startsWith("global_load") || inst.mnemonic.startsWith("ds_load") || inst.mnemonic.startsWith("scratch_load");
 }
 
 /** Whether a VALU instruction reads VCC among its sources. */
@@ -46,8 +49,9 @@ export function removeDeadInstructions(items: Item[]): void {
   // chain of dead instructions goes in one backward pass; passes repeat only when a value
   // loses its last read after its definition was passed (loop-carried: defined later).
   let maxId = -1;
-  const defined = new Int8Array(items.length);
-  const candidate = new Uint8Array(items.length);
+  // Scratch arrays (scratch.ts): indexed below items.length / maxId + 1 only, cleared where read first.
+  const defined = scratch.u8(0, items.length);
+  const candidate = scratch.u8(1, items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (item.kind !== "inst") continue;
@@ -55,9 +59,9 @@ export function removeDeadInstructions(items: Item[]): void {
     candidate[i] = removable(item.inst) ? 1 : 0;
     for (const o of item.inst.operands) if (o.k === "vreg" && o.r.id > maxId) maxId = o.r.id;
   }
-  const uses = new Int32Array(maxId + 1);
+  const uses = scratch.i32(0, maxId + 1).fill(0, 0, maxId + 1);
   /** The last item index that writes each register. */
-  const lastDefinition = new Int32Array(maxId + 1).fill(-1);
+  const lastDefinition = scratch.i32(1, maxId + 1).fill(-1, 0, maxId + 1);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (item.kind !== "inst") continue;
@@ -70,7 +74,7 @@ export function removeDeadInstructions(items: Item[]): void {
       else lastDefinition[x.r.id] = i;
     }
   }
-  const removed = new Uint8Array(items.length);
+  const removed = scratch.u8(2, items.length).fill(0, 0, items.length);
   let any = false;
   for (let again = true; again; ) {
     again = false;

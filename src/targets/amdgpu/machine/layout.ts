@@ -38,15 +38,22 @@ export function layout(items: readonly PItem[], family: IsaFamily, syntax: Synta
     words[f.index] = (((words[f.index] ?? 0) & 0xffff0000) | (simm & 0xffff)) >>> 0;
     program[f.k] = { ...f.inst, simm };
   }
-  const code = wordsToBytes(words);
-  let listing: string | undefined;
-  return {
-    program,
-    code,
-    get listing() {
-      return (listing ??= printListing(items, program, family, syntax));
-    },
-  };
+  return new LaidOutCode(program, wordsToBytes(words), items, family, syntax);
+}
+
+/** A class, not an object literal with a getter (those are built slowly, once per compile). */
+class LaidOutCode implements LaidOut {
+  #listing: string | undefined;
+  constructor(
+    readonly program: readonly Instruction[],
+    readonly code: Uint8Array,
+    private readonly items: readonly PItem[],
+    private readonly family: IsaFamily,
+    private readonly syntax: Syntax,
+  ) {}
+  get listing(): string {
+    return (this.#listing ??= printListing(this.items, this.program, this.family, this.syntax));
+  }
 }
 
 function printListing(items: readonly PItem[], program: readonly Instruction[], family: IsaFamily, syntax: Syntax): string {

@@ -9,6 +9,7 @@
  * Branches name labels; `layout.ts` turns them into word offsets once sizes are known.
  */
 import type { Operand } from "../isa/operands.js";
+import type { InstructionDef } from "../isa/opcodes.js";
 
 export type RegClass = "s" | "v";
 
@@ -18,6 +19,9 @@ export interface VReg {
   readonly n: number;
   /** Physical register the value arrives in (hardware-initialized registers). */
   readonly fixed?: number;
+  /** `part`'s operand for the whole register and for each single dword, made once each (absent on registers built elsewhere). */
+  whole?: VOperand | undefined;
+  dwords?: (VOperand | undefined)[] | undefined;
 }
 
 /** A dword range of a virtual register. */
@@ -44,6 +48,8 @@ export interface MInst {
   readonly sc1?: boolean;
   /** Branch target (SOPP branches): layout fills in simm. */
   readonly target?: Label;
+  /** The instruction table row of `mnemonic` (KernelLowering.emit looks it up once for every pass). */
+  readonly def?: InstructionDef | undefined;
 }
 
 export type Item =
@@ -64,7 +70,7 @@ export class MachineProgram {
   private labels = 0;
 
   vreg(cls: RegClass, n: number, fixed?: number): VReg {
-    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n } : { id: this.vregs.length, cls, n, fixed };
+    const r: VReg = fixed === undefined ? { id: this.vregs.length, cls, n, whole: undefined, dwords: undefined } : { id: this.vregs.length, cls, n, fixed, whole: undefined, dwords: undefined };
     this.vregs.push(r);
     return r;
   }
@@ -92,5 +98,9 @@ export class MachineProgram {
 
 /** The whole register, or dwords [sub, sub + n) of it. */
 export function part(r: VReg, sub = 0, n = r.n - sub): VOperand {
-  return { k: "vreg", r, sub, n };
+  // Operands are immutable: selection names the same few ranges of a register many times.
+  if (sub === 0 && n === r.n) return (r.whole ??= { k: "vreg", r, sub, n });
+  if (n !== 1 || sub >= r.n) return { k: "vreg", r, sub, n };
+  const dwords = (r.dwords ??= []);
+  return (dwords[sub] ??= { k: "vreg", r, sub, n });
 }

@@ -33,6 +33,7 @@
  * (no spilling yet).
  */
 import { definedCount } from "./dce.js";
+import { Scratch } from "./scratch.js";
 import type { MachineProgram, MInst, RegClass, VReg } from "./program.js";
 
 export interface AllocationLimits {
@@ -70,21 +71,29 @@ interface Branch {
   readonly divergent: boolean;
 }
 
-/** Whether an instruction's results may take the registers of sources it reads for the last time. */
-function resultsMayReuseSources(inst: MInst): boolean {
-  const m = inst.mnemonic;
-  return !(m === "v_mad_u64_u32" || m === "v_mad_i64_i32" || m.includes("atomic") || m.includes("_rtn_"));
+/** Per mnemonic: whether its results may take the registers of sources it reads for the last time (REUSE), and whether its name alone stops straight-line reasoning (BREAKS: control transfers, EXEC writes). */
+const REUSE = 1, BREAKS = 2;
+const mnemonicFlags = new Map<string, number>();
+
+function flagsOf(m: string): number {
+  let f = mnemonicFlags.get(m);
+  if (f === undefined) {
+    f = 0;
+    if (!(m === "v_mad_u64_u32" || m === "v_mad_i64_i32" || m.includes("atomic") || m.includes("_rtn_"))) f |= REUSE;
+    if (m.startsWith("s_cbranch") || m === "s_branch" || m === "s_endpgm" || m.includes("exec")) f |= BREAKS;
+    mnemonicFlags.set(m, f);
+  }
+  return f;
 }
 
 /** Instructions straight-line reasoning stops at (control transfers and EXEC writes). */
-function breaksStraightLine(inst: MInst): boolean {
-  const m = inst.mnemonic;
-  if (m.startsWith("s_cbranch") || m === "s_branch" || m === "s_endpgm" || inst.target !== undefined || m.includes("exec")) return true;
+function breaksStraightLine(inst: MInst, flags: number): boolean {
+  if ((flags & BREAKS) !== 0 || inst.target !== undefined) return true;
   for (const o of inst.operands) if (o.k === "special" && o.name === "exec") return true;
   return false;
 }
 
-/** A growable Int32Array (occurrence lists). */
+/** A growable Int32Array (occurrence lists), reused from compile to compile. */
 class IntList {
   data = new Int32Array(256);
   length = 0;
@@ -97,6 +106,12 @@ class IntList {
     this.data[this.length++] = v;
   }
 }
+
+/* Scratch arrays reused by every allocation (scratch.ts); the ones read before they are written are cleared over the used range. */
+const scratch = new Scratch();
+const i32 = (slot: number, n: number) => scratch.i32(slot, n);
+const u8 = (slot: number, n: number) => scratch.u8(slot, n);
+const occDword = new IntList(), occPosition = new IntList(), occFlags = new IntList();
 
 /**
  * Liveness facts of one program, by dword id (`base[r.id] + d` is dword d of register r).
@@ -136,7 +151,8 @@ interface Scan {
 
 function scan(program: MachineProgram): Scan {
   const vregs = program.vregs;
-  const base = new Int32Array(vregs.length + 1);
+  const base = i32(0, vregs.length + 1);
+  base[0] = 0;
   for (let i = 0; i < vregs.length; i++) base[i + 1] = base[i]! + vregs[i]!.n;
   const dwords = base[vregs.length]!;
   let positions = 0;
@@ -146,19 +162,20 @@ function scan(program: MachineProgram): Scan {
   const stack: number[] = [];
   const openLoops: Loop[] = [];
   const openBranches: Branch[] = [];
-  const reusable = new Uint8Array(positions);
-  const enclosing = new Int32Array(positions);
-  const breaks = new Int32Array(positions + 1);
-  const breaking = new Uint8Array(positions);
-  const start = new Int32Array(dwords);
-  const end = new Int32Array(dwords);
-  const count = new Int32Array(dwords);
+  const reusable = u8(0, positions);
+  const enclosing = i32(1, positions);
+  const breaks = i32(2, positions + 1);
+  breaks[0] = 0;
+  const breaking = u8(1, positions);
+  const start = i32(3, dwords);
+  const end = i32(4, dwords);
+  const count = i32(5, dwords).fill(0, 0, dwords);
   /** Per dword: index in the occurrence lists of its last occurrence (-1: none yet). */
-  const last = new Int32Array(dwords).fill(-1);
+  const last = i32(6, dwords).fill(-1, 0, dwords);
   const named: number[] = [];
-  const seen = new Uint8Array(vregs.length);
+  const seen = u8(2, vregs.length).fill(0, 0, vregs.length);
   // Occurrences in position order: (dword, position, how).
-  const occDword = new IntList(), occPosition = new IntList(), occFlags = new IntList();
+  occDword.length = occPosition.length = occFlags.length = 0;
   let ids = 0;
   let pos = 0;
   let pendingBreak = false;
@@ -203,9 +220,10 @@ function scan(program: MachineProgram): Scan {
     }
     const inst = item.inst;
     const defined = definedCount(inst);
-    reusable[pos] = resultsMayReuseSources(inst) ? 1 : 0;
+    const flags = flagsOf(inst.mnemonic);
+    reusable[pos] = flags & REUSE;
     enclosing[pos] = stack.length > 0 ? stack[stack.length - 1]! : -1;
-    const breaksHere = breaksStraightLine(inst);
+    const breaksHere = breaksStraightLine(inst, flags);
     breaking[pos] = breaksHere ? 1 : 0;
     breaks[pos + 1] = breaks[pos]! + (pendingBreak ? 1 : 0) + (breaksHere ? 1 : 0);
     pendingBreak = false;
@@ -240,12 +258,17 @@ function scan(program: MachineProgram): Scan {
     pos++;
   }
   // Occurrences grouped by dword (a stable counting sort keeps position order).
-  const occStart = new Int32Array(dwords + 1);
-  for (let d = 0; d < dwords; d++) occStart[d + 1] = occStart[d]! + count[d]!;
-  const fillAt = occStart.slice(0, dwords);
+  const occStart = i32(7, dwords + 1);
+  const fillAt = i32(8, dwords);
+  occStart[0] = 0;
+  for (let d = 0; d < dwords; d++) {
+    const at = occStart[d] ?? 0;
+    fillAt[d] = at;
+    occStart[d + 1] = at + (count[d] ?? 0);
+  }
   const total = occDword.length;
-  const occPos = new Int32Array(total);
-  const occHow = new Int32Array(total);
+  const occPos = i32(9, total);
+  const occHow = i32(10, total);
   for (let i = 0; i < total; i++) {
     const k = fillAt[occDword.data[i]!]!++;
     occPos[k] = occPosition.data[i]!;
@@ -253,7 +276,7 @@ function scan(program: MachineProgram): Scan {
   }
   // Inner loops first (they end first); repeat until nothing grows (an extension can reach an outer loop).
   loops.sort((a, b) => a.end - a.begin - (b.end - b.begin));
-  const widened = new Uint8Array(dwords);
+  const widened = u8(3, dwords).fill(0, 0, dwords);
   if (loops.length > 0) {
     for (let d = 0; d < dwords; d++) {
       if (count[d] === 0) continue;
@@ -276,11 +299,11 @@ function scan(program: MachineProgram): Scan {
   }
   return {
     base, occStart, occPos, occHow, start, end, widened,
-    segCount: new Uint8Array(dwords),
-    segStart: new Int32Array(2 * dwords),
-    segEnd: new Int32Array(2 * dwords),
-    segStartsWithWrite: new Uint8Array(2 * dwords),
-    segEndsWithRead: new Uint8Array(2 * dwords),
+    segCount: u8(4, dwords),
+    segStart: i32(11, 2 * dwords),
+    segEnd: i32(12, 2 * dwords),
+    segStartsWithWrite: u8(5, 2 * dwords),
+    segEndsWithRead: u8(6, 2 * dwords),
     named, loops, branches, reusable, enclosing, breaks, breaking,
   };
 }
@@ -364,7 +387,7 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
   const s = scan(program);
   const vregs = program.vregs;
   const { base, occStart, segCount, segStart, segEnd, segStartsWithWrite, segEndsWithRead, reusable } = s;
-  const firstOf = new Int32Array(vregs.length);
+  const firstOf = i32(13, vregs.length);
   for (const id of s.named) {
     const r = vregs[id]!;
     let first = 0x7fffffff;

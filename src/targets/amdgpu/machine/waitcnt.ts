@@ -17,7 +17,7 @@
  * outstanding, so a loop head's state is its entry's.
  */
 import type { IsaFamily } from "../isa/family.js";
-import { formatOf, waitcntImmediate, waitcntMaxima, type Instruction } from "../isa/encoder.js";
+import { defOf, waitcntImmediate, waitcntMaxima, type Instruction } from "../isa/encoder.js";
 import type { Operand } from "../isa/operands.js";
 import type { Label } from "./program.js";
 
@@ -55,7 +55,7 @@ function keys(o: Operand, into: number[]): number[] {
 
 /** Which counter a memory instruction counts on, with the registers it writes. */
 function eventOf(inst: Instruction, family: IsaFamily): Event | undefined {
-  const format = formatOf(inst.mnemonic);
+  const format = defOf(inst).format;
   if (format !== "SMEM" && format !== "DS" && format !== "GLOBAL" && format !== "SCRATCH") return undefined;
   const writes = format === "SMEM" || ((format === "DS" || format === "GLOBAL" || format === "SCRATCH") && defines(inst));
   const dst = inst.operands[0];
@@ -131,20 +131,27 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
     if (lgkm < max.lgkm) state.events.lgkm = lgkm === 0 ? [] : state.events.lgkm.slice(-lgkm);
   };
 
-  items.forEach((item, index) => {
-    if (item.kind === "loop") return void out.push(item);
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (item === undefined) continue;
+    if (item.kind === "loop") {
+      out.push(item);
+      continue;
+    }
     if (item.kind === "label") {
-      const preds = [...(pending.get(item.label) ?? []), ...(reachable ? [state] : [])];
-      state = merge(preds);
+      const preds = pending.get(item.label);
+      state = preds === undefined ? (reachable ? copy(state) : emptyState()) : merge(reachable ? [...preds, state] : preds);
       if (items[index - 1]?.kind === "loop") for (const c of COUNTERS) if (state.events[c].length) state.ordered[c] = false;
       placed.add(item.label);
       reachable = true;
-      return void out.push(item);
+      out.push(item);
+      continue;
     }
     const inst = item.inst;
     if (inst.mnemonic === "s_waitcnt" || inst.mnemonic === "s_waitcnt_vscnt") {
       applyExplicit(inst);
-      return void out.push(item);
+      out.push(item);
+      continue;
     }
     const outstanding = state.events.vm.length + state.events.vs.length + state.events.lgkm.length;
     // Most instructions find nothing outstanding: no per-instruction arrays then.
@@ -179,6 +186,6 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
       pending.set(item.target, list);
     }
     if (inst.mnemonic === "s_branch" || inst.mnemonic === "s_endpgm") reachable = false;
-  });
+  }
   return out;
 }
