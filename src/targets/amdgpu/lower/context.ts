@@ -84,7 +84,8 @@ const U32 = 0xffffffffn;
 
 /** Memo operation names, by index (a process-wide handful: the integer memo keys hold 4 bits of it). */
 const MEMO_OPS = new Map<string, number>();
-const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3 };
+// 3 bits of kind per operand leave room for four carriers; constants of the others take string keys.
+const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3, i8: -1, i16: -1, f16: -1, bf16: -1, f64: -1 };
 
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
@@ -317,7 +318,12 @@ export class KernelLowering {
         else if (o.c !== undefined) {
           let c = this.constantIds.get(o.c);
           if (c === undefined) this.constantIds.set(o.c, (c = this.constantIds.size));
-          (id = c), (kind = 2 + CARRIER_CODE[o.t]);
+          const code = CARRIER_CODE[o.t];
+          if (code < 0) {
+            packed = false;
+            break;
+          }
+          (id = c), (kind = 2 + code);
         } else (id = this.idOf(o)), (kind = 1);
         if (!Number.isInteger(id) || id < 0 || id >= 8191) packed = false;
         else {
