@@ -371,13 +371,13 @@ export class CheckProgram {
         if (isOp(op, "check.expect")) throw new CheckUnsupported(`validator '${op.props.provider}' is not available in loom check`);
         if (isOp(op, "check.expect.event")) throw new CheckUnsupported(`runtime events of provider '${op.props.provider}'${attrsText(op)} are not observed by loom check`);
         if (isOp(op, "check.file.write.npy")) {
-          const v = env.get(op.operands[0]!);
+          const v = env.get(op.operands[0]);
           if (!host.writeFile) throw new CheckUnsupported("check.file.write.npy: this host writes no files");
-          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0]!.type) });
+          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0].type) });
           continue;
         }
         if (isOp(op, "check.file.read.npy")) {
-          env.set(op.results[0]!, this.#readNpy(op, env, host));
+          env.set(op.results[0], this.#readNpy(op, env, host));
           continue;
         }
         if (op.name.startsWith("check.expect")) {
@@ -481,7 +481,7 @@ export class CheckProgram {
       }
       if (isOp(op, "check.generate.random.uniform")) {
         const el = t!.kind === "tensor" ? t!.element : (t as PrimType);
-        const seed = env.get(op.operands[0]!);
+        const seed = env.get(op.operands[0]);
         const next = splitmix(typeof seed === "bigint" ? seed : 0n);
         const lo = literalLane(op.props.lower, el, "range"), hi = literalLane(op.props.upper, el, "range");
         return [
@@ -496,7 +496,7 @@ export class CheckProgram {
         ];
       }
       if (isOp(op, "check.tensor.view")) {
-        const base = env.get(op.operands[0]!) as HostValue | undefined;
+        const base = env.get(op.operands[0]) as HostValue | undefined;
         if (!base || typeof base !== "object" || !("kind" in base) || base.kind !== "tensor" || t!.kind !== "tensor") throw new CheckUnsupported("check.tensor.view of a value that is not a tensor");
         const shape = this.#shape(t as Type & { kind: "tensor" }, env);
         const length = shape.reduce((a, b) => a * b, 1) * elementBytes(t!.element);
@@ -546,7 +546,7 @@ export class CheckProgram {
     if (depth > 64) throw new CheckUnsupported("host calls nest deeper than 64");
     const callee = this.#functions.get(op.props.symbol);
     if (!callee) throw new CheckUnsupported(`@${op.props.symbol} has no definition in this file`);
-    const body = callee.regions[0]!;
+    const body = callee.regions[0];
     const local: Env = new Map();
     body.args.forEach((a, i) => local.set(a, env.get(op.operands[i]!)!));
     return this.#runRegion(body, local, depth, "func.return");
@@ -558,7 +558,7 @@ export class CheckProgram {
       let results: EvalValue[];
       if (isOp(inner, "func.call")) results = this.#call(inner, env, depth + 1);
       else if (isOp(inner, "scf.if")) {
-        const cond = env.get(inner.operands[0]!);
+        const cond = env.get(inner.operands[0]);
         const branch = cond ? inner.regions[0] : inner.regions[1];
         results = branch ? this.#runRegion(branch, env, depth, "scf.yield") : [];
       } else results = [this.#evaluate(inner, env)];
