@@ -10,7 +10,7 @@
 import type { Literal, Op, Region, Value } from "../ir/core.js";
 import { bitWidth, isFloat, isInt, typeToString, type PrimType, type Type } from "../ir/types.js";
 import { LoomError } from "../core/errors.js";
-import { isOp, opInfo, propOf, type OpOf } from "../dialects/registry.js";
+import { isOp, opInfo, propOf, type OpIn, type OpOf } from "../dialects/registry.js";
 import type { EvalValue, Lane } from "../dialects/decl.js";
 import type { ProviderAttr } from "../dialects/ops/check.js";
 import { bitsToFloat, floatToBits, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
@@ -228,8 +228,8 @@ function attrsText(op: Op): string {
 type Env = Map<Value, HostValue | EvalValue>;
 
 /** The parameter domain of a `check.param.*` op. */
-function domainOf(op: Op): (bigint | number)[] {
-  const t = op.results[0]!.type;
+function domainOf(op: ParamOp): (bigint | number)[] {
+  const t = op.results[0].type;
   {
     if (isOp(op, "check.param.seed")) {
       const base = op.props.base, count = Number(op.props.count);
@@ -264,7 +264,9 @@ function paramKey(op: Op): string {
   return typeof op.props.paramName === "string" ? op.props.paramName : `%${op.results[0]?.name ?? "?"}`;
 }
 
-function isParam(op: Op): boolean {
+type ParamOp = OpIn<"check.param.seed" | "check.param.choice" | "check.param.range">;
+
+function isParam(op: Op): op is ParamOp {
   return op.name === "check.param.seed" || op.name === "check.param.choice" || op.name === "check.param.range";
 }
 
@@ -294,7 +296,7 @@ export class CheckProgram {
   /** The module's cases, in source order. */
   cases(): CheckCaseInfo[] {
     return [...this.#cases.values()].map((op) => {
-      const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0]!.type), values: domainOf(p) }));
+      const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0].type), values: domainOf(p) }));
       return {
         symbol: op.props.symbol,
         public: op.props.modifiers.includes("public"),
@@ -353,7 +355,7 @@ export class CheckProgram {
           const key = paramKey(op);
           const v = sample[key] ?? domainOf(op)[0];
           if (v === undefined) throw new CheckUnsupported(`parameter ${key} has no values`);
-          env.set(op.results[0]!, this.#scalarLane(v, op.results[0]!.type));
+          env.set(op.results[0], this.#scalarLane(v, op.results[0].type));
           continue;
         }
         if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch") || (isOp(op, "func.call") && this.#kernels.has(op.props.symbol))) {
@@ -397,8 +399,8 @@ export class CheckProgram {
   }
 
   /** `check.file.read.npy`: the fixture's bytes as a tensor of the result type (same element type and shape). */
-  #readNpy(op: Op & { props: { path: string } }, env: Env, host: CheckHost): HostValue {
-    const t = op.results[0]!.type;
+  #readNpy(op: OpOf<"check.file.read.npy">, env: Env, host: CheckHost): HostValue {
+    const t = op.results[0].type;
     const what = `check.file.read.npy "${op.props.path}"`;
     if (!host.readFile) throw new CheckUnsupported(`${what}: this host reads no files`);
     const npy = parseNpy(host.readFile(op.props.path), what);

@@ -12,6 +12,7 @@ import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
 import type { NamedLiteral, ProviderAttr } from "../../dialects/ops/check.js";
+import type { OpIn } from "../../dialects/registry.js";
 import { annotationOf, parseSingleAnnotation, register } from "./core.js";
 
 // ---------------------------------------------------------------- shared clauses
@@ -362,8 +363,8 @@ function parseActualExpected(p: Parser, op: Op): void {
   op.operands = [actual, expected];
 }
 
-function printActualExpected(w: Writer, op: Op): void {
-  w.text(" actual(").value(op.operands[0]!).text(") expected(").value(op.operands[1]!).text(")");
+function printActualExpected(w: Writer, op: OpIn<"check.expect" | "check.expect.equal" | "check.expect.bitwise" | "check.expect.close">): void {
+  w.text(" actual(").value(op.operands[0]).text(") expected(").value(op.operands[1]).text(")");
 }
 
 /** `check.expect.equal|bitwise actual(%a) expected(%b) : T` */
