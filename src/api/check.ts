@@ -10,7 +10,7 @@
 import type { Literal, Op, Region, Value } from "../ir/core.js";
 import { bitWidth, isFloat, isInt, typeToString, type PrimType, type Type } from "../ir/types.js";
 import { LoomError } from "../core/errors.js";
-import { isOp, opInfo, propOf, type OpOf } from "../dialects/registry.js";
+import { isOp, opInfo, propOf, type OpIn, type OpOf } from "../dialects/registry.js";
 import type { EvalValue, Lane } from "../dialects/decl.js";
 import type { ProviderAttr } from "../dialects/ops/check.js";
 import { bitsToFloat, floatToBits, roundToFormat, type FloatName } from "../dialects/scalar/semantics.js";
@@ -228,8 +228,8 @@ function attrsText(op: Op): string {
 type Env = Map<Value, HostValue | EvalValue>;
 
 /** The parameter domain of a `check.param.*` op. */
-function domainOf(op: Op): (bigint | number)[] {
-  const t = op.results[0]!.type;
+function domainOf(op: ParamOp): (bigint | number)[] {
+  const t = op.results[0].type;
   {
     if (isOp(op, "check.param.seed")) {
       const base = op.props.base, count = Number(op.props.count);
@@ -264,7 +264,9 @@ function paramKey(op: Op): string {
   return typeof op.props.paramName === "string" ? op.props.paramName : `%${op.results[0]?.name ?? "?"}`;
 }
 
-function isParam(op: Op): boolean {
+type ParamOp = OpIn<"check.param.seed" | "check.param.choice" | "check.param.range">;
+
+function isParam(op: Op): op is ParamOp {
   return op.name === "check.param.seed" || op.name === "check.param.choice" || op.name === "check.param.range";
 }
 
@@ -294,7 +296,7 @@ export class CheckProgram {
   /** The module's cases, in source order. */
   cases(): CheckCaseInfo[] {
     return [...this.#cases.values()].map((op) => {
-      const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0]!.type), values: domainOf(p) }));
+      const parameters = (op.regions[0]?.ops ?? []).filter(isParam).map((p) => ({ name: paramKey(p), type: typeToString(p.results[0].type), values: domainOf(p) }));
       return {
         symbol: op.props.symbol,
         public: op.props.modifiers.includes("public"),
@@ -353,7 +355,7 @@ export class CheckProgram {
           const key = paramKey(op);
           const v = sample[key] ?? domainOf(op)[0];
           if (v === undefined) throw new CheckUnsupported(`parameter ${key} has no values`);
-          env.set(op.results[0]!, this.#scalarLane(v, op.results[0]!.type));
+          env.set(op.results[0], this.#scalarLane(v, op.results[0].type));
           continue;
         }
         if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch") || (isOp(op, "func.call") && this.#kernels.has(op.props.symbol))) {
@@ -371,13 +373,13 @@ export class CheckProgram {
         if (isOp(op, "check.expect")) throw new CheckUnsupported(`validator '${op.props.provider}' is not available in loom check`);
         if (isOp(op, "check.expect.event")) throw new CheckUnsupported(`runtime events of provider '${op.props.provider}'${attrsText(op)} are not observed by loom check`);
         if (isOp(op, "check.file.write.npy")) {
-          const v = env.get(op.operands[0]!);
+          const v = env.get(op.operands[0]);
           if (!host.writeFile) throw new CheckUnsupported("check.file.write.npy: this host writes no files");
-          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0]!.type) });
+          evidence.push({ path: op.props.path, onFailure: op.props.mode === "on_failure", bytes: this.#npyOf(v, op.operands[0].type) });
           continue;
         }
         if (isOp(op, "check.file.read.npy")) {
-          env.set(op.results[0]!, this.#readNpy(op, env, host));
+          env.set(op.results[0], this.#readNpy(op, env, host));
           continue;
         }
         if (op.name.startsWith("check.expect")) {
@@ -397,8 +399,8 @@ export class CheckProgram {
   }
 
   /** `check.file.read.npy`: the fixture's bytes as a tensor of the result type (same element type and shape). */
-  #readNpy(op: Op & { props: { path: string } }, env: Env, host: CheckHost): HostValue {
-    const t = op.results[0]!.type;
+  #readNpy(op: OpOf<"check.file.read.npy">, env: Env, host: CheckHost): HostValue {
+    const t = op.results[0].type;
     const what = `check.file.read.npy "${op.props.path}"`;
     if (!host.readFile) throw new CheckUnsupported(`${what}: this host reads no files`);
     const npy = parseNpy(host.readFile(op.props.path), what);
@@ -481,7 +483,7 @@ export class CheckProgram {
       }
       if (isOp(op, "check.generate.random.uniform")) {
         const el = t!.kind === "tensor" ? t!.element : (t as PrimType);
-        const seed = env.get(op.operands[0]!);
+        const seed = env.get(op.operands[0]);
         const next = splitmix(typeof seed === "bigint" ? seed : 0n);
         const lo = literalLane(op.props.lower, el, "range"), hi = literalLane(op.props.upper, el, "range");
         return [
@@ -496,7 +498,7 @@ export class CheckProgram {
         ];
       }
       if (isOp(op, "check.tensor.view")) {
-        const base = env.get(op.operands[0]!) as HostValue | undefined;
+        const base = env.get(op.operands[0]) as HostValue | undefined;
         if (!base || typeof base !== "object" || !("kind" in base) || base.kind !== "tensor" || t!.kind !== "tensor") throw new CheckUnsupported("check.tensor.view of a value that is not a tensor");
         const shape = this.#shape(t as Type & { kind: "tensor" }, env);
         const length = shape.reduce((a, b) => a * b, 1) * elementBytes(t!.element);
@@ -546,7 +548,7 @@ export class CheckProgram {
     if (depth > 64) throw new CheckUnsupported("host calls nest deeper than 64");
     const callee = this.#functions.get(op.props.symbol);
     if (!callee) throw new CheckUnsupported(`@${op.props.symbol} has no definition in this file`);
-    const body = callee.regions[0]!;
+    const body = callee.regions[0];
     const local: Env = new Map();
     body.args.forEach((a, i) => local.set(a, env.get(op.operands[i]!)!));
     return this.#runRegion(body, local, depth, "func.return");
@@ -558,7 +560,7 @@ export class CheckProgram {
       let results: EvalValue[];
       if (isOp(inner, "func.call")) results = this.#call(inner, env, depth + 1);
       else if (isOp(inner, "scf.if")) {
-        const cond = env.get(inner.operands[0]!);
+        const cond = env.get(inner.operands[0]);
         const branch = cond ? inner.regions[0] : inner.regions[1];
         results = branch ? this.#runRegion(branch, env, depth, "scf.yield") : [];
       } else results = [this.#evaluate(inner, env)];

@@ -21,9 +21,10 @@
  *   checker in src/passes/verify/types.ts, or no operands to check).
  * - `evaluate`: the op's value semantics on constant inputs; the interpreter runs it and the
  *   folder calls it when every operand is a constant (it is the op's fold hook).
- * - `operands` / `results`: how many the op has, exactly (`2`) or at least (`{ min: 3 }`);
- *   absent = not stated. A verified op has them (test/dialects/arity.test.ts checks every op
- *   of the corpus), so `OpOf<N>` types them as tuples and `op.operands[0]` needs no `!`.
+ * - `operands` / `results` / `regions`: how many the op has, exactly (`2`) or at least
+ *   (`{ min: 3 }`); absent = not stated. A verified op has them (test/dialects/arity.test.ts
+ *   checks every op of the corpus), so `OpOf<N>` types them as tuples and `op.operands[0]`
+ *   (or `op.regions[0]`) needs no `!`.
  * - `props`: the op's props type, as `props: shape<P>()` (a phantom: the value is undefined).
  */
 import type { Literal, Predicate, Value } from "../ir/core.js";
@@ -116,6 +117,7 @@ export interface OpDecl<P extends object = object> {
   readonly doc: string;
   readonly operands?: Arity;
   readonly results?: Arity;
+  readonly regions?: Arity;
   /** Phantom: the op's props type. */
   readonly props?: P | undefined;
 }

@@ -4,7 +4,7 @@
  * declared is a type error and props are read with their declared types. `isOp` narrows an
  * `Op` to one declared op.
  */
-import type { Op, Prop, Value } from "../ir/core.js";
+import type { Op, Prop, Region, Value } from "../ir/core.js";
 import type { Annotated, OpDecl } from "./decl.js";
 import type { ValueOrInt } from "../ir/props.js";
 import { BUFFER_OPS } from "./ops/buffer.js";
@@ -30,24 +30,28 @@ export type OpName = keyof Registry & string;
 /** The props type declared for op `N` (`Annotated` when the declaration names none). */
 export type PropsOf<N extends OpName> = Registry[N] extends { readonly props?: infer P } ? (unknown extends P ? Annotated : NonNullable<P>) : Annotated;
 
-/** `n` values, or at least `min` of them; unstated counts stay a plain list. */
-type Tuple<N extends number, T extends readonly Value[] = readonly []> = T["length"] extends N ? T : Tuple<N, readonly [...T, Value]>;
-type ValuesOf<A> = A extends number ? Tuple<A> : A extends { readonly min: infer M extends number } ? readonly [...Tuple<M>, ...Value[]] : readonly Value[];
+/** `n` elements, or at least `min` of them; unstated counts stay a plain list. */
+type Tuple<N extends number, E, T extends readonly E[] = readonly []> = T["length"] extends N ? T : Tuple<N, E, readonly [...T, E]>;
+type ListOf<A, E> = A extends number ? Tuple<A, E> : A extends { readonly min: infer M extends number } ? readonly [...Tuple<M, E>, ...E[]] : readonly E[];
+type ValuesOf<A> = ListOf<A, Value>;
 
 /** The operand list of op `N` as its declaration states it: `readonly [Value, Value]` for two. */
 export type OperandsOf<N extends OpName> = Registry[N] extends { readonly operands: infer A } ? ValuesOf<A> : readonly Value[];
 /** The result list of op `N` as its declaration states it. */
 export type ResultsOf<N extends OpName> = Registry[N] extends { readonly results: infer A } ? ValuesOf<A> : readonly Value[];
+/** The region list of op `N` as its declaration states it. */
+export type RegionsOf<N extends OpName> = Registry[N] extends { readonly regions: infer A } ? ListOf<A, Region> : readonly Region[];
 
 /**
  * An op known to be `N`, with its declared props (writable: parsers and passes set them) and its
- * declared operand and result counts, so `op.operands[0]` of a two-operand op is a `Value`.
+ * declared operand, result and region counts, so `op.operands[0]` of a two-operand op is a `Value`.
  */
 export type OpOf<N extends OpName> = Op & {
   readonly name: N;
   props: { -readonly [K in keyof PropsOf<N>]: PropsOf<N>[K] } & Record<string, Prop>;
   operands: OperandsOf<N>;
   results: ResultsOf<N>;
+  regions: RegionsOf<N>;
 };
 
 /** Ops whose names are in a union, e.g. `OpIn<"func.def" | "func.decl">`. */

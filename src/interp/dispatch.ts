@@ -126,7 +126,7 @@ function limit(x: number | undefined, what: string, fallback: number): number {
 export function prepareInterpreter(kernel: KernelInput, options: PrepareOptions = {}): InterpretedKernel {
   if (kernel instanceof Op) {
     if (!isOp(kernel, "kernel.def") || kernel.regions.length !== 2) throw new LoomError("invalid-argument", `prepareInterpreter: expected a kernel.def op, got ${kernel.name}`);
-    return new InterpretedKernel(kernel.symbol ?? "", kernel.regions[1]!, launchWhere(kernel), options);
+    return new InterpretedKernel(kernel.symbol ?? "", kernel.regions[1], launchWhere(kernel), options);
   }
   if (!kernel || typeof kernel !== "object" || !(kernel.op instanceof Op) || !kernel.body) {
     throw new LoomError("invalid-argument", "prepareInterpreter: expected a kernel.def op or a PreparedKernel");

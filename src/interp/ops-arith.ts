@@ -63,7 +63,7 @@ function bindLaneOp(op: Op, name: string): LaneOp {
   const result = laneType(resultOf(op, 0).type);
   const operands = op.operands.map((v) => laneType(v.type));
   const t = operands[0]!;
-  if (name === "bitcast") return (a) => bitcastLane(t as IntName | FloatName, result as IntName | FloatName, a!);
+  if (name === "bitcast") return (a) => bitcastLane(t as IntName | FloatName, result as IntName | FloatName, a);
   if (isMathOp(name)) {
     const m = bindMathOp(name, t as FloatName, floatFlags(op));
     return (a, b) => m(numberOf(a) as number, b === undefined ? undefined : (numberOf(b) as number));
@@ -74,7 +74,7 @@ function bindLaneOp(op: Op, name: string): LaneOp {
   if (name === "copysignf") {
     // The sign operand is read for its sign bit only, a NaN's included (IEEE copySign).
     const signOf = (b: Lane) => (b instanceof PayloadNaN ? ((b.bits >> BigInt(FLOAT_WIDTHS[b.format] - 1)) & 1n ? -0 : 0) : b);
-    return (a, b) => exact(numberOf(a) as number, signOf(b!) as number);
+    return (a, b) => exact(numberOf(a) as number, signOf(b) as number);
   }
   return operands.some(isFloatName) ? arithmetic(exact) : (exact as LaneOp);
 }

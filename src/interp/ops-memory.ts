@@ -156,7 +156,7 @@ function store(c: FunctionCompiler, op: Op): Step {
 
 /** The new-value function of an atomic kind: `(old, operand) → new`. */
 function atomicKind(kind: string, t: LType): ((old: Lane, x: Lane) => Outcome<Lane>) | undefined {
-  if (kind === "xchgi" || kind === "xchgf") return (_old, x) => x!;
+  if (kind === "xchgi" || kind === "xchgf") return (_old, x) => x;
   if (!["addi", "subi", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui", "addf"].includes(kind)) return undefined;
   return arithmetic(bindExactOp(`scalar.${kind}`, t, [t, t], 0));
 }

@@ -48,7 +48,7 @@ export class PreparedWorkerState {
     const done = (ok: boolean, diagnostics: CompileOutcome["diagnostics"], artifacts: Artifact[]): CompileOutcome => ({
       ok,
       diagnostics,
-      // Plain copies: a structured clone does not see a lazy artifact's `contents` getter.
+      // Plain copies: the outcome keeps the bytes, not what a lazy artifact is made from.
       artifacts: artifacts.map((a) => ({ kind: a.kind, format: a.format, identifier: a.identifier, contents: a.contents })),
       formatted: renderDiagnostics(diagnostics, (n) => texts.get(n)),
     });

@@ -8,11 +8,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { compileKernel, findDeviceProvider, runCase, describeCheck, type KernelCase } from "../../src/harness/index.js";
-import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
+import { compileKernel, findDeviceProvider, type KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
-import { requireLlvm } from "./llvm.js";
-import { checkWithLlvm, LLVM_CHECK_TOOLS } from "./llvm-checks.js";
+import { checkKernelOnSimulator } from "./llvm-checks.js";
 
 const FILE = "test/amdgpu/data/half.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
@@ -70,26 +68,7 @@ const SIZES = [0, 1, 37, 130];
 for (const processor of ["gfx1100", "gfx942"]) {
   for (const [symbol, args] of Object.entries(CASES)) {
     test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-      const device = findDeviceProvider("sim")!.open(processor);
-      const outcome = compileKernel(device.target, FILE, TEXT, symbol);
-      assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
-      const kernel = outcome.kernel;
-      const failures: string[] = [];
-      let compared = 0;
-      for (const [k, n] of SIZES.entries()) {
-        const c: KernelCase = { label: `n=${n}`, workload: [n], args: args(n, random(101 + k)), bytesMoved: 0, reference: () => ({}) };
-        const r = runCase(device, kernel, c, { referenceFromInterpreter: true });
-        for (const check of r.device) {
-          compared++;
-          if (check.mismatches > 0) failures.push(`n=${n} ${describeCheck(check)}`);
-        }
-      }
-      assert.deepEqual(failures, []);
-      assert.ok(compared > 0, "outputs were compared");
-      if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
-      const listing = amdgpuListingOf(kernel.executable);
-      assert.ok(listing, "the listing of a code object this process emitted");
-      checkWithLlvm(kernel.executable, listing, processor);
+      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => args(n, random(101 + k)) });
     });
   }
 }

@@ -7,8 +7,11 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { compileKernel, describeCheck, findDeviceProvider, runCase, type KernelCase } from "../../src/harness/index.js";
+import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
 import { runTool } from "../util/tools.js";
-import { withTempDir } from "./llvm.js";
+import { requireLlvm, withTempDir } from "./llvm.js";
 
 /** The LLVM tools `checkWithLlvm` runs (for requireLlvm). */
 export const LLVM_CHECK_TOOLS = ["llvm-objdump-19", "llvm-mc-19", "llvm-objcopy-19", "llvm-readobj-19"] as const;
@@ -46,4 +49,39 @@ export function checkWithLlvm(bytes: Uint8Array, listing: string, processor: str
     const usesLds = /\bds_(?!bpermute|swizzle)/.test(listing);
     assert.ok(!usesLds || lds > 0, "LDS instructions with no group segment");
   });
+}
+
+/** One kernel of a `.loom` file, run on the simulator at each workload size. */
+export interface SimKernelCheck {
+  readonly file: string;
+  readonly text: string;
+  readonly symbol: string;
+  readonly processor: string;
+  readonly sizes: readonly number[];
+  /** The device arguments for workload `n`, the `k`-th size (its random seed). */
+  readonly args: (n: number, k: number) => KernelCase["args"];
+}
+
+/**
+ * Compiles `symbol` for the simulator's `processor`, runs it at every size with the device
+ * outputs compared against the reference interpreter's bit for bit, then (LLVM 19 there)
+ * checks its code object with `checkWithLlvm`.
+ */
+export function checkKernelOnSimulator(t: TestContext, k: SimKernelCheck): void {
+  const device = findDeviceProvider("sim")!.open(k.processor);
+  const outcome = compileKernel(device.target, k.file, k.text, k.symbol);
+  assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
+  const kernel = outcome.kernel;
+  const failures: string[] = [];
+  for (const [i, n] of k.sizes.entries()) {
+    const c: KernelCase = { label: `n=${n}`, workload: [n], args: k.args(n, i), bytesMoved: 0, reference: () => ({}) };
+    const r = runCase(device, kernel, c, { referenceFromInterpreter: true });
+    assert.ok(r.device.length > 0, `outputs were compared at n=${n}`);
+    for (const check of r.device) if (check.mismatches > 0) failures.push(`n=${n} ${describeCheck(check)}`);
+  }
+  assert.deepEqual(failures, []);
+  if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
+  const listing = amdgpuListingOf(kernel.executable);
+  assert.ok(listing, "the listing of a code object this process emitted");
+  checkWithLlvm(kernel.executable, listing, k.processor);
 }

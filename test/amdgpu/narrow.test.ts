@@ -5,13 +5,10 @@
  * (random bytes and shorts of either sign; arguments at sub-dword kernarg offsets).
  */
 import { test } from "node:test";
-import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { compileKernel, findDeviceProvider, runCase, describeCheck, type KernelCase } from "../../src/harness/index.js";
-import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
+import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
-import { requireLlvm } from "./llvm.js";
-import { checkWithLlvm, LLVM_CHECK_TOOLS } from "./llvm-checks.js";
+import { checkKernelOnSimulator } from "./llvm-checks.js";
 
 const FILE = "test/amdgpu/data/narrow.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
@@ -43,21 +40,6 @@ const CASES: Record<string, (n: number, rng: () => number) => KernelCase["args"]
 
 for (const processor of ["gfx1100", "gfx942"]) for (const [symbol, args] of Object.entries(CASES)) {
   test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-    const device = findDeviceProvider("sim")!.open(processor);
-    const outcome = compileKernel(device.target, FILE, TEXT, symbol);
-    assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
-    const kernel = outcome.kernel;
-    const failures: string[] = [];
-    for (const [k, n] of [0, 1, 37, 130].entries()) {
-      const c: KernelCase = { label: `n=${n}`, workload: [n], args: args(n, random(7 + k)), bytesMoved: 0, reference: () => ({}) };
-      const r = runCase(device, kernel, c, { referenceFromInterpreter: true });
-      assert.ok(r.device.length > 0, "outputs were compared");
-      for (const check of r.device) if (check.mismatches > 0) failures.push(`n=${n} ${describeCheck(check)}`);
-    }
-    assert.deepEqual(failures, []);
-    if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
-    const listing = amdgpuListingOf(kernel.executable);
-    assert.ok(listing, "the listing of a code object this process emitted");
-    checkWithLlvm(kernel.executable, listing, processor);
+    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, random(7 + k)) });
   });
 }

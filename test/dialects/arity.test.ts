@@ -1,5 +1,5 @@
 /**
- * The operand and result counts each op declares (src/dialects/ops, `operands` / `results`) are
+ * The operand, result and region counts each op declares (src/dialects/ops, `operands` / `results` / `regions`) are
  * what `OpOf<N>` types as tuples, so they must hold for every verified op: checked here on every
  * `.loom` file of the repository that verifies (sources, examples, fixtures, and the
  * prepared-low goldens, which are the pipeline's output printed).
@@ -33,7 +33,7 @@ function* opsIn(ops: readonly Op[]): Generator<Op> {
   }
 }
 
-test("every verified op has the operand and result counts its declaration states", () => {
+test("every verified op has the operand, result and region counts its declaration states", () => {
   const wrong: string[] = [];
   const seen = new Set<string>();
   let files = 0;
@@ -48,6 +48,7 @@ test("every verified op has the operand and result counts its declaration states
         seen.add(op.name);
         if (!fits(op.operands.length, info.operands)) wrong.push(`${r.module.sourceName}: ${op.name} has ${op.operands.length} operands, declared ${JSON.stringify(info.operands)}`);
         if (!fits(op.results.length, info.results)) wrong.push(`${r.module.sourceName}: ${op.name} has ${op.results.length} results, declared ${JSON.stringify(info.results)}`);
+        if (!fits(op.regions.length, info.regions)) wrong.push(`${r.module.sourceName}: ${op.name} has ${op.regions.length} regions, declared ${JSON.stringify(info.regions)}`);
       }
     }
   }

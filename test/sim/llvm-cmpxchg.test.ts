@@ -7,27 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "cmpxchg.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-cmpxchg-"));
-  const object = join(dir, "cmpxchg.o"), path = join(dir, "cmpxchg.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const MASK = (1n << 64n) - 1n;
 
@@ -48,11 +28,9 @@ const NEEDED: Record<string, readonly string[]> = {
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built compare-exchange on LDS and on 64-bit elements (${mcpu}) matches the JS reference in the simulator`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
-    for (const name of NEEDED[mcpu]!) assert.match(listing, new RegExp(`\\b${name}\\b`), `clang-19's code uses ${name}`);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
+    const probe = loadOpsProbe(t, "cmpxchg", mcpu, { uses: NEEDED[mcpu] });
+    if (!probe) return;
+    const { rt, module } = probe;
     for (const n of [1, 37, 64, 131]) {
       const a = Uint32Array.from({ length: n }, (_, i) => (i * 7919 + n * 31) % 100003);
       const g = BigUint64Array.from({ length: n }, (_, i) => (BigInt(i) * 0x9e3779b97f4a7c15n + BigInt(n)) & MASK);

@@ -7,28 +7,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { fmaf } from "../../src/dialects/scalar/semantics.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "double_ops.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-f64-"));
-  const object = join(dir, "double_ops.o"), path = join(dir, "double_ops.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const NEEDED: Record<string, readonly string[]> = {
   gfx1100: ["v_add_f64", "v_mul_f64", "v_fma_f64", "v_max_f64", "v_floor_f64", "v_cmp_lt_f64", "v_cvt_f64_f32", "v_cvt_f32_f64", "v_cvt_i32_f64"],
@@ -46,11 +26,9 @@ const f32 = new Float32Array(1), i32 = new Int32Array(f32.buffer);
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built f64 arithmetic, compares and conversions (${mcpu}) match the JS reference in the simulator`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
-    for (const name of NEEDED[mcpu]!) assert.match(listing, new RegExp(`\\b${name}(_e32|_e64)?\\b`), `clang-19's code uses ${name}`);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
+    const probe = loadOpsProbe(t, "double_ops", mcpu, { uses: NEEDED[mcpu], encodingSuffix: true });
+    if (!probe) return;
+    const { rt, module } = probe;
     for (const n of [1, 37, 200]) {
       const rng = random(n);
       const value = () => (rng() - 0.5) * (1 + rng() * 2 ** -30) * 2 ** Math.floor(rng() * 40 - 20);

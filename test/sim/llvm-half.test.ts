@@ -8,28 +8,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { bitsToFloat, floatToBits, fmaf, roundToFormat } from "../../src/dialects/scalar/semantics.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "half_ops.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-half-"));
-  const object = join(dir, "half_ops.o"), path = join(dir, "half_ops.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const half = (bits: number) => bitsToFloat(BigInt(bits), "f16");
 const bitsOfHalf = (v: number) => Number(floatToBits(roundToFormat(v, "f16"), "f16"));
@@ -48,11 +28,9 @@ function random(seed: number): () => number {
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built f16 arithmetic, compares and conversions (${mcpu}) match the JS reference in the simulator`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
-    for (const name of NEEDED[mcpu]!) assert.match(listing, new RegExp(`\\b${name}(_e32|_e64)?\\b`), `clang-19's code uses ${name}`);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
+    const probe = loadOpsProbe(t, "half_ops", mcpu, { uses: NEEDED[mcpu], encodingSuffix: true });
+    if (!probe) return;
+    const { rt, module } = probe;
     for (const n of [1, 37, 200]) {
       const rng = random(n);
       const finite = () => ((rng() < 0.5 ? 0x8000 : 0) | ((Math.floor(rng() * 26) + (rng() < 0.1 ? 0 : 2)) << 10) | Math.floor(rng() * 1024)) & 0xfbff;

@@ -6,35 +6,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "group_size.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; notes: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-hidden-"));
-  const object = join(dir, "group_size.o"), path = join(dir, "group_size.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const notes = runTool("llvm-readelf-19", ["--notes", path]);
-  assert.equal(notes.status, 0, notes.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), notes: notes.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built code reads the launched workgroup size from hidden_group_size_x/y/z in the simulator (${mcpu})`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, notes } = build(mcpu);
+    const probe = loadOpsProbe(t, "group_size", mcpu, { dump: "notes" });
+    if (!probe) return;
+    const { rt, module, listing: notes } = probe;
     for (const d of ["x", "y", "z"]) assert.match(notes, new RegExp(`hidden_group_size_${d}`));
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
     for (const [n, size] of [[1, [1, 1, 1]], [37, [13, 2, 1]], [64, [7, 3, 2]], [131, [64, 1, 3]]] as const) {
       const [sx, sy, sz] = size;
       const slots = n * sy * sz;

@@ -7,27 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "narrow_ops.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-narrow-"));
-  const object = join(dir, "narrow_ops.o"), path = join(dir, "narrow_ops.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const NEEDED: Record<string, readonly string[]> = {
   gfx1100: ["global_load_i8", "global_load_u8", "global_load_i16", "global_load_u16", "global_store_b16", "ds_load_u8", "ds_load_u16", "ds_store_b8", "ds_store_b16"],
@@ -41,11 +21,9 @@ function random(seed: number): () => number {
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built byte and short loads, stores and LDS (${mcpu}) match the JS reference in the simulator`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
-    for (const name of NEEDED[mcpu]!) assert.match(listing, new RegExp(`\\b${name}\\b`), `clang-19's code uses ${name}`);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
+    const probe = loadOpsProbe(t, "narrow_ops", mcpu, { uses: NEEDED[mcpu] });
+    if (!probe) return;
+    const { rt, module } = probe;
     for (const n of [1, 37, 128]) {
       const rng = random(n);
       const groups = Math.ceil(n / 64);

@@ -9,27 +9,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "new_ops.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-ops-"));
-  const object = join(dir, "new_ops.o"), path = join(dir, "new_ops.hsaco");
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
 const bitsOf = (v: number) => ((f32[0] = v), u32[0]!);
@@ -69,11 +49,9 @@ const NEEDED: Record<string, readonly string[]> = {
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built division, bit counts, rotates, round, fmod, copysign and cmpxchg (${mcpu}) match the JS reference in the simulator`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
-    for (const name of NEEDED[mcpu]!) assert.match(listing, new RegExp(`\\b${name}(_e32|_e64)?\\b`), `clang-19's code uses ${name}`);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
+    const probe = loadOpsProbe(t, "new_ops", mcpu, { uses: NEEDED[mcpu], encodingSuffix: true });
+    if (!probe) return;
+    const { rt, module } = probe;
     for (const n of [1, 37, 200]) {
       const a = Uint32Array.from({ length: n }, (_, i) => (i * 7919 + n * 31) % 1024);
       const b = Uint32Array.from({ length: n }, (_, i) => (i * 104729 + 17) % 1024);

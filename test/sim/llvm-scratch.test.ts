@@ -7,28 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
-import { runTool } from "../util/tools.js";
-import { requireOpenclTools } from "./opencl.js";
-
-const SOURCE = fromRoot("test", "sim", "opencl-ops", "private_array.cl");
-
-function build(mcpu: string): { bytes: Uint8Array; listing: string } {
-  const dir = mkdtempSync(join(tmpdir(), "loom-sim-scratch-"));
-  const object = join(dir, "private_array.o"), path = join(dir, "private_array.hsaco");
-  const keep = ["-mllvm", "-disable-promote-alloca-to-lds", "-mllvm", "-disable-promote-alloca-to-vector"];
-  const cc = runTool("clang-19", ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", `-mcpu=${mcpu}`, "-nogpulib", "-O2", ...keep, "-c", SOURCE, "-o", object]);
-  assert.equal(cc.status, 0, cc.stderr);
-  const ld = runTool("ld.lld-19", ["-shared", object, "-o", path]);
-  assert.equal(ld.status, 0, ld.stderr);
-  const dump = runTool("llvm-objdump-19", ["-d", `--mcpu=${mcpu}`, path]);
-  assert.equal(dump.status, 0, dump.stderr);
-  return { bytes: new Uint8Array(readFileSync(path)), listing: dump.stdout };
-}
+import { loadOpsProbe } from "./opencl.js";
 
 const M32 = 0xffffffffn, M64 = (1n << 64n) - 1n;
 
@@ -43,14 +22,14 @@ function reference(n: number, x: number): number[] {
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built private arrays run through the simulator's scratch (${mcpu}) and match the JS reference`, (t) => {
-    if (!requireOpenclTools(t)) return;
-    const { bytes, listing } = build(mcpu);
+    const keep = ["-mllvm", "-disable-promote-alloca-to-lds", "-mllvm", "-disable-promote-alloca-to-vector"];
+    const probe = loadOpsProbe(t, "private_array", mcpu, { clangFlags: keep });
+    if (!probe) return;
+    const { rt, module, listing } = probe;
     // ST, SV and SS addressing (gfx9 spells b32 'dword').
     assert.match(listing, /scratch_store_\w+ off, v\[?\d+(:\d+\])?, off offset:\d+/);
     assert.match(listing, /scratch_load_\w+ v\[?\d+(:\d+\])?, v\d+, off/);
     assert.match(listing, /scratch_load_\w+ v\d+, off, s\d+/);
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(bytes);
     for (const n of [1, 37, 64, 131]) {
       const a = Uint32Array.from({ length: n }, (_, i) => (i * 7919 + n * 31) % 100003);
       const ba = rt.allocate(a.byteLength, "a"), bo = rt.allocate(16 * n, "out");

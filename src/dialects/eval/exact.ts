@@ -69,7 +69,7 @@ export function bindExactOp(name: string, result: LType, operands: readonly LTyp
     case "extsi": return u((a) => S.extsi(t0 as Int, it, a));
     case "extui": return u((a) => S.extui(t0 as Int, it, a));
     case "trunci": return u((a) => S.trunci(t0 as Int, it, a));
-    case "bitcast": return (a) => S.bitcast(t0 as Int | Flt, result as Int | Flt, a!);
+    case "bitcast": return (a) => S.bitcast(t0 as Int | Flt, result as Int | Flt, a);
   }
   throw new Error(`no exact semantics bound for '${name}'`);
 }

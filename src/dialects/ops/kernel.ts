@@ -18,9 +18,9 @@ export interface ReduceProps extends Annotated {
 
 export const KERNEL_OPS = {
   /** regions [config (args = workload args), body (args = device args)] */
-  "kernel.def": op({ props: shape<KernelProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "dispatchable kernel: launch-config region and device body" }),
+  "kernel.def": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom, doc: "dispatchable kernel: launch-config region and device body" }),
   /** regions [workload signature, launch signature]: args only, no ops */
-  "kernel.decl": op({ props: shape<KernelProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a kernel defined in another module" }),
+  "kernel.decl": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a kernel defined in another module" }),
   /** operands [gx, gy, gz, sx, sy, sz, (cx, cy, cz)?] */
   "kernel.launch.config": op({ props: shape<Annotated & { readonly cluster: boolean }>(),
     operands: { min: 6 }, results: 0, placement: "C", pure: true, terminator: true, syntax: custom, doc: "yields the launch geometry; last op of the config region",

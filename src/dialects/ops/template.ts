@@ -10,9 +10,9 @@ export interface TemplateProps extends CallableProps {
 }
 
 export const TEMPLATE_OPS = {
-  "template.decl": op({ props: shape<TemplateProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template family: a signature that providers implement" }),
+  "template.decl": op({ props: shape<TemplateProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template family: a signature that providers implement" }),
   "template.def": op({ props: shape<TemplateProps & { readonly family: string; readonly priority?: number }>(),
-    operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template provider of a family",
+    operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template provider of a family",
   }),
   /** operands = args */
   "template.apply": op({ props: shape<Annotated & { readonly family: string; readonly modifiers: readonly string[] }>(),

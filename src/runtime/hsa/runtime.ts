@@ -313,6 +313,6 @@ function discoverPools(lib: HsaLibrary, agent: bigint): HsaMemoryPool[] {
     if (segment === SEGMENT_GLOBAL) check(lib, lib.hsa.hsa_amd_memory_pool_get_info!(handle, POOL_INFO.GLOBAL_FLAGS, u32) as number, "hsa_amd_memory_pool_get_info(GLOBAL_FLAGS)");
     check(lib, lib.hsa.hsa_amd_memory_pool_get_info!(handle, POOL_INFO.SIZE, u64) as number, "hsa_amd_memory_pool_get_info(SIZE)");
     check(lib, lib.hsa.hsa_amd_memory_pool_get_info!(handle, POOL_INFO.RUNTIME_ALLOC_ALLOWED, flag) as number, "hsa_amd_memory_pool_get_info(RUNTIME_ALLOC_ALLOWED)");
-    return { handle, agent, segment, globalFlags: u32[0]!, size: Number(u64[0]!), allocatable: flag[0] !== 0 };
+    return { handle, agent, segment, globalFlags: u32[0], size: Number(u64[0]!), allocatable: flag[0] !== 0 };
   });
 }

@@ -137,7 +137,7 @@ export class SimRuntime {
     if (!(kernel instanceof SimKernelHandle)) throw new LoomError("invalid-argument", "launch needs a kernel from SimRuntime.loadCodeObject");
     for (const a of Array.isArray(args) ? args : []) if (a instanceof SimBuffer) this.own(a);
     const explicit = args instanceof Uint8Array ? args : kernel.record ? packFromInterface(kernel.record, args) : packFromMetadata(kernel.metadata, args);
-    const workgroupSize = options.workgroupSize ?? kernel.metadata.requiredWorkgroupSize ?? (Array.isArray(kernel.record?.workgroupSize) ? (kernel.record!.workgroupSize as readonly [number, number, number]) : undefined);
+    const workgroupSize = options.workgroupSize ?? kernel.metadata.requiredWorkgroupSize ?? (Array.isArray(kernel.record?.workgroupSize) ? (kernel.record.workgroupSize as readonly [number, number, number]) : undefined);
     if (!workgroupSize) throw new LoomError("invalid-argument", `kernel '${kernel.name}' has no fixed workgroup size: pass options.workgroupSize`);
     const shape: DispatchShape = { workgroups, workgroupSize, ...(options.dynamicLdsBytes !== undefined ? { dynamicLdsBytes: options.dynamicLdsBytes } : {}) };
     const stats = new Dispatcher(kernel.module.code, kernel.program, this.memory).run(explicit, shape, options.instructionBudget ?? this.budget);

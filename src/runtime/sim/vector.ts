@@ -53,10 +53,10 @@ const RCP_U = new Uint32Array(RCP_F.buffer);
 function rcpTowardZero(a: number): number {
   const exact = 1 / a;
   RCP_F[0] = exact;
-  const r = RCP_F[0]!;
+  const r = RCP_F[0];
   if (!Number.isFinite(exact) || Math.abs(r) <= Math.abs(exact)) return r;
   RCP_U[0] = RCP_U[0]! - 1;
-  return RCP_F[0]!;
+  return RCP_F[0];
 }
 
 const roundEven = (x: number): number => {

@@ -45,7 +45,7 @@ const ATOMICS_32: Record<string, Atomic32> = {
     const a = F[0]!;
     U[0] = d;
     F[0] = a + F[0]!;
-    return U[0]!;
+    return U[0];
   },
 };
 

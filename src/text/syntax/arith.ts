@@ -45,8 +45,8 @@ register("vector.extract", {
     return [p.parseType()];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).indices(op.props.indices);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(" ").value(op.operands[0]).indices(op.props.indices);
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
     w.text(" -> ").type(op.results[0]?.type ?? T.index);
   },
 });
@@ -64,7 +64,7 @@ register("vector.insert", {
     return [types[1]!];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).text(" into ").value(op.operands[1]!).indices(op.props.indices);
+    w.text(" ").value(op.operands[0]).text(" into ").value(op.operands[1]).indices(op.props.indices);
     w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
   },
 });

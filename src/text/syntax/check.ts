@@ -12,6 +12,7 @@ import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
 import type { NamedLiteral, ProviderAttr } from "../../dialects/ops/check.js";
+import type { OpIn } from "../../dialects/registry.js";
 import { annotationOf, parseSingleAnnotation, register } from "./core.js";
 
 // ---------------------------------------------------------------- shared clauses
@@ -122,7 +123,7 @@ register("check.case", {
   print(w, op) {
     for (const m of op.props.modifiers ?? []) w.text(` ${m}`);
     w.text(` @${op.props.symbol}`);
-    w.region(op.regions[0]!);
+    w.region(op.regions[0]);
   },
 });
 
@@ -152,7 +153,7 @@ register("kernel.entry.decl", {
     return [];
   },
   print(w, op) {
-    w.text(` @${op.props.symbol}`).signature(op.regions[0]!.args);
+    w.text(` @${op.props.symbol}`).signature(op.regions[0].args);
   },
 });
 
@@ -261,7 +262,7 @@ register("check.generate.random.uniform", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    printLiteral(printLiteral(w.text(" seed(").value(op.operands[0]!).text(") range("), op.props.lower).text(" to "), op.props.upper).text(")");
+    printLiteral(printLiteral(w.text(" seed(").value(op.operands[0]).text(") range("), op.props.lower).text(" to "), op.props.upper).text(")");
     w.annotation(annotationOf(op, () => [resultTypeOf(op)]));
   },
 });
@@ -279,8 +280,8 @@ register("check.tensor.view", {
     return [to];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).text(` offset(${op.props.offset})`);
-    const [from, to] = annotationOf(op, () => [op.operands[0]!.type, resultTypeOf(op)]);
+    w.text(" ").value(op.operands[0]).text(` offset(${op.props.offset})`);
+    const [from, to] = annotationOf(op, () => [op.operands[0].type, resultTypeOf(op)]);
     w.text(" : ").type(from!).text(" -> ").type(to!);
   },
 });
@@ -362,8 +363,8 @@ function parseActualExpected(p: Parser, op: Op): void {
   op.operands = [actual, expected];
 }
 
-function printActualExpected(w: Writer, op: Op): void {
-  w.text(" actual(").value(op.operands[0]!).text(") expected(").value(op.operands[1]!).text(")");
+function printActualExpected(w: Writer, op: OpIn<"check.expect" | "check.expect.equal" | "check.expect.bitwise" | "check.expect.close">): void {
+  w.text(" actual(").value(op.operands[0]).text(") expected(").value(op.operands[1]).text(")");
 }
 
 /** `check.expect.equal|bitwise actual(%a) expected(%b) : T` */
@@ -375,7 +376,7 @@ register("check.expect.equal check.expect.bitwise", {
   },
   print(w, op) {
     printActualExpected(w, op);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -405,7 +406,7 @@ register("check.expect.close", {
     w.text(" atol(");
     printLiteral(w, op.props.atol).text(") rtol(");
     printLiteral(w, op.props.rtol).text(`) nan(${op.props.nan})`);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -420,8 +421,8 @@ register("check.expect.shape", {
     return [];
   },
   print(w, op) {
-    w.text(" value(").value(op.operands[0]!).text(") shape(").indices(op.props.shape).text(")");
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(" value(").value(op.operands[0]).text(") shape(").indices(op.props.shape).text(")");
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -511,8 +512,8 @@ register("check.file.write.npy", {
     return [];
   },
   print(w, op) {
-    w.text(" value(").value(op.operands[0]!).text(`) path(${quoteString(op.props.path)}) mode(${op.props.mode})`);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(" value(").value(op.operands[0]).text(`) path(${quoteString(op.props.path)}) mode(${op.props.mode})`);
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -529,7 +530,7 @@ register("check.expect", {
     w.text(`<${op.props.provider}>`);
     printActualExpected(w, op);
     if (op.props.attrs) printProviderAttrs(w.text(" "), op.props.attrs);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 

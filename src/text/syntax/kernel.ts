@@ -98,9 +98,9 @@ register("kernel.subgroup.reduce", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.kind}> `).value(op.operands[0]!);
+    w.text(`<${op.props.kind}> `).value(op.operands[0]);
     if (op.props.clusterSize !== undefined) w.text(` {cluster_size = ${op.props.clusterSize}}`);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -112,8 +112,8 @@ register("kernel.workgroup.reduce", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.kind}> `).value(op.operands[0]!);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(`<${op.props.kind}> `).value(op.operands[0]);
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -136,8 +136,8 @@ register("kernel.workgroup.scan", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.kind}> `).value(op.operands[0]!).text(` {direction = ${op.props.direction}, mode = ${op.props.mode}}`);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(`<${op.props.kind}> `).value(op.operands[0]).text(` {direction = ${op.props.direction}, mode = ${op.props.mode}}`);
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -166,7 +166,7 @@ register("kernel.subgroup.broadcast", {
     return [types[0]!];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).text(" from ").value(op.operands[1]!);
+    w.text(" ").value(op.operands[0]).text(" from ").value(op.operands[1]);
     w.annotation(annotationOf(op, () => op.operands.map((v) => v.type)));
   },
 });
@@ -180,8 +180,8 @@ register("kernel.assert", {
     return [];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!);
+    w.text(" ").value(op.operands[0]);
     if (op.props.message !== undefined) w.text(" " + quoteString(op.props.message));
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });

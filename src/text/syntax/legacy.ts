@@ -94,8 +94,8 @@ function familyDecl(family: string, source: Op): Op {
   // The family's contract words (public, host|device, pure, hot|cold); `retain` stays per provider.
   decl.props.modifiers = (propOf(source, "modifiers") ?? []).filter((m) => m !== "retain");
   const region = decl.addRegion();
-  if (source.name === "template.def") {
-    const body = source.regions[0]!;
+  if (isOp(source, "template.def")) {
+    const body = source.regions[0];
     for (const a of body.args) region.addArg(a.name, a.type, a.span);
     decl.props.resultTypes = [...(propOf(source, "resultTypes") ?? [])];
   } else {

@@ -24,8 +24,8 @@ register("buffer.view", {
     return [p.parseType()];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!).text("[").value(op.operands[1]!).text("]");
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(" ").value(op.operands[0]).text("[").value(op.operands[1]).text("]");
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
     w.text(" -> ").type(op.results[0]?.type ?? T.buffer);
   },
 });
@@ -86,8 +86,8 @@ register("buffer.alloca", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    if (op.props.dictForm === true) w.text(" ").value(op.operands[0]!).text(` {base_alignment = ${op.props.align}, memory_space = ${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}}`);
-    else w.text(`<${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}> align(${op.props.align}) `).value(op.operands[0]!);
+    if (op.props.dictForm === true) w.text(" ").value(op.operands[0]).text(` {base_alignment = ${op.props.align}, memory_space = ${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}}`);
+    else w.text(`<${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}> align(${op.props.align}) `).value(op.operands[0]);
     w.annotation(annotationOf(op, () => [T.buffer]));
   },
 });
@@ -129,8 +129,8 @@ register("buffer.assume.memory_space", {
     return [parseSingleAnnotation(p, op)];
   },
   print(w, op) {
-    w.text(`<${op.props.invalidSpace ?? op.props.space}> `).value(op.operands[0]!);
-    w.annotation(annotationOf(op, () => [op.operands[0]!.type]));
+    w.text(`<${op.props.invalidSpace ?? op.props.space}> `).value(op.operands[0]);
+    w.annotation(annotationOf(op, () => [op.operands[0].type]));
   },
 });
 
@@ -141,7 +141,7 @@ register("buffer.length", {
     return [T.offset];
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!);
+    w.text(" ").value(op.operands[0]);
   },
 });
 

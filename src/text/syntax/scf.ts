@@ -104,9 +104,9 @@ register("scf.if", {
     return types;
   },
   print(w, op) {
-    w.text(" ").value(op.operands[0]!);
+    w.text(" ").value(op.operands[0]);
     printResultTypes(w, op);
-    w.region(op.regions[0]!, { omitEmptyYield: true });
+    w.region(op.regions[0], { omitEmptyYield: true });
     if (op.regions[1]) w.text(" else").region(op.regions[1], { omitEmptyYield: true });
   },
 });
@@ -169,9 +169,9 @@ register("scf.for", {
   },
   print(w, op) {
     const [lo, hi, step, ...inits] = op.operands;
-    const body = op.regions[0]!;
+    const body = op.regions[0];
     const [iv, ...accs] = body.args;
-    w.text(" ").value(iv!).text(" = [").value(lo!).text(" to ").value(hi!).text(" step ").value(step!).text("]");
+    w.text(" ").value(iv!).text(" = [").value(lo).text(" to ").value(hi).text(" step ").value(step).text("]");
     if (accs.length > 0) printCarried(w, accs, inits);
     printResultTypes(w, op);
     const unroll = op.props.unroll;
@@ -211,11 +211,11 @@ register("scf.while", {
   },
   print(w, op) {
     const [before, after] = op.regions;
-    if (op.operands.length > 0) printCarried(w, before!.args, op.operands);
+    if (op.operands.length > 0) printCarried(w, before.args, op.operands);
     printResultTypes(w, op);
-    w.region(before!);
+    w.region(before);
     w.text(" do");
-    if (op.props.hasDoArgs || after!.args.length > 0) w.signature(after!.args);
-    w.region(after!);
+    if (op.props.hasDoArgs || after.args.length > 0) w.signature(after.args);
+    w.region(after);
   },
 });

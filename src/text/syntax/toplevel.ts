@@ -149,12 +149,12 @@ register("kernel.def", {
   print(w, op) {
     const [config, body] = op.regions;
     printHeader(w, op);
-    w.signature(config!.args);
+    w.signature(config.args);
     printWhere(w, op.props.workloadWhere);
-    w.region(config!);
-    w.text(" launch").signature(body!.args);
+    w.region(config);
+    w.text(" launch").signature(body.args);
     printWhere(w, op.props.launchWhere);
-    w.region(body!);
+    w.region(body);
   },
 });
 
@@ -173,9 +173,9 @@ register("kernel.decl", {
   print(w, op) {
     const [workload, launch] = op.regions;
     printHeader(w, op);
-    w.signature(workload!.args);
+    w.signature(workload.args);
     printWhere(w, op.props.workloadWhere);
-    w.text(" launch").signature(launch!.args);
+    w.text(" launch").signature(launch.args);
     printWhere(w, op.props.launchWhere);
   },
 });

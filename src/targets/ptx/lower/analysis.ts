@@ -94,7 +94,7 @@ export function knownMultiple(v: Value | bigint, staticSize?: readonly number[])
   if (!("operands" in v.owner)) {
     // An `scf.for` induction variable takes lo, lo + step, …: a multiple of gcd(lo, step).
     const loop = v.owner.parent;
-    if (loop && isOp(loop, "scf.for") && v.owner.args[0] === v) return gcd(knownMultiple(loop.operands[0]!, staticSize), knownMultiple(loop.operands[2]!, staticSize));
+    if (loop && isOp(loop, "scf.for") && v.owner.args[0] === v) return gcd(knownMultiple(loop.operands[0], staticSize), knownMultiple(loop.operands[2], staticSize));
     return 1;
   }
   const def = v.owner;

@@ -95,14 +95,14 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
   // One walk: an alloca comes before (dominates) every view of it, so it is a root by then.
   walkRegion(body, (op) => {
     if (isOp(op, "buffer.alloca")) {
-      starts.add(op.results[0]!);
-      facts.set(op.results[0]!, fresh());
+      starts.add(op.results[0]);
+      facts.set(op.results[0], fresh());
       allocas.push(op);
       return;
     }
     if (isOp(op, "buffer.view")) {
-      const root = rootValueOf(op.operands[0]!, starts);
-      const t = op.results[0]!.type;
+      const root = rootValueOf(op.operands[0], starts);
+      const t = op.results[0].type;
       const f = root && facts.get(root);
       if (!f || t.kind !== "view") return;
       const w = wgslTypeOf(t.element.name);
