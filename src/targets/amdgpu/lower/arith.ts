@@ -23,10 +23,29 @@ function isScalarRead(o: MOperand): boolean {
 /** Legal VOP3 sources: literals out on gfx9, SGPR reads within the constant bus. */
 export function vop3Sources(cx: Cx, ops: readonly MOperand[], extraReads = 0): MOperand[] {
   const out = ops.map((o) => cx.vop3(o));
-  const key = (o: MOperand) => (o.k === "vreg" ? `r${o.r.id}:${o.sub}` : JSON.stringify(o));
-  const reads = () => new Set(out.filter(isScalarRead).map(key)).size + extraReads;
-  for (let i = out.length - 1; i >= 0 && reads() > busLimit(cx); i--) if (isScalarRead(out[i]!)) out[i] = cx.toVgpr(out[i]!);
+  const limit = busLimit(cx);
+  for (let i = out.length - 1; i >= 0 && distinctScalarReads(out) + extraReads > limit; i--) if (isScalarRead(out[i]!)) out[i] = cx.toVgpr(out[i]!);
   return out;
+}
+
+/** Whether two scalar reads name the same dword(s) or literal (one constant-bus read). */
+function sameScalarRead(a: MOperand, b: MOperand): boolean {
+  if (a.k === "vreg") return b.k === "vreg" && a.r.id === b.r.id && a.sub === b.sub;
+  if (a.k === "s") return b.k === "s" && a.i === b.i && a.n === b.n;
+  return a.k === "imm" && b.k === "imm" && a.v === b.v;
+}
+
+/** The constant-bus reads of a source list: its distinct SGPRs and literals. */
+function distinctScalarReads(ops: readonly MOperand[]): number {
+  let n = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (!isScalarRead(o)) continue;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = isScalarRead(ops[j]!) && sameScalarRead(ops[j]!, o);
+    if (!seen) n++;
+  }
+  return n;
 }
 
 export function vop3(cx: Cx, mnemonic: string, dst: MOperand, ops: readonly MOperand[], extraReads = 0): void {
@@ -80,26 +99,30 @@ function fold32(op: Int32Op, a: bigint, b: bigint): bigint {
 /**
  * VGPR i32 values known to be k·x (mod 2³²) for a register x: sums of multiples of one value
  * (an unrolled `acc += x`) become one shift-add of x, and the partial sums no one else reads
- * go (dce.ts), as LLVM's instcombine folds `x·c + x` into `x·(c + 1)`.
+ * go (dce.ts), as LLVM's instcombine folds `x·c + x` into `x·(c + 1)`. The facts are the
+ * kernel's (KernelLowering.multiples, by result register); k is a u32 number.
  */
-const MULTIPLES = new WeakMap<VReg, { readonly x: Scalar; readonly k: bigint }>();
+function multipleOf(cx: Cx, s: Scalar): { readonly x: Scalar; readonly k: number } {
+  return (s.reg && !s.mutable && cx.multiples.get(s.reg)) || { x: s, k: 1 };
+}
 
-function multipleOf(s: Scalar): { readonly x: Scalar; readonly k: bigint } {
-  return (s.reg && !s.mutable && MULTIPLES.get(s.reg)) || { x: s, k: 1n };
+/** log2(c) when the u32 `c` is a power of two above 1, else -1. */
+function shiftOfPower(c: number): number {
+  return c > 1 && (c & (c - 1)) === 0 ? 31 - Math.clz32(c) : -1;
 }
 
 /** a + b as k·x in one full-rate instruction when both are multiples of x and k is 2ⁿ or 2ⁿ + 1. */
 function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
-  const ma = multipleOf(a), mb = multipleOf(b);
+  const ma = multipleOf(cx, a), mb = multipleOf(cx, b);
   const x = ma.x;
   if (x.reg !== mb.x.reg || x.mutable || x.reg?.cls !== "v" || x.reg.n !== 1 || x.t !== "i32") return undefined;
-  const k = BigInt.asUintN(32, ma.k + mb.k);
+  const k = (ma.k + mb.k) >>> 0;
   const d = cx.vreg("v", 1);
-  const shift = (c: bigint) => (c > 0n && (c & (c - 1n)) === 0n ? c.toString(2).length - 1 : -1);
-  if (shift(k) >= 1) vop2(cx, "v_lshlrev_b32", part(d), imm(shift(k)), cx.lo(x), false);
-  else if (shift(k - 1n) >= 1) vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(x), imm(shift(k - 1n)), cx.lo(x)]);
+  const power = shiftOfPower(k), powerPlusOne = shiftOfPower((k - 1) >>> 0);
+  if (power >= 1) vop2(cx, "v_lshlrev_b32", part(d), imm(power), cx.lo(x), false);
+  else if (k !== 0 && powerPlusOne >= 1) vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(x), imm(powerPlusOne), cx.lo(x)]);
   else vop2(cx, "v_add_u32", part(d), cx.lo(a), cx.lo(b), true);
-  MULTIPLES.set(d, { x, k });
+  cx.multiples.set(d, { x, k });
   return s32(cx, "i32", d);
 }
 
@@ -108,27 +131,25 @@ function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
  * with a shift is one `v_lshl_add_u32` (LDS addresses `row·256 + slot·4·4`); the inner shift
  * goes when nothing else reads it.
  */
-const SHIFTS = new WeakMap<VReg, { readonly x: Scalar; readonly k: number }>();
-
-function shiftOf(s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
-  const known = s.reg && !s.mutable ? SHIFTS.get(s.reg) : undefined;
+function shiftOf(cx: Cx, s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
+  const known = s.reg && !s.mutable ? cx.shifts.get(s.reg) : undefined;
   return known && !known.x.mutable ? known : undefined;
 }
 
-/** A VALU shift or shift-add folded through SHIFTS, or undefined. */
+/** A VALU shift or shift-add folded through KernelLowering.shifts, or undefined. */
 function foldShift(cx: Cx, op: Int32Op, a: Scalar, b: Scalar): VReg | undefined {
   if (op === "shl" && b.c !== undefined) {
-    const inner = shiftOf(a);
+    const inner = shiftOf(cx, a);
     const k = (inner?.k ?? 0) + Number(BigInt.asUintN(32, b.c));
     if (k > 31) return undefined;
     const x = inner?.x ?? a;
     const d = cx.vreg("v", 1);
     vop2(cx, "v_lshlrev_b32", part(d), imm(k), cx.lo(x), false);
-    if (x.reg?.cls === "v") SHIFTS.set(d, { x, k });
+    if (x.reg?.cls === "v") cx.shifts.set(d, { x, k });
     return d;
   }
   if (op === "add") {
-    const sa = shiftOf(a), sb = sa ? undefined : shiftOf(b);
+    const sa = shiftOf(cx, a), sb = sa ? undefined : shiftOf(cx, b);
     const shifted = sa ?? sb;
     if (!shifted) return undefined;
     const other = sa ? b : a;
@@ -184,24 +205,22 @@ export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
     // x + c, remembered as such so that an access at it can use x's address and put c in the offset field.
     const [x, c] = a.c !== undefined ? [b, a.c] : [a, b.c];
     if (c !== undefined && x.c === undefined && sum.reg && sum.reg !== x.reg) {
-      const inner = OFFSETS.get(x.reg!);
-      OFFSETS.set(sum.reg, inner ? { v: inner.v, k: BigInt.asIntN(64, inner.k + BigInt.asIntN(64, c)) } : { v: x, k: BigInt.asIntN(64, c) });
+      const inner = cx.offsets.get(x.reg!);
+      cx.offsets.set(sum.reg, inner ? { v: inner.v, k: BigInt.asIntN(64, inner.k + BigInt.asIntN(64, c)) } : { v: x, k: BigInt.asIntN(64, c) });
     }
     return sum;
   });
 }
 
 /**
- * 64-bit values known to be (register value) + (constant), by result register. A register
- * control flow rewrites (a loop's induction variable) may be the register part: it changes
- * only where the sum's region ends (the back edge), after every access in it.
+ * `x` as a register part and a signed constant (`k` = 0 when none is known), from the
+ * 64-bit sums add64 recorded (KernelLowering.offsets). A register control flow rewrites (a
+ * loop's induction variable) may be the register part: it changes only where the sum's
+ * region ends (the back edge), after every access in it.
  */
-const OFFSETS = new WeakMap<VReg, { readonly v: Scalar; readonly k: bigint }>();
-
-/** `x` as a register part and a signed constant (`k` = 0 when none is known). */
-export function constantOffset(x: Scalar): { v?: Scalar; k: bigint } {
+export function constantOffset(x: Scalar, cx: Cx): { v?: Scalar; k: bigint } {
   if (x.c !== undefined) return { k: BigInt.asIntN(64, x.c) };
-  return (x.reg && OFFSETS.get(x.reg)) || { v: x, k: 0n };
+  return (x.reg && cx.offsets.get(x.reg)) || { v: x, k: 0n };
 }
 
 function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {

@@ -260,9 +260,14 @@ export class KernelLowering {
     return `${base}_b${this.wave}`;
   }
 
+  /** Facts arith.ts folds through, by result register: k·x (u32 k), x << k, x + k (64-bit). */
+  readonly multiples = new Map<VReg, { readonly x: Scalar; readonly k: number }>();
+  readonly shifts = new Map<VReg, { readonly x: Scalar; readonly k: number }>();
+  readonly offsets = new Map<VReg, { readonly v: Scalar; readonly k: bigint }>();
+
   private fixedRegs = new Map<string, VReg>();
   private readonly scopes: Map<number | string, Scalar>[] = [new Map()];
-  private readonly ids = new WeakMap<object, number>();
+  private readonly ids = new Map<object, number>();
   /** Constants by bits, one id each (memo keys), per carrier (CARRIER_CODE). */
   private readonly constantIds = new Map<bigint, number>();
 
