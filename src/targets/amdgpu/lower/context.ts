@@ -17,7 +17,7 @@ import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.j
 import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
-import type { PreparedKernel, Uniformity } from "../../../core/prepared.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { IsaFamily } from "../isa/family.js";
 import { imm, special, type Operand } from "../isa/operands.js";
@@ -95,7 +95,7 @@ export class KernelLowering {
   private currentOp: Op | undefined;
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
-  private classes: ReadonlyMap<Value, Uniformity> = new Map();
+  private varying: ReadonlySet<Value> = new Set();
   readonly family: IsaFamily;
   readonly wave: 32 | 64;
   /** Hardware-initialized registers the kernel read. */
@@ -186,14 +186,14 @@ export class KernelLowering {
     return carrierOf(t.element.name);
   }
 
-  /** Uniformity of a value (uniformity.ts: the verifier's analysis joined with the body's own). */
+  /** Uniformity of a value of the body (uniformity.ts: the verifier's analysis joined with the body's own). */
   uniform(v: Value): boolean {
-    return this.classes.get(v) === "uniform";
+    return !this.varying.has(v);
   }
 
-  /** Takes the map itself (bodyUniformity makes one per kernel; no copy). */
-  setUniformity(map: ReadonlyMap<Value, Uniformity>): void {
-    this.classes = map;
+  /** Takes the set itself (bodyVarying makes one per kernel; no copy). */
+  setVarying(varying: ReadonlySet<Value>): void {
+    this.varying = varying;
   }
 
   // ---- emission -----------------------------------------------------------------------------

@@ -33,6 +33,12 @@ function capture(cx: Cx, region: Region | undefined, args: readonly Lowered[]): 
   return { items: cx.program.items.splice(start), yielded };
 }
 
+/** Lowers `region` where the program stands (no capture) and returns what it yields. */
+function lowerInPlace(cx: Cx, region: Region, args: readonly Lowered[]): Lowered[] {
+  const term = cx.lowerRegion(region, args);
+  return term.operands.map((v) => cx.get(v));
+}
+
 function append(cx: Cx, items: readonly Item[]): void {
   cx.program.items.push(...items);
 }
@@ -190,9 +196,8 @@ const ifRule: Rule = (cx, op) => {
   const cond = cx.scalar(operandOf(op, 0));
   if (cond.c !== undefined) {
     const taken = cond.c !== 0n ? op.regions[0] : op.regions[1];
-    const r = capture(cx, taken, []);
-    append(cx, r.items);
-    return op.results.forEach((res, i) => cx.set(res, r.yielded[i] ?? { kind: "invalid" }));
+    const yielded = taken ? lowerInPlace(cx, taken, []) : [];
+    return op.results.forEach((res, i) => cx.set(res, yielded[i] ?? { kind: "invalid" }));
   }
   if (cond.mask) for (const region of op.regions) hoistAddresses(cx, region);
   const thenPart = capture(cx, op.regions[0], []);
@@ -284,13 +289,11 @@ const forRule: Rule = (cx, op) => {
   const trips = tripCount(lo, hi, step);
   if (trips !== undefined && (trips === 0 || (op.props.unroll !== undefined && op.props.unroll !== false && trips <= MAX_UNROLL))) {
     let carried: Lowered[] = inits;
-    for (let k = 0; k < trips; k++) {
-      const iv = cx.const("i64", BigInt.asIntN(64, lo.c!) + BigInt(k) * BigInt.asIntN(64, step.c!));
+    const first = BigInt.asIntN(64, lo.c!), stride = BigInt.asIntN(64, step.c!);
+    for (let k = 0, at = first; k < trips; k++, at += stride) {
       // Iterations are straight-line code one after another: address parts computed once serve all.
       cx.shareNextScope = true;
-      const r = capture(cx, body, [iv, ...carried]);
-      append(cx, r.items);
-      carried = r.yielded;
+      carried = lowerInPlace(cx, body, [cx.const("i64", at), ...carried]);
     }
     return op.results.forEach((res, i) => cx.set(res, carried[i]!));
   }

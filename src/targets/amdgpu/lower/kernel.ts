@@ -31,7 +31,7 @@ import { carrierOf, KernelLowering, type Lowered } from "./context.js";
 import { isHalf } from "./half.js";
 import { isNarrowInt, narrowArgument } from "./narrow.js";
 import { AMDGPU_RULES } from "./rules.js";
-import { bodyUniformity } from "./uniformity.js";
+import { bodyVarying } from "./uniformity.js";
 import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.js";
 import { privateLayout } from "./scratch.js";
 
@@ -155,7 +155,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
       return { cx };
     }
   }
-  cx.setUniformity(bodyUniformity(kernel.body, analyses));
+  cx.setVarying(bodyVarying(kernel.body, analyses));
   const args = bindArguments(cx);
   const term = lowerRegionOps(cx, kernel.body, args);
   if (!isOp(term, "kernel.return")) throw new Error(`AMDGPU lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
