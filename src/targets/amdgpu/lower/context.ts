@@ -147,14 +147,17 @@ export class KernelLowering {
   }
 
   checkTypes(op: Op): boolean {
-    for (const v of [...op.operands, ...op.results]) {
-      const t = v.type;
+    return this.selectable(op, op.operands) && this.selectable(op, op.results);
+  }
+
+  /** False (after reporting at `op`) when one of `values` has a type the selection lacks. */
+  private selectable(op: Op, values: readonly Value[]): boolean {
+    for (let i = 0; i < values.length; i++) {
+      const t = values[i]!.type;
       const name = t.kind === "prim" ? t.name : t.element.name;
-      if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
-      if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
-        return false;
-      }
+      if (carrierOf(name) !== undefined || name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
+      this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
+      return false;
     }
     return true;
   }

@@ -109,9 +109,11 @@ function flatYields(cx: Cx, op: Op, lists: readonly (readonly Lowered[])[]): Fla
   const shapes: Shape[] = [];
   const owners: number[] = [];
   const out: Scalar[][] = [];
-  for (const [li, l] of lists.entries()) {
+  for (let li = 0; li < lists.length; li++) {
+    const l = lists[li]!;
     const flat: Scalar[] = [];
-    for (const [i, x] of l.entries()) {
+    for (let i = 0; i < l.length; i++) {
+      const x = l[i]!;
       if (x.kind === "scalar") {
         flat.push(x);
         if (li === 0) { shapes.push({ kind: "scalar" }); owners.push(i); }
