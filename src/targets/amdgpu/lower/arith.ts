@@ -7,7 +7,10 @@
  */
 import { imm, isLiteral } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
-import { fitsU32, KernelLowering, type Carrier, type Scalar } from "./context.js";
+import { fitsU32, I64_SIGN, KernelLowering, type Carrier, type Scalar } from "./context.js";
+
+/** 2²⁴ (the 24-bit multiplier's operand bound), once. */
+const U24 = 1n << 24n;
 
 type Cx = KernelLowering;
 
@@ -60,7 +63,7 @@ export function vop2(cx: Cx, mnemonic: string, dst: MOperand, a: MOperand, b: MO
   cx.emit(mnemonic, [dst, a, b]);
 }
 
-const s32 = (cx: Cx, t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar => cx.sval(t, reg, extra);
+const s32 = (cx: Cx, t: Carrier, reg: VReg, extra?: Partial<Scalar>): Scalar => cx.sval(t, reg, extra);
 
 // ---- 32-bit integers ----------------------------------------------------------------------
 
@@ -170,7 +173,7 @@ export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i
     const sum = addMultiples(cx, a, b);
     if (sum) return sum;
   }
-  const extra: Partial<Scalar> = max !== undefined ? { max } : {};
+  const extra: Partial<Scalar> | undefined = max !== undefined ? { max } : undefined;
   if (uniform(cx, a, b)) {
     const d = cx.vreg("s", 1);
     cx.emit(SALU32[op], [part(d), cx.lo(a), cx.lo(b)]);
@@ -181,7 +184,7 @@ export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i
   const d = cx.vreg("v", 1);
   const [mnemonic, commutative, reversed] = VALU32[op];
   if (mnemonic === "v_mul_lo_u32") {
-    const small = a.max !== undefined && b.max !== undefined && a.max < 1n << 24n && b.max < 1n << 24n;
+    const small = a.max !== undefined && b.max !== undefined && a.max < U24 && b.max < U24;
     if (small) vop2(cx, "v_mul_u32_u24", part(d), cx.lo(a), cx.lo(b), true);
     else vop3(cx, mnemonic, part(d), [cx.lo(a), cx.lo(b)]);
   } else if (reversed) vop2(cx, mnemonic, part(d), cx.lo(b), cx.lo(a), false);
@@ -196,7 +199,7 @@ const narrowOf = (cx: Cx, x: Scalar, max: bigint | undefined): Scalar => ({ ...x
 const wrap64 = (c: bigint) => BigInt.asUintN(64, c);
 
 function pairResult(cx: Cx, reg: VReg, max?: bigint): Scalar {
-  return cx.sval("i64", reg, max !== undefined ? { max } : {});
+  return cx.sval("i64", reg, max !== undefined ? { max } : undefined);
 }
 
 export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
@@ -229,7 +232,7 @@ function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (b.c === 0n) return a;
   const max = KernelLowering.addMax(a.max, b.max);
   if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "add", a, b, "i64"), max);
-  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  const keep = max !== undefined && max < I64_SIGN ? max : undefined;
   // A 32-bit value plus a 64-bit pair: x · 1 + y in one `v_mad_u64_u32` (no zero high dword to build).
   const [x, y] = cx.hiZero(a) ? [a, b] : [b, a];
   if (!uniform(cx, a, b) && cx.hiZero(x) && x.c === undefined && !cx.hiZero(y) && y.reg?.n === 2) {
@@ -301,11 +304,11 @@ function shl64Uncached(cx: Cx, x: Scalar, k: number): Scalar {
   if (uniform(cx, x)) {
     const d = cx.vreg("s", 2);
     cx.emit("s_lshl_b64", [part(d), part(cx.spair(x)), imm(k)]);
-    return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+    return pairResult(cx, d, max !== undefined && max < I64_SIGN ? max : undefined);
   }
   const d = cx.vreg("v", 2);
   cx.emit("v_lshlrev_b64", [part(d), imm(k), part(cx.vpair(x))]);
-  return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+  return pairResult(cx, d, max !== undefined && max < I64_SIGN ? max : undefined);
 }
 
 /** x >> amount (logical or arithmetic); `amount` is an i64 whose low dword is used. */
@@ -344,7 +347,7 @@ function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (k !== undefined) return shl64(cx, a, k);
   const max = a.max !== undefined && b.max !== undefined ? a.max * b.max : undefined;
   if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "mul", a, b, "i64"), max);
-  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  const keep = max !== undefined && max < I64_SIGN ? max : undefined;
   if (uniform(cx, a, b)) {
     const d = cx.vreg("s", 2);
     cx.emit("s_mul_i32", [part(d, 0, 1), cx.lo(a), cx.lo(b)]);

@@ -81,6 +81,8 @@ export function carrierOf(name: PrimName): Carrier | undefined {
 }
 
 const U32 = 0xffffffffn;
+/** 2⁶³, once (a BigInt expression allocates each time it is evaluated). */
+export const I64_SIGN = 1n << 63n;
 
 /** Memo operation names, by index (a process-wide handful: the integer memo keys hold 4 bits of it). */
 const MEMO_OPS = new Map<string, number>();
@@ -376,7 +378,7 @@ export class KernelLowering {
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
     if (t === "f16" || t === "bf16" || t === "i16") return { kind: "scalar", t, c: bits & 0xffffn };
     if (t === "i8") return { kind: "scalar", t, c: bits & 0xffn };
-    return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
+    return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= I64_SIGN ? undefined : bits };
   }
 
   // ---- operands -------------------------------------------------------------------------------
@@ -488,8 +490,8 @@ export class KernelLowering {
   }
 
   // ---- results --------------------------------------------------------------------------------
-  sval(t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar {
-    return { kind: "scalar", t, reg, ...extra };
+  sval(t: Carrier, reg: VReg, extra?: Partial<Scalar>): Scalar {
+    return extra === undefined ? { kind: "scalar", t, reg } : { kind: "scalar", t, reg, ...extra };
   }
 
   /** A 32-bit result register of the class the operands allow. */

@@ -281,9 +281,9 @@ function tripCount(lo: Scalar, hi: Scalar, step: Scalar): number | undefined {
 }
 
 const forRule: Rule = (cx, op) => {
-  const [loV, hiV, stepV, ...initValues] = op.operands;
-  const lo = cx.scalar(loV!), hi = cx.scalar(hiV!), step = cx.scalar(stepV!);
-  const inits = initValues.map((v) => cx.get(v));
+  const lo = cx.scalar(operandOf(op, 0)), hi = cx.scalar(operandOf(op, 1)), step = cx.scalar(operandOf(op, 2));
+  const inits: Lowered[] = [];
+  for (let i = 3; i < op.operands.length; i++) inits.push(cx.get(op.operands[i]!));
   const initFlat = flatYields(cx, op, [inits]);
   if (!initFlat) return cx.poison(op);
   const initScalars = initFlat.lists;
