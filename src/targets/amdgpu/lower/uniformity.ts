@@ -38,13 +38,14 @@ export function bodyVarying(body: Region, analyses: ModuleAnalyses | undefined):
   const visit = (op: Op, control: boolean): void => {
     const results = op.results;
     let verifierSaysVarying = false;
-    if (analyses !== undefined) {
+    // The verifier's answers and the sources are fixed: marked once, on the first pass.
+    if (analyses !== undefined && firstPass) {
       for (const v of results) if (analyses.uniformity.of(v) !== "uniform") {
         verifierSaysVarying = true;
         break;
       }
     }
-    if (verifierSaysVarying || VARYING_SOURCES.has(op.name)) markAll(results);
+    if (verifierSaysVarying || (firstPass && VARYING_SOURCES.has(op.name))) markAll(results);
     const regions = op.regions;
     if (regions.length === 0) {
       anyVaryingUse = false;
@@ -89,10 +90,12 @@ export function bodyVarying(body: Region, analyses: ModuleAnalyses | undefined):
     }
     if (inner) markAll(results);
   };
+  let firstPass = true;
+  if (analyses !== undefined) for (const a of body.args) if (analyses.uniformity.of(a) !== "uniform") mark(a);
   while (changed) {
     changed = false;
-    if (analyses !== undefined) for (const a of body.args) if (analyses.uniformity.of(a) !== "uniform") mark(a);
     region(body, false);
+    firstPass = false;
   }
   return varying;
 }
