@@ -303,11 +303,16 @@ export function formatInstruction(inst: Instruction, family: IsaFamily, syntax: 
   }
 }
 
-/** A straight-line program as little-endian bytes. */
-export function encodeProgram(program: readonly Instruction[], family: IsaFamily): Uint8Array {
+/** A straight-line program's words. */
+export function encodeWords(program: readonly Instruction[], family: IsaFamily): number[] {
   const words: number[] = [];
   for (const i of program) encodeInto(i, family, words);
-  return wordsToBytes(words);
+  return words;
+}
+
+/** A straight-line program as little-endian bytes. */
+export function encodeProgram(program: readonly Instruction[], family: IsaFamily): Uint8Array {
+  return wordsToBytes(encodeWords(program, family));
 }
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
