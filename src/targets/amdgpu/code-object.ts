@@ -9,7 +9,7 @@ import { describeKernel, writeKernelDescriptor, KERNEL_DESCRIPTOR_SIZE, type Ker
 import { alignUp } from "./elf/byte-writer.js";
 import { writeSharedObject, type DynamicSymbol } from "./elf/shared-object.js";
 import { ALIGNMENT_FILL, codeEndPadding } from "./isa/code-end.js";
-import { encodeInstruction, encodeProgram, type Instruction } from "./isa/encoder.js";
+import { encodeInstruction, encodeWords, type Instruction } from "./isa/encoder.js";
 import type { IsaFamily } from "./isa/family.js";
 import { metadataNote, type KernelMetadataInput } from "./metadata.js";
 import type { HiddenArgument } from "./lower/kernel.js";
@@ -25,8 +25,8 @@ export interface CodeObjectKernel {
   /** Symbol name of the entry (the export name). */
   readonly name: string;
   readonly program: readonly Instruction[];
-  /** The program's bytes when already encoded (the lowering's code buffer). */
-  readonly code?: Uint8Array;
+  /** The program's words when already encoded (the lowering's). */
+  readonly words?: readonly number[];
   readonly resources: KernelResources;
   readonly args: readonly ArgSlot[];
   readonly hiddenArguments?: readonly HiddenArgument[];
@@ -73,38 +73,38 @@ function fillWords(view: DataView, at: number, word: number, bytes: number): voi
  * `.text`: each kernel at a 256-byte boundary, nop-filled between, code-end padding after.
  * Sets each kernel's offset and returns the section size; `writeText` then fills it in place.
  */
-function layoutText(fill: TextFill, codes: readonly Uint8Array[], offsets: number[]): number {
+function layoutText(fill: TextFill, codes: readonly (readonly number[])[], offsets: number[]): number {
   let size = 0;
   for (const code of codes) {
     size = alignUp(size, KERNEL_CODE_ALIGN);
     offsets.push(size);
-    size += code.length;
+    size += 4 * code.length;
   }
   if (fill.padding) size = alignUp(size, fill.padding.cacheLineBytes) + fill.padding.fillBytes;
   return size;
 }
 
-function writeText(fill: TextFill, codes: readonly Uint8Array[], offsets: readonly number[], size: number, out: Uint8Array, view: DataView, at: number): void {
+function writeText(fill: TextFill, codes: readonly (readonly number[])[], offsets: readonly number[], size: number, view: DataView, at: number): void {
   let end = 0;
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i]!;
     const offset = offsets[i]!;
     fillWords(view, at + end, fill.nop >>> 0, offset - end);
-    out.set(code, at + offset);
-    end = offset + code.length;
+    for (let w = 0; w < code.length; w++) view.setUint32(at + offset + 4 * w, code[w]!, true);
+    end = offset + 4 * code.length;
   }
   if (fill.padding) fillWords(view, at + end, fill.padding.word >>> 0, size - end);
 }
 
 export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeObjectKernel[], options: CodeObjectOptions): Uint8Array {
   const family = info.processor.family;
-  const codes: Uint8Array[] = [];
+  const codes: (readonly number[])[] = [];
   const descriptors: KernelDescriptor[] = [];
   const notes: KernelMetadataInput[] = [];
   const symbols: DynamicSymbol[] = [];
   const offsets: number[] = [];
   for (const k of kernels) {
-    codes.push(k.code ?? encodeProgram(k.program, family));
+    codes.push(k.words ?? encodeWords(k.program, family));
     const descriptor = describeKernel({ info, wavefrontSize: k.wavefrontSize, groupSegmentFixedSize: k.groupSegmentFixedSize, kernargSize: k.kernargSize, resources: k.resources });
     descriptors.push(descriptor);
     notes.push({ name: k.name, args: k.args, hiddenArguments: k.hiddenArguments ?? [], kernargSize: k.kernargSize, wavefrontSize: k.wavefrontSize, maxFlatWorkgroupSize: k.maxFlatWorkgroupSize, descriptor, requiredWorkgroupSize: k.requiredWorkgroupSize });
@@ -112,7 +112,7 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
   const fill = fillOf(family, info.processor.hasAccumOffset);
   const textSize = layoutText(fill, codes, offsets);
   kernels.forEach((k, i) => {
-    symbols.push({ name: k.name, section: "text", offset: offsets[i]!, size: codes[i]!.length, type: "func", visibility: "protected" });
+    symbols.push({ name: k.name, section: "text", offset: offsets[i]!, size: 4 * codes[i]!.length, type: "func", visibility: "protected" });
     symbols.push({ name: `${k.name}.kd`, section: "rodata", offset: i * KERNEL_DESCRIPTOR_SIZE, size: KERNEL_DESCRIPTOR_SIZE, type: "object", visibility: "default" });
   });
 
@@ -129,7 +129,7 @@ export function buildCodeObject(info: AmdgpuTargetInfo, kernels: readonly CodeOb
         }
       },
     },
-    text: { size: textSize, align: KERNEL_CODE_ALIGN, write: (out, view, at) => writeText(fill, codes, offsets, textSize, out, view, at) },
+    text: { size: textSize, align: KERNEL_CODE_ALIGN, write: (_out, view, at) => writeText(fill, codes, offsets, textSize, view, at) },
     symbols,
   });
 }

@@ -63,7 +63,7 @@ export function codeObjectKernel(k: PreparedKernel, info: AmdgpuTargetInfo, lowe
   return {
     name: k.exportName,
     program: lowered.program,
-    code: lowered.code,
+    words: lowered.words,
     resources: lowered.resources,
     args: k.args,
     hiddenArguments: lowered.hiddenArguments,

@@ -303,15 +303,24 @@ export function formatInstruction(inst: Instruction, family: IsaFamily, syntax: 
   }
 }
 
-/** A straight-line program as little-endian bytes. */
-export function encodeProgram(program: readonly Instruction[], family: IsaFamily): Uint8Array {
+/** A straight-line program's words. */
+export function encodeWords(program: readonly Instruction[], family: IsaFamily): number[] {
   const words: number[] = [];
   for (const i of program) encodeInto(i, family, words);
-  return wordsToBytes(words);
+  return words;
 }
+
+/** A straight-line program as little-endian bytes. */
+export function encodeProgram(program: readonly Instruction[], family: IsaFamily): Uint8Array {
+  return wordsToBytes(encodeWords(program, family));
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** Little-endian bytes of 32-bit words. */
 export function wordsToBytes(words: readonly number[]): Uint8Array {
+  // A little-endian host's Uint32Array already holds the bytes in file order.
+  if (LITTLE_ENDIAN_HOST) return new Uint8Array(Uint32Array.from(words).buffer);
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i] ?? 0, true);

@@ -17,7 +17,10 @@ export type Operand =
   | { readonly k: "imm"; readonly v: number }
   | { readonly k: "off" };
 
-export const imm = (v: number): Operand => ({ k: "imm", v: v >>> 0 });
+/** The inline integers' operands (-16..64), made once: selection names them all the time. */
+const SMALL_IMMEDIATES: readonly Operand[] = Array.from({ length: 81 }, (_, i) => ({ k: "imm", v: (i - 16) >>> 0 }));
+
+export const imm = (v: number): Operand => (Number.isInteger(v) && v >= -16 && v <= 64 ? SMALL_IMMEDIATES[v + 16]! : { k: "imm", v: v >>> 0 });
 export const special = (name: Special, n = 1): Operand => ({ k: "special", name, n });
 export const OFF: Operand = { k: "off" };
 

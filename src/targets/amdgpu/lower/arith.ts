@@ -7,7 +7,10 @@
  */
 import { imm, isLiteral } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
-import { fitsU32, KernelLowering, type Carrier, type Scalar } from "./context.js";
+import { fitsU32, I64_SIGN, KernelLowering, type Carrier, type Scalar } from "./context.js";
+
+/** 2²⁴ (the 24-bit multiplier's operand bound), once. */
+const U24 = 1n << 24n;
 
 type Cx = KernelLowering;
 
@@ -23,10 +26,29 @@ function isScalarRead(o: MOperand): boolean {
 /** Legal VOP3 sources: literals out on gfx9, SGPR reads within the constant bus. */
 export function vop3Sources(cx: Cx, ops: readonly MOperand[], extraReads = 0): MOperand[] {
   const out = ops.map((o) => cx.vop3(o));
-  const key = (o: MOperand) => (o.k === "vreg" ? `r${o.r.id}:${o.sub}` : JSON.stringify(o));
-  const reads = () => new Set(out.filter(isScalarRead).map(key)).size + extraReads;
-  for (let i = out.length - 1; i >= 0 && reads() > busLimit(cx); i--) if (isScalarRead(out[i]!)) out[i] = cx.toVgpr(out[i]!);
+  const limit = busLimit(cx);
+  for (let i = out.length - 1; i >= 0 && distinctScalarReads(out) + extraReads > limit; i--) if (isScalarRead(out[i]!)) out[i] = cx.toVgpr(out[i]!);
   return out;
+}
+
+/** Whether two scalar reads name the same dword(s) or literal (one constant-bus read). */
+function sameScalarRead(a: MOperand, b: MOperand): boolean {
+  if (a.k === "vreg") return b.k === "vreg" && a.r.id === b.r.id && a.sub === b.sub;
+  if (a.k === "s") return b.k === "s" && a.i === b.i && a.n === b.n;
+  return a.k === "imm" && b.k === "imm" && a.v === b.v;
+}
+
+/** The constant-bus reads of a source list: its distinct SGPRs and literals. */
+function distinctScalarReads(ops: readonly MOperand[]): number {
+  let n = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (!isScalarRead(o)) continue;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = isScalarRead(ops[j]!) && sameScalarRead(ops[j]!, o);
+    if (!seen) n++;
+  }
+  return n;
 }
 
 export function vop3(cx: Cx, mnemonic: string, dst: MOperand, ops: readonly MOperand[], extraReads = 0): void {
@@ -41,7 +63,7 @@ export function vop2(cx: Cx, mnemonic: string, dst: MOperand, a: MOperand, b: MO
   cx.emit(mnemonic, [dst, a, b]);
 }
 
-const s32 = (cx: Cx, t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar => cx.sval(t, reg, extra);
+const s32 = (cx: Cx, t: Carrier, reg: VReg, extra?: Partial<Scalar>): Scalar => cx.sval(t, reg, extra);
 
 // ---- 32-bit integers ----------------------------------------------------------------------
 
@@ -80,26 +102,30 @@ function fold32(op: Int32Op, a: bigint, b: bigint): bigint {
 /**
  * VGPR i32 values known to be k·x (mod 2³²) for a register x: sums of multiples of one value
  * (an unrolled `acc += x`) become one shift-add of x, and the partial sums no one else reads
- * go (dce.ts), as LLVM's instcombine folds `x·c + x` into `x·(c + 1)`.
+ * go (dce.ts), as LLVM's instcombine folds `x·c + x` into `x·(c + 1)`. The facts are the
+ * kernel's (KernelLowering.multiples, by result register); k is a u32 number.
  */
-const MULTIPLES = new WeakMap<VReg, { readonly x: Scalar; readonly k: bigint }>();
+function multipleOf(cx: Cx, s: Scalar): { readonly x: Scalar; readonly k: number } {
+  return (s.reg && !s.mutable && cx.multiples.get(s.reg)) || { x: s, k: 1 };
+}
 
-function multipleOf(s: Scalar): { readonly x: Scalar; readonly k: bigint } {
-  return (s.reg && !s.mutable && MULTIPLES.get(s.reg)) || { x: s, k: 1n };
+/** log2(c) when the u32 `c` is a power of two above 1, else -1. */
+function shiftOfPower(c: number): number {
+  return c > 1 && (c & (c - 1)) === 0 ? 31 - Math.clz32(c) : -1;
 }
 
 /** a + b as k·x in one full-rate instruction when both are multiples of x and k is 2ⁿ or 2ⁿ + 1. */
 function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
-  const ma = multipleOf(a), mb = multipleOf(b);
+  const ma = multipleOf(cx, a), mb = multipleOf(cx, b);
   const x = ma.x;
   if (x.reg !== mb.x.reg || x.mutable || x.reg?.cls !== "v" || x.reg.n !== 1 || x.t !== "i32") return undefined;
-  const k = BigInt.asUintN(32, ma.k + mb.k);
+  const k = (ma.k + mb.k) >>> 0;
   const d = cx.vreg("v", 1);
-  const shift = (c: bigint) => (c > 0n && (c & (c - 1n)) === 0n ? c.toString(2).length - 1 : -1);
-  if (shift(k) >= 1) vop2(cx, "v_lshlrev_b32", part(d), imm(shift(k)), cx.lo(x), false);
-  else if (shift(k - 1n) >= 1) vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(x), imm(shift(k - 1n)), cx.lo(x)]);
+  const power = shiftOfPower(k), powerPlusOne = shiftOfPower((k - 1) >>> 0);
+  if (power >= 1) vop2(cx, "v_lshlrev_b32", part(d), imm(power), cx.lo(x), false);
+  else if (k !== 0 && powerPlusOne >= 1) vop3(cx, "v_lshl_add_u32", part(d), [cx.lo(x), imm(powerPlusOne), cx.lo(x)]);
   else vop2(cx, "v_add_u32", part(d), cx.lo(a), cx.lo(b), true);
-  MULTIPLES.set(d, { x, k });
+  cx.multiples.set(d, { x, k });
   return s32(cx, "i32", d);
 }
 
@@ -108,27 +134,25 @@ function addMultiples(cx: Cx, a: Scalar, b: Scalar): Scalar | undefined {
  * with a shift is one `v_lshl_add_u32` (LDS addresses `row·256 + slot·4·4`); the inner shift
  * goes when nothing else reads it.
  */
-const SHIFTS = new WeakMap<VReg, { readonly x: Scalar; readonly k: number }>();
-
-function shiftOf(s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
-  const known = s.reg && !s.mutable ? SHIFTS.get(s.reg) : undefined;
+function shiftOf(cx: Cx, s: Scalar): { readonly x: Scalar; readonly k: number } | undefined {
+  const known = s.reg && !s.mutable ? cx.shifts.get(s.reg) : undefined;
   return known && !known.x.mutable ? known : undefined;
 }
 
-/** A VALU shift or shift-add folded through SHIFTS, or undefined. */
+/** A VALU shift or shift-add folded through KernelLowering.shifts, or undefined. */
 function foldShift(cx: Cx, op: Int32Op, a: Scalar, b: Scalar): VReg | undefined {
   if (op === "shl" && b.c !== undefined) {
-    const inner = shiftOf(a);
+    const inner = shiftOf(cx, a);
     const k = (inner?.k ?? 0) + Number(BigInt.asUintN(32, b.c));
     if (k > 31) return undefined;
     const x = inner?.x ?? a;
     const d = cx.vreg("v", 1);
     vop2(cx, "v_lshlrev_b32", part(d), imm(k), cx.lo(x), false);
-    if (x.reg?.cls === "v") SHIFTS.set(d, { x, k });
+    if (x.reg?.cls === "v") cx.shifts.set(d, { x, k });
     return d;
   }
   if (op === "add") {
-    const sa = shiftOf(a), sb = sa ? undefined : shiftOf(b);
+    const sa = shiftOf(cx, a), sb = sa ? undefined : shiftOf(cx, b);
     const shifted = sa ?? sb;
     if (!shifted) return undefined;
     const other = sa ? b : a;
@@ -149,7 +173,7 @@ export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i
     const sum = addMultiples(cx, a, b);
     if (sum) return sum;
   }
-  const extra: Partial<Scalar> = max !== undefined ? { max } : {};
+  const extra: Partial<Scalar> | undefined = max !== undefined ? { max } : undefined;
   if (uniform(cx, a, b)) {
     const d = cx.vreg("s", 1);
     cx.emit(SALU32[op], [part(d), cx.lo(a), cx.lo(b)]);
@@ -160,7 +184,7 @@ export function int32(cx: Cx, op: Int32Op, a: Scalar, b: Scalar, t: Carrier = "i
   const d = cx.vreg("v", 1);
   const [mnemonic, commutative, reversed] = VALU32[op];
   if (mnemonic === "v_mul_lo_u32") {
-    const small = a.max !== undefined && b.max !== undefined && a.max < 1n << 24n && b.max < 1n << 24n;
+    const small = a.max !== undefined && b.max !== undefined && a.max < U24 && b.max < U24;
     if (small) vop2(cx, "v_mul_u32_u24", part(d), cx.lo(a), cx.lo(b), true);
     else vop3(cx, mnemonic, part(d), [cx.lo(a), cx.lo(b)]);
   } else if (reversed) vop2(cx, mnemonic, part(d), cx.lo(b), cx.lo(a), false);
@@ -175,7 +199,7 @@ const narrowOf = (cx: Cx, x: Scalar, max: bigint | undefined): Scalar => ({ ...x
 const wrap64 = (c: bigint) => BigInt.asUintN(64, c);
 
 function pairResult(cx: Cx, reg: VReg, max?: bigint): Scalar {
-  return cx.sval("i64", reg, max !== undefined ? { max } : {});
+  return cx.sval("i64", reg, max !== undefined ? { max } : undefined);
 }
 
 export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
@@ -184,24 +208,22 @@ export function add64(cx: Cx, a: Scalar, b: Scalar): Scalar {
     // x + c, remembered as such so that an access at it can use x's address and put c in the offset field.
     const [x, c] = a.c !== undefined ? [b, a.c] : [a, b.c];
     if (c !== undefined && x.c === undefined && sum.reg && sum.reg !== x.reg) {
-      const inner = OFFSETS.get(x.reg!);
-      OFFSETS.set(sum.reg, inner ? { v: inner.v, k: BigInt.asIntN(64, inner.k + BigInt.asIntN(64, c)) } : { v: x, k: BigInt.asIntN(64, c) });
+      const inner = cx.offsets.get(x.reg!);
+      cx.offsets.set(sum.reg, inner ? { v: inner.v, k: BigInt.asIntN(64, inner.k + BigInt.asIntN(64, c)) } : { v: x, k: BigInt.asIntN(64, c) });
     }
     return sum;
   });
 }
 
 /**
- * 64-bit values known to be (register value) + (constant), by result register. A register
- * control flow rewrites (a loop's induction variable) may be the register part: it changes
- * only where the sum's region ends (the back edge), after every access in it.
+ * `x` as a register part and a signed constant (`k` = 0 when none is known), from the
+ * 64-bit sums add64 recorded (KernelLowering.offsets). A register control flow rewrites (a
+ * loop's induction variable) may be the register part: it changes only where the sum's
+ * region ends (the back edge), after every access in it.
  */
-const OFFSETS = new WeakMap<VReg, { readonly v: Scalar; readonly k: bigint }>();
-
-/** `x` as a register part and a signed constant (`k` = 0 when none is known). */
-export function constantOffset(x: Scalar): { v?: Scalar; k: bigint } {
+export function constantOffset(x: Scalar, cx: Cx): { v?: Scalar; k: bigint } {
   if (x.c !== undefined) return { k: BigInt.asIntN(64, x.c) };
-  return (x.reg && OFFSETS.get(x.reg)) || { v: x, k: 0n };
+  return (x.reg && cx.offsets.get(x.reg)) || { v: x, k: 0n };
 }
 
 function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
@@ -210,7 +232,7 @@ function add64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (b.c === 0n) return a;
   const max = KernelLowering.addMax(a.max, b.max);
   if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "add", a, b, "i64"), max);
-  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  const keep = max !== undefined && max < I64_SIGN ? max : undefined;
   // A 32-bit value plus a 64-bit pair: x · 1 + y in one `v_mad_u64_u32` (no zero high dword to build).
   const [x, y] = cx.hiZero(a) ? [a, b] : [b, a];
   if (!uniform(cx, a, b) && cx.hiZero(x) && x.c === undefined && !cx.hiZero(y) && y.reg?.n === 2) {
@@ -282,11 +304,11 @@ function shl64Uncached(cx: Cx, x: Scalar, k: number): Scalar {
   if (uniform(cx, x)) {
     const d = cx.vreg("s", 2);
     cx.emit("s_lshl_b64", [part(d), part(cx.spair(x)), imm(k)]);
-    return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+    return pairResult(cx, d, max !== undefined && max < I64_SIGN ? max : undefined);
   }
   const d = cx.vreg("v", 2);
   cx.emit("v_lshlrev_b64", [part(d), imm(k), part(cx.vpair(x))]);
-  return pairResult(cx, d, max !== undefined && max < 1n << 63n ? max : undefined);
+  return pairResult(cx, d, max !== undefined && max < I64_SIGN ? max : undefined);
 }
 
 /** x >> amount (logical or arithmetic); `amount` is an i64 whose low dword is used. */
@@ -325,7 +347,7 @@ function mul64Uncached(cx: Cx, a: Scalar, b: Scalar): Scalar {
   if (k !== undefined) return shl64(cx, a, k);
   const max = a.max !== undefined && b.max !== undefined ? a.max * b.max : undefined;
   if (cx.hiZero(a) && cx.hiZero(b) && fitsU32(max)) return narrowOf(cx, int32(cx, "mul", a, b, "i64"), max);
-  const keep = max !== undefined && max < 1n << 63n ? max : undefined;
+  const keep = max !== undefined && max < I64_SIGN ? max : undefined;
   if (uniform(cx, a, b)) {
     const d = cx.vreg("s", 2);
     cx.emit("s_mul_i32", [part(d, 0, 1), cx.lo(a), cx.lo(b)]);

@@ -17,7 +17,7 @@ import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.j
 import { D } from "../../../core/diag/catalog.js";
 import type { Op, Region, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
-import type { PreparedKernel, Uniformity } from "../../../core/prepared.js";
+import type { PreparedKernel } from "../../../core/prepared.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { IsaFamily } from "../isa/family.js";
 import { imm, special, type Operand } from "../isa/operands.js";
@@ -81,6 +81,8 @@ export function carrierOf(name: PrimName): Carrier | undefined {
 }
 
 const U32 = 0xffffffffn;
+/** 2⁶³, once (a BigInt expression allocates each time it is evaluated). */
+export const I64_SIGN = 1n << 63n;
 
 /** Memo operation names, by index (a process-wide handful: the integer memo keys hold 4 bits of it). */
 const MEMO_OPS = new Map<string, number>();
@@ -95,7 +97,7 @@ export class KernelLowering {
   private currentOp: Op | undefined;
   private readonly values = new Map<Value, Lowered>();
   private readonly reported = new Set<Op | Value>();
-  private classes: ReadonlyMap<Value, Uniformity> = new Map();
+  private varying: ReadonlySet<Value> = new Set();
   readonly family: IsaFamily;
   readonly wave: 32 | 64;
   /** Hardware-initialized registers the kernel read. */
@@ -147,14 +149,17 @@ export class KernelLowering {
   }
 
   checkTypes(op: Op): boolean {
-    for (const v of [...op.operands, ...op.results]) {
-      const t = v.type;
+    return this.selectable(op, op.operands) && this.selectable(op, op.results);
+  }
+
+  /** False (after reporting at `op`) when one of `values` has a type the selection lacks. */
+  private selectable(op: Op, values: readonly Value[]): boolean {
+    for (let i = 0; i < values.length; i++) {
+      const t = values[i]!.type;
       const name = t.kind === "prim" ? t.name : t.element.name;
-      if (name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
-      if (carrierOf(name) === undefined) {
-        this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
-        return false;
-      }
+      if (carrierOf(name) !== undefined || name === "buffer" || name === "encoding<layout>" || name.startsWith("view")) continue;
+      this.unsupported(op, `'${op.name}' on type '${name}'`, "not selected by the AMDGPU back end");
+      return false;
     }
     return true;
   }
@@ -186,14 +191,14 @@ export class KernelLowering {
     return carrierOf(t.element.name);
   }
 
-  /** Uniformity of a value (uniformity.ts: the verifier's analysis joined with the body's own). */
+  /** Uniformity of a value of the body (uniformity.ts: the verifier's analysis joined with the body's own). */
   uniform(v: Value): boolean {
-    return this.classes.get(v) === "uniform";
+    return !this.varying.has(v);
   }
 
-  /** Takes the map itself (bodyUniformity makes one per kernel; no copy). */
-  setUniformity(map: ReadonlyMap<Value, Uniformity>): void {
-    this.classes = map;
+  /** Takes the set itself (bodyVarying makes one per kernel; no copy). */
+  setVarying(varying: ReadonlySet<Value>): void {
+    this.varying = varying;
   }
 
   // ---- emission -----------------------------------------------------------------------------
@@ -260,9 +265,14 @@ export class KernelLowering {
     return `${base}_b${this.wave}`;
   }
 
+  /** Facts arith.ts folds through, by result register: k·x (u32 k), x << k, x + k (64-bit). */
+  readonly multiples = new Map<VReg, { readonly x: Scalar; readonly k: number }>();
+  readonly shifts = new Map<VReg, { readonly x: Scalar; readonly k: number }>();
+  readonly offsets = new Map<VReg, { readonly v: Scalar; readonly k: bigint }>();
+
   private fixedRegs = new Map<string, VReg>();
   private readonly scopes: Map<number | string, Scalar>[] = [new Map()];
-  private readonly ids = new WeakMap<object, number>();
+  private readonly ids = new Map<object, number>();
   /** Constants by bits, one id each (memo keys), per carrier (CARRIER_CODE). */
   private readonly constantIds = new Map<bigint, number>();
 
@@ -368,7 +378,7 @@ export class KernelLowering {
     const bits = t === "i64" ? BigInt.asUintN(64, c) : t === "i1" ? (c !== 0n ? 1n : 0n) : BigInt.asUintN(32, c);
     if (t === "f16" || t === "bf16" || t === "i16") return { kind: "scalar", t, c: bits & 0xffffn };
     if (t === "i8") return { kind: "scalar", t, c: bits & 0xffn };
-    return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= 1n << 63n ? undefined : bits };
+    return t === "f32" ? { kind: "scalar", t, c: bits } : { kind: "scalar", t, c: bits, max: t === "i64" && bits >= I64_SIGN ? undefined : bits };
   }
 
   // ---- operands -------------------------------------------------------------------------------
@@ -480,8 +490,8 @@ export class KernelLowering {
   }
 
   // ---- results --------------------------------------------------------------------------------
-  sval(t: Carrier, reg: VReg, extra: Partial<Scalar> = {}): Scalar {
-    return { kind: "scalar", t, reg, ...extra };
+  sval(t: Carrier, reg: VReg, extra?: Partial<Scalar>): Scalar {
+    return extra === undefined ? { kind: "scalar", t, reg } : { kind: "scalar", t, reg, ...extra };
   }
 
   /** A 32-bit result register of the class the operands allow. */

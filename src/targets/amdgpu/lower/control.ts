@@ -33,6 +33,12 @@ function capture(cx: Cx, region: Region | undefined, args: readonly Lowered[]): 
   return { items: cx.program.items.splice(start), yielded };
 }
 
+/** Lowers `region` where the program stands (no capture) and returns what it yields. */
+function lowerInPlace(cx: Cx, region: Region, args: readonly Lowered[]): Lowered[] {
+  const term = cx.lowerRegion(region, args);
+  return term.operands.map((v) => cx.get(v));
+}
+
 function append(cx: Cx, items: readonly Item[]): void {
   cx.program.items.push(...items);
 }
@@ -103,9 +109,11 @@ function flatYields(cx: Cx, op: Op, lists: readonly (readonly Lowered[])[]): Fla
   const shapes: Shape[] = [];
   const owners: number[] = [];
   const out: Scalar[][] = [];
-  for (const [li, l] of lists.entries()) {
+  for (let li = 0; li < lists.length; li++) {
+    const l = lists[li]!;
     const flat: Scalar[] = [];
-    for (const [i, x] of l.entries()) {
+    for (let i = 0; i < l.length; i++) {
+      const x = l[i]!;
       if (x.kind === "scalar") {
         flat.push(x);
         if (li === 0) { shapes.push({ kind: "scalar" }); owners.push(i); }
@@ -190,9 +198,8 @@ const ifRule: Rule = (cx, op) => {
   const cond = cx.scalar(operandOf(op, 0));
   if (cond.c !== undefined) {
     const taken = cond.c !== 0n ? op.regions[0] : op.regions[1];
-    const r = capture(cx, taken, []);
-    append(cx, r.items);
-    return op.results.forEach((res, i) => cx.set(res, r.yielded[i] ?? { kind: "invalid" }));
+    const yielded = taken ? lowerInPlace(cx, taken, []) : [];
+    return op.results.forEach((res, i) => cx.set(res, yielded[i] ?? { kind: "invalid" }));
   }
   if (cond.mask) for (const region of op.regions) hoistAddresses(cx, region);
   const thenPart = capture(cx, op.regions[0], []);
@@ -274,9 +281,9 @@ function tripCount(lo: Scalar, hi: Scalar, step: Scalar): number | undefined {
 }
 
 const forRule: Rule = (cx, op) => {
-  const [loV, hiV, stepV, ...initValues] = op.operands;
-  const lo = cx.scalar(loV!), hi = cx.scalar(hiV!), step = cx.scalar(stepV!);
-  const inits = initValues.map((v) => cx.get(v));
+  const lo = cx.scalar(operandOf(op, 0)), hi = cx.scalar(operandOf(op, 1)), step = cx.scalar(operandOf(op, 2));
+  const inits: Lowered[] = [];
+  for (let i = 3; i < op.operands.length; i++) inits.push(cx.get(op.operands[i]!));
   const initFlat = flatYields(cx, op, [inits]);
   if (!initFlat) return cx.poison(op);
   const initScalars = initFlat.lists;
@@ -284,13 +291,11 @@ const forRule: Rule = (cx, op) => {
   const trips = tripCount(lo, hi, step);
   if (trips !== undefined && (trips === 0 || (op.props.unroll !== undefined && op.props.unroll !== false && trips <= MAX_UNROLL))) {
     let carried: Lowered[] = inits;
-    for (let k = 0; k < trips; k++) {
-      const iv = cx.const("i64", BigInt.asIntN(64, lo.c!) + BigInt(k) * BigInt.asIntN(64, step.c!));
+    const first = BigInt.asIntN(64, lo.c!), stride = BigInt.asIntN(64, step.c!);
+    for (let k = 0, at = first; k < trips; k++, at += stride) {
       // Iterations are straight-line code one after another: address parts computed once serve all.
       cx.shareNextScope = true;
-      const r = capture(cx, body, [iv, ...carried]);
-      append(cx, r.items);
-      carried = r.yielded;
+      carried = lowerInPlace(cx, body, [cx.const("i64", at), ...carried]);
     }
     return op.results.forEach((res, i) => cx.set(res, carried[i]!));
   }

@@ -16,7 +16,7 @@ import { sgprLayout, type KernelResources } from "../descriptor.js";
 import type { Instruction } from "../isa/encoder.js";
 import type { Operand } from "../isa/operands.js";
 import { MAX_SGPR } from "../isa/operands.js";
-import { layout } from "../machine/layout.js";
+import { layout, type LaidOut } from "../machine/layout.js";
 import type { MOperand, VReg } from "../machine/program.js";
 import { part } from "../machine/program.js";
 import { allocateRegisters } from "../machine/regalloc.js";
@@ -31,7 +31,7 @@ import { carrierOf, KernelLowering, type Lowered } from "./context.js";
 import { isHalf } from "./half.js";
 import { isNarrowInt, narrowArgument } from "./narrow.js";
 import { AMDGPU_RULES } from "./rules.js";
-import { bodyUniformity } from "./uniformity.js";
+import { bodyVarying } from "./uniformity.js";
 import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.js";
 import { privateLayout } from "./scratch.js";
 
@@ -41,6 +41,9 @@ export type { HiddenArgument } from "./hidden.js";
 
 export interface MachineKernel {
   readonly program: readonly Instruction[];
+  /** The machine words of `program`, branches fixed up. */
+  readonly words: readonly number[];
+  /** `words` as little-endian bytes (made on first read). */
   readonly code: Uint8Array;
   readonly listing: string;
   readonly resources: KernelResources;
@@ -155,7 +158,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
       return { cx };
     }
   }
-  cx.setUniformity(bodyUniformity(kernel.body, analyses));
+  cx.setVarying(bodyVarying(kernel.body, analyses));
   const args = bindArguments(cx);
   const term = lowerRegionOps(cx, kernel.body, args);
   if (!isOp(term, "kernel.return")) throw new Error(`AMDGPU lowering: the body of '@${kernel.symbol}' ends in ${term.name}`);
@@ -212,7 +215,27 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
     privateSegmentFixedSize: privateLayout(kernel).bytes,
     usesDynamicStack: false,
   };
-  const hiddenArguments = hidden.args;
-  // The listing stays lazy (printed only for `--emit asm` and the tests).
-  return { cx, machine: { program: laid.program, code: laid.code, get listing() { return laid.listing; }, resources, kernargSize, hiddenArguments } };
+  return { cx, machine: new LoweredMachine(laid, resources, kernargSize, hidden.args) };
+}
+
+/** A class, not an object literal with getters (those are built slowly); the bytes and the listing stay lazy (the code object takes the words; the listing is for `--emit asm` and the tests). */
+class LoweredMachine implements MachineKernel {
+  constructor(
+    private readonly laid: LaidOut,
+    readonly resources: KernelResources,
+    readonly kernargSize: number,
+    readonly hiddenArguments: readonly HiddenArgument[],
+  ) {}
+  get program(): readonly Instruction[] {
+    return this.laid.program;
+  }
+  get words(): readonly number[] {
+    return this.laid.words;
+  }
+  get code(): Uint8Array {
+    return this.laid.code;
+  }
+  get listing(): string {
+    return this.laid.listing;
+  }
 }

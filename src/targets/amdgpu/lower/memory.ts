@@ -37,12 +37,12 @@ function splitConstant(x: Scalar): { v?: Scalar; k: bigint } {
 }
 
 /** Element offset Σ iⱼ·sⱼ as (register part, constant elements). */
-function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[], split: typeof splitConstant): { v?: Scalar; k: bigint } {
+function elementOffset(cx: Cx, view: ViewValue, indices: readonly Scalar[], split: (x: Scalar, cx: Cx) => { v?: Scalar; k: bigint }): { v?: Scalar; k: bigint } {
   let v: Scalar | undefined;
   let k = 0n;
   indices.forEach((i, d) => {
     const term = mul64(cx, i, view.strides[d]!);
-    const s = split(term);
+    const s = split(term, cx);
     k += s.k;
     if (s.v) v = v ? add64(cx, v, s.v) : s.v;
   });

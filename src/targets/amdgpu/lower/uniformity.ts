@@ -8,12 +8,13 @@
  * iterate to a fixpoint), and a value is uniform only when both analyses say so.
  */
 import type { Op, Region, Value } from "../../../ir/core.js";
-import type { ModuleAnalyses, Uniformity } from "../../../core/prepared.js";
+import type { ModuleAnalyses } from "../../../core/prepared.js";
 import { forEachUse } from "../../../ir/walk.js";
 
 const VARYING_SOURCES = new Set(["kernel.workitem.id", "kernel.workitem.dispatch.id", "kernel.subgroup.lane.id", "kernel.subgroup.id", "view.atomic.rmw", "view.atomic.cmpxchg"]);
 
-export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefined): Map<Value, Uniformity> {
+/** The body's varying values (region arguments and op results); every other value of the body is uniform. */
+export function bodyVarying(body: Region, analyses: ModuleAnalyses | undefined): ReadonlySet<Value> {
   // Plain loops, no closures or slices per op: this runs on every compile.
   const varying = new Set<Value>();
   let changed = true;
@@ -37,13 +38,14 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
   const visit = (op: Op, control: boolean): void => {
     const results = op.results;
     let verifierSaysVarying = false;
-    if (analyses !== undefined) {
+    // The verifier's answers and the sources are fixed: marked once, on the first pass.
+    if (analyses !== undefined && firstPass) {
       for (const v of results) if (analyses.uniformity.of(v) !== "uniform") {
         verifierSaysVarying = true;
         break;
       }
     }
-    if (verifierSaysVarying || VARYING_SOURCES.has(op.name)) markAll(results);
+    if (verifierSaysVarying || (firstPass && VARYING_SOURCES.has(op.name))) markAll(results);
     const regions = op.regions;
     if (regions.length === 0) {
       anyVaryingUse = false;
@@ -88,19 +90,12 @@ export function bodyUniformity(body: Region, analyses: ModuleAnalyses | undefine
     }
     if (inner) markAll(results);
   };
+  let firstPass = true;
+  if (analyses !== undefined) for (const a of body.args) if (analyses.uniformity.of(a) !== "uniform") mark(a);
   while (changed) {
     changed = false;
-    if (analyses !== undefined) for (const a of body.args) if (analyses.uniformity.of(a) !== "uniform") mark(a);
     region(body, false);
+    firstPass = false;
   }
-  const out = new Map<Value, Uniformity>();
-  const all = (r: Region) => {
-    for (const a of r.args) out.set(a, varying.has(a) ? "varying" : "uniform");
-    for (const op of r.ops) {
-      for (const v of op.results) out.set(v, varying.has(v) ? "varying" : "uniform");
-      for (const inner of op.regions) all(inner);
-    }
-  };
-  all(body);
-  return out;
+  return varying;
 }

@@ -12,6 +12,9 @@ import type { PItem } from "./waitcnt.js";
 
 export interface LaidOut {
   readonly program: readonly Instruction[];
+  /** The machine words (the code object writes them into `.text` directly). */
+  readonly words: readonly number[];
+  /** The words as little-endian bytes; made on first read. */
   readonly code: Uint8Array;
   /** Assembly text: `.LBB<n>:` labels and one instruction per line (llvm-mc-19 assembles it to `code`); made on first read. */
   readonly listing: string;
@@ -38,19 +41,23 @@ export function layout(items: readonly PItem[], family: IsaFamily, syntax: Synta
     words[f.index] = (((words[f.index] ?? 0) & 0xffff0000) | (simm & 0xffff)) >>> 0;
     program[f.k] = { ...f.inst, simm };
   }
-  return new LaidOutCode(program, wordsToBytes(words), items, family, syntax);
+  return new LaidOutCode(program, words, items, family, syntax);
 }
 
 /** A class, not an object literal with a getter (those are built slowly, once per compile). */
 class LaidOutCode implements LaidOut {
   #listing: string | undefined;
+  #code: Uint8Array | undefined;
   constructor(
     readonly program: readonly Instruction[],
-    readonly code: Uint8Array,
+    readonly words: readonly number[],
     private readonly items: readonly PItem[],
     private readonly family: IsaFamily,
     private readonly syntax: Syntax,
   ) {}
+  get code(): Uint8Array {
+    return (this.#code ??= wordsToBytes(this.words));
+  }
   get listing(): string {
     return (this.#listing ??= printListing(this.items, this.program, this.family, this.syntax));
   }

@@ -46,7 +46,7 @@ export interface AllocationLimits {
 export type Allocation =
   | {
       readonly ok: true;
-      /** The assignment by virtual register id (-1: never allocated, no operand names it). */
+      /** The assignment by virtual register id (-1: never allocated, no operand names it); a scratch array, valid until the next allocation and longer than the register count. */
       readonly physicalById: Int32Array;
       readonly sgprsUsed: number;
       readonly vgprsUsed: number;
@@ -383,6 +383,31 @@ function segmentsOf(s: Scan, d: number, cls: RegClass, fixed: boolean): void {
   }
 }
 
+/**
+ * Register ids by first position, then id (a total order, so the result is that of any
+ * sort). Insertion sort: the ids arrive in first-occurrence order, out of place only where
+ * a range was widened over a loop or starts at entry (hardware-initialized), so it moves few.
+ */
+function sortByFirst(ids: number[], firstOf: Int32Array): number[] {
+  // Past a budget of moves (many values out of place), the general sort finishes the job.
+  let budget = 8 * ids.length + 64;
+  for (let i = 1; i < ids.length; i++) {
+    const id = ids[i]!;
+    const f = firstOf[id]!;
+    let j = i - 1;
+    for (; j >= 0; j--) {
+      const other = ids[j]!;
+      const g = firstOf[other]!;
+      if (g < f || (g === f && other < id)) break;
+      ids[j + 1] = other;
+    }
+    ids[j + 1] = id;
+    budget -= i - 1 - j;
+    if (budget < 0) return ids.sort((a, b) => firstOf[a]! - firstOf[b]! || a - b);
+  }
+  return ids;
+}
+
 export function allocateRegisters(program: MachineProgram, limits: AllocationLimits): Allocation {
   const s = scan(program);
   const vregs = program.vregs;
@@ -398,12 +423,12 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
     }
     firstOf[id] = first;
   }
-  const order = s.named.sort((a, b) => firstOf[a]! - firstOf[b]! || a - b);
+  const order = sortByFirst(s.named, firstOf);
   /** Per class and physical register: the segments (2 × dword + slot) of the values assigned to it. */
   const occupied: Record<RegClass, number[][]> = { s: [], v: [] };
   const limit: Record<RegClass, number> = { s: limits.sgprs, v: limits.vgprs };
   const used: Record<RegClass, number> = { s: 0, v: 0 };
-  const physicalById = new Int32Array(vregs.length).fill(-1);
+  const physicalById = i32(14, vregs.length).fill(-1, 0, vregs.length);
   /** Segments ending before `first` meet no register visited from here on (all start later): dropped. */
   const free = (cls: RegClass, at: number, id: number, first: number): boolean => {
     const r = vregs[id]!;
