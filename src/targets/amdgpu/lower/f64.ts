@@ -3,12 +3,12 @@
  * the native VOP3 instructions (`v_add/mul/fma/min/max_f64`, one rounding each, IEEE mode),
  * compares `v_cmp_*_f64`, sign operations on the high dword; constants other than +0 go to a
  * VGPR pair first (a 64-bit float operand reads inline integers and literals differently
- * from their bits). Division, square root and the math functions are TARGET/001 (they need
- * LLVM's `v_div_scale/fmas/fixup_f64` and `v_rsq_f64` refinement sequences).
+ * from their bits). Division and square root are LLVM's correctly rounded sequences
+ * (`divide64`, `sqrt64`); the transcendental math functions are TARGET/001.
  */
 import { imm } from "../isa/operands.js";
-import { part, type MOperand } from "../machine/program.js";
-import { FLOAT_PREDICATES, maskToBool, select, vop2 } from "./arith.js";
+import { part, type MOperand, type VOperand } from "../machine/program.js";
+import { FLOAT_PREDICATES, maskToBool, select, transHazard, vop2, vop3Sources } from "./arith.js";
 import type { KernelLowering, Scalar } from "./context.js";
 
 type Cx = KernelLowering;
@@ -92,7 +92,89 @@ export const F64_LANES: Readonly<Record<string, (cx: Cx, args: readonly Scalar[]
   negf: (cx, [a]) => negate64(cx, a!),
   absf: (cx, [a]) => abs64(cx, a!),
   copysignf: (cx, [a, b]) => copySign64(cx, a!, b!),
+  divf: (cx, [a, b]) => divide64(cx, a!, b!),
+  sqrtf: (cx, [a]) => sqrt64(cx, a!),
+  // Two correctly rounded steps: within 1 ulp (docs/amdgpu.md).
+  rsqrtf: (cx, [a]) => divide64(cx, cx.const("f64", ONE_BITS), sqrt64(cx, a!)),
+  roundf: (cx, [a]) => roundHalfAway64(cx, a!),
 };
+
+const ONE_BITS = 0x3ff0000000000000n;
+/** Inline constants of a 64-bit float operand: the hardware reads these codes as the doubles ±0.5, ±1. */
+const F64_ONE = imm(0x3f800000), F64_MINUS_ONE = imm(0xbf800000), F64_HALF = imm(0x3f000000), F64_MINUS_HALF = imm(0xbf000000);
+
+/** A VOP3/VOP1 f64 op on operands already legal (VGPR pairs and inline constants). */
+function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
+  const d = cx.vreg("v", 2);
+  cx.emit(mnemonic, [part(d), ...srcs]);
+  return part(d);
+}
+
+/**
+ * a / b correctly rounded, LLVM's sequence: `v_div_scale_f64` scales the denominator and the
+ * numerator away from the exponent range ends (VCC says whether the quotient must be scaled
+ * back), `v_rcp_f64` (about 2^-23 relative error) is refined by two Newton steps
+ * r' = r + r(1 − d·r), the quotient q = n·r is corrected once with the exact fma residual
+ * n − d·q inside `v_div_fmas_f64` (which applies the scale before its one rounding), and
+ * `v_div_fixup_f64` gives the IEEE results of zeros, infinities, NaNs and out-of-range
+ * quotients. LLVM negates d through source modifiers, which loom's encoder does not emit:
+ * −d is one `v_mul_f64` by −1 (exact) instead.
+ */
+function divide64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+  const n = part(cx.vpair(a)), d = part(cx.vpair(b));
+  const vcc = cx.vcc;
+  const ds = raw(cx, "v_div_scale_f64", [vcc, d, d, n]);
+  // VCC of the numerator's scale is read by v_div_fmas below (gfx9 wants 4 VALU wait states between).
+  const ns = raw(cx, "v_div_scale_f64", [vcc, n, d, n]);
+  let r = raw(cx, "v_rcp_f64", [ds]);
+  transHazard(cx);
+  const negD = raw(cx, "v_mul_f64", [ds, F64_MINUS_ONE]);
+  for (let step = 0; step < 2; step++) r = raw(cx, "v_fma_f64", [r, raw(cx, "v_fma_f64", [negD, r, F64_ONE]), r]);
+  const q = raw(cx, "v_mul_f64", [ns, r]);
+  const residual = raw(cx, "v_fma_f64", [negD, q, ns]);
+  const scaled = raw(cx, "v_div_fmas_f64", [residual, r, q]);
+  const out = raw(cx, "v_div_fixup_f64", [scaled, d, n]);
+  return cx.sval("f64", out.r);
+}
+
+/** f64 class bits of v_cmp_class: −0, +0 and +∞ (the inputs that are their own square root). */
+const ZERO_OR_PLUS_INFINITY = 0x260n;
+
+/**
+ * √x correctly rounded, LLVM's sequence: x below 2^-767 is scaled by 2^256 (the result by
+ * 2^-128 after), y = `v_rsq_f64` (about 2^-23) seeds g ≈ √x and h ≈ 1/(2√x), one coupled
+ * Newton step refines both, two fma residual corrections g += (x − g²)·h round the result,
+ * and ±0 and +∞ are returned as they are (NaN and x < 0 come out of v_rsq_f64 as NaN). The
+ * negated h and x (LLVM's source modifiers) are formed once: h by scaling with −0.5, x by
+ * a `v_mul_f64` by −1.
+ */
+function sqrt64(cx: Cx, a: Scalar): Scalar {
+  const small = compareF64(cx, "olt", a, cx.const("f64", 0x1000000000000000n))!;
+  const x = raw(cx, "v_ldexp_f64", [part(cx.vpair(a)), ...vop3Sources(cx, [cx.lo(select(cx, small, cx.const("i32", 256n), cx.const("i32", 0n)))])]);
+  const y = raw(cx, "v_rsq_f64", [x]);
+  transHazard(cx);
+  let g = raw(cx, "v_mul_f64", [x, y]);
+  let negH = raw(cx, "v_mul_f64", [y, F64_MINUS_HALF]);
+  const e = raw(cx, "v_fma_f64", [negH, g, F64_HALF]);
+  g = raw(cx, "v_fma_f64", [g, e, g]);
+  negH = raw(cx, "v_fma_f64", [negH, e, negH]);
+  const negX = raw(cx, "v_mul_f64", [x, F64_MINUS_ONE]);
+  for (let step = 0; step < 2; step++) g = raw(cx, "v_fma_f64", [raw(cx, "v_fma_f64", [g, g, negX]), negH, g]);
+  const root = raw(cx, "v_ldexp_f64", [g, ...vop3Sources(cx, [cx.lo(select(cx, small, cx.const("i32", BigInt.asUintN(32, -128n)), cx.const("i32", 0n)))])]);
+  const m = cx.vreg("s", cx.maskDwords);
+  cx.emit("v_cmp_class_f64", [part(m), x, ...vop3Sources(cx, [imm(Number(ZERO_OR_PLUS_INFINITY))])]);
+  const scaledX = cx.sval("f64", x.r);
+  return select(cx, cx.sval("i1", m, { mask: true }), scaledX, cx.sval("f64", root.r));
+}
+
+/** Round half away from zero: t = trunc(x) plus copysign(1, x) where |x − t| ≥ 0.5 (x − t is exact). */
+function roundHalfAway64(cx: Cx, x: Scalar): Scalar {
+  const t = unary(cx, "v_trunc_f64", x);
+  const fraction = abs64(cx, op3(cx, "v_add_f64", [x, negate64(cx, t)]));
+  const half = compareF64(cx, "oge", fraction, cx.const("f64", 0x3fe0000000000000n))!;
+  const step = copySign64(cx, select(cx, half, cx.const("f64", ONE_BITS), cx.const("f64", 0n)), x);
+  return op3(cx, "v_add_f64", [t, step]);
+}
 
 /** IEEE minimum/maximum: NaN when either operand is (v_min/max_f64 return the other). */
 function nanOr(cx: Cx, a: Scalar, b: Scalar, which: "min" | "max"): Scalar {
