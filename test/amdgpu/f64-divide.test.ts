@@ -29,7 +29,7 @@ const bits = (x: number) => ((F64[0] = x), U64[0]!);
 const fromBits = (b: bigint) => ((U64[0] = b), F64[0]!);
 
 /** Special and boundary values: zeros, infinities, NaN, subnormals, the normal range ends, values near 1. */
-export const F64_SPECIALS: readonly number[] = [
+const F64_SPECIALS: readonly number[] = [
   0, -0, Infinity, -Infinity, NaN, 1, -1, 3, -7, 0.1, 2 ** -1074, -(2 ** -1074), 3 * 2 ** -1070, 2 ** -1022, -(2 ** -1022),
   fromBits(0x000fffffffffffffn), Number.MAX_VALUE, -Number.MAX_VALUE, 2 ** 1023, 2 ** -767, 2 ** -768, 1e-300, 1e300, 1e-310,
   1 + 2 ** -52, 1 - 2 ** -53, 2 ** 53 + 2, 0.5, 2.5, -2.5, 0.49999999999999994, 4503599627370497,
