@@ -5,7 +5,8 @@
  * over every pair of special and boundary values (±0, ±∞, NaN, subnormals, the normal range
  * ends, quotients that overflow, underflow or land among the subnormals) and random doubles
  * across the whole exponent range; each result must equal the CPU's IEEE result bit for bit
- * (a NaN any NaN). LLVM 19 decodes and re-assembles the code to the same bytes.
+ * (a NaN any NaN), with varying operands and with uniform ones (SGPR pairs). LLVM 19 decodes
+ * and re-assembles the code to the same bytes.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,20 +36,20 @@ for (const processor of ["gfx1100", "gfx942"]) {
     const n = a.length;
     const rt = new SimRuntime();
     const module = rt.loadCodeObject(outcome.kernel.executable);
-    const ba = rt.allocate(a.byteLength, "a"), bb = rt.allocate(b.byteLength, "b"), bo = rt.allocate(32 * n, "out");
+    const ba = rt.allocate(a.byteLength, "a"), bb = rt.allocate(b.byteLength, "b"), bo = rt.allocate(48 * n, "out");
     rt.upload(ba, new Uint8Array(a.buffer));
     rt.upload(bb, new Uint8Array(b.buffer));
     const launch = outcome.kernel.launch([n]);
     rt.launch(module.kernel("f64_divide"), launch.workgroupCount, [BigInt(n), ba, bb, bo], { workgroupSize: launch.workgroupSize });
     const out = new Float64Array(rt.download(bo).slice().buffer);
     const failures: string[] = [];
-    const names = ["divf", "sqrtf", "rsqrtf", "roundf"];
+    const names = ["divf", "sqrtf", "rsqrtf", "roundf", "uniform divf", "uniform sqrtf"];
     const counts: number[] = [];
     for (let i = 0; i < n; i++) {
-      const x = a[i]!, y = b[i]!;
-      const want = [x / y, Math.sqrt(x), 1 / Math.sqrt(x), roundHalfAway(x)];
+      const x = a[i]!, y = b[i]!, u = 53 * Math.floor(i / 64);
+      const want = [x / y, Math.sqrt(x), 1 / Math.sqrt(x), roundHalfAway(x), a[u]! / b[u]!, Math.sqrt(b[u]!)];
       want.forEach((w, j) => {
-        const got = out[4 * i + j]!;
+        const got = out[6 * i + j]!;
         if (!same(got, w)) counts[j] = (counts[j] ?? 0) + 1;
         if (!same(got, w) && (failures.length < 12 || counts[j] === 1)) failures.push(`${names[j]}(${x}${j === 0 ? `, ${y}` : ""}): got ${got} (0x${bits(got).toString(16)}), want ${w} (0x${bits(w).toString(16)})`);
       });
