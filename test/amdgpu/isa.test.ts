@@ -88,6 +88,13 @@ const SELECTION_FORMS: Instruction[] = [
   ...["v_cvt_f64_f32", "v_cvt_f64_i32", "v_cvt_f64_u32"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2)] })),
   ...["v_cvt_f32_f64", "v_cvt_i32_f64", "v_cvt_u32_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0), v(2, 2)] })),
   ...["v_trunc_f64", "v_ceil_f64", "v_floor_f64", "v_rndne_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2)] })),
+  // f64 division and square root (lower/f64.ts); -0.5 and 1.0 are inline doubles in a 64-bit float operand; lane masks are widened on wave64 processors (`forWave`).
+  { mnemonic: "v_div_scale_f64", operands: [v(0, 2), { k: "special", name: "vcc", n: 1 }, v(2, 2), v(4, 2), v(6, 2)] },
+  { mnemonic: "v_div_fmas_f64", operands: [v(0, 2), v(2, 2), v(4, 2), v(6, 2)] },
+  { mnemonic: "v_div_fixup_f64", operands: [v(0, 2), v(2, 2), { k: "imm", v: 0xbf000000 }, { k: "imm", v: 0x3f800000 }] },
+  ...["v_rcp_f64", "v_rsq_f64"].map((mnemonic): Instruction => ({ mnemonic, operands: [v(0, 2), v(2, 2)] })),
+  { mnemonic: "v_ldexp_f64", operands: [v(0, 2), v(2, 2), v(4)] },
+  { mnemonic: "v_cmp_class_f64", operands: [{ k: "s", i: 4, n: 1 }, v(2, 2), { k: "s", i: 5, n: 1 }] },
 ];
 /** Forms llvm-mc-19 knows only on some processors of their family (gfx940+ cache operations; sc1 is gfx94x). */
 const GFX94X_ONLY = new Set(["buffer_wbl2", "buffer_inv", "global_store_b32"]);
@@ -131,9 +138,16 @@ function readRows(): Row[] {
   });
 }
 
+/** A form's lane-mask operands (VCC, the v_cmp destination) as a wave64 processor writes them: SGPR pairs. */
+function forWave(i: Instruction, mcpu: string): Instruction {
+  if (familyOf(mcpu) !== "gfx9") return i;
+  const masks = i.mnemonic.startsWith("v_cmp_") ? 1 : 0;
+  return { ...i, operands: i.operands.map((o, k) => (o.k === "special" && o.name === "vcc" ? { ...o, n: 2 } : k < masks && o.k === "s" ? { ...o, n: 2 } : o)) };
+}
+
 /** The forms tested on `mcpu`, in row order. */
 function formsOn(mcpu: string): Instruction[] {
-  return forms().filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942") && !(NOT_GFX90A.has(i.mnemonic) && mcpu === "gfx90a") && !(GFX90A_ONLY.has(i.mnemonic) && mcpu !== "gfx90a"));
+  return forms().map((i) => forWave(i, mcpu)).filter((i) => isAvailable(i.mnemonic, familyOf(mcpu)) && !(GFX94X_ONLY.has(i.mnemonic) && mcpu !== "gfx942") && !(NOT_GFX90A.has(i.mnemonic) && mcpu === "gfx90a") && !(GFX90A_ONLY.has(i.mnemonic) && mcpu !== "gfx90a"));
 }
 
 /** What llvm-mc-19 prints today for every form on every processor. */

@@ -3,11 +3,19 @@
  * result in the destination pair. + and × round once in double already; fma is computed
  * exactly in BigInt and rounded once (subnormal results included); conversions to f32 round
  * to nearest even, to integers truncate and saturate (NaN → 0), as the hardware does.
+ *
+ * Division and square root helpers follow the ISA guides' pseudocode (RDNA3 / CDNA3):
+ * `v_div_scale_f64` (scaled operand and the VCC bit), `v_div_fmas_f64` (the fma scaled by
+ * 2^±128 under VCC before its one rounding), `v_div_fixup_f64` (the IEEE special cases),
+ * `v_ldexp_f64` (one rounding). `v_rcp_f64` and `v_rsq_f64` are approximations on hardware
+ * (2^29 ulp, about 2^-23 relative): modelled as the double result with its low 29 fraction
+ * bits cleared, so that a division or square root missing a refinement step fails here as
+ * on a GPU instead of being rescued by an exact seed.
  */
 import { LoomError } from "../../core/errors.js";
 import type { Instruction } from "./decode.js";
-import { scalarRead32, scalarRead64, sourceRegisters } from "./operands.js";
-import type { Wave } from "./wave.js";
+import { scalarRead32, scalarRead64, sgprIndex, sourceRegisters } from "./operands.js";
+import { NULL_CODE, VCC_LO, type Wave } from "./wave.js";
 import type { CompileContext, Compiled } from "./compiled.js";
 
 const F64 = new Float64Array(1);
@@ -58,6 +66,99 @@ export function fmaF64(a: number, b: number, c: number): number {
   return roundToDouble(sum, e);
 }
 
+/** x · 2^k with one rounding (subnormal results included). */
+function ldexpF64(x: number, k: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const [m, e] = decompose(x);
+  // Beyond ±2200 the result is 0 or ∞ whatever x is.
+  return roundToDouble(m, e + Math.max(-2200, Math.min(2200, k | 0)));
+}
+
+/** The approximate seeds: the double result with its low 29 fraction bits cleared (toward zero). */
+function approximate(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  F64[0] = x;
+  U64[0] = (U64[0]! & 0xe0000000) >>> 0;
+  return F64[0]!;
+}
+
+/**
+ * The reciprocal seed: approximate, except where a's significand is all ones. There 1/a lies
+ * just above a rounding tie that Newton steps from any seed coarser than 2^-53 cannot resolve
+ * (Markstein's exception), so LLVM's division, which passes the OpenCL conformance tests on
+ * hardware, implies the hardware's seed is the correctly rounded one for those inputs.
+ */
+function rcpF64(a: number): number {
+  F64[0] = a;
+  const allOnes = U64[0] === 0xffffffff && (U64[1]! & 0xfffff) === 0xfffff;
+  return allOnes ? 1 / a : approximate(1 / a);
+}
+const rsqF64 = (a: number): number => (a !== a || a < 0 ? NaN : a === 0 ? (Object.is(a, -0) ? -Infinity : Infinity) : approximate(1 / Math.sqrt(a)));
+
+/** The biased exponent field. */
+function exponentOf(x: number): number {
+  F64[0] = x;
+  return (U64[1]! >>> 20) & 0x7ff;
+}
+const signOf = (x: number): number => {
+  F64[0] = x;
+  return U64[1]! >>> 31;
+};
+const MIN_NORMAL = 2 ** -1022;
+const isDenormal = (x: number): boolean => x !== 0 && Math.abs(x) < MIN_NORMAL;
+/** Whether the exact quotient n / d is nonzero and below the normal range (the rounded one may already be 0). */
+function quotientDenormal(n: number, d: number): boolean {
+  if (n === 0 || !Number.isFinite(n) || !Number.isFinite(d)) return false;
+  return Math.abs(n / d) < MIN_NORMAL;
+}
+
+/**
+ * v_div_scale_f64 S0, S1 = denominator, S2 = numerator (S0 is one of them): the guide's cases
+ * in order. Where the guide scales a huge denominator (1/S1 subnormal) together with a
+ * subnormal quotient by +128, which would overflow it, the denominator is scaled by −128
+ * as in the case below it; VCC then tells v_div_fmas to scale the quotient down.
+ */
+function divScale(s0: number, s1: number, s2: number): [number, boolean] {
+  if (s2 === 0 || s1 === 0) return [NaN, false];
+  const denominator = Object.is(s0, s1);
+  if (exponentOf(s2) - exponentOf(s1) >= 768) return [denominator ? ldexpF64(s0, 128) : s0, true];
+  if (isDenormal(s1)) return [ldexpF64(s0, 128), false];
+  const reciprocalDenormal = Number.isFinite(s1) && Math.abs(s1) > 2 ** 1022;
+  if (reciprocalDenormal && quotientDenormal(s2, s1)) return [denominator ? ldexpF64(s0, -128) : s0, true];
+  if (reciprocalDenormal) return [ldexpF64(s0, -128), false];
+  if (quotientDenormal(s2, s1)) return [denominator ? s0 : ldexpF64(s0, 128), true];
+  if (exponentOf(s2) <= 53) return [ldexpF64(s0, 128), false];
+  return [s0, false];
+}
+
+/** v_div_fmas_f64: S0 · S1 + S2, under VCC scaled by 2^128 when S2 ≥ 2 and by 2^-128 otherwise, rounded once. */
+function divFmas(a: number, b: number, c: number, vcc: boolean): number {
+  if (!vcc) return fmaF64(a, b, c);
+  const k = exponentOf(c) > 1023 ? 128 : -128;
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0 || c === 0) return ldexpF64(fmaF64(a, b, c), k);
+  const [ma, ea] = decompose(a);
+  const [mb, eb] = decompose(b);
+  const [mc, ec] = decompose(c);
+  const e = Math.min(ea + eb, ec);
+  return roundToDouble(((ma * mb) << BigInt(ea + eb - e)) + (mc << BigInt(ec - e)), e + k);
+}
+
+/** v_div_fixup_f64 S0 = quotient, S1 = denominator, S2 = numerator: IEEE results of the special cases, else ±|S0|. */
+function divFixup(q: number, d: number, n: number): number {
+  const negative = signOf(d) !== signOf(n);
+  if (n !== n) return n;
+  if (d !== d) return d;
+  const dInf = !Number.isFinite(d), nInf = !Number.isFinite(n);
+  if ((d === 0 && n === 0) || (dInf && nInf)) return NaN;
+  if (d === 0 || nInf) return negative ? -Infinity : Infinity;
+  if (dInf || n === 0) return negative ? -0 : 0;
+  if (exponentOf(n) - exponentOf(d) < -1075) return negative ? -0 : 0;
+  // Operands past the special cases that still give a NaN quotient overflowed the scaled steps
+  // (∞ − ∞ in the residual): the result is the overflow, ±∞ (the guide's pseudocode omits it).
+  if (q !== q) return negative ? -Infinity : Infinity;
+  return negative ? -Math.abs(q) : Math.abs(q);
+}
+
 const maxNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a > b ? a : b > a ? b : Object.is(a, -0) ? b : a);
 const minNum = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a < b ? a : b < a ? b : Object.is(a, -0) ? a : b);
 const roundEven = (x: number): number => {
@@ -94,6 +195,13 @@ const OPS: Record<string, Spec> = {
   v_ceil_f64: { src: ["f64"], dst: "f64", fn: Math.ceil },
   v_floor_f64: { src: ["f64"], dst: "f64", fn: Math.floor },
   v_rndne_f64: { src: ["f64"], dst: "f64", fn: roundEven },
+  v_rcp_f64: { src: ["f64"], dst: "f64", fn: rcpF64 },
+  v_rsq_f64: { src: ["f64"], dst: "f64", fn: rsqF64 },
+  v_ldexp_f64: { src: ["f64", "i32"], dst: "f64", fn: ldexpF64 },
+  v_div_fixup_f64: { src: ["f64", "f64", "f64"], dst: "f64", fn: divFixup },
+  // Their VCC output and input are handled in compileF64.
+  v_div_scale_f64: { src: ["f64", "f64", "f64"], dst: "f64", fn: (a) => a },
+  v_div_fmas_f64: { src: ["f64", "f64", "f64"], dst: "f64", fn: fmaF64 },
 };
 
 export function isF64Op(name: string): boolean {
@@ -105,6 +213,10 @@ function fail(inst: Instruction, ctx: CompileContext, why: string): never {
 }
 
 type Reader = (w: Wave, lane: number) => number;
+
+/** The wave and lane an op's function runs for (the VCC bits of the division helpers). */
+let WAVE: Wave | undefined;
+let LANE = 0;
 
 export function compileF64(inst: Instruction, name: string, ctx: CompileContext): Compiled {
   const f = inst.f;
@@ -158,14 +270,33 @@ export function compileF64(inst: Instruction, name: string, ctx: CompileContext)
   vregs.push(vdst);
   if (pairOut) vregs.push(vdst + 1);
   const [r0, r1, r2] = readers;
-  const fn = spec.fn;
   const dst = spec.dst;
+  const mask = ctx.width === 64 ? [VCC_LO, VCC_LO + 1] : [VCC_LO];
+  // v_div_scale_f64 writes its lane mask to the VOP3b sdst (null: nowhere); v_div_fmas_f64 reads VCC.
+  const scale = name === "v_div_scale_f64";
+  const sd = scale ? sgprIndex(f.sdst, fam) : -1;
+  if (scale && sd !== NULL_CODE && sd < 0) fail(inst, ctx, ` with scalar destination code ${f.sdst}`);
+  if (scale && sd >= 0) sregs.push(sd, ...(ctx.width === 64 ? [sd + 1] : []));
+  if (name === "v_div_fmas_f64") sregs.push(...mask);
+  let flags = [0, 0];
+  const fn: Spec["fn"] = scale
+    ? (a, b, c) => {
+        const [v, flag] = divScale(a, b, c);
+        if (flag) flags[LANE >>> 5] = (flags[LANE >>> 5]! | (1 << (LANE & 31))) >>> 0;
+        return v;
+      }
+    : name === "v_div_fmas_f64"
+      ? (a, b, c) => divFmas(a, b, c, ((WAVE!.s[VCC_LO + (LANE >>> 5)]! >>> (LANE & 31)) & 1) === 1)
+      : spec.fn;
   return {
     inst, sregs, vregs,
     exec: (w) => {
       const W = w.width;
+      WAVE = w;
+      flags = [0, 0];
       for (let lane = 0; lane < W; lane++) {
         if (!w.laneActive(lane)) continue;
+        LANE = lane;
         const r = fn(r0!(w, lane), r1 ? r1(w, lane) : 0, r2 ? r2(w, lane) : 0);
         if (pairOut) {
           F64[0] = r;
@@ -173,6 +304,10 @@ export function compileF64(inst: Instruction, name: string, ctx: CompileContext)
           w.vu[(vdst + 1) * W + lane] = U64[1]!;
         } else if (dst === "f32") w.vf[vdst * W + lane] = r;
         else w.vu[vdst * W + lane] = r >>> 0;
+      }
+      if (sd >= 0) {
+        w.s[sd] = flags[0]!;
+        if (W === 64) w.s[sd + 1] = flags[1]!;
       }
     },
   };

@@ -353,12 +353,13 @@ function intCompare(cond: string): ((a: number, b: number) => boolean) | undefin
   return undefined;
 }
 
-function classOf(x: number): number {
+/** v_cmp_class's bit of x; `minNormal` is the format's (2^-126 for f32, 2^-1022 for f64). */
+function classOf(x: number, minNormal = 2 ** -126): number {
   if (x !== x) return 1 << 1; // quiet NaN (signaling NaNs are not distinguished)
   if (x === -Infinity) return 1 << 2;
   if (x === Infinity) return 1 << 9;
   if (x === 0) return Object.is(x, -0) ? 1 << 5 : 1 << 6;
-  const denorm = Math.abs(x) < 2 ** -126;
+  const denorm = Math.abs(x) < minNormal;
   if (x < 0) return denorm ? 1 << 4 : 1 << 3;
   return denorm ? 1 << 7 : 1 << 8;
 }
@@ -505,7 +506,7 @@ export function compileVector(inst: Instruction, name: string, ctx: CompileConte
         let bit: boolean;
         if (isClass) {
           const mask = classMask!.vreg >= 0 ? w.vu[classMask!.vreg * W + lane]! : classMask!.uniform!(w);
-          bit = (classOf(fmod(toF64(PAIR[0]!, PAIR[1]!), 0)) & mask) !== 0;
+          bit = (classOf(fmod(toF64(PAIR[0]!, PAIR[1]!), 0), 2 ** -1022) & mask) !== 0;
         } else {
           read64(w, s1!, lane, ub, B2);
           if (kind === "f") bit = cmp!(fmod(toF64(PAIR[0]!, PAIR[1]!), 0), fmod(toF64(B2[0]!, B2[1]!), 1));

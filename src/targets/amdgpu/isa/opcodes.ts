@@ -315,6 +315,14 @@ const ROWS: readonly string[] = [
   "v_cmp_nle_f64 VOP3 9=v_cmp_nle_f64_e64:6c 11=v_cmp_nle_f64_e64:2c",
   "v_cmp_neq_f64 VOP3 9=v_cmp_neq_f64_e64:6d 11=v_cmp_neq_f64_e64:2d",
   "v_cmp_nlt_f64 VOP3 9=v_cmp_nlt_f64_e64:6e 11=v_cmp_nlt_f64_e64:2e",
+  // f64 division and square root (lower/f64.ts `divide64`, `sqrt64`).
+  "v_div_scale_f64 VOP3B 9:1e1 11:2fd",
+  "v_div_fmas_f64 VOP3 9:1e3 11:238",
+  "v_div_fixup_f64 VOP3 9:1df 11:228",
+  "v_rcp_f64 VOP1 9:25 11:2f",
+  "v_rsq_f64 VOP1 9:26 11:31",
+  "v_ldexp_f64 VOP3 9:284 11:32b",
+  "v_cmp_class_f64 VOP3 9=v_cmp_class_f64_e64:12 11=v_cmp_class_f64_e64:7f",
 ];
 
 const FAMILY_BY_NUMBER: Readonly<Record<string, IsaFamily>> = { 9: "gfx9", 10: "gfx10", 11: "gfx11", 12: "gfx12" };
