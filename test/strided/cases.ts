@@ -27,10 +27,11 @@ export function stridedCase(seed: number): KernelCase {
       { kind: "buffer", name: "broadcast", data: new Float32Array(32) },
       { kind: "buffer", name: "lanes", data: new Float32Array(32) },
       { kind: "buffer", name: "spread", data: new Float32Array(256) },
+      { kind: "buffer", name: "tail", data: new Float32Array(64) },
     ],
     bytesMoved: 0,
     reference: () => {
-      const columns = new Float32Array(128), broadcast = new Float32Array(32), lanes = new Float32Array(32), spread = new Float32Array(256);
+      const columns = new Float32Array(128), broadcast = new Float32Array(32), lanes = new Float32Array(32), spread = new Float32Array(256), tail = new Float32Array(64);
       for (let ty = 0; ty < 8; ty++) {
         for (let tx = 0; tx < 16; tx++) {
           columns[ty * 16 + tx] = at(src, [1, 8], [ty, tx]);
@@ -39,6 +40,7 @@ export function stridedCase(seed: number): KernelCase {
           spread[ty * 32 + tx * 2] = src[ty * 16 + tx]!;
         }
         for (let l = 0; l < 4; l++) lanes[ty * 4 + l] = at(src, [1, 8], [ty, 4 + l]);
+        for (let l = 0; l < 4; l++) tail[ty * 8 + l] = at(src, [16, 1], [ty, 8 + l]);
       }
       const exact = { kind: "exact" } as const;
       return {
@@ -46,6 +48,7 @@ export function stridedCase(seed: number): KernelCase {
         broadcast: { values: broadcast, compare: exact },
         lanes: { values: lanes, compare: exact },
         spread: { values: spread, compare: exact },
+        tail: { values: tail, compare: exact },
       };
     },
   };

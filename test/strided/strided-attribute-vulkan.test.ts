@@ -32,8 +32,8 @@ test("vulkan (lavapipe): strided view types address as the JS reference does, va
   assert.equal(outcome.cases.length, 2);
   for (const c of outcome.cases) {
     assert.ok(c.dispatched, c.label);
-    assert.equal(c.device.length, 4, c.label);
-    assert.equal(c.interpreter?.length, 4, `${c.label}: the interpreter was checked`);
+    assert.equal(c.device.length, 5, c.label);
+    assert.equal(c.interpreter?.length, 5, `${c.label}: the interpreter was checked`);
     for (const d of [...c.device, ...(c.interpreter ?? [])]) assert.equal(d.mismatches, 0, `${c.label}: ${d.name}: ${JSON.stringify(d)}`);
   }
   assert.deepEqual(output.split("\n").filter((l) => l.includes("Validation Error")), []);

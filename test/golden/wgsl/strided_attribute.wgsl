@@ -4,6 +4,7 @@
 @group(0) @binding(2) var<storage, read_write> strided_attribute_broadcast: array<f32>;
 @group(0) @binding(3) var<storage, read_write> strided_attribute_lanes: array<f32>;
 @group(0) @binding(4) var<storage, read_write> strided_attribute_spread: array<f32>;
+@group(0) @binding(5) var<storage, read_write> strided_attribute_tail: array<f32>;
 
 @compute @workgroup_size(16, 8, 1)
 fn strided_attribute(@builtin(local_invocation_id) local_id: vec3<u32>) {
@@ -50,12 +51,35 @@ fn strided_attribute(@builtin(local_invocation_id) local_id: vec3<u32>) {
     let v32: i32 = (v1 * 4i);
     let v33: i32 = (v32 + 3i);
     strided_attribute_lanes[v33] = v26;
+    let v34: i32 = (v1 * 16i);
+    let v35: i32 = (v34 + 8i);
+    let v36: f32 = strided_attribute_src[v35];
+    let v37: i32 = (v1 * 16i);
+    let v38: i32 = (v37 + 9i);
+    let v39: f32 = strided_attribute_src[v38];
+    let v40: i32 = (v1 * 16i);
+    let v41: i32 = (v40 + 10i);
+    let v42: f32 = strided_attribute_src[v41];
+    let v43: i32 = (v1 * 16i);
+    let v44: i32 = (v43 + 11i);
+    let v45: f32 = strided_attribute_src[v44];
+    let v46: i32 = (v1 * 8i);
+    strided_attribute_tail[v46] = v36;
+    let v47: i32 = (v1 * 8i);
+    let v48: i32 = (v47 + 1i);
+    strided_attribute_tail[v48] = v39;
+    let v49: i32 = (v1 * 8i);
+    let v50: i32 = (v49 + 2i);
+    strided_attribute_tail[v50] = v42;
+    let v51: i32 = (v1 * 8i);
+    let v52: i32 = (v51 + 3i);
+    strided_attribute_tail[v52] = v45;
   }
-  let v34: i32 = (v1 * 16i);
-  let v35: i32 = (v34 + v0);
-  let v36: f32 = strided_attribute_src[v35];
-  let v37: i32 = (v1 * 32i);
-  let v38: i32 = (v0 * 2i);
-  let v39: i32 = (v37 + v38);
-  strided_attribute_spread[v39] = v36;
+  let v53: i32 = (v1 * 16i);
+  let v54: i32 = (v53 + v0);
+  let v55: f32 = strided_attribute_src[v54];
+  let v56: i32 = (v1 * 32i);
+  let v57: i32 = (v0 * 2i);
+  let v58: i32 = (v56 + v57);
+  strided_attribute_spread[v58] = v55;
 }
