@@ -63,6 +63,8 @@ function bufferView(c: FunctionCompiler, op: Op): Step {
   const b = c.slot(operandOf(op, 0)), off = c.slot(operandOf(op, 1));
   const dims = dimsOf(c, t);
   const layout = t.layout?.kind === "value" ? c.slot(t.layout.value) : undefined;
+  // A static strided layout attribute (`#encoding.layout.strided<strides=[…]>`); verify checked its count.
+  const fixedStrides = t.layout?.kind === "strided" ? t.layout.strides : undefined;
   const element = elementOf(t), elementBytes = ELEMENT_BYTES[element];
   const [r] = c.results(op);
   return plain((f) => {
@@ -70,7 +72,7 @@ function bufferView(c: FunctionCompiler, op: Op): Step {
     if (d.some((x) => x < 0)) raise(f, op, "undefined-behaviour", `view extent ${d.join("x")} has a negative dimension`);
     const strides = layout === undefined ? undefined : (f.slots[layout] as LayoutValue).strides;
     if (strides && strides.length !== d.length) raise(f, op, "undefined-behaviour", `the strided layout has ${strides.length} strides for a rank-${d.length} view`);
-    const view: ViewValue = { kind: "view", root, base: Number(f.slots[off] as bigint), dims: d, strides: strides ?? denseStrides(d), element, elementBytes };
+    const view: ViewValue = { kind: "view", root, base: Number(f.slots[off] as bigint), dims: d, strides: strides ?? fixedStrides ?? denseStrides(d), element, elementBytes };
     checkFootprint(f, op, view);
     f.slots[r!] = view;
   });

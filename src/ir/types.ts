@@ -25,8 +25,23 @@ export interface VectorType {
 }
 /** A view dimension: a static extent or an `index` value in scope. */
 export type Dim = { readonly kind: "static"; readonly size: number } | { readonly kind: "dynamic"; readonly value: Value };
-/** A view layout as written: `#dense`, `#encoding.layout.dense`, an alias `#name`, or a layout value. */
-export type Layout = { readonly kind: "named"; readonly name: string } | { readonly kind: "value"; readonly value: Value };
+/**
+ * A view layout as written: `#dense`, `#encoding.layout.dense`, an alias `#name`, a layout value, or
+ * a static strided layout attribute `#encoding.layout.strided<strides=[s, …]>` (element strides ≥ 0).
+ */
+export type Layout =
+  | { readonly kind: "named"; readonly name: string }
+  | { readonly kind: "value"; readonly value: Value }
+  | StridedLayoutAttribute;
+/** `#encoding.layout.strided<strides=[s, …]>`: one constant element stride per view dimension (verify checks the count). */
+export interface StridedLayoutAttribute {
+  readonly kind: "strided";
+  readonly strides: readonly number[];
+}
+/** The spelling of a static strided layout attribute (`#encoding.layout.strided<strides=[4, 1]>`). */
+export function stridedLayoutText(strides: readonly number[]): string {
+  return `#encoding.layout.strided<strides=[${strides.join(", ")}]>`;
+}
 export interface ViewType {
   readonly kind: "view";
   readonly dims: readonly Dim[];
@@ -129,7 +144,11 @@ function isDenseName(l: Layout | undefined): boolean {
 function layoutEquals(a: Layout | undefined, b: Layout | undefined): boolean {
   if (isDenseName(a) && isDenseName(b)) return true;
   if (!a || !b || a.kind !== b.kind) return false;
+  if (a.kind === "strided") return stridesEqual(a.strides, (b as StridedLayoutAttribute).strides);
   return a.kind === "named" ? a.name === (b as { name: string }).name : a.value === (b as { value: Value }).value;
+}
+function stridesEqual(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The spelling used by diagnostics and the printer (`view<[%n]x16xf32>`). */
@@ -141,12 +160,16 @@ export function typeToString(t: Type): string {
       return `vector<${t.shape.map((s) => `${s}x`).join("")}${t.element.name}>`;
     case "view": {
       const dims = t.dims.map((d) => (d.kind === "static" ? `${d.size}x` : `[%${d.value.name}]x`)).join("");
-      const layout = t.layout ? `, ${t.layout.kind === "named" ? `#${t.layout.name}` : `%${t.layout.value.name}`}` : "";
+      const layout = t.layout ? `, ${layoutText(t.layout)}` : "";
       return `view<${dims}${t.element.name}${layout}>`;
     }
     case "tensor":
       return `tensor<${t.dims.map((d) => (d.kind === "static" ? `${d.size}x` : `[%${d.value.name}]x`)).join("")}${t.element.name}>`;
   }
+}
+
+function layoutText(l: Layout): string {
+  return l.kind === "named" ? `#${l.name}` : l.kind === "value" ? `%${l.value.name}` : stridedLayoutText(l.strides);
 }
 
 /**

@@ -834,7 +834,10 @@ export class Parser {
     let layout: Layout | undefined;
     if (this.eat(Tok.Comma)) {
       const l = this.peek();
-      if (this.kindOf(l) === Tok.Hash) {
+      if (this.kindOf(l) === Tok.Hash && this.textOf(l) === "encoding.layout.strided" && this.kindOf(l + 1) === Tok.Less) {
+        this.next();
+        layout = this.parseStridedLayoutAttribute();
+      } else if (this.kindOf(l) === Tok.Hash) {
         this.next();
         layout = { kind: "named", name: this.textOf(l) };
         if (this.textOf(l) !== "dense" && this.textOf(l) !== "encoding.layout.dense") {
@@ -854,6 +857,30 @@ export class Parser {
       throw new ParseFailure();
     }
     return layout ? { kind: "view", dims, element, layout } : { kind: "view", dims, element };
+  }
+
+  /**
+   * `<strides=[s, …]>` after `#encoding.layout.strided` in a view type: constant element strides
+   * in [0, 2^31 − 1]; their count against the view's rank is the verifier's (SHAPE/001).
+   */
+  private parseStridedLayoutAttribute(): Layout {
+    this.expect(Tok.Less, "'<'");
+    const key = this.expectIdent("'strides'");
+    if (this.textOf(key) !== "strides") this.fail(D.invalidType, key, [`#encoding.layout.strided takes 'strides=[…]', not '${this.textOf(key)}'`]);
+    this.expect(Tok.Equal, "'='");
+    this.expect(Tok.LBracket, "'['");
+    const strides: number[] = [];
+    if (!this.at(Tok.RBracket)) {
+      do {
+        const t = this.expect(Tok.Int, "a stride (an integer literal)");
+        const stride = this.buf.nums[t] ?? -1;
+        if (this.buf.bigs?.has(t) || stride < 0 || stride > 0x7fffffff) this.fail(D.invalidType, t, [`stride ${this.textOf(t)} is outside [0, 2147483647]`]);
+        strides.push(stride === 0 ? 0 : stride);
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBracket, "']'");
+    this.expect(Tok.Greater, "'>'");
+    return { kind: "strided", strides };
   }
 
   /** Source text between two tokens of one line (for messages). */

@@ -249,3 +249,30 @@ check.case public @scale_case {
   assert.ok(d, bad.formatDiagnostics());
   assert.equal(d.location?.line, 1);
 });
+
+test("a static strided layout is part of a linked signature: other strides are TYPE/001", () => {
+  const root = `func.decl public @at(%v: view<4x4xf32, #encoding.layout.strided<strides=[1, 4]>>) -> (f32)
+
+kernel.def export("strided") @strided() {
+  %c1 = index.constant 1 : index
+  kernel.launch.config workgroups(%c1, %c1, %c1) workgroup_size(%c1, %c1, %c1) : index
+} launch(%b: buffer) {
+  %o = index.constant 0 : offset
+  %v = buffer.view %b[%o] : buffer -> view<4x4xf32, #encoding.layout.strided<strides=[1, 4]>>
+  %x = func.call @at(%v) : (view<4x4xf32, #encoding.layout.strided<strides=[1, 4]>>) -> (f32)
+  view.store %x, %v[0, 0] : f32, view<4x4xf32, #encoding.layout.strided<strides=[1, 4]>>
+  kernel.return
+}
+`;
+  const library = (strides: string) => `func.def public @at(%v: view<4x4xf32, #encoding.layout.strided<strides=[${strides}]>>) -> (f32) {
+  %x = view.load %v[1, 2] : view<4x4xf32, #encoding.layout.strided<strides=[${strides}]>> -> f32
+  func.return %x : f32
+}
+`;
+  const same = compile(root, [["strided", gfx1100]], { linkIndex: index({ "lib.loom": library("1, 4") }) });
+  assert.ok(same.result.ok, same.result.formatDiagnostics());
+  const other = compile(root, [["strided", gfx1100]], { linkIndex: index({ "lib.loom": library("4, 1") }) });
+  const d = other.result.diagnostics.find((x) => x.code === "TYPE/001");
+  assert.ok(d, other.result.formatDiagnostics());
+  assert.equal(d.related?.[0]?.location?.source, "lib.loom");
+});

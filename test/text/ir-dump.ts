@@ -21,7 +21,7 @@ export function dumpModule(m: Module): string {
     if (t.kind === "vector") return `vector<${t.shape.join("x")}x${t.element.name}>`;
     const dims = t.dims.map((d) => (d.kind === "static" ? String(d.size) : `[${idOf(d.value)}]`)).join("x");
     if (t.kind === "tensor") return `tensor<${dims}x${t.element.name}>`;
-    const layout = t.layout ? (t.layout.kind === "named" ? `,#${t.layout.name}` : `,${idOf(t.layout.value)}`) : "";
+    const layout = t.layout ? (t.layout.kind === "named" ? `,#${t.layout.name}` : t.layout.kind === "strided" ? `,strides[${t.layout.strides.join(",")}]` : `,${idOf(t.layout.value)}`) : "";
     return `view<${dims}x${t.element.name}${layout}>`;
   };
   const prop = (p: Prop): string => {

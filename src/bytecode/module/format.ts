@@ -33,8 +33,10 @@ export const ELEMENT_WIRE: ReadonlyMap<PrimName, number> = new Map<PrimName, num
 ]);
 export const ELEMENT_BY_WIRE: ReadonlyMap<number, PrimName> = new Map([...ELEMENT_WIRE].map(([n, w]) => [w, n]));
 
-/** View layout attachment byte. */
-export const LAYOUT_TAG = { none: 0, named: 1, value: 2 } as const;
+/** View layout attachment byte; `strided` (a static `#encoding.layout.strided<strides=[…]>`) came after version 1's first readers. */
+export const LAYOUT_TAG = { none: 0, named: 1, value: 2, strided: 3 } as const;
+/** The largest stride of a static strided layout attribute (the parser's bound). */
+export const MAX_STATIC_STRIDE = 0x7fffffff;
 /** View dimension byte. */
 export const DIM_TAG = { static: 0, dynamic: 1 } as const;
 

@@ -7,7 +7,7 @@
 import type { Span, Value } from "../../ir/core.js";
 import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../../ir/types.js";
 import { ByteReader } from "../bytes.js";
-import { DIM_TAG, ELEMENT_BY_WIRE, ENCODING_ROLE_LAYOUT, LAYOUT_TAG, LIMITS, LOCATION_MODE, TYPE_KIND } from "./format.js";
+import { DIM_TAG, ELEMENT_BY_WIRE, ENCODING_ROLE_LAYOUT, LAYOUT_TAG, LIMITS, LOCATION_MODE, MAX_STATIC_STRIDE, TYPE_KIND } from "./format.js";
 import { badReference, count, limitExceeded } from "./faults.js";
 import { isKnownOpName } from "./op-names.js";
 
@@ -137,6 +137,14 @@ function decodeView(r: ByteReader, strings: readonly string[], tensor = false): 
   } else if (layoutTag === LAYOUT_TAG.value) {
     const k = valueRef("layout value");
     layout = (vs) => ({ kind: "value", value: vs[k]! });
+  } else if (layoutTag === LAYOUT_TAG.strided) {
+    const count = r.u8("stride count");
+    if (count > LIMITS.rank) limitExceeded(r, `stride count ${count} exceeds ${LIMITS.rank}`);
+    const strides: number[] = [];
+    for (let i = 0; i < count; i++) strides.push(r.varuint("stride", MAX_STATIC_STRIDE));
+    const fixed: Layout = { kind: "strided", strides };
+    layout = () => fixed;
+    size += 8 * count;
   } else if (layoutTag !== LAYOUT_TAG.none) {
     r.fail(`unknown layout tag ${layoutTag}`);
   }

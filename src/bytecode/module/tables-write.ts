@@ -8,7 +8,7 @@ import type { Span, Value } from "../../ir/core.js";
 import type { PrimType, Type } from "../../ir/types.js";
 import { ByteWriter } from "../bytes.js";
 import { MAX_STRING_BYTES, MAX_STRINGS, StringTableBuilder } from "../strings.js";
-import { DIM_TAG, ELEMENT_WIRE, ENCODING_ROLE_LAYOUT, LAYOUT_TAG, LIMITS, LOCATION_MODE, TYPE_KIND } from "./format.js";
+import { DIM_TAG, ELEMENT_WIRE, ENCODING_ROLE_LAYOUT, LAYOUT_TAG, LIMITS, LOCATION_MODE, MAX_STATIC_STRIDE, TYPE_KIND } from "./format.js";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextEncoder();
@@ -67,6 +67,16 @@ function elementWire(t: PrimType, what: string): number {
   return wire;
 }
 
+/** A static strided layout: its count byte, then each stride (docs/bytecode.md, layout byte 3). */
+function writeStrides(w: ByteWriter, strides: readonly number[]): void {
+  if (strides.length > LIMITS.rank) invalid(`stride count ${strides.length} exceeds ${LIMITS.rank}`);
+  w.u8(strides.length);
+  for (const s of strides) {
+    if (!Number.isSafeInteger(s) || s < 0 || s > MAX_STATIC_STRIDE) invalid(`stride ${s} is outside [0, ${MAX_STATIC_STRIDE}]`);
+    w.varuint(s);
+  }
+}
+
 function extent(n: number): number {
   if (!Number.isSafeInteger(n) || n < 0) invalid(`type extent ${n} is not a non-negative integer`);
   return n;
@@ -98,6 +108,7 @@ export class TypeTable extends EntryTable {
         w.u8(t.kind === "view" ? TYPE_KIND.view : TYPE_KIND.tensor).u8(elementWire(t.element, t.kind)).u8(t.dims.length);
         if (t.kind === "tensor" || t.layout === undefined) w.u8(LAYOUT_TAG.none);
         else if (t.layout.kind === "named") w.u8(LAYOUT_TAG.named).varuint(this.strings.id(t.layout.name));
+        else if (t.layout.kind === "strided") writeStrides(w.u8(LAYOUT_TAG.strided), t.layout.strides);
         else w.u8(LAYOUT_TAG.value).varuint(ref(t.layout.value));
         for (const d of t.dims) {
           if (d.kind === "static") w.u8(DIM_TAG.static).varuint(extent(d.size));

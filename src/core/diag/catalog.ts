@@ -53,6 +53,8 @@ export const D = {
   literalKind: entry("TYPE/005", "literal kind does not match type: {0}"),
   yieldType: entry("TYPE/009", "yielded types do not match: {0}"),
   blockArgType: entry("TYPE/013", "block argument type mismatch: {0}"),
+  // SHAPE
+  strideCount: entry("SHAPE/001", "shape mismatch: {0}"),
   // STRUCTURE
   missingTerminator: entry("STRUCTURE/005", "region must end with {0}"),
   blockCount: entry("STRUCTURE/006", "wrong number of regions: {0}"),

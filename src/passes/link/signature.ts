@@ -6,7 +6,7 @@
  * `%n` in its signature (region `r`'s argument `k` → `$r.k` when there are several regions).
  */
 import type { Op, Predicate, Region, Value } from "../../ir/core.js";
-import type { Type } from "../../ir/types.js";
+import { stridedLayoutText, type Type } from "../../ir/types.js";
 import { propOf } from "../../dialects/registry.js";
 
 type Positions = ReadonlyMap<Value, string>;
@@ -21,7 +21,7 @@ function typeText(t: Type, positions: Positions): string {
   const dims = t.dims.map((d) => (d.kind === "static" ? String(d.size) : `[${valueText(d.value, positions)}]`));
   // v1 aliases can only name the dense layout, so every named layout is dense.
   if (t.kind === "tensor") return `tensor<${dims.join("x")}x${t.element.name}>`;
-  const layout = t.layout === undefined ? "" : t.layout.kind === "named" ? "" : `, ${valueText(t.layout.value, positions)}`;
+  const layout = t.layout === undefined || t.layout.kind === "named" ? "" : t.layout.kind === "strided" ? `, ${stridedLayoutText(t.layout.strides)}` : `, ${valueText(t.layout.value, positions)}`;
   return `view<${dims.join("x")}x${t.element.name}${layout}>`;
 }
 

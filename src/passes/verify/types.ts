@@ -583,11 +583,15 @@ function checkVectorAccess(c: OpTypes, vec: VectorType, view: ViewType): void {
   if (vec.shape.length > view.dims.length) c.result(`${s(vec)} has a higher rank than ${s(view)}`);
 }
 
-/** Dynamic dimensions name `index` values; layout values are `encoding<layout>`. */
+/** Dynamic dimensions name `index` values; layout values are `encoding<layout>`; a static strided layout has one stride per dimension (SHAPE/001). */
 function checkTypeBindings(c: OpTypes, t: Type): boolean {
   if (!isView(t)) return true;
   for (const d of t.dims) if (d.kind === "dynamic" && d.value.type && !isIndex(d.value.type)) return c.operand(`dimension '%${d.value.name}' of ${s(t)} must be index, got ${s(d.value.type)}`);
   if (t.layout?.kind === "value" && t.layout.value.type && !isPrim(t.layout.value.type, "encoding<layout>")) return c.operand(`layout '%${t.layout.value.name}' must be encoding<layout>`);
+  if (t.layout?.kind === "strided" && t.layout.strides.length !== t.dims.length) {
+    c.ctx.report(D.strideCount, c.op.span, [`${t.layout.strides.length} stride(s) for the rank-${t.dims.length} ${s(t)}`]);
+    return false;
+  }
   return true;
 }
 

@@ -164,3 +164,12 @@ test("non-canonical encodings are rejected", () => {
   m.ops[0]!.regions[0]!.args[0]!.name = "a b";
   assert.match(diagnostic(encodeModule(m)), /^BYTECODE\/906/);
 });
+
+test("a static strided layout (layout byte 3) with too many or too large strides is rejected", () => {
+  const viewType = (layout: number[]) => craft({ opNames: [], types: [[10, 12, 1, ...layout, 0, 4]], ir: [0, 0, 0, 0, 0, 0] });
+  const sink = new DiagnosticSink();
+  assert.ok(readModuleBytecode("s.loombc", viewType([3, 1, 4]), sink), JSON.stringify(sink.diagnostics));
+  assert.match(diagnostic(viewType([3, 9, ...new Array<number>(9).fill(1)])), /^BYTECODE\/905 .*stride count 9/);
+  assert.match(diagnostic(viewType([3, 1, 0x80, 0x80, 0x80, 0x80, 0x08])), /^BYTECODE\/90[13] .*stride/);
+  assert.match(diagnostic(viewType([4])), /^BYTECODE\/903 .*unknown layout tag 4/);
+});

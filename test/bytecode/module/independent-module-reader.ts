@@ -122,6 +122,11 @@ export function readModuleSummary(file: Uint8Array): ModuleSummary {
       else if (lt === 2) {
         refs.push(tc.n());
         layout = `, $${refs.length - 1}`;
+      } else if (lt === 3) {
+        // A static strided layout: a count byte, then the strides as varints.
+        const strides: number[] = [];
+        for (let c = tc.u8(); c > 0; c--) strides.push(tc.n());
+        layout = `, #encoding.layout.strided<strides=[${strides.join(", ")}]>`;
       } else assert.equal(lt, 0);
       const dims: string[] = [];
       for (let r = rank; r > 0; r--) {

@@ -15,6 +15,7 @@
 import type { Op, Value } from "../../../ir/core.js";
 import { indicesOf, propOf } from "../../../dialects/registry.js";
 import type { VectorType, ViewType } from "../../../ir/types.js";
+import { viewElementStrides } from "../../../ir/strides.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, constantOffset, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
@@ -199,21 +200,17 @@ const allocaRule: Rule = (cx, op) => {
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
+/** Element strides of a view type (ir/strides.ts). */
 function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
-  const layout = type.layout;
-  if (layout?.kind === "value") {
-    const l = cx.get(layout.value);
-    if (l.kind !== "layout") return undefined;
-    if (l.strides) return [...l.strides];
-  }
-  const strides = new Array<Scalar>(type.dims.length);
-  let running = cx.const("i64", 1n);
-  for (let d = type.dims.length - 1; d >= 0; d--) {
-    strides[d] = running;
-    const dim = type.dims[d]!;
-    running = mul64(cx, running, dim.kind === "static" ? cx.const("i64", BigInt(dim.size)) : cx.scalar(dim.value));
-  }
-  return strides;
+  return viewElementStrides<Scalar>(type, {
+    constant: (n) => cx.const("i64", BigInt(n)),
+    extent: (v) => cx.scalar(v),
+    mul: (a, b) => mul64(cx, a, b),
+    layoutValue: (v) => {
+      const l = cx.get(v);
+      return l.kind === "layout" ? l.strides : null;
+    },
+  })?.strides;
 }
 
 const viewRule: Rule = (cx, op) => {

@@ -9,6 +9,7 @@
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
 import type { ViewType } from "../../../ir/types.js";
+import { viewElementStrides } from "../../../ir/strides.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
 import { propOf } from "../../../dialects/registry.js";
@@ -105,26 +106,27 @@ const alignmentRule: Rule = (cx, op) => {
   });
 };
 
-/** Element strides of a view type (dense row-major unless a strided layout value is given), with their known multiples. */
+/** Element strides of a view type (ir/strides.ts), with their known multiples. */
 function stridesOf(cx: KernelLowering, type: ViewType): { strides: Scalar[]; multiples: number[] } | undefined {
-  const layout = type.layout;
-  if (layout?.kind === "value") {
-    const l = cx.get(layout.value);
-    if (l.kind !== "layout") return undefined;
-    if (l.strides) return { strides: [...l.strides], multiples: l.strides.map((x) => (x.c !== undefined ? Math.max(1, Number(x.c < 0n ? -x.c : x.c) % 65536) : 1)) };
-  }
-  const strides: Scalar[] = new Array<Scalar>(type.dims.length);
+  const st = viewElementStrides<Scalar>(type, {
+    constant: (n) => cx.i64(n),
+    extent: (v) => cx.scalar(v),
+    mul: (a, b) => cx.mul64(a, b),
+    layoutValue: (v) => {
+      const l = cx.get(v);
+      return l.kind === "layout" ? l.strides : null;
+    },
+  });
+  if (!st) return undefined;
+  if (!st.dense) return { strides: st.strides, multiples: st.strides.map((x) => (x.c !== undefined ? Math.max(1, Number(x.c < 0n ? -x.c : x.c) % 65536) : 1)) };
   const multiples: number[] = new Array<number>(type.dims.length);
-  let running = cx.i64(1);
   let multiple = 1;
   for (let d = type.dims.length - 1; d >= 0; d--) {
-    strides[d] = running;
     multiples[d] = multiple;
     const dim = type.dims[d]!;
-    running = cx.mul64(running, dim.kind === "static" ? cx.i64(dim.size) : cx.scalar(dim.value));
     multiple = Math.min(65536, multiple * (dim.kind === "static" ? Math.max(1, dim.size) : knownMultiple(dim.value, cx.kernel.staticWorkgroupSize)));
   }
-  return { strides, multiples };
+  return { strides: st.strides, multiples };
 }
 
 const viewRule: Rule = (cx, op) => {

@@ -14,6 +14,7 @@ import type { Op, Predicate, Value } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
 import { BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD } from "../../../abi/index.js";
 import type { ViewType } from "../../../ir/types.js";
+import { viewElementStrides } from "../../../ir/strides.js";
 import * as I from "../instructions.js";
 import type { Id, Word } from "../instructions.js";
 import { scalarBytes, scalarKey, U32, U64, type ScalarType } from "../module.js";
@@ -226,10 +227,15 @@ function viewFacts(view: Value, elementBytes: number, staticSize?: readonly numb
   }
   const strideMultiples = new Array<number>(type.dims.length);
   let running = 1;
-  for (let d = type.dims.length - 1; d >= 0; d--) {
-    strideMultiples[d] = running;
-    const dim = type.dims[d]!;
-    running = Math.min(MULTIPLE_CAP, running * (dim.kind === "static" ? Math.max(1, dim.size) : knownMultiple(dim.value, staticSize)));
+  if (type.layout?.kind === "strided") {
+    // A static strided layout: each stride's power-of-two part (a stride of 0 moves nothing).
+    type.layout.strides.forEach((s, d) => (strideMultiples[d] = s === 0 ? MULTIPLE_CAP : Math.min(MULTIPLE_CAP, s & -s)));
+  } else {
+    for (let d = type.dims.length - 1; d >= 0; d--) {
+      strideMultiples[d] = running;
+      const dim = type.dims[d]!;
+      running = Math.min(MULTIPLE_CAP, running * (dim.kind === "static" ? Math.max(1, dim.size) : knownMultiple(dim.value, staticSize)));
+    }
   }
   const offsetBytes = knownMultiple(def.operands[1]!, staticSize);
   const baseMultiple = offsetBytes >= MULTIPLE_CAP ? MULTIPLE_CAP : offsetBytes % elementBytes === 0 ? offsetBytes / elementBytes : 1;
@@ -335,22 +341,17 @@ function checkElement(cx: KernelLowering, op: Op, root: BufferRoot, element: Sca
   return true;
 }
 
-/** Element strides of a view type: dense (row-major) unless a strided layout value is given. */
+/** Element strides of a view type (ir/strides.ts). */
 function stridesOf(cx: KernelLowering, type: ViewType): Id[] | undefined {
-  const layout = type.layout;
-  if (layout?.kind === "value") {
-    const l = cx.get(layout.value);
-    if (l.kind !== "layout") return undefined;
-    if (l.strides) return [...l.strides];
-  }
-  const strides: Id[] = new Array<Id>(type.dims.length);
-  let running = cx.u64(1);
-  for (let d = type.dims.length - 1; d >= 0; d--) {
-    strides[d] = running;
-    const dim = type.dims[d]!;
-    running = cx.mul64(running, dim.kind === "static" ? cx.u64(dim.size) : cx.scalar(dim.value));
-  }
-  return strides;
+  return viewElementStrides<Id>(type, {
+    constant: (n) => cx.u64(n),
+    extent: (v) => cx.scalar(v),
+    mul: (a, b) => cx.mul64(a, b),
+    layoutValue: (v) => {
+      const l = cx.get(v);
+      return l.kind === "layout" ? l.strides : null;
+    },
+  })?.strides;
 }
 
 const viewRule: OpRule = (cx, op) => {

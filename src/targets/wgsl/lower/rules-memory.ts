@@ -10,6 +10,7 @@
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
 import type { ViewType } from "../../../ir/types.js";
+import { viewElementStrides } from "../../../ir/strides.js";
 import { propOf } from "../../../dialects/registry.js";
 import { BYTES, type KernelLowering, type Rule, type Scalar, type ViewValue, type WType } from "./context.js";
 import type { Root } from "./storage.js";
@@ -78,23 +79,17 @@ const lengthRule: Rule = (cx, op) => {
 
 const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 
-/** Element strides of a view type (dense row-major unless a strided layout value is given). */
+/** Element strides of a view type (ir/strides.ts). */
 function stridesOf(cx: KernelLowering, type: ViewType): Scalar[] | undefined {
-  const layout = type.layout;
-  if (layout?.kind === "value") {
-    const l = cx.get(layout.value);
-    if (l.kind !== "layout") return undefined;
-    if (l.strides) return [...l.strides];
-  }
-  const strides = new Array<Scalar>(type.dims.length);
-  let running = cx.i32(1);
-  for (let d = type.dims.length - 1; d >= 0; d--) {
-    strides[d] = running;
-    const dim = type.dims[d]!;
-    // The outermost extent bounds the view but strides nothing.
-    if (d > 0) running = cx.mul(running, dim.kind === "static" ? cx.i32(dim.size) : cx.scalar(dim.value));
-  }
-  return strides;
+  return viewElementStrides<Scalar>(type, {
+    constant: (n) => cx.i32(n),
+    extent: (v) => cx.scalar(v),
+    mul: (a, b) => cx.mul(a, b),
+    layoutValue: (v) => {
+      const l = cx.get(v);
+      return l.kind === "layout" ? l.strides : null;
+    },
+  })?.strides;
 }
 
 const viewRule: Rule = (cx, op) => {

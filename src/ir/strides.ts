@@ -1,0 +1,49 @@
+/**
+ * Element strides of a view type, as every back end addresses it (language.md §3): a layout
+ * value's strides (`encoding.layout.strided [s, …]`), a static strided layout attribute's
+ * (`#encoding.layout.strided<strides=[s, …]>`), or else dense row-major — the last dimension
+ * contiguous, each other stride the product of the extents after it. Generic over the back
+ * end's scalar, so the four targets share one reading of the type (the interpreter, an
+ * independent oracle, reads the type on its own).
+ */
+import type { Value } from "./core.js";
+import type { ViewType } from "./types.js";
+
+/** How one back end makes the scalars of a stride computation. */
+export interface StrideBuilder<S> {
+  /** A constant element count. */
+  constant(n: number): S;
+  /** The lowered `index` value of a dynamic extent. */
+  extent(value: Value): S;
+  mul(a: S, b: S): S;
+  /** The strides a lowered layout value holds: undefined for a dense one, null when the value is not a layout. */
+  layoutValue(value: Value): readonly S[] | undefined | null;
+}
+
+export interface ViewStrides<S> {
+  /** One element stride per dimension, outermost first. */
+  readonly strides: S[];
+  /** Row-major strides made from the extents (no strided layout): what callers may know from the shape. */
+  readonly dense: boolean;
+}
+
+/** The element strides of `type`; undefined when its layout value did not lower to a layout. */
+export function viewElementStrides<S>(type: ViewType, b: StrideBuilder<S>): ViewStrides<S> | undefined {
+  const layout = type.layout;
+  if (layout?.kind === "strided") return { strides: layout.strides.map((s) => b.constant(s)), dense: false };
+  if (layout?.kind === "value") {
+    const held = b.layoutValue(layout.value);
+    if (held === null) return undefined;
+    if (held) return { strides: [...held], dense: false };
+  }
+  const strides = new Array<S>(type.dims.length);
+  let running = b.constant(1);
+  for (let d = type.dims.length - 1; d >= 0; d--) {
+    strides[d] = running;
+    // The outermost extent bounds the view but strides nothing.
+    if (d === 0) break;
+    const dim = type.dims[d]!;
+    running = b.mul(running, dim.kind === "static" ? b.constant(dim.size) : b.extent(dim.value));
+  }
+  return { strides, dense: true };
+}
