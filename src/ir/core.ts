@@ -33,7 +33,8 @@ export class Value {
   readonly id = nextValueId++;
   /**
    * @internal Scratch of the one walk using it right now (the verifier's dominance check marks
-   * the values in scope, instead of a set it would grow and shrink); meaningless outside it.
+   * the values in scope, instead of a set it would grow and shrink; the dead-op pass counts
+   * uses in it); meaningless outside it.
    */
   mark = 0;
   constructor(

@@ -258,9 +258,9 @@ function vectorConstantOf(op: Op, folding: Folding): readonly Lane[] | undefined
  * queueing a defining op whose results just lost their last use.
  */
 export function removeDeadOps(region: Region): Map<Value, number> {
+  countUses(region);
   const uses = new Map<Value, number>();
-  countUses(region, (v) => void uses.set(v, (uses.get(v) ?? 0) + 1));
-  const queue = deadOps(region, uses, undefined);
+  const queue = keepUses(region, uses, undefined);
   if (!queue) return uses; // the usual case: nothing is dead
   const removed = new Set<Op>();
   const release = (v: Value) => {
@@ -282,10 +282,41 @@ export function removeDeadOps(region: Region): Map<Value, number> {
   return uses;
 }
 
-function countUses(region: Region, count: (v: Value) => void): void {
+const countUse = (v: Value): void => void v.mark++;
+
+/**
+ * Counts the uses of every value of `region` in its `mark` (a map lookup per use costs more).
+ * Each value's mark is zeroed at its definition: in a verified body a value is defined
+ * before its uses in this walk's (program) order.
+ */
+function countUses(region: Region): void {
+  clearMarks(region.args);
   for (const op of region.ops) {
-    forEachUse(op, count);
-    for (const r of op.regions) countUses(r, count);
+    forEachUse(op, countUse);
+    clearMarks(op.results);
+    for (const r of op.regions) countUses(r);
+  }
+}
+
+function clearMarks(values: readonly Value[]): void {
+  for (const v of values) v.mark = 0;
+}
+
+/** Moves the counts of the values used into `uses` (zeroing the marks) and appends the dead ops of `region` in program order (pre-order) to `queue`; undefined when there is none. */
+function keepUses(region: Region, uses: Map<Value, number>, queue: Op[] | undefined): Op[] | undefined {
+  keepCounts(region.args, uses);
+  for (const op of region.ops) {
+    keepCounts(op.results, uses);
+    if (isDead(op, uses)) (queue ??= []).push(op);
+    for (const r of op.regions) queue = keepUses(r, uses, queue);
+  }
+  return queue;
+}
+
+function keepCounts(values: readonly Value[], uses: Map<Value, number>): void {
+  for (const v of values) {
+    if (v.mark > 0) uses.set(v, v.mark);
+    v.mark = 0;
   }
 }
 
@@ -297,11 +328,3 @@ function isDead(op: Op, uses: ReadonlyMap<Value, number>): boolean {
   return true;
 }
 
-/** The dead ops of `region` in program order (pre-order), appended to `queue`; undefined when there is none. */
-function deadOps(region: Region, uses: ReadonlyMap<Value, number>, queue: Op[] | undefined): Op[] | undefined {
-  for (const op of region.ops) {
-    if (isDead(op, uses)) (queue ??= []).push(op);
-    for (const r of op.regions) queue = deadOps(r, uses, queue);
-  }
-  return queue;
-}
