@@ -7,6 +7,7 @@
  *
  *   node --expose-gc dist/bench/frontend-ab.js <distA> <distB> [--rounds 30] [--per 100] [--q 0.5]
  */
+import "../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";

@@ -5,6 +5,7 @@
  * (compile, spirv-compile, ptx-compile, wgsl-compile), so their p50 bounds those from below.
  * Anchor in the same run: the lexer alone on the same text.
  */
+import "../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { readFileSync } from "node:fs";
 import { DiagnosticSink } from "../src/core/diag/diagnostic.js";
 import { verifyModule } from "../src/passes/verify/index.js";

@@ -7,5 +7,7 @@
  * `loomc/browser`, the two share every module (no code twice). No Node import.
  */
 export { ArtifactCache, CheckProgram, CheckUnsupported, prepareReferenceKernel } from "./index.js";
+// The check harness's op syntax (check.case …), which loomc/browser leaves out.
+import "./api/check-dialect.js";
 // The SPIR-V target's disassembler (spirv-dis's text), for showing modules in a page; also `loomc/target/spirv`'s.
 export { disassembleSpirv } from "./targets/spirv/disassemble.js";

@@ -2,6 +2,8 @@
  * loomc — the embedding API (api.md). One import for the core; target packages live at
  * `loomc/target/<name>`.
  */
+// Every syntax, the check harness's included (loomc/browser leaves that to loomc/browser/check).
+import "./api/check-dialect.js";
 export { LoomError, type LoomStatus } from "./core/errors.js";
 export { Result } from "./api/result.js";
 export { ARTIFACT_FORMAT, type Artifact } from "./core/artifact.js";

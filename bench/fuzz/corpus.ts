@@ -3,6 +3,7 @@
  * and the few backend and interpreter test kernels the suite lacks) and their `.loombc`
  * encodings: the seeds that the fuzz bench and the property tests mutate.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";

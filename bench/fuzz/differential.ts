@@ -16,6 +16,7 @@
  * I vs F each count): `node dist/bench/fuzz/differential.js [programs] [seed] [invocations]`
  * prints JSON {programs, dispatches, cases, failures, freedoms, rate, seed, …}.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule } from "../../src/passes/verify/index.js";

@@ -7,6 +7,7 @@
  * read without exactly one diagnostic, or an accepted module that the printer or verifier then
  * throws on. A hang is a case over HANG_MS. Crashing cases are listed by seed for replay.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";

@@ -18,6 +18,7 @@ import { bindExactOp, type ExactValue } from "../dialects/eval/exact.js";
 import { FLAG_BITS, type LType } from "../dialects/eval/types.js";
 import { Undefined } from "../dialects/index/semantics.js";
 import { Module } from "./module.js";
+import "./check-dialect.js";
 
 /** A value of a case: a tensor (bytes the host may write) or a scalar. */
 export type HostValue =

@@ -9,6 +9,7 @@ import { LoomError } from "../core/errors.js";
 import type { Artifact } from "../core/artifact.js";
 import { Source } from "../api/source.js";
 import { Workspace } from "../api/workspace.js";
+import "../api/check-dialect.js";
 import { renderDiagnostics } from "../core/diag/render.js";
 import { targetPackage } from "../targets/registry.js";
 import type { TargetEnvironment, TargetProfile } from "../core/target.js";

@@ -317,6 +317,11 @@ export class Parser {
         this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: `no registered target package declares '${this.textOf(nameTok)}' (target records known: ${known})` });
         throw new ParseFailure();
       }
+      // A declared op whose syntax nobody registered: the check harness's, in loomc/browser.
+      if (lookupOp(this.textOf(nameTok))) {
+        this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: "the check harness's ops parse once its syntax is registered: import loomc/browser/check (loomc has it)" });
+        throw new ParseFailure();
+      }
       const near = closestName(this.textOf(nameTok), opTable.keys());
       if (near === undefined) this.fail(D.unknownOp, nameTok, [this.textOf(nameTok)]);
       this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: `did you mean '${near}'?` });

@@ -5,6 +5,7 @@
  * (src/passes/pipeline.ts) runs these same functions in this order:
  * inline → specialize → fold → templates, then the launch split and the layout.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Module, Op, Region } from "../../src/ir/core.js";
 import { walkRegion } from "../../src/ir/walk.js";

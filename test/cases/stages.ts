@@ -3,6 +3,7 @@
  * points (parser, `runPreparedLowPipeline`, the target environment's `emit`, the launch
  * encoder) so a golden shows one stage's output, not the public API's packaging of it.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { Context, Source, Workspace } from "../../src/index.js";
 import { DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";
 import { renderDiagnostics } from "../../src/core/diag/render.js";

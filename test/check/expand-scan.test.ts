@@ -4,6 +4,7 @@
  * verifies as ordinary source (the oracle is the parser and verifier, independent of the pass).
  * Its values on devices are test/cases/check/scan.loom's expectations (check.test.ts).
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseModule } from "../../src/text/parser.js";

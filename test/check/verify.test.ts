@@ -5,6 +5,7 @@
  * past a fixed subgroup (TARGET/001 at compile; the oracle is the diagnostic's presence and
  * absence across profiles).
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseModule } from "../../src/text/parser.js";

@@ -7,6 +7,7 @@
  *   // ERROR@-N:C: DOMAIN/NNN   — same, N lines above
  *   // ERROR@none: DOMAIN/NNN   — a diagnostic with that code and no source location
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule } from "../../src/passes/verify/index.js";
 import { D, DiagnosticSink, type Diagnostic } from "../../src/core/diag/diagnostic.js";

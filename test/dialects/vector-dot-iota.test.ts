@@ -4,6 +4,7 @@
  * test/fixtures/valid/vector_dot_iota.loom covers the print fixpoint of every form; the device
  * run is test/spirv/dot-iota.test.ts.)
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";

@@ -10,6 +10,7 @@
  * diagnostics are well-formed and point inside the file; a parse-clean input prints to a
  * canonical text that parses cleanly and prints identically (print∘parse is a fixpoint).
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -4,6 +4,7 @@
  * interpreter on the unoptimised kernel, execution on lavapipe (bit-exact comparison),
  * spirv-val, and the bit patterns the language docs promise.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, mkdtempSync } from "node:fs";

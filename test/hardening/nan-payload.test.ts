@@ -3,6 +3,7 @@
  * with a payload) is not folded — folding holds floats as JS numbers, which would lose the
  * payload, and the device keeps it bit-exact — while a bitcast of an ordinary value folds.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";

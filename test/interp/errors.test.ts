@@ -1,4 +1,5 @@
 /** Failures: every trap and detected UB is an InterpretError naming the op, its location and the invocation. */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LoomError } from "../../src/index.js";

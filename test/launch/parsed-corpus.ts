@@ -3,6 +3,7 @@
  * facts, loops and scalar ops), as `LaunchFunctionSource`s, shared by parsed.test.ts and
  * the fallback tests.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import assert from "node:assert/strict";
 import { DiagnosticSink } from "../../src/core/diag/diagnostic.js";
 import type { Predicate } from "../../src/ir/core.js";

@@ -4,6 +4,7 @@
  * in legacy spelling verifies, selects and compiles exactly as its canonical spelling, and
  * `loom fmt` prints it back in the spelling written (as the reference does).
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { decodeLaunchConfig } from "../../src/launch/decode.js";
 import { encodeLaunchFunctions } from "../../src/launch/encode.js";
 import { test } from "node:test";

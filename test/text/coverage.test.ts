@@ -2,6 +2,7 @@
  * The op table, the syntax registry and the fixtures agree: every v1 op has a syntax, and the
  * valid fixtures together use every op, type, flag, predicate and enum word of Loom v1.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import { canonicalOpName } from "../../src/text/syntax/legacy.js";
 import assert from "node:assert/strict";

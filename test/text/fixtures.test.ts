@@ -3,6 +3,7 @@
  * Canonical files print byte-identically; non-canonical inputs print to their `.canonical.loom`
  * twin, which is itself a fixpoint; and the IR survives print → parse unchanged.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

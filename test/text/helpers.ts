@@ -1,4 +1,5 @@
 /** Shared helpers of the text front-end tests. */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Module } from "../../src/ir/core.js";

@@ -1,4 +1,5 @@
 /** The printer: literals, hand-built IR (no annotations), printOp/printType, comment layout. */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Module, Op, Region } from "../../src/ir/core.js";

@@ -3,6 +3,7 @@
  * reports only PARSE codes with positions, and whatever it accepts without diagnostics prints
  * to a fixpoint that parses back to the same IR.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -4,6 +4,7 @@
  * suite in process to PTX (parse, verify, passes, lowering, printing) must leave them empty:
  * a stage pushing into one would give every later op phantom results.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,4 +1,5 @@
 /** Calls and config: recursion (903), purity (017 034), config predicates (904). */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkConfigValue } from "../../src/passes/verify/index.js";

@@ -1,4 +1,5 @@
 /** DOMINANCE/001: uses must be dominated by their definitions (language.md §2). */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Module, Op, type Region } from "../../src/ir/core.js";

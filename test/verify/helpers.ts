@@ -1,4 +1,5 @@
 /** Helpers for verifier unit tests: verify `.loom` text and look at the codes reported. */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import assert from "node:assert/strict";
 import { parseModule } from "../../src/text/parser.js";
 import { verifyModule, type VerifiedModule } from "../../src/passes/verify/index.js";

@@ -1,4 +1,5 @@
 /** Region structure: terminators (005 012 018), region counts (006), yields (008), counts (013). */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Module, Op } from "../../src/ir/core.js";

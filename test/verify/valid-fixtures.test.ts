@@ -2,6 +2,7 @@
  * Positive ground truth: every valid fixture (the language.md §10 examples, the seed kernel
  * and the op-coverage files in test/fixtures/valid) parses and verifies without a diagnostic.
  */
+import "../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -1,5 +1,6 @@
 /**
- * The check-harness rules (language.md §11) and the `where` origin rule:
+ * The check-harness rules (language.md §11), registered with the verifier on import (with the
+ * harness's syntax, api/check-dialect.ts):
  *  - a `check.case` body holds check ops (placement `H`), `func.call`, and pure ops with value
  *    semantics (`index.*`, `scalar.*` constants and arithmetic); anything else is
  *    STRUCTURE/029 (check ops elsewhere are the generic placement rule's);
@@ -7,10 +8,7 @@
  *  - `kernel.launch` names a kernel and matches its workload and launch signatures,
  *    `kernel.dispatch` a kernel or an entry declaration with at most three counts
  *    (SYMBOL/002 003, PARSE/010, TYPE/001);
- *  - `check.benchmark` names a case, and each assignment a named parameter of it (STRUCTURE/014);
- *  - a `where` predicate's subject (its first argument) must be one of the signature's
- *    arguments, and every value it names too (STRUCTURE/032: `where [eq(4, %v)]`, or
- *    bytecode and built IR naming a body value).
+ *  - `check.benchmark` names a case, and each assignment a named parameter of it (STRUCTURE/014).
  */
 import type { Literal, Op, Region, Value } from "../../ir/core.js";
 import { isFloat, isInt, isPrim, typeEquals, typeToString, type Type } from "../../ir/types.js";
@@ -19,6 +17,7 @@ import { note } from "../../core/diag/diagnostic.js";
 import { isOp, opInfo, propOf } from "../../dialects/registry.js";
 import type { VerifyContext } from "./context.js";
 import { resolveBodyOp } from "./symbols.js";
+import { registerHarnessRules } from "./harness.js";
 import { checkOpTypes } from "./types.js";
 
 const TENSOR_ELEMENTS = new Set(["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]);
@@ -257,37 +256,7 @@ function walkCase(ctx: VerifyContext, region: Region): void {
   }
 }
 
-/** A `where` predicate argument of a signature must be one of its arguments (STRUCTURE/032). */
-function checkWhereOrigins(ctx: VerifyContext, op: Op): void {
-  const lists: [string, Region | undefined][] = [];
-  if (isOp(op, "kernel.def") || isOp(op, "kernel.decl")) lists.push(["workloadWhere", op.regions[0]], ["launchWhere", op.regions[1]]);
-  else if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl") || isOp(op, "config.decl")) lists.push(["where", op.regions[0]]);
-  for (const [key, region] of lists) {
-    const preds = op.props[key];
-    if (!Array.isArray(preds)) continue;
-    const args = new Set<Value>(region?.args ?? []);
-    const origin = isOp(op, "config.decl") ? "the declared config value" : isOp(op, "func.def") || isOp(op, "func.decl") ? "a function argument or result" : "an argument of the signature";
-    preds.forEach((p, i) => {
-      const list = (p as { args?: readonly unknown[] }).args ?? [];
-      list.forEach((a, j) => {
-        // The first argument is the predicate's subject: a value, never a literal (`eq(4, %v)`).
-        if (typeof a === "bigint" ? j > 0 : !a || args.has(a as Value)) return;
-        ctx.report(D.valueOrigin, op.span, [op.name, `${key}[${i}].arg[${j}]`, origin]);
-      });
-    });
-  }
-}
-
-export function checkHarness(ctx: VerifyContext): void {
-  const cases = new Map<string, Op>();
-  for (const op of ctx.module.ops) {
-    checkWhereOrigins(ctx, op);
-    if (isOp(op, "check.case")) {
-      cases.set(op.props.symbol, op);
-      const body = op.regions[0];
-      if (body) walkCase(ctx, body);
-    }
-  }
+function checkBenchmarks(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
     if (!isOp(op, "check.benchmark")) continue;
     const entry = ctx.symbols.get(op.props.case);
@@ -305,3 +274,11 @@ export function checkHarness(ctx: VerifyContext): void {
     }
   }
 }
+
+registerHarnessRules({
+  checkCase(ctx, op) {
+    const body = op.regions[0];
+    if (body) walkCase(ctx, body);
+  },
+  checkBenchmarks,
+});

@@ -16,7 +16,8 @@
  *  - config.ts      STRUCTURE/904 (also `checkConfigValue` for bindings made through the API)
  *  - uniformity.ts  STRUCTURE/038
  *  - limits.ts      STRUCTURE/906 (vector lanes, export names), STRUCTURE/014 (64-bit literals)
- *  - check.ts       the check harness (§11) and STRUCTURE/032 (`where` argument origins)
+ *  - harness.ts     STRUCTURE/032 (`where` argument origins); check.ts the check harness (§11),
+ *                   registered with its syntax (api/check-dialect.ts)
  *
  *
  * How it runs: walk.ts visits every op once and calls each concern's per-op check there
@@ -39,7 +40,7 @@ import { forEachUse } from "../../ir/walk.js";
 import type { ModuleAnalyses } from "../../core/prepared.js";
 import { D, makeDiagnostic, type Diagnostic, type DiagnosticSink } from "../../core/diag/diagnostic.js";
 import { checkCalls } from "./calls.js";
-import { checkHarness } from "./check.js";
+import { checkHarness } from "./harness.js";
 import { checkConfigDefs } from "./config.js";
 import { Phase, VerifyContext, type Body } from "./context.js";
 import { ConstantFolder } from "./fold.js";

@@ -32,9 +32,12 @@ function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
 }
 
 /** What `check` lowered, per kernel, kept on the prepared module for `emit` (core/prepared.ts). */
-const LOWERED = new LoweredFormKey<Map<PreparedKernel, LoweredKernel>>(WGSL_ENVIRONMENT_NAME);
+const LOWERED = new LoweredFormKey<Map<PreparedKernel, CleanKernel>>(WGSL_ENVIRONMENT_NAME);
 
-function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): LoweredKernel | undefined {
+/** A kernel that lowered without diagnostics: it has its lines. */
+type CleanKernel = LoweredKernel & { readonly lines: readonly string[] };
+
+function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): CleanKernel | undefined {
   const memo = module.lowered?.get(LOWERED)?.get(k);
   if (memo) return memo;
   const info = wgslInfoOf(k.profile);
@@ -47,16 +50,16 @@ function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnos
     diagnostics.push(r);
     return undefined;
   }
-  if (r.cx.diagnostics.length > 0 || r.text === undefined) {
+  if (r.cx.diagnostics.length > 0 || r.lines === undefined) {
     diagnostics.push(...r.cx.diagnostics);
     return undefined;
   }
-  return r;
+  return { ...r, lines: r.lines };
 }
 
 export function checkWgslModule(module: PreparedModule): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const kept = new Map<PreparedKernel, LoweredKernel>();
+  const kept = new Map<PreparedKernel, CleanKernel>();
   for (const k of wgslKernels(module)) {
     const r = lowered(module, k, diagnostics);
     if (r) kept.set(k, r);
@@ -66,7 +69,7 @@ export function checkWgslModule(module: PreparedModule): Diagnostic[] {
 }
 
 /** The module text: directives, helpers (by name), then the kernels in module order. */
-function moduleText(parts: readonly LoweredKernel[]): string {
+function moduleText(parts: readonly CleanKernel[]): string {
   const enables = new Set<string>();
   const helpers = new Map<string, string>();
   for (const p of parts) {
@@ -81,7 +84,11 @@ function moduleText(parts: readonly LoweredKernel[]): string {
   if (enables.has("subgroups")) out.push("diagnostic(off, subgroup_uniformity);");
   if (enables.size > 0) out.push("");
   for (const name of [...helpers.keys()].sort()) out.push(helpers.get(name)!, "");
-  return out.join("\n") + parts.map((p) => p.text!).join("\n");
+  // One join makes the whole text (flat, so encoding it copies nothing more). The header's
+  // last line is empty: it ends the header's text, so the first kernel line takes its place.
+  out.pop();
+  for (const p of parts) for (const line of p.lines) out.push(line);
+  return out.join("\n");
 }
 
 /** What the record adds per kernel: bindings, the WebGPU features to request, subgroup use, read-only buffers. */
@@ -108,7 +115,7 @@ export function emitWgslModule(module: PreparedModule, request: EmitRequest): Em
   const diagnostics: Diagnostic[] = [];
   const parts = kernels.map((k) => lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
-  const done = parts as LoweredKernel[];
+  const done = parts as CleanKernel[];
   return { diagnostics, contents: UTF8.encode(moduleText(done)), kernelInterfaces: done.map(kernelInterface) };
 }
 

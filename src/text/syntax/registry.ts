@@ -1,7 +1,9 @@
 /**
- * All op syntaxes, by op name. Importing this module registers every dialect's syntax; the
- * parser and printer look ops up here. Target-record ops come from the registered target
- * packages (core/target-records.ts).
+ * All op syntaxes, by op name. Importing this module registers every dialect's syntax but the
+ * check harness's (check.ts: `check.case` …, registered by importing it, which loomc and
+ * loomc/browser/check do, so a page that only compiles leaves it out); the parser and printer
+ * look ops up here. Target-record ops come from the registered target packages
+ * (core/target-records.ts).
  */
 import { OP_INFOS, type OpName } from "../../dialects/registry.js";
 import type { SyntaxForm } from "../../dialects/decl.js";
@@ -12,7 +14,6 @@ import "./kernel.js";
 import "./scf.js";
 import "./memory.js";
 import "./calls.js";
-import "./check.js";
 import { targetRecordSyntaxOf } from "./toplevel.js";
 
 export type { OpSyntax };

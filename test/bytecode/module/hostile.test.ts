@@ -4,6 +4,7 @@
  * the module decoders) — ends in exactly one BYTECODE diagnostic or a module that prints and
  * verifies; never an exception. Hand-made files hit each diagnostic on purpose.
  */
+import "../../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

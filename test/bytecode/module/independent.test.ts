@@ -2,6 +2,7 @@
  * The writer's output checked by a reader written from the format description
  * (./independent-module-reader.ts), against the IR the text parser builds.
  */
+import "../../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

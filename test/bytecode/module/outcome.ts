@@ -1,4 +1,5 @@
 /** The one acceptable outcome of reading untrusted bytes, shared by the hostile-input tests. */
+import "../../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import assert from "node:assert/strict";
 import { readModuleBytecode } from "../../../src/bytecode/module/reader.js";
 import { DiagnosticSink } from "../../../src/core/diag/diagnostic.js";

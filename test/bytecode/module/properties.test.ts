@@ -3,6 +3,7 @@
  * bytes, the reader returns a module that prints and verifies, or exactly one BYTECODE
  * diagnostic — never an exception, never BYTECODE/907.
  */
+import "../../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

@@ -4,6 +4,7 @@
  * byte-identical, writing is deterministic, spans survive per location mode, and what is read
  * verifies exactly like what was parsed.
  */
+import "../../../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

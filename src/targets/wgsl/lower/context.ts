@@ -54,12 +54,34 @@ export function wgslTypeOf(name: PrimName): WType | undefined {
   }
 }
 
+/**
+ * `name` as a one-byte string when it is short ASCII. V8 keeps a slice of a two-byte source
+ * two-byte (one non-ASCII comment makes a whole file so), and so every line built with it and
+ * then the module text; WGSL names are ASCII, so one copy per name keeps the text one-byte
+ * (half the bytes to join and to encode).
+ */
+export function oneByte(name: string): string {
+  if (name.length > 256) return name;
+  const codes: number[] = [];
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c > 0x7f) return name;
+    codes.push(c);
+  }
+  return String.fromCharCode(...codes);
+}
+
 /** Bytes of an element in storage. */
 export const BYTES: Readonly<Record<WType, number>> = { bool: 4, i32: 4, u32: 4, f32: 4, f16: 2 };
 
 const I32_MIN = -(2n ** 31n), I32_MAX = 2n ** 31n - 1n, U32_MAX = 2n ** 32n - 1n;
 /** Indentation per block depth, made once per depth (every emitted line takes one). */
 const INDENTS: string[] = [""];
+/** Fresh names: `v` lets, `m` vars, `i` loop counters, `x` atomic results, `k` workgroup-scan steps. */
+type NamePrefix = "v" | "m" | "i" | "x" | "k";
+/** Fresh names made once per process (every kernel counts from 0, so they repeat), up to a bound. */
+const FRESH_NAMES: Readonly<Record<NamePrefix, string[]>> = { v: [], m: [], i: [], x: [], k: [] };
+const CACHED_NAMES = 8192;
 
 export class KernelLowering {
   readonly diagnostics: Diagnostic[] = [];
@@ -82,6 +104,8 @@ export class KernelLowering {
   private readonly reported = new Set<Op | Value>();
   private counter = 0;
   private depth = 1;
+  /** The export name, the prefix of the kernel's module-scope names (one-byte: `oneByte`). */
+  readonly entryName: string;
   /** Name of the argument-block uniform variable. */
   readonly argsName: string;
 
@@ -96,7 +120,8 @@ export class KernelLowering {
     /** Storage roots by the value that creates them (buffer arguments, allocations). */
     readonly roots: ReadonlyMap<Value, Root>,
   ) {
-    this.argsName = `${kernel.exportName}_args`;
+    this.entryName = oneByte(kernel.exportName);
+    this.argsName = `${this.entryName}_args`;
   }
 
   get target(): string {
@@ -126,11 +151,17 @@ export class KernelLowering {
 
   /** Checks the types an op touches; reports the first the profile cannot carry. */
   checkTypes(op: Op): boolean {
-    for (const v of [...op.operands, ...op.results]) {
+    return this.carriesAll(op, op.operands) && this.carriesAll(op, op.results);
+  }
+
+  private carriesAll(op: Op, values: readonly Value[]): boolean {
+    for (const v of values) {
       const t = v.type;
       if (t.kind !== "prim" && t.kind !== "vector" && t.kind !== "view") continue;
       const name = t.kind === "prim" ? t.name : t.element.name;
       if (name === "buffer" || name === "encoding<layout>") continue;
+      // Every op asks, so the common answer comes before the message is made.
+      if (name !== "f16" && wgslTypeOf(name) !== undefined) continue;
       if (!this.carries(op, name, `'${op.name}' on type '${name}'`)) return false;
     }
     return true;
@@ -191,8 +222,11 @@ export class KernelLowering {
   }
 
   // ---- emission -----------------------------------------------------------------------------
-  fresh(prefix = "v"): string {
-    return `${prefix}${this.counter++}`;
+  fresh(prefix: NamePrefix = "v"): string {
+    const n = this.counter++;
+    if (n >= CACHED_NAMES) return `${prefix}${n}`;
+    const names = FRESH_NAMES[prefix];
+    return (names[n] ??= `${prefix}${n}`);
   }
 
   line(text: string): void {

@@ -72,7 +72,7 @@ function argumentStruct(cx: KernelLowering): string[] {
     const natural = BYTES[f.t];
     members.push(next - offset === natural ? `  ${f.name}: ${f.t},` : `  @size(${next - offset}) ${f.name}: ${f.t},`);
   });
-  const struct = `${cx.kernel.exportName}_Args`;
+  const struct = `${cx.entryName}_Args`;
   return [`struct ${struct} {`, ...members, "}", `@group(0) @binding(${bindingCount(cx)}) var<uniform> ${cx.argsName}: ${struct};`];
 }
 
@@ -107,8 +107,11 @@ function storageDeclarations(cx: KernelLowering): { globals: string[]; locals: s
 
 export interface LoweredKernel {
   readonly cx: KernelLowering;
-  /** The kernel's module-scope declarations and entry point, when it lowered cleanly. */
-  readonly text?: string;
+  /**
+   * The kernel's module-scope declarations and entry point, when it lowered cleanly: its lines,
+   * the last one empty (the module joins every kernel's lines once, environment.ts).
+   */
+  readonly lines?: readonly string[];
   /** Buffer arguments (binding numbers) the kernel only reads: `var<storage, read>`. */
   readonly readOnlyBindings: readonly number[];
 }
@@ -137,6 +140,9 @@ export function lowerKernel(kernel: PreparedKernel, info: WgslTargetInfo): Lower
   const out: string[] = [...globals, ...argumentStruct(cx), ...cx.globals];
   if (out.length > 0) out.push("");
   out.push(`@compute @workgroup_size(${size[0]}, ${size[1]}, ${size[2]})`);
-  out.push(`fn ${kernel.exportName}(${parameters.join(", ")}) {`, ...locals, ...cx.lines, "}", "");
-  return { cx, text: out.join("\n"), readOnlyBindings };
+  out.push(`fn ${cx.entryName}(${parameters.join(", ")}) {`, ...locals);
+  // The body can be thousands of lines: appended one by one (a spread passes each as an argument).
+  for (const line of cx.lines) out.push(line);
+  out.push("}", "");
+  return { cx, lines: out, readOnlyBindings };
 }

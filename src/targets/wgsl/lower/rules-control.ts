@@ -16,10 +16,10 @@ import type { KernelLowering, Lowered, Rule, Scalar, WType } from "./context.js"
 import { select } from "./lanes.js";
 
 /** The scalars a lowered value is made of. */
-function partsOf(l: Lowered): Scalar[] {
+function partsOf(l: Lowered): readonly Scalar[] {
   switch (l.kind) {
     case "scalar": return [l];
-    case "vector": return [...l.lanes];
+    case "vector": return l.lanes;
     case "buffer": return [l.length];
     case "view": return [l.base, ...l.strides];
     case "layout": case "invalid": return [];

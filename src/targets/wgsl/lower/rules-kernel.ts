@@ -158,7 +158,7 @@ const workgroupReduce: Rule = (cx, op) => {
   const t = cx.typeOf(op.results[0]!);
   const slot: WType = t === "bool" ? "u32" : t;
   const flat = size[0] * size[1] * size[2];
-  const scratch = `${cx.kernel.exportName}_reduce${cx.globals.length}`;
+  const scratch = `${cx.entryName}_reduce${cx.globals.length}`;
   cx.globals.push(`var<workgroup> ${scratch}: array<${slot}, ${flat}>;`);
   const v = cx.scalar(op.operands[0]!);
   cx.line(`${scratch}[${cx.builtin("local_invocation_index")}] = ${t === "bool" ? `select(0u, 1u, ${v.e})` : v.e};`);

@@ -23,7 +23,8 @@ export function indexScalars(cx: KernelLowering, op: Op): Scalar[] {
 /** The word index of `view[indices]` in its root's array. */
 export function wordIndex(cx: KernelLowering, view: ViewValue, indices: readonly Scalar[]): Scalar {
   let at = view.base;
-  indices.forEach((i, d) => (at = cx.add(at, cx.mul(i, view.strides[d]!))));
+  let d = 0;
+  for (const i of indices) at = cx.add(at, cx.mul(i, view.strides[d++]!));
   return at;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
-import { laneSteps, type VectorType } from "../../../ir/types.js";
+import type { VectorType } from "../../../ir/types.js";
 import type { KernelLowering, Lowered, Rule, Scalar, VectorValue } from "./context.js";
 import { combine, LANE_RULES, select } from "./lanes.js";
 import { indexScalars, loadElement, storeElement, wordIndex } from "./rules-memory.js";
@@ -78,13 +78,21 @@ const insert: Rule = (cx, op) => {
 /** View indices of each lane: vector axes walk the trailing view axes from the origin. */
 function laneIndices(cx: KernelLowering, origin: readonly Scalar[], shape: readonly number[]): Scalar[][] {
   const first = origin.length - shape.length;
-  return laneSteps(shape).map((steps) => {
-    const idx = [...origin];
-    steps.forEach((step, a) => {
+  const count = shape.reduce((a, x) => a * x, 1);
+  const out: Scalar[][] = [];
+  // Lane `lane`'s step along axis a is its row-major digit (laneSteps, without its arrays).
+  for (let lane = 0; lane < count; lane++) {
+    const idx = origin.slice();
+    let below = count;
+    for (let a = 0; a < shape.length; a++) {
+      const extent = shape[a] ?? 1;
+      below /= extent;
+      const step = Math.floor(lane / below) % extent;
       if (step !== 0) idx[first + a] = cx.add(idx[first + a]!, cx.i32(step));
-    });
-    return idx;
-  });
+    }
+    out.push(idx);
+  }
+  return out;
 }
 
 const load: Rule = (cx, op) => {

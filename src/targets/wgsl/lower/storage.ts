@@ -18,7 +18,7 @@ import type { Op, Region, Value } from "../../../ir/core.js";
 import { walkRegion } from "../../../ir/walk.js";
 import { isOp } from "../../../dialects/registry.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
-import { wgslTypeOf, type WType } from "./context.js";
+import { oneByte, wgslTypeOf, type WType } from "./context.js";
 
 export interface Root {
   readonly kind: "binding" | "workgroup" | "private";
@@ -124,20 +124,21 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
   });
   const out = new Map<Value, Root>();
   const taken = new Set<string>();
+  const entry = oneByte(kernel.exportName);
   let binding = 0;
   for (const a of body.args) {
     if (!starts.has(a)) continue;
     const k = binding++;
     const slot = kernel.args.find((x) => x.value === a);
     // Two argument names may sanitize alike (`a.b`, `a_b`): the binding number tells them apart.
-    let name = `${kernel.exportName}_${safeName(a.name)}`;
+    let name = `${entry}_${safeName(a.name)}`;
     if (taken.has(name)) name = `${name}_${k}`;
     taken.add(name);
     out.set(a, declare("binding", name, facts.get(a)!, { binding: k, ...(slot ? { lengthOffset: slot.offset + 8 } : {}) }));
   }
   allocas.forEach((op, i) => {
     const space = op.props.space === "workgroup" ? "workgroup" : "private";
-    const name = space === "workgroup" ? `${kernel.exportName}_shared${i}` : `scratch${i}`;
+    const name = space === "workgroup" ? `${entry}_shared${i}` : `scratch${i}`;
     out.set(op.results[0]!, declare(space, name, facts.get(op.results[0]!)!, { alloca: op }));
   });
   return out;
@@ -146,5 +147,5 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
 /** A Loom value name as a WGSL identifier fragment. */
 export function safeName(name: string): string {
   const s = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/_+/g, "_");
-  return /^[A-Za-z]/.test(s) ? s : `a${s}`;
+  return oneByte(/^[A-Za-z]/.test(s) ? s : `a${s}`);
 }
