@@ -252,8 +252,9 @@ function checkCaseOp(ctx: VerifyContext, op: Op): void {
 
 function walkCase(ctx: VerifyContext, region: Region): void {
   for (const op of region.ops) {
-    if (!allowedInCase(op)) ctx.report(D.wrongRegion, op.span, [op.name, "a check.case body (check ops, func.call and host-evaluable values only)"]);
-    else checkCaseOp(ctx, op);
+    // A terminator other than check.return is the case's wrong terminator (STRUCTURE/018 at the case, structure.ts), as in the reference.
+    if (allowedInCase(op)) checkCaseOp(ctx, op);
+    else if (opInfo(op.name)?.terminator !== true) ctx.report(D.wrongRegion, op.span, [op.name, "a check.case body (check ops, func.call and host-evaluable values only)"]);
   }
 }
 
