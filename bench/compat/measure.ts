@@ -48,7 +48,7 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["dynamic workgroup storage", /\bdynamic_workgroup_storage\(|\bkernel\.workgroup\.storage\b/],
   ["atomic preservation flags", /\bview\.atomic\.(?:reduce|rmw)<\w+,\s*\w+>/],
   // Ops the reference has that the v1 language does not define at all (neither listed as v1 nor as out of v1).
-  ["ops the v1 language does not define", /\bbuffer\.(?:fill|fence|load\.i\d+|store\.i\d+)\b|\bscalar\.(?:bitfield\.|geluf\b)/],
+  ["ops the v1 language does not define", /\bbuffer\.(?:fill|fence|load\.i\d+|store\.i\d+)\b|\bscalar\.(?:bitfield\.|geluf\b)|\bfunc\.location\b/],
 ];
 
 /** `kernel.workgroup.scan` and the legacy func spellings are outside v1 but implemented: counted as extras. */
@@ -133,8 +133,9 @@ for (const file of files) {
   } else if (file.endsWith(".loom")) {
     if (/\bcheck\.case\b/.test(text) && device !== "none") {
       check.files++;
-      // A test module that declares its kernels (kernel.decl, or func.decl of a kernel) links the other .loom files of its folder, as the reference's test packages do.
-      const libraries = /\b(?:kernel|func)\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file)).flatMap((f) => ["--library", f]) : [];
+      // A test module that declares its kernels (kernel.decl, or func.decl of a kernel) links the other .loom files of its folder, as the reference's test packages do;
+      // a file holding check.case is another test module, not a library.
+      const libraries = /\b(?:kernel|func)\.decl\b/.test(text) ? files.filter((f) => f !== file && f.endsWith(".loom") && dirname(f) === dirname(file) && !/\bcheck\.case\b/.test(readFileSync(f, "utf8"))).flatMap((f) => ["--library", f]) : [];
       const r = spawnSync(process.execPath, [cli, "check", file, ...libraries, "--device", device, "--no-bench", "--json"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? "/tmp/xdg" } });
       try {
         const doc = JSON.parse(r.stdout) as { ok?: boolean; diagnostics?: { code: string; message: string; location?: { line: number } }[]; result?: { cases?: { case: string; line: number; status: string; samples?: { status: string; reason?: string }[] }[] } };

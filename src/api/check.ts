@@ -575,6 +575,8 @@ export class CheckProgram {
     if (isOp(target, "kernel.entry.decl")) throw new CheckUnsupported(`@${target.props.symbol} is an entry the embedding provides (kernel.entry.decl); loom check has no implementation for it`);
     if (isOp(target, "kernel.decl")) throw new CheckUnsupported(`@${target.props.symbol} is declared here and defined in another module: link it first (loom link)`);
     const n = isOp(op, "func.call") ? 0 : op.props.bracketCount;
+    const sizeCount = isOp(op, "func.call") ? 0 : (op.props.sizeCount ?? 0);
+    if (sizeCount > 0) throw new CheckUnsupported(`line ${op.span?.line ?? 0}: a dispatch with an explicit workgroup_size has no implementation in loom check (the kernel's launch configuration states its size)`);
     const host = (v: Value): HostValue => {
       const x = env.get(v);
       if (x !== undefined && typeof x === "object" && !Array.isArray(x)) return x as HostValue;

@@ -41,6 +41,8 @@ export interface HostLaunchProps extends SymbolProps, Annotated {
   readonly bracketCount: number;
   /** Whether the `[…]` list was written (`@k[](…)` and `@k(…)` print differently). */
   readonly bracketed: boolean;
+  /** `kernel.dispatch … workgroup_size(…)`: how many operands, at the end, that clause holds. */
+  readonly sizeCount?: number;
 }
 
 export const CHECK_OPS = {

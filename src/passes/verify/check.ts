@@ -106,16 +106,21 @@ function checkLaunch(ctx: VerifyContext, op: Op & { props: { symbol?: unknown; b
     return;
   }
   const n = typeof op.props.bracketCount === "number" ? op.props.bracketCount : 0;
+  const sizeCount = typeof op.props.sizeCount === "number" ? op.props.sizeCount : 0;
   const bracket = op.operands.slice(0, n);
-  const args = op.operands.slice(n);
+  const args = op.operands.slice(n, op.operands.length - sizeCount);
   const launchArgs = isOp(target, "kernel.entry.decl") ? (target.regions[0]?.args ?? []) : (target.regions[1]?.args ?? []);
   if (dispatch) {
-    if (bracket.length > 3) ctx.report(D.operandCount, op.span, [`${op.name} workgroup counts`, "at most 3", bracket.length]);
-    for (const v of bracket) if (!isPrim(v.type, "index")) ctx.report(D.operandConstraint, op.span, [`workgroup count %${v.name} of '${op.name}' must be index, got ${typeToString(v.type)}`]);
+    // Counts are one to three index values, or one dense view<3xi32> holding them (an indirect dispatch).
+    if (bracket.length < 1 || bracket.length > 3) ctx.report(D.valueOutOfRange, op.span, [`workgroup count operand count of '${op.name}' is ${bracket.length}, expected one to three`]);
+    const indirect = bracket.length === 1 && isIndirectCounts(bracket[0]!.type);
+    for (const v of indirect ? [] : bracket) if (!isPrim(v.type, "index")) ctx.report(D.operandConstraint, op.span, [`workgroup_counts %${v.name} of '${op.name}' is ${typeToString(v.type)}, expected index or dense view<3xi32>`]);
+    if (sizeCount !== 0 && sizeCount !== 3) ctx.report(D.valueOutOfRange, op.span, [`workgroup size operand count of '${op.name}' is ${sizeCount}, expected zero or three`]);
+    for (const v of op.operands.slice(op.operands.length - sizeCount)) if (!isPrim(v.type, "index")) ctx.report(D.operandConstraint, op.span, [`workgroup size %${v.name} of '${op.name}' is ${typeToString(v.type)}, expected index`]);
   } else {
     const workload = target.regions[0]?.args ?? [];
     if (workload.length !== bracket.length) {
-      ctx.report(D.operandCount, op.span, [`${op.name} @${symbol} workload`, workload.length, bracket.length]);
+      ctx.report(D.countMismatch, op.span, [`'${op.name}' passes ${bracket.length} workload value(s), @${symbol} takes ${workload.length} kernel workload value(s)`]);
     } else {
       workload.forEach((w, i) => {
         const v = bracket[i]!;
@@ -124,13 +129,18 @@ function checkLaunch(ctx: VerifyContext, op: Op & { props: { symbol?: unknown; b
     }
   }
   if (launchArgs.length !== args.length) {
-    ctx.report(D.operandCount, op.span, [`${op.name} @${symbol}`, launchArgs.length, args.length]);
+    ctx.report(D.countMismatch, op.span, [`'${op.name}' passes ${args.length} argument(s), @${symbol} takes ${launchArgs.length} kernel ABI argument(s)`]);
     return;
   }
   launchArgs.forEach((a, i) => {
     const v = args[i]!;
     if (!accepts(a.type, v.type)) ctx.report(D.typeMismatch, op.span, [`argument %${v.name} is ${typeToString(v.type)}, @${symbol} takes %${a.name}: ${typeToString(a.type)}`]);
   });
+}
+
+/** A dense `view<3xi32>`: the workgroup counts of an indirect dispatch, read by the device. */
+function isIndirectCounts(t: Type): boolean {
+  return t.kind === "view" && t.dims.length === 1 && t.dims[0]?.kind === "static" && t.dims[0].size === 3 && isPrim(t.element, "i32") && (t.layout === undefined || (t.layout.kind === "named" && t.layout.name === "dense"));
 }
 
 function isKernelSymbol(ctx: VerifyContext, symbol: unknown): boolean {
@@ -251,8 +261,9 @@ function checkCaseOp(ctx: VerifyContext, op: Op): void {
 
 function walkCase(ctx: VerifyContext, region: Region): void {
   for (const op of region.ops) {
-    if (!allowedInCase(op)) ctx.report(D.wrongRegion, op.span, [op.name, "a check.case body (check ops, func.call and host-evaluable values only)"]);
-    else checkCaseOp(ctx, op);
+    // A terminator other than check.return is the case's wrong terminator (STRUCTURE/018 at the case, structure.ts), as in the reference.
+    if (allowedInCase(op)) checkCaseOp(ctx, op);
+    else if (opInfo(op.name)?.terminator !== true) ctx.report(D.wrongRegion, op.span, [op.name, "a check.case body (check ops, func.call and host-evaluable values only)"]);
   }
 }
 

@@ -92,7 +92,8 @@ export function checkTerminator(ctx: VerifyContext, op: Op, region: Region, inde
     return;
   }
   if (term.name !== expected) {
-    const placementOk = kind !== undefined && opFacts(term.name)!.placement.includes(kind);
+    // A check.case body has no region kind: any other terminator ending it is its wrong terminator (check.ts reports no placement).
+    const placementOk = kind !== undefined ? opFacts(term.name)!.placement.includes(kind) : op.name === "check.case";
     // Anchored at the region's owner, as the reference does: the owner states the contract.
     if (placementOk) ctx.report(D.wrongTerminator, op.span, [`'${op.name}' region #${index} must end with '${expected}', found '${term.name}'`]);
     if (term.name === "scf.condition" && op.name !== "scf.while") {

@@ -305,9 +305,12 @@ register("kernel.launch kernel.dispatch", {
     p.expect(Tok.LParen, "'('");
     const args = p.parseOptionalValueList();
     p.expect(Tok.RParen, "')'");
+    // A dispatch may state the workgroup size (index values, after the arguments); the verifier checks their count.
+    const sizes = op.name === "kernel.dispatch" && p.atWord("workgroup_size") ? clause(p, "workgroup_size", () => p.parseOptionalValueList()) : [];
     op.props.bracketed = bracketed;
     op.props.bracketCount = bracket.length;
-    op.operands = [...bracket, ...args];
+    if (sizes.length > 0) op.props.sizeCount = sizes.length;
+    op.operands = [...bracket, ...args, ...sizes];
     p.expect(Tok.Colon, "':'");
     let bracketTypes: Type[] = [];
     if (bracketed) {
@@ -319,17 +322,21 @@ register("kernel.launch kernel.dispatch", {
     if (bracketTypes.length !== bracket.length || argTypes.length !== args.length) {
       p.failAt(D.operandCount, op.span, [`${op.name} type list`, bracket.length + args.length, bracketTypes.length + argTypes.length]);
     }
-    op.props.annotatedTypes = [...bracketTypes, ...argTypes];
+    // The sizes are not in the type list: they are index values.
+    op.props.annotatedTypes = [...bracketTypes, ...argTypes, ...sizes.map((v) => v.type)];
     return [];
   },
   print(w, op) {
     const n = op.props.bracketCount;
+    const end = op.operands.length - (op.props.sizeCount ?? 0);
     const types = annotationOf(op, () => op.operands.map((v) => v.type));
     w.text(` @${op.props.symbol}`);
     if (op.props.bracketed) w.text("[").values(op.operands.slice(0, n)).text("]");
-    w.text("(").values(op.operands.slice(n)).text(") : ");
+    w.text("(").values(op.operands.slice(n, end)).text(")");
+    if (end < op.operands.length) w.text(" workgroup_size(").values(op.operands.slice(end)).text(")");
+    w.text(" : ");
     if (op.props.bracketed) w.text("[").types(types.slice(0, n)).text("]");
-    w.text("(").types(types.slice(n)).text(")");
+    w.text("(").types(types.slice(n, end)).text(")");
   },
 });
 
