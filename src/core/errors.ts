@@ -11,6 +11,10 @@ export type LoomStatus =
   | "internal"
   | "cancelled";
 
+/**
+ * The error every misuse of loom's API throws: a coded `status` (see {@link LoomStatus}) and a
+ * message naming what was wrong. Bad programs are not errors: they give a failed `Result`.
+ */
 export class LoomError extends Error {
   override readonly name = "LoomError";
   constructor(

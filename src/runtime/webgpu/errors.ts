@@ -17,6 +17,7 @@ const STATUS: Readonly<Record<WebGpuErrorKind, LoomStatus>> = {
   "device-lost": "failed-precondition",
 };
 
+/** A WebGPU failure (device, validation, out-of-memory or lost device) as a {@link LoomError}, with WebGPU's own error text. */
 export class WebGpuError extends LoomError {
   constructor(
     readonly kind: WebGpuErrorKind,
