@@ -56,3 +56,10 @@ export function dotIotaCase(n: number, step: number, seed: number): KernelCase {
     }),
   };
 }
+
+/** The lavapipe case set (test/runtime/vulkan/kernel-cases.ts): every size with every step. */
+export const dotIotaCaseSet = {
+  file: "test/spirv/kernels/dot_iota.loom",
+  symbol: "dot_iota",
+  cases: () => SIZES.flatMap((n) => STEPS.map((step) => dotIotaCase(n, step, 11))),
+};

@@ -53,3 +53,6 @@ export function stridedCase(seed: number): KernelCase {
     },
   };
 }
+
+/** The lavapipe case set (test/runtime/vulkan/kernel-cases.ts). */
+export const stridedCaseSet = { file: STRIDED_FILE, symbol: STRIDED_SYMBOL, cases: () => [3, 11].map(stridedCase) };
