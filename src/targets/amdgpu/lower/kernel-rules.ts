@@ -11,7 +11,7 @@ import type { Op } from "../../../ir/core.js";
 import { imm } from "../isa/operands.js";
 import { waitcntImmediate } from "../isa/encoder.js";
 import { part } from "../machine/program.js";
-import { add64, compareInt, int32, mul64, nanPropagating, select, vfloat } from "./arith.js";
+import { add64, compareInt, int32, mul64, select } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { launchedGroupSize } from "./hidden.js";
 
@@ -131,36 +131,60 @@ const subgroupCountRule: Rule = (cx, op) => {
 };
 
 /**
+ * Combines two values of a reduction with the scalar op of its kind (`addf` → `scalar.addf`),
+ * on the reduction's own type: undefined where that op is not selected on the type.
+ */
+export type Combine = (cx: Cx, op: Op, a: Scalar, b: Scalar) => Scalar | undefined;
+
+const WIDE = new Set(["i64", "f64"]);
+
+/** Reductions of i1 would combine lane masks, not lane values (not selected). */
+function reducible(cx: Cx, op: Op, x: Scalar): boolean {
+  if (x.t !== "i1") return true;
+  cx.unsupported(op, `'${op.name}<${String(op.props.kind)}>' on i1`, "reduce an i32 (0 or 1) instead");
+  return false;
+}
+
+/**
  * Butterfly reduction through `ds_bpermute_b32` (LDS hardware, no LDS memory): every lane
- * combines with lane ^ k for k = cluster/2 … 1, so all lanes get the result (f32 lanes
+ * combines with lane ^ k for k = cluster/2 … 1, so all lanes get the result (float lanes
  * combine in the same order on every lane pair, so the result is the same on all lanes).
  */
-const subgroupReduceRule: Rule = (cx, op) => {
+const subgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
-  const kind = String(op.props.kind);
   const x = cx.scalar(operandOf(op, 0));
-  const combine = combiner(kind, x.t);
-  if (!combine) {
-    cx.unsupported(op, `'kernel.subgroup.reduce<${kind}>' on ${x.t}`, "the AMDGPU back end reduces i32 and f32 so far");
-    return cx.poison(op);
-  }
+  if (!reducible(cx, op, x)) return cx.poison(op);
   const cluster = Number(op.props.clusterSize ?? cx.wave);
-  cx.set(resultOf(op), butterfly(cx, x, combine, cluster));
+  const r = butterfly(cx, op, x, combine, cluster);
+  if (!r) return unreduced(cx, op, x);
+  cx.set(resultOf(op), r);
 };
 
-/** Every lane combines with lane ^ k for k = cluster/2 … 1 through `ds_bpermute_b32`: all lanes of a cluster end with the same bits. */
-function butterfly(cx: Cx, x: Scalar, combine: (cx: Cx, a: Scalar, b: Scalar) => Scalar, cluster: number): Scalar {
+function unreduced(cx: Cx, op: Op, x: Scalar): void {
+  cx.unsupported(op, `'${op.name}<${String(op.props.kind)}>' on ${x.t}`, `the AMDGPU back end does not select 'scalar.${String(op.props.kind)}' on ${x.t}`);
+  cx.poison(op);
+}
+
+/**
+ * Every lane combines with lane ^ k for k = cluster/2 … 1 through `ds_bpermute_b32` (one per
+ * dword): all lanes of a cluster end with the same bits. Undefined where `combine` is.
+ */
+function butterfly(cx: Cx, op: Op, x: Scalar, combine: Combine, cluster: number): Scalar | undefined {
   const laneId = part(laneIdOperand(cx).reg!);
-  let v: Scalar = cx.sval(x.t, cx.own32(cx.lo(x)));
+  const wide = WIDE.has(x.t);
+  const own = (y: Scalar): Scalar => (wide ? cx.sval(x.t, cx.vpair(y)) : y.reg?.cls === "v" && y.reg.n === 1 ? y : cx.sval(x.t, cx.own32(cx.lo(y))));
+  let v: Scalar = wide ? own(x) : cx.sval(x.t, cx.own32(cx.lo(x)));
   for (let k = cluster / 2; k >= 1; k /= 2) {
     const partner = cx.vreg("v", 1);
     cx.emit("v_xor_b32", [part(partner), imm(k), laneId]);
     const addr = cx.vreg("v", 1);
     cx.emit("v_lshlrev_b32", [part(addr), imm(2), part(partner)]);
-    const other = cx.vreg("v", 1);
-    cx.emit("ds_bpermute_b32", [part(other), part(addr), cx.lo(v)]);
-    v = combine(cx, v, cx.sval(x.t, other));
-    if (v.reg?.cls !== "v" || v.reg.n !== 1) v = cx.sval(x.t, cx.own32(cx.lo(v)));
+    const other = cx.vreg("v", wide ? 2 : 1);
+    if (wide) for (let d = 0; d < 2; d++) cx.emit("ds_bpermute_b32", [part(other, d, 1), part(addr), part(v.reg!, d, 1)]);
+    else cx.emit("ds_bpermute_b32", [part(other), part(addr), cx.lo(v)]);
+    const r = combine(cx, op, v, cx.sval(x.t, other));
+    if (!r) return undefined;
+    v = own(r);
   }
   return v;
 }
@@ -185,7 +209,7 @@ function low32(cx: Cx, x: Scalar): Scalar {
 function permute(cx: Cx, x: Scalar, source: Scalar): Scalar {
   const addr = int32(cx, "shl", source, cx.const("i32", 2n));
   const address = cx.v32(cx.lo(addr));
-  const dwords = x.t === "i64" && !cx.hiZero(x) ? 2 : 1;
+  const dwords = (x.t === "i64" && !cx.hiZero(x)) || x.t === "f64" ? 2 : 1;
   const d = cx.vreg("v", dwords);
   for (let i = 0; i < dwords; i++) cx.emit("ds_bpermute_b32", [part(d, i, 1), address, cx.v32(i === 0 ? cx.lo(x) : cx.hi(x))]);
   return cx.sval(x.t, d, dwords === 1 && x.t === "i64" ? { narrow: true, ...(x.max !== undefined ? { max: x.max } : {}) } : {});
@@ -229,22 +253,6 @@ const subgroupBroadcastRule: Rule = (cx, op) => {
   cx.set(resultOf(op), permute(cx, x, low32(cx, cx.scalar(operandOf(op, 1)))));
 };
 
-/** Combining one kind of reduction (i32 and f32). */
-function combiner(kind: string, t: string): ((cx: Cx, a: Scalar, b: Scalar) => Scalar) | undefined {
-  const ints: Record<string, Parameters<typeof int32>[1]> = { addi: "add", muli: "mul", andi: "and", ori: "or", xori: "xor", minsi: "mins", maxsi: "maxs", minui: "minu", maxui: "maxu" };
-  if (t === "i32" && ints[kind]) return (cx, a, b) => int32(cx, ints[kind]!, a, b);
-  if (t !== "f32") return undefined;
-  switch (kind) {
-    case "addf": return (cx, a, b) => vfloat(cx, "v_add_f32", a, b, true);
-    case "mulf": return (cx, a, b) => vfloat(cx, "v_mul_f32", a, b, true);
-    case "minnumf": return (cx, a, b) => vfloat(cx, "v_min_f32", a, b, true);
-    case "maxnumf": return (cx, a, b) => vfloat(cx, "v_max_f32", a, b, true);
-    case "maximumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_max_f32", a, b, true), a, b);
-    case "minimumf": return (cx, a, b) => nanPropagating(cx, vfloat(cx, "v_min_f32", a, b, true), a, b);
-    default: return undefined;
-  }
-}
-
 const MAX_FOLD = 256;
 
 /**
@@ -261,42 +269,56 @@ const workgroupScan: Rule = (cx, op) => {
   cx.poison(op);
 };
 
-const workgroupReduceRule: Rule = (cx, op) => {
+/** Slot bytes of a reduced value (the pipeline's collective scratch, passes/storage.ts) and its LDS load/store suffixes. */
+const SLOTS: Readonly<Record<string, readonly [bytes: number, load: string, store: string]>> = {
+  i8: [1, "u8", "b8"], i16: [2, "u16", "b16"], f16: [2, "u16", "b16"], bf16: [2, "u16", "b16"],
+  i32: [4, "b32", "b32"], f32: [4, "b32", "b32"], i64: [8, "b64", "b64"], f64: [8, "b64", "b64"],
+};
+
+const workgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
   const x = cx.scalar(operandOf(op, 0));
-  const combine = combiner(String(op.props.kind), x.t);
+  if (!reducible(cx, op, x)) return cx.poison(op);
+  const [bytes, load, store] = SLOTS[x.t] ?? [4, "b32", "b32"];
   const flat = size ? size[0] * size[1] * size[2] : 0;
   const wholeWaves = flat > 0 && flat % cx.wave === 0;
-  if (!size || offset === undefined || !combine || (!wholeWaves && flat > MAX_FOLD) || offset + 4 * flat > 0xffff) {
-    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end reduces i32/f32 over whole waves, or at most ${MAX_FOLD} invocations, of a static workgroup`);
+  if (!size || offset === undefined || (!wholeWaves && flat > MAX_FOLD) || offset + bytes * flat > 0xffff) {
+    cx.unsupported(op, `'kernel.workgroup.reduce<${String(op.props.kind)}>' on ${x.t}${size ? ` over ${flat} invocations` : " with a dynamic workgroup size"}`, `the AMDGPU back end reduces over whole waves, or at most ${MAX_FOLD} invocations, of a static workgroup`);
     return cx.poison(op);
   }
   const id = flatLocalId(cx, op, size);
   // Whole waves: a butterfly per wave, then one slot per wave; otherwise one slot per invocation.
-  const value = wholeWaves ? butterfly(cx, x, combine, cx.wave) : x;
+  const value = wholeWaves ? butterfly(cx, op, x, combine, cx.wave) : x;
+  if (!value) return unreduced(cx, op, x);
   const slots = wholeWaves ? flat / cx.wave : flat;
   if (slots === 1) return cx.set(resultOf(op), value);
   const slotIndex = wholeWaves ? int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))) : id;
-  const slot = int32(cx, "shl", slotIndex, cx.const("i32", 2n));
-  cx.emit("ds_store_b32", [cx.v32(cx.lo(slot)), part(cx.own32(cx.lo(value)))], { offset });
+  const slot = bytes === 1 ? slotIndex : int32(cx, "shl", slotIndex, cx.const("i32", BigInt(Math.log2(bytes))));
+  const data = bytes === 8 ? cx.vpair(value) : cx.own32(cx.lo(value));
+  cx.emit(`ds_store_${store}`, [cx.v32(cx.lo(slot)), part(data)], { offset });
   drain(cx);
   cx.emit("s_barrier", []);
   const zero = cx.v32(imm(0));
   let acc: Scalar | undefined;
   for (let k = 0; k < slots; k++) {
-    const d = cx.vreg("v", 1);
-    cx.emit("ds_load_b32", [part(d), zero], { offset: offset + 4 * k });
+    const d = cx.vreg("v", bytes === 8 ? 2 : 1);
+    cx.emit(`ds_load_${load}`, [part(d), zero], { offset: offset + bytes * k });
     const v = cx.sval(x.t, d);
-    acc = acc ? combine(cx, acc, v) : v;
+    acc = acc ? combine(cx, op, acc, v) : v;
+    if (!acc) return unreduced(cx, op, x);
   }
   drain(cx);
   cx.emit("s_barrier", []);
   cx.set(resultOf(op), acc ?? value);
 };
 
-export const KERNEL_RULES = {
-  "kernel.workgroup.reduce": workgroupReduceRule,
+/** The `kernel.*` rules; the reductions combine through `combine` (the scalar rules of rules.ts). */
+export function kernelRules(combine: Combine) {
+  return { ...KERNEL_RULES, "kernel.subgroup.reduce": subgroupReduceRule(combine), "kernel.workgroup.reduce": workgroupReduceRule(combine) } as const satisfies Record<string, Rule>;
+}
+
+const KERNEL_RULES = {
   "kernel.workgroup.scan": workgroupScan,
   "kernel.workitem.id": workitemIdRule,
   "kernel.workgroup.id": workgroupIdRule,
@@ -306,7 +328,6 @@ export const KERNEL_RULES = {
   "kernel.barrier": barrierRule,
   "kernel.subgroup.lane.id": laneIdRule,
   "kernel.subgroup.size": subgroupSizeRule,
-  "kernel.subgroup.reduce": subgroupReduceRule,
   "kernel.subgroup.shuffle": subgroupShuffleRule,
   "kernel.subgroup.broadcast": subgroupBroadcastRule,
   "kernel.subgroup.id": subgroupIdRule,

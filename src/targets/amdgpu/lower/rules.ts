@@ -17,7 +17,7 @@ import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
 import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
-import { KERNEL_RULES } from "./kernel-rules.js";
+import { kernelRules } from "./kernel-rules.js";
 import { MEMORY_RULES } from "./memory.js";
 
 type Cx = KernelLowering;
@@ -596,7 +596,7 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "vector.reduce": vectorReduceRule,
   ...CONTROL_RULES,
   ...MEMORY_RULES,
-  ...KERNEL_RULES,
+  ...kernelRules((cx, op, a, b) => INT_LANES[String(op.props.kind)]?.(cx, op, [a, b])),
   "kernel.assert": assertRule,
 } as Partial<LoweringTable<Rule>>;
 

@@ -1,0 +1,82 @@
+/**
+ * Collectives on i64, f64, f16, i16 and i8 on AMDGPU (lower/kernel-rules.ts): the kernels of
+ * data/reductions.loom on gfx1100 (wave32) and gfx942 (wave64) — subgroup reductions over the
+ * whole subgroup and clusters of 4, 64-bit shuffles and broadcasts, and workgroup reductions
+ * over whole waves (64 invocations) and part of a wave (48: one LDS slot per invocation). LLVM
+ * 19 decodes and re-assembles our code to the same bytes, and the ISA simulator's outputs equal
+ * the reference interpreter's bit for bit at sizes 0, 1 and non-multiples of the workgroup.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { compileKernel, findDeviceProvider, type KernelCase } from "../../src/harness/index.js";
+import { fromRoot } from "../util/paths.js";
+import { checkKernelOnSimulator } from "./llvm-checks.js";
+
+const FILE = "test/amdgpu/data/reductions.loom";
+const TEXT = readFileSync(fromRoot(FILE), "utf8");
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** f16 bits of a small integer (exact, and so is every sum of 64 of them). */
+function halfOfInteger(k: number): number {
+  if (k === 0) return 0;
+  const m = Math.abs(k);
+  const e = Math.floor(Math.log2(m));
+  return (k < 0 ? 0x8000 : 0) | ((e + 15) << 10) | (((m / 2 ** e - 1) * 1024) & 0x3ff);
+}
+
+/** The bytes of a typed array as 32-bit words (the harness's buffer type), padded to whole words. */
+function words(x: BigInt64Array | Float64Array | Uint16Array | Int16Array): Uint32Array {
+  const bytes = new Uint8Array(Math.ceil(x.byteLength / 4) * 4);
+  bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+  return new Uint32Array(bytes.buffer);
+}
+
+/** The device arguments for workload n, groups of `group` invocations reading padded inputs. */
+function args(n: number, rng: () => number, group: number, outputsPerItem: number): KernelCase["args"] {
+  const padded = Math.ceil(n / group) * group;
+  const count = Math.max(1, padded);
+  const int = (bits: number) => BigInt.asIntN(64, BigInt(Math.floor(rng() * 2 ** 32)) << 32n | BigInt(Math.floor(rng() * 2 ** 32))) >> BigInt(64 - bits);
+  return [
+    { kind: "scalar", name: "n", value: n },
+    { kind: "buffer", name: "a", data: words(BigInt64Array.from({ length: count }, () => (rng() < 0.5 ? int(64) : int(12)))) },
+    // Small integers: every association order of sums, products of 4 and extrema gives the same bits.
+    { kind: "buffer", name: "b", data: words(Float64Array.from({ length: count }, () => Math.floor(rng() * 17) - 8)) },
+    { kind: "buffer", name: "h", data: words(Uint16Array.from({ length: count }, () => halfOfInteger(Math.floor(rng() * 9) - 4))) },
+    { kind: "buffer", name: "s", data: words(Int16Array.from({ length: count }, () => Math.floor(rng() * 65536) - 32768)) },
+    { kind: "buffer", name: "wide", data: new Uint32Array(2 * count * outputsPerItem) },
+    { kind: "buffer", name: "doubles", data: new Uint32Array(2 * count * outputsPerItem) },
+    { kind: "buffer", name: "narrow", data: new Uint32Array(Math.ceil(count * outputsPerItem / 2)) },
+  ];
+}
+
+const KERNELS: Record<string, (n: number, rng: () => number) => KernelCase["args"]> = {
+  subgroup_wide: (n, rng) => args(n, rng, 64, 8),
+  workgroup_64: (n, rng) => args(n, rng, 64, 4),
+  workgroup_48: (n, rng) => args(n, rng, 48, 4),
+};
+
+const SIZES = [0, 1, 37, 130];
+
+for (const processor of ["gfx1100", "gfx942"]) {
+  for (const [symbol, make] of Object.entries(KERNELS)) {
+    test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
+      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => make(n, random(7 + k)) });
+    });
+  }
+}
+
+test("a reduction of i1 is TARGET/001 at the op (it would combine lane masks)", () => {
+  const device = findDeviceProvider("sim")!.open("gfx1100");
+  const source = TEXT.replace("%ssum = kernel.subgroup.reduce<addi> %w : i16", "%flag = scalar.trunci %w : i16 to i1\n  %any = kernel.subgroup.reduce<ori> %flag : i1\n  %ssum = kernel.subgroup.reduce<addi> %w : i16");
+  const outcome = compileKernel(device.target, FILE, source, "subgroup_wide");
+  assert.ok(!outcome.ok);
+  assert.match(outcome.diagnostics, /TARGET\/001.*'kernel\.subgroup\.reduce<ori>' on i1/);
+});
