@@ -62,6 +62,13 @@ const SELECTION_FORMS: Instruction[] = [
   { mnemonic: "ds_cmpswap_rtn_b32", operands: [v(4), v(1), v(2), v(3)] },
   { mnemonic: "ds_cmpswap_b64", operands: [v(1), v(2, 2), v(4, 2)], offset: 64 },
   { mnemonic: "ds_cmpswap_rtn_b64", operands: [v(6, 2), v(1), v(2, 2), v(4, 2)] },
+  // 64-bit read-modify-write atomics (lower/memory.ts).
+  { mnemonic: "global_atomic_add_u64", operands: [v(0, 2), v(2, 2), v(4, 2), { k: "off" }], glc: true },
+  { mnemonic: "global_atomic_min_i64", operands: [v(2, 2), v(4, 2), { k: "off" }], offset: 8 },
+  { mnemonic: "global_atomic_swap_b64", operands: [v(0, 2), v(2, 2), v(4, 2), { k: "off" }], glc: true },
+  { mnemonic: "ds_add_rtn_u64", operands: [v(2, 2), v(1), v(4, 2)], offset: 16 },
+  { mnemonic: "ds_max_u64", operands: [v(1), v(2, 2)] },
+  { mnemonic: "ds_swap_rtn_b64", operands: [v(2, 2), v(1), v(4, 2)] },
   { mnemonic: "scratch_load_b32", operands: [v(1), v(2), { k: "off" }] },
   { mnemonic: "scratch_store_b32", operands: [{ k: "off" }, v(3), { k: "off" }], offset: 12 },
   { mnemonic: "scratch_load_b64", operands: [v(4, 2), { k: "off" }, { k: "off" }], offset: 4088 },

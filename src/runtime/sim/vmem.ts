@@ -8,7 +8,7 @@
 import { LoomError } from "../../core/errors.js";
 import type { Instruction } from "./decode.js";
 import { sgprIndex } from "./operands.js";
-import { EXEC_LO, NULL_CODE, SHARED_APERTURE_HI, type Counter, type Wave } from "./wave.js";
+import { NULL_CODE, SHARED_APERTURE_HI, type Counter, type Wave } from "./wave.js";
 import type { CompileContext, Compiled } from "./compiled.js";
 
 const TWO32 = 4294967296;
@@ -137,7 +137,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       tmp.fill(0);
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         const index = ((w.vu[addr * W + lane]! + offset) >>> 2) & (W - 1);
         if (backward) tmp[lane] = w.laneActive(index) ? w.vu[data0 * W + index]! : 0;
         else tmp[index] = w.vu[data0 * W + lane]!;
@@ -184,7 +184,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         const base = w.vu[addr * W + lane]!;
         for (let i = 0; i < dwords; i++) {
           const a0 = lds(w, base + off0 + i * 4, 4, inst);
@@ -214,7 +214,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         const base = w.vu[addr * W + lane]! + offset;
         for (let i = 0; i < dwords; i++) {
           const a = lds(w, base + i * 4, bytes, inst);
@@ -239,7 +239,7 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         const a = lds(w, w.vu[addr * W + lane]! + offset, 4 * dwords, inst);
         let equal = true;
         for (let i = 0; i < dwords; i++) equal &&= view.getUint32(a + 4 * i, true) === w.vu[(cmp + i) * W + lane]!;
@@ -253,9 +253,10 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
     });
   }
 
-  // LDS atomics: ds_<op>_<type> (no return) and ds_<op>_rtn_<type>.
+  // LDS atomics: ds_<op>_<type> (no return) and ds_<op>_rtn_<type>; gfx9's ds_wrxchg and gfx11's ds_storexchg are swaps.
   m = /^ds_(\w+?)(_rtn)?_([iubf]32)$/.exec(name);
-  const atomic = m ? atomicOf(`${m[1]}_${m[3]}`) ?? (m[1] === "add" && m[3] === "f32" ? ATOMICS_32.add_f32 : undefined) : undefined;
+  const swap = (op: string) => (op === "wrxchg" || op === "storexchg" ? "swap" : op);
+  const atomic = m ? atomicOf(`${swap(m[1]!)}_${m[3]}`) ?? (m[1] === "add" && m[3] === "f32" ? ATOMICS_32.add_f32 : undefined) : undefined;
   if (m && atomic && m[1] !== "cmpstore" && m[1] !== "cmpst") {
     const rtn = m[2] !== undefined;
     vregs.push(data0);
@@ -265,11 +266,36 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         const a = lds(w, w.vu[addr * W + lane]! + offset, 4, inst);
         const old = view.getUint32(a, true);
         view.setUint32(a, atomic(old, w.vu[data0 * W + lane]!, 0) >>> 0, true);
         if (rtn) w.vu[vdst * W + lane] = old;
+      }
+      w.issue("lgkm", false, inst.address, inst.name, results);
+    });
+  }
+  // 64-bit LDS atomics: DATA0 is a dword pair, the return (if any) too.
+  m = /^ds_(\w+?)(_rtn)?_([iub]64)$/.exec(name);
+  const atomic64 = m ? atomic64Of(`${swap(m[1]!)}_${m[3]}`) : undefined;
+  if (m && atomic64 && !m[1]!.startsWith("cmp")) {
+    const rtn = m[2] !== undefined;
+    vregs.push(data0, data0 + 1);
+    if (rtn) vregs.push(vdst, vdst + 1);
+    const results = rtn ? [1000 + vdst, 1001 + vdst] : [];
+    return done((w) => {
+      const W = w.width;
+      const view = w.group.ldsView;
+      for (let lane = 0; lane < W; lane++) {
+        if (!w.laneActive(lane)) continue;
+        const a = lds(w, w.vu[addr * W + lane]! + offset, 8, inst);
+        const lo = view.getUint32(a, true), hi = view.getUint32(a + 4, true);
+        const operand = qword(w.vu[data0 * W + lane]!, w.vu[(data0 + 1) * W + lane]!);
+        view.setBigUint64(a, BigInt.asUintN(64, atomic64(qword(lo, hi), operand, 0n)), true);
+        if (rtn) {
+          w.vu[vdst * W + lane] = lo;
+          w.vu[(vdst + 1) * W + lane] = hi;
+        }
       }
       w.issue("lgkm", false, inst.address, inst.name, results);
     });
@@ -329,7 +355,7 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     return done((w) => {
       const W = w.width;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         access(w, lane, bytes * dwords);
         const view = HIT.view!;
         for (let i = 0; i < dwords; i++) {
@@ -354,7 +380,7 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     return done((w) => {
       const W = w.width;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         access(w, lane, 8);
         const view = HIT.view!;
         const lo = view.getUint32(HIT.offset, true);
@@ -382,7 +408,7 @@ export function compileFlat(inst: Instruction, name: string, ctx: CompileContext
     return done((w) => {
       const W = w.width;
       for (let lane = 0; lane < W; lane++) {
-        if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+        if (!w.laneActive(lane)) continue;
         access(w, lane, 4);
         const view = HIT.view!;
         const old = view.getUint32(HIT.offset, true);
@@ -428,7 +454,7 @@ function compileScratch(inst: Instruction, name: string, ctx: CompileContext): C
     if (!view) throw new LoomError("failed-precondition", `${inst.name} in a kernel without a private segment (${w.where(inst.address)})`);
     const uniform = (saddr >= 0 ? w.s[saddr]! : 0) + offset;
     for (let lane = 0; lane < W; lane++) {
-      if ((((lane < 32 ? w.s[EXEC_LO]! >>> lane : w.s[EXEC_LO + 1]! >>> (lane - 32)) & 1) === 0)) continue;
+      if (!w.laneActive(lane)) continue;
       const a = (uniform + (vaddr >= 0 ? w.vu[vaddr * W + lane]! : 0)) >>> 0;
       if (a + size > w.scratchBytes) {
         throw new LoomError("out-of-range", `scratch access out of range: ${inst.name} of ${size} bytes at private address 0x${a.toString(16)}, the private segment has ${w.scratchBytes} bytes per work-item (${w.where(inst.address)})`);

@@ -360,10 +360,16 @@ const GLOBAL_ATOMICS: Record<string, string> = {
   minsi: "global_atomic_min_i32", maxsi: "global_atomic_max_i32", minui: "global_atomic_min_u32", maxui: "global_atomic_max_u32",
   xchgi: "global_atomic_swap_b32", xchgf: "global_atomic_swap_b32", addf: "global_atomic_add_f32",
 };
+/** The 64-bit forms: the 32-bit mnemonic with the 64-bit type suffix. */
+const to64 = (m: string) => m.replace(/32$/, "64");
+const GLOBAL_ATOMICS_64: Record<string, string> = Object.fromEntries(Object.entries(GLOBAL_ATOMICS).filter(([k]) => k.endsWith("i")).map(([k, m]) => [k, to64(m)]));
 const LDS_ATOMICS: Record<string, string> = {
   addi: "ds_add", subi: "ds_sub", andi: "ds_and", ori: "ds_or", xori: "ds_xor", minsi: "ds_min", maxsi: "ds_max", minui: "ds_min", maxui: "ds_max", addf: "ds_add",
+  xchgi: "ds_swap", xchgf: "ds_swap",
 };
-const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b32", ori: "b32", xori: "b32", minsi: "i32", maxsi: "i32", minui: "u32", maxui: "u32", addf: "f32" };
+const LDS_SUFFIX: Record<string, string> = { addi: "u32", subi: "u32", andi: "b32", ori: "b32", xori: "b32", minsi: "i32", maxsi: "i32", minui: "u32", maxui: "u32", addf: "f32", xchgi: "b32", xchgf: "b32" };
+/** LDS exchanges exist only with a return (`ds_wrxchg_rtn` / `ds_storexchg_rtn`). */
+const RETURN_ONLY = new Set(["ds_swap"]);
 
 /**
  * The fences an atomic's ordering needs (AMDGPUUsage memory model, as llc-19 emits it for
@@ -436,49 +442,32 @@ const rmwRule: Rule = (cx, op) => {
     privateAtomic(cx, op);
     return cx.poison(op);
   }
-  if (v.bytes !== 4) {
-    cx.unsupported(op, `atomics on '${v.element}' elements`);
+  const bytes = v.bytes;
+  if ((bytes !== 4 && bytes !== 8) || (bytes === 8 && kind.endsWith("f"))) {
+    cx.unsupported(op, `'${kind}' atomics on '${v.element}' elements`);
     return cx.poison(op);
   }
   const result = op.results[0];
-  const returns = result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0;
   const at = address(cx, v, indexScalars(cx, op));
   const data = dataRegs(cx, cx.scalar(operandOf(op, 0)));
   if (fences.release) releaseFence(cx, fences.level);
   const space = v.space;
   const after = () => fences.acquire && acquireFence(cx, space, fences.level);
-  if (v.space === "lds") {
-    const base = LDS_ATOMICS[kind];
-    if (!base) {
-      cx.unsupported(op, `'${kind}' atomics on workgroup memory`);
-      return cx.poison(op);
-    }
-    const suffix = LDS_SUFFIX[kind]!;
-    if (returns) {
-      const d = cx.vreg("v", 1);
-      cx.emit(`${base}_rtn_${suffix}`, [part(d), at.reg, part(data)], { offset: at.offset });
-      after();
-      return cx.set(result, cx.sval(v.element, d));
-    }
-    cx.emit(`${base}_${suffix}`, [at.reg, part(data)], { offset: at.offset });
-    after();
-    if (result) cx.set(result, { kind: "invalid" });
-    return;
-  }
-  const mnemonic = GLOBAL_ATOMICS[kind];
-  if (!mnemonic) {
-    cx.unsupported(op, `'${kind}' atomics on global memory`);
+  const base = (space === "lds" ? LDS_ATOMICS : bytes === 8 ? GLOBAL_ATOMICS_64 : GLOBAL_ATOMICS)[kind];
+  if (!base) {
+    cx.unsupported(op, `'${kind}' atomics on ${space === "lds" ? "workgroup" : "global"} memory`);
     return cx.poison(op);
   }
-  if (returns) {
-    const d = cx.vreg("v", 1);
-    cx.emit(mnemonic, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...systemSc1(cx, fences.level) });
-    after();
-    return cx.set(result, cx.sval(v.element, d));
-  }
-  cx.emit(mnemonic, [at.reg, part(data), OFF], { offset: at.offset, ...systemSc1(cx, fences.level) });
+  const returns = (result !== undefined && (cx.kernel.uses.get(result) ?? 0) > 0) || RETURN_ONLY.has(base);
+  const d = returns ? cx.vreg("v", bytes / 4) : undefined;
+  if (space === "lds") {
+    const suffix = bytes === 8 ? to64(LDS_SUFFIX[kind]!) : LDS_SUFFIX[kind]!;
+    if (d) cx.emit(`${base}_rtn_${suffix}`, [part(d), at.reg, part(data)], { offset: at.offset });
+    else cx.emit(`${base}_${suffix}`, [at.reg, part(data)], { offset: at.offset });
+  } else if (d) cx.emit(base, [part(d), at.reg, part(data), OFF], { offset: at.offset, glc: true, ...systemSc1(cx, fences.level) });
+  else cx.emit(base, [at.reg, part(data), OFF], { offset: at.offset, ...systemSc1(cx, fences.level) });
   after();
-  if (result) cx.set(result, { kind: "invalid" });
+  if (result) cx.set(result, d ? cx.sval(v.element, d) : { kind: "invalid" });
 };
 
 /** The view operand of an atomic access and its fences, or undefined (reported) when not selected. */
