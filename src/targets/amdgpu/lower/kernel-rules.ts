@@ -138,11 +138,21 @@ export type Combine = (cx: Cx, op: Op, a: Scalar, b: Scalar) => Scalar | undefin
 
 const WIDE = new Set(["i64", "f64"]);
 
-/** Reductions of i1 would combine lane masks, not lane values (not selected). */
-function reducible(cx: Cx, op: Op, x: Scalar): boolean {
-  if (x.t !== "i1") return true;
-  cx.unsupported(op, `'${op.name}<${String(op.props.kind)}>' on i1`, "reduce an i32 (0 or 1) instead");
-  return false;
+/** An i1 kind's meaning on 0/1 in an i32 (true is −1 to the signed kinds, so their min is `or`). */
+const BOOLEAN_KINDS: Readonly<Record<string, Parameters<typeof int32>[1]>> = {
+  andi: "and", muli: "and", maxsi: "and", minui: "and", ori: "or", minsi: "or", maxui: "or", xori: "xor", addi: "xor",
+};
+
+/**
+ * The reduced operand, how to combine it, and how the result becomes the op's: i1 values (lane
+ * masks or uniform bits) reduce as 0/1 in an i32 and compare with 0 at the end.
+ */
+function reduction(cx: Cx, op: Op, combine: Combine): [Scalar, Combine, (r: Scalar) => Scalar] | undefined {
+  const x = cx.scalar(operandOf(op, 0));
+  if (x.t !== "i1") return [x, combine, (r) => r];
+  const bool = BOOLEAN_KINDS[String(op.props.kind)];
+  if (!bool) return void unreduced(cx, op, x);
+  return [select(cx, x, cx.const("i32", 1n), cx.const("i32", 0n)), (c, _op, a, b) => int32(c, bool, a, b), (r) => compareInt(cx, "ne", r, cx.const("i32", 0n), 32)];
 }
 
 /**
@@ -152,12 +162,13 @@ function reducible(cx: Cx, op: Op, x: Scalar): boolean {
  */
 const subgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
-  const x = cx.scalar(operandOf(op, 0));
-  if (!reducible(cx, op, x)) return cx.poison(op);
+  const reduced = reduction(cx, op, combine);
+  if (!reduced) return;
+  const [x, by, finish] = reduced;
   const cluster = Number(op.props.clusterSize ?? cx.wave);
-  const r = butterfly(cx, op, x, combine, cluster);
+  const r = butterfly(cx, op, x, by, cluster);
   if (!r) return unreduced(cx, op, x);
-  cx.set(resultOf(op), r);
+  cx.set(resultOf(op), finish(r));
 };
 
 function unreduced(cx: Cx, op: Op, x: Scalar): void {
@@ -278,8 +289,9 @@ const SLOTS: Readonly<Record<string, readonly [bytes: number, load: string, stor
 const workgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
-  const x = cx.scalar(operandOf(op, 0));
-  if (!reducible(cx, op, x)) return cx.poison(op);
+  const reduced = reduction(cx, op, combine);
+  if (!reduced) return;
+  const [x, by, finish] = reduced;
   const [bytes, load, store] = SLOTS[x.t] ?? [4, "b32", "b32"];
   const flat = size ? size[0] * size[1] * size[2] : 0;
   const wholeWaves = flat > 0 && flat % cx.wave === 0;
@@ -289,10 +301,10 @@ const workgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   }
   const id = flatLocalId(cx, op, size);
   // Whole waves: a butterfly per wave, then one slot per wave; otherwise one slot per invocation.
-  const value = wholeWaves ? butterfly(cx, op, x, combine, cx.wave) : x;
+  const value = wholeWaves ? butterfly(cx, op, x, by, cx.wave) : x;
   if (!value) return unreduced(cx, op, x);
   const slots = wholeWaves ? flat / cx.wave : flat;
-  if (slots === 1) return cx.set(resultOf(op), value);
+  if (slots === 1) return cx.set(resultOf(op), finish(value));
   const slotIndex = wholeWaves ? int32(cx, "shru", id, cx.const("i32", BigInt(Math.log2(cx.wave)))) : id;
   const slot = bytes === 1 ? slotIndex : int32(cx, "shl", slotIndex, cx.const("i32", BigInt(Math.log2(bytes))));
   const data = bytes === 8 ? cx.vpair(value) : cx.own32(cx.lo(value));
@@ -305,12 +317,12 @@ const workgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
     const d = cx.vreg("v", bytes === 8 ? 2 : 1);
     cx.emit(`ds_load_${load}`, [part(d), zero], { offset: offset + bytes * k });
     const v = cx.sval(x.t, d);
-    acc = acc ? combine(cx, op, acc, v) : v;
+    acc = acc ? by(cx, op, acc, v) : v;
     if (!acc) return unreduced(cx, op, x);
   }
   drain(cx);
   cx.emit("s_barrier", []);
-  cx.set(resultOf(op), acc ?? value);
+  cx.set(resultOf(op), finish(acc ?? value));
 };
 
 /** The `kernel.*` rules; the reductions combine through `combine` (the scalar rules of rules.ts). */

@@ -139,8 +139,15 @@ const cmpi: Lane = (cx, op, [a, b]) => {
   if (t === "i32") return compareInt(cx, p, a!, b!, 32);
   if (t === "i64") return compareInt(cx, p, a!, b!, 64);
   if (isNarrowInt(t)) return narrowCompare(cx, p, t, a!, b!);
+  // i1 compares as its bit pattern: true is 1 unsigned, −1 signed.
+  if (t === "i1") return compareInt(cx, p, boolAsInt(cx, a!, p.startsWith("s")), boolAsInt(cx, b!, p.startsWith("s")), 32);
   return undefined;
 };
+
+/** An i1 as an i32: true is 1, or −1 read as signed. */
+function boolAsInt(cx: Cx, x: Scalar, signed: boolean): Scalar {
+  return select(cx, x, cx.const("i32", signed ? 0xffffffffn : 1n), cx.const("i32", 0n));
+}
 
 const cmpf: Lane = (cx, op, [a, b]) => {
   const t = carrierOfOperand(cx, op);
@@ -260,9 +267,10 @@ function intToFloat(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const to = cx.carrier(resultOf(op).type);
     const from = carrierOfOperand(cx, op);
-    if ((from !== "i32" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16" && to !== "f64")) return undefined;
-    const x = isNarrowInt(from) ? extendTo32(cx, a!, from, mnemonic === "v_cvt_f32_i32") : a!;
-    if (to === "f64") return toF64(cx, mnemonic === "v_cvt_f32_i32" ? "v_cvt_f64_i32" : "v_cvt_f64_u32", x);
+    if ((from !== "i32" && from !== "i1" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16" && to !== "f64")) return undefined;
+    const signed = mnemonic === "v_cvt_f32_i32";
+    const x = isNarrowInt(from) ? extendTo32(cx, a!, from, signed) : from === "i1" ? boolAsInt(cx, a!, signed) : a!;
+    if (to === "f64") return toF64(cx, signed ? "v_cvt_f64_i32" : "v_cvt_f64_u32", x);
     const f = vunary(cx, mnemonic, x);
     return to === "f16" ? narrow(cx, f, to) : f;
   };
@@ -273,9 +281,10 @@ function floatToInt(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op);
     const to = cx.carrier(resultOf(op).type);
-    if ((from !== "f32" && from !== "f64" && !isHalf(from)) || (to !== "i32" && !isNarrowInt(to))) return undefined;
-    // Out-of-range results are undefined in the language: the low bits of the i32 do.
+    if ((from !== "f32" && from !== "f64" && !isHalf(from)) || (to !== "i32" && to !== "i1" && !isNarrowInt(to))) return undefined;
+    // Out-of-range results are undefined in the language: the low bits of the i32 do (i1: 0 or ±1 in range).
     const r = from === "f64" ? fromF64(cx, mnemonic === "v_cvt_i32_f32" ? "v_cvt_i32_f64" : "v_cvt_u32_f64", a!) : vunary(cx, mnemonic, widen(cx, a!), "i32");
+    if (to === "i1") return compareInt(cx, "ne", r, cx.const("i32", 0n), 32);
     return isNarrowInt(to) ? asNarrow(r, to, cx) : r;
   };
 }
