@@ -9,6 +9,10 @@
  * figure is the shared front end. Anchor in the same run: clang-19 -O2 + ld.lld-19 on the
  * equivalent OpenCL C (test/sim/opencl or bench/kernels, whole processes); the code-quality
  * columns compare static instruction counts and `.vgpr_count`/`.sgpr_count` with that build.
+ * Warm-up is time-based and shared: every case (full compile and back end alone) runs
+ * round-robin for ≥ 2 s, until the round time is stable, before any is timed
+ * (`warmUpRoundRobin`, reported as `warmup`); then each case gets 100 more calls and 1,000
+ * timed ones.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -23,7 +27,7 @@ import { kernelWavefrontSize } from "../src/targets/amdgpu/check.js";
 import { amdgpuInfoOf } from "../src/targets/amdgpu/profile.js";
 import type { PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { percentiles, repoPath as root, timeSamples } from "./stats.js";
+import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin } from "./stats.js";
 
 /** Runs an LLVM tool (a whole process). */
 export function tool(cmd: string, args: readonly string[]) {
@@ -93,6 +97,8 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
   const workspace = new Workspace(context);
   const dir = mkdtempSync(join(tmpdir(), "loom-bench-amdgpu-"));
   const results: Record<string, unknown> = { name: "compile.amdgpu", unit: "ms" };
+  // Every case is built (and checked) first, warmed up together, then timed one by one.
+  const cases: { kernel: string; mcpu: string; goal: number; opencl: string; once: () => void; backend: () => Uint8Array; hsaco: Uint8Array }[] = [];
   for (const { kernel, loom, opencl, goal, targets } of KERNELS) {
     const text = readFileSync(root(loom), "utf8");
     for (const mcpu of targets) {
@@ -106,8 +112,8 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
         if (!e.ok) throw new Error(e.formatDiagnostics());
         hsaco = e.artifacts[0]?.contents;
       };
-      const p = percentiles(timeSamples(once, { warmup: 1000, samples: 1000 }));
-      // The back end alone on the last prepared kernel: the same bytes, from scratch each time.
+      once();
+      // The back end alone on the prepared kernel: the same bytes, from scratch each time.
       const module = prepared;
       const k = module?.kernels[0];
       const info = k && amdgpuInfoOf(k.profile);
@@ -118,30 +124,35 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
         return buildCodeObject(info, [codeObjectKernel(k, info, machine)], { codeObjectVersion: info.codeObjectVersion });
       };
       if (Buffer.compare(backend(), hsaco) !== 0) throw new Error(`${kernel}.${mcpu}: the back end alone gave other bytes than the full compile`);
-      const b = percentiles(timeSamples(backend, { warmup: 1000, samples: 1000 }));
-      const ours = join(dir, `${kernel}.${mcpu}.hsaco`);
-      writeFileSync(ours, hsaco);
-      const clang = clangBuild(kernel, root(opencl), mcpu, dir);
-      const mine = codeFacts(ours, mcpu, kernel);
-      const theirs = clang ? codeFacts(clang.path, mcpu, kernel) : undefined;
-      results[`${kernel}.${mcpu}`] = {
-        in_process_p50_ms: p.p50,
-        in_process_p99_ms: p.p99,
-        goal_p50_ms: goal,
-        backend_only_p50_ms: b.p50,
-        backend_only_p99_ms: b.p99,
-        hsaco_bytes: hsaco.length,
-        anchor_clang_o2_lld_process_ms: clang?.ms ?? (existsSync(root(opencl)) ? `clang-19 or ld.lld-19 failed on ${opencl}` : `${opencl} not in the tree`),
-        instructions: mine?.instructions,
-        vgprs: mine?.vgprs,
-        sgprs: mine?.sgprs,
-        clang_instructions: theirs?.instructions,
-        clang_vgprs: theirs?.vgprs,
-        clang_sgprs: theirs?.sgprs,
-        ratio_instructions_to_clang: mine && theirs ? Math.round((mine.instructions / theirs.instructions) * 100) / 100 : undefined,
-        ratio_vgprs_to_clang: mine && theirs ? Math.round((mine.vgprs / theirs.vgprs) * 100) / 100 : undefined,
-      };
+      cases.push({ kernel, mcpu, goal, opencl, once, backend, hsaco });
     }
+  }
+  results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
+  for (const { kernel, mcpu, goal, opencl, once, backend, hsaco } of cases) {
+    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 1000 }));
+    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: 1000 }));
+    const ours = join(dir, `${kernel}.${mcpu}.hsaco`);
+    writeFileSync(ours, hsaco);
+    const clang = clangBuild(kernel, root(opencl), mcpu, dir);
+    const mine = codeFacts(ours, mcpu, kernel);
+    const theirs = clang ? codeFacts(clang.path, mcpu, kernel) : undefined;
+    results[`${kernel}.${mcpu}`] = {
+      in_process_p50_ms: p.p50,
+      in_process_p99_ms: p.p99,
+      goal_p50_ms: goal,
+      backend_only_p50_ms: b.p50,
+      backend_only_p99_ms: b.p99,
+      hsaco_bytes: hsaco.length,
+      anchor_clang_o2_lld_process_ms: clang?.ms ?? (existsSync(root(opencl)) ? `clang-19 or ld.lld-19 failed on ${opencl}` : `${opencl} not in the tree`),
+      instructions: mine?.instructions,
+      vgprs: mine?.vgprs,
+      sgprs: mine?.sgprs,
+      clang_instructions: theirs?.instructions,
+      clang_vgprs: theirs?.vgprs,
+      clang_sgprs: theirs?.sgprs,
+      ratio_instructions_to_clang: mine && theirs ? Math.round((mine.instructions / theirs.instructions) * 100) / 100 : undefined,
+      ratio_vgprs_to_clang: mine && theirs ? Math.round((mine.vgprs / theirs.vgprs) * 100) / 100 : undefined,
+    };
   }
   return results;
 }

@@ -2,7 +2,8 @@
  * `.loom` → SPIR-V compile latency (parse, verify, compile with the launch-config companion,
  * emit) for saxpy and matmul16, in process after warm-up; goals p50 ≤ 0.13 ms (saxpy, issue 7) and ≤ 5 ms.
  * `backend_only` times the SPIR-V package alone (prepared kernel → lowered, sealed module → bytes).
- * Anchors in the same run: glslangValidator compiling the equivalent GLSL (a whole process,
+ * Warm-up: every case round-robin for ≥ 2 s, until the round time is stable, before any is timed (`warmUpRoundRobin`, reported
+ * as `warmup`). Anchors in the same run: glslangValidator compiling the equivalent GLSL (a whole process,
  * bench/glsl/*.comp) and, for a like-for-like view, `loom compile` as a whole process.
  */
 import { readFileSync, mkdtempSync } from "node:fs";
@@ -13,7 +14,7 @@ import { createSpirvProfile, createSpirvTargetEnvironment } from "../src/targets
 import { checkSpirvModule, emitSpirvModule } from "../src/targets/spirv/environment.js";
 import { LoweredForms, type PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { percentiles, repoPath as root, timeSamples, wholeProcessMs } from "./stats.js";
+import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin, wholeProcessMs } from "./stats.js";
 
 export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   const spirvEnv = createSpirvTargetEnvironment();
@@ -30,6 +31,8 @@ export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   const workspace = new Workspace(context);
   const out = mkdtempSync(join(tmpdir(), "loom-bench-"));
   const results: Record<string, unknown> = { name: "compile.spirv", unit: "ms" };
+  // Every case is built first, warmed up together, then timed one by one.
+  const cases: { kernel: string; goal: number; file: string; once: () => void; backend: () => void }[] = [];
   for (const [kernel, goal] of [["saxpy", 0.13], ["matmul16", 5]] as const) {
     const file = root(`examples/kernels/${kernel}.loom`);
     const text = readFileSync(file, "utf8");
@@ -40,15 +43,21 @@ export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
       const e = emitModule(env, workspace, module, { artifactFormat: "spirv" });
       if (!e.ok) throw new Error(e.formatDiagnostics());
     };
-    const p = percentiles(timeSamples(once, { warmup: 2000, samples: 2000 }));
+    once();
+    const compiled = prepared!;
     // The back end alone: lowering into one module (check) and writing its words (emit), on a
     // fresh lowered-forms slot each time so nothing is reused.
     const backend = () => {
-      const m: PreparedModule = { ...prepared!, lowered: new LoweredForms() };
+      const m: PreparedModule = { ...compiled, lowered: new LoweredForms() };
       if (checkSpirvModule(m).length > 0) throw new Error("the SPIR-V check failed");
       if (!emitSpirvModule(m, { artifactFormat: "spirv", identifier: "bench", primary: true }).contents) throw new Error("the SPIR-V emit failed");
     };
-    const b = percentiles(timeSamples(backend, { warmup: 2000, samples: 2000 }));
+    cases.push({ kernel, goal, file, once, backend });
+  }
+  results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
+  for (const { kernel, goal, file, once, backend } of cases) {
+    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: 2000 }));
     const glsl = wholeProcessMs("glslangValidator", ["-V", "--target-env", "vulkan1.3", root(`bench/glsl/${kernel}.comp`), "-o", join(out, `${kernel}.glsl.spv`)], 20);
     const loomCli = wholeProcessMs(process.execPath, [root("dist/src/cli/main.js"), "compile", file, "--target", "spirv:vulkan1.3", "--feature", "shaderInt64", "--limit", "maxComputeWorkGroupInvocations=1024", "--limit", "maxComputeWorkGroupSize=1024,1024,64", "-o", join(out, `${kernel}.spv`)], 10);
     results[kernel] = {

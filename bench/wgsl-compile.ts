@@ -5,7 +5,8 @@
  * → WGSL text); the rest of the full figure is the shared front end. Anchor in the same run:
  * Tint (Dawn's null backend) parsing and validating the very WGSL we emitted
  * (`createShaderModule` + `getCompilationInfo`), the step a WebGPU implementation repeats when
- * the module is loaded.
+ * the module is loaded. Warm-up: every case round-robin for ≥ 2 s, until the round time is stable, before any is timed
+ * (`warmUpRoundRobin`, reported as `warmup`).
  */
 import { readFileSync } from "node:fs";
 import { Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../src/index.js";
@@ -13,7 +14,7 @@ import { createWgslProfile, createWgslTargetEnvironment, wgslInfoOf } from "../s
 import { lowerKernel } from "../src/targets/wgsl/lower/kernel.js";
 import type { PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { percentiles, repoPath as root, timeSamples } from "./stats.js";
+import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin } from "./stats.js";
 
 /** Median ms of Tint accepting `code` (null backend), or why it could not be measured. */
 async function tintMs(code: string, samples: number): Promise<number | string> {
@@ -52,6 +53,8 @@ export async function benchWgslCompile(): Promise<Record<string, unknown>> {
   const pipeline = PassProgram.fromTargetPipeline(context, { kind: "prepared-low" }).value!;
   const workspace = new Workspace(context);
   const results: Record<string, unknown> = { name: "compile.wgsl", unit: "ms" };
+  // Every case is built first, warmed up together, then timed one by one.
+  const cases: { kernel: string; goal: number; once: () => void; backend: () => unknown; wgsl: () => Uint8Array }[] = [];
   for (const [kernel, goal] of [["saxpy", 0.1], ["matmul16", 0.5]] as const) {
     const text = readFileSync(root(`examples/kernels/${kernel}.loom`), "utf8");
     let wgsl: Uint8Array | undefined;
@@ -63,18 +66,24 @@ export async function benchWgslCompile(): Promise<Record<string, unknown>> {
       if (!e.ok) throw new Error(e.formatDiagnostics());
       wgsl = e.artifacts[0]!.contents;
     };
-    const p = percentiles(timeSamples(once, { warmup: 2000, samples: 2000 }));
+    once();
     const k = prepared!.kernels[0]!;
     const info = wgslInfoOf(k.profile)!;
-    const backend = percentiles(timeSamples(() => lowerKernel(k, info), { warmup: 2000, samples: 2000 }));
-    const tint = await tintMs(new TextDecoder().decode(wgsl!), 50);
+    cases.push({ kernel, goal, once, backend: () => lowerKernel(k, info), wgsl: () => wgsl! });
+  }
+  results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
+  for (const { kernel, goal, once, backend: lowerOnce, wgsl: emitted } of cases) {
+    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const backend = percentiles(timeSamples(lowerOnce, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const wgsl = emitted();
+    const tint = await tintMs(new TextDecoder().decode(wgsl), 50);
     results[kernel] = {
       in_process_p50_ms: p.p50,
       in_process_p99_ms: p.p99,
       goal_p50_ms: goal,
       backend_only_p50_ms: backend.p50,
       backend_only_p99_ms: backend.p99,
-      wgsl_bytes: wgsl!.length,
+      wgsl_bytes: wgsl.length,
       anchor_tint_null_backend_p50_ms: tint,
       ratio_in_process_to_tint: typeof tint === "number" ? Math.round((p.p50 / tint) * 10000) / 10000 : undefined,
     };

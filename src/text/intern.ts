@@ -1,5 +1,5 @@
 /**
- * Words of the source text (identifiers and op names), shared between tokens and between
+ * Words of the source text (identifiers, op names and sigil names), shared between tokens and between
  * compiles: the lexer looks each name up and gets back one string per
  * distinct spelling instead of slicing a fresh one per token.
  *
@@ -9,7 +9,10 @@
  *
  * Bounded: a fixed-size open-addressing table that stops taking new names when half full;
  * after that (or for long names) the lexer slices as before. Names it keeps are copied, never
- * slices of a source text, so the table holds no source text alive.
+ * slices of a source text, so the table holds no source text alive, and one-byte: a source
+ * with one non-Latin-1 character (a comment's `→`) is a two-byte string in V8, and so is
+ * every slice of it, which hashes, compares and copies slower in every later map and
+ * concatenation (matmul_tiled and row_softmax4 compiled measurably slower for a comment).
  */
 
 const SLOTS = 1 << 13;
@@ -46,10 +49,12 @@ export function internSlice(text: string, start: number, end: number): string {
     if (hashes[slot] === hash && sameText(name, text, start, end)) return name;
     slot = (slot + 1) & MASK;
   }
-  const s = text.slice(start, end);
-  if (used >= SLOTS / 2 || s.length > MAX_KEPT_LENGTH) return s;
-  // A copy, not a slice: a kept name must not keep the whole source text alive.
-  const kept = s.length < 13 ? s : String.fromCharCode(...Array.from(s, (ch) => ch.charCodeAt(0)));
+  if (used >= SLOTS / 2 || end - start > MAX_KEPT_LENGTH) return text.slice(start, end);
+  // A copy, not a slice (a kept name must not keep the whole source text alive), built from
+  // char codes so that V8 stores it one-byte whatever the source's representation.
+  const codes = new Array<number>(end - start);
+  for (let i = start; i < end; i++) codes[i - start] = text.charCodeAt(i);
+  const kept = String.fromCharCode(...codes);
   names[slot] = kept;
   hashes[slot] = hash;
   used++;

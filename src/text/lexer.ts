@@ -409,8 +409,8 @@ class Lexer {
     }
     this.pos = i;
     if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    // Sliced, not interned: SSA names are looked up once or twice, by the scope only.
-    this.pushText(kind, start, col, this.line, text.slice(start + 1, i));
+    // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
+    this.pushText(kind, start, col, this.line, internSlice(text, start + 1, i));
   }
 
   private string(start: number, col: number): void {
@@ -475,7 +475,9 @@ class Lexer {
       }
       i++;
     }
-    out += text.slice(chunk, i);
+    // Without escapes, the contents are a name (`export("matmul_tiled")`): interned, one-byte.
+    if (out === "" && i > chunk) out = internSlice(text, chunk, i);
+    else out += text.slice(chunk, i);
     this.pos = i + 1;
     if (bad) {
       const at = this.col(bad.at) - countAstral(text, start, bad.at);
