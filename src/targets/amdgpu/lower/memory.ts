@@ -267,24 +267,36 @@ function vectorShape(op: Op, operand: number | "result"): readonly number[] {
   return t.shape;
 }
 
-/** Lane indices of a rank-1 vector access along the view's last axis. */
-function laneIndices(cx: Cx, op: Op, n: number): Scalar[][] {
+/**
+ * The origins of a vector access's rows: the vector's axes map onto the view's trailing axes,
+ * so a rank-k access is the rank-1 accesses along the last axis at every index of the first
+ * k − 1 vector axes (row-major, the order of the vector's lanes).
+ */
+function rowOrigins(cx: Cx, op: Op, shape: readonly number[]): Scalar[][] {
   const origin = indexScalars(cx, op);
-  return Array.from({ length: n }, (_, lane) => origin.map((x, d) => (d === origin.length - 1 ? add64(cx, x, cx.const("i64", BigInt(lane))) : x)));
+  const first = origin.length - shape.length;
+  let rows: Scalar[][] = [origin];
+  for (const [axis, extent] of shape.slice(0, -1).entries()) {
+    const d = first + axis;
+    rows = rows.flatMap((o) => Array.from({ length: extent }, (_, k) => (k === 0 ? o : o.map((x, i) => (i === d ? add64(cx, x, cx.const("i64", BigInt(k))) : x)))));
+  }
+  return rows;
 }
 
 /**
- * The address of each lane of a rank-1 vector access: on a unit-stride last axis, lane i is
- * lane 0's address with i·element bytes more in the instruction's offset field (one address
- * register for all lanes) while the offset fits; otherwise each lane's own address.
+ * The address of each lane of a row (a rank-1 access along the view's last axis from
+ * `origin`): on a unit-stride last axis, lane i is lane 0's address with i·element bytes more
+ * in the instruction's offset field (one address register for all lanes) while the offset
+ * fits; otherwise each lane's own address.
  */
-function laneAddresses(cx: Cx, v: ViewValue, op: Op, n: number): Address[] {
+function laneAddresses(cx: Cx, v: ViewValue, origin: readonly Scalar[], n: number): Address[] {
   const fits = (o: number) => (v.space === "lds" ? o >= 0 && o <= 0xffff : v.space === "scratch" ? o >= 0 && o <= SCRATCH_MAX_OFFSET : o >= -4096 && o <= 4095);
   if (v.strides.at(-1)?.c === 1n) {
-    const first = address(cx, v, indexScalars(cx, op));
+    const first = address(cx, v, origin);
     if (fits(first.offset + (n - 1) * v.bytes)) return Array.from({ length: n }, (_, i) => ({ reg: first.reg, offset: first.offset + i * v.bytes }));
   }
-  return laneIndices(cx, op, n).map((idx) => address(cx, v, idx));
+  const last = origin.length - 1;
+  return Array.from({ length: n }, (_, lane) => address(cx, v, origin.map((x, d) => (d === last ? add64(cx, x, cx.const("i64", BigInt(lane))) : x))));
 }
 
 function wholeAccess(v: ViewValue, n: number): boolean {
@@ -295,22 +307,17 @@ const vectorLoad: Rule = (cx, op) => {
   const v = cx.get(operandOf(op, 0));
   const shape = vectorShape(op, "result");
   if (v.kind !== "view") return cx.poison(op);
-  if (shape.length !== 1) {
-    cx.unsupported(op, "a vector access of rank > 1");
-    return cx.poison(op);
-  }
-  const n = shape[0]!;
+  const n = shape.at(-1)!;
   const t = v.element;
-  if (wholeAccess(v, n)) {
-    const d = load(cx, v, address(cx, v, indexScalars(cx, op)), n);
-    const lanes = Array.from({ length: n }, (_, i) => {
+  const lanes = rowOrigins(cx, op, shape).flatMap((origin): Scalar[] => {
+    if (!wholeAccess(v, n)) return laneAddresses(cx, v, origin, n).map((at) => scalarOf(t, load(cx, v, at, v.bytes / 4), cx));
+    const d = load(cx, v, address(cx, v, origin), n);
+    return Array.from({ length: n }, (_, i) => {
       const r = cx.vreg("v", 1);
       cx.emit("v_mov_b32", [part(r), part(d, i, 1)]);
       return cx.sval(t, r);
     });
-    return cx.set(resultOf(op), { kind: "vector", lanes, t });
-  }
-  const lanes = laneAddresses(cx, v, op, n).map((at) => scalarOf(t, load(cx, v, at, v.bytes / 4), cx));
+  });
   cx.set(resultOf(op), { kind: "vector", lanes, t });
 };
 
@@ -319,14 +326,14 @@ const vectorStore: Rule = (cx, op) => {
   const value = cx.get(operandOf(op, 0));
   const shape = vectorShape(op, 0);
   if (v.kind !== "view" || value.kind !== "vector") return;
-  if (shape.length !== 1) return cx.unsupported(op, "a vector access of rank > 1");
-  const n = shape[0]!;
-  if (wholeAccess(v, n)) {
+  const n = shape.at(-1)!;
+  rowOrigins(cx, op, shape).forEach((origin, row) => {
+    const lanes = value.lanes.slice(row * n, row * n + n);
+    if (!wholeAccess(v, n)) return laneAddresses(cx, v, origin, n).forEach((at, i) => store(cx, v, at, dataRegs(cx, lanes[i]!)));
     const d = cx.vreg("v", n);
-    value.lanes.forEach((l, i) => cx.emit("v_mov_b32", [part(d, i, 1), cx.lo(l)]));
-    return store(cx, v, address(cx, v, indexScalars(cx, op)), d);
-  }
-  laneAddresses(cx, v, op, n).forEach((at, i) => store(cx, v, at, dataRegs(cx, value.lanes[i]!)));
+    lanes.forEach((l, i) => cx.emit("v_mov_b32", [part(d, i, 1), cx.lo(l)]));
+    store(cx, v, address(cx, v, origin), d);
+  });
 };
 
 /** The view operand of a plain access (`view.load`/`store`, `vector.load`/`store`), by op name. */

@@ -461,24 +461,38 @@ const splatRule: Rule = (cx, op) => {
 };
 
 /**
- * The first lane and lane count `vector.extract`/`vector.insert` address in a vector of
- * `shape` (row-major lanes): constant indices select leading dimensions. Dynamic indices are
- * refused (a lane list has no runtime addressing).
+ * The lanes `op.props.indices` name in a vector of `shape` (row-major lanes): a block of
+ * `count` lanes, the first at `first` when the indices are constants; a dynamic index gives
+ * the block number as an i32 (`block`, one of `blocks`), which the rules turn into selects
+ * over every block (an index out of range is undefined behaviour: it picks one).
  */
-function indexedLanes(cx: Parameters<Rule>[0], op: Parameters<Rule>[1], shape: readonly number[]): { first: number; count: number } | undefined {
+function indexedLanes(cx: Parameters<Rule>[0], op: Parameters<Rule>[1], shape: readonly number[]): { first: number; count: number; block?: Scalar; blocks: number } | undefined {
   const indices = (op.props.indices ?? []) as readonly unknown[];
   let first = 0;
+  let block: Scalar | undefined;
   for (const [d, ix] of indices.entries()) {
-    const c = typeof ix === "bigint" ? ix : typeof ix === "number" ? BigInt(ix) : (ix && typeof ix === "object" && "type" in ix ? cx.scalar(ix as Parameters<typeof cx.scalar>[0]).c : undefined);
+    const x = typeof ix === "bigint" || typeof ix === "number" ? undefined : ix && typeof ix === "object" && "type" in ix ? cx.scalar(ix as Parameters<typeof cx.scalar>[0]) : undefined;
+    const c = typeof ix === "bigint" ? ix : typeof ix === "number" ? BigInt(ix) : x?.c;
     const extent = shape[d];
-    if (c === undefined || extent === undefined || c < 0n || c >= BigInt(extent)) {
-      cx.unsupported(op, `'${op.name}' with a lane index not known at compile time`, "use constant lane indices");
+    if (extent === undefined || (c === undefined && !x?.reg) || (c !== undefined && (c < 0n || c >= BigInt(extent)))) {
+      cx.unsupported(op, `'${op.name}' with a lane index outside the vector`);
       return undefined;
     }
-    first = first * extent + Number(c);
+    if (c !== undefined && !block) {
+      first = first * extent + Number(c);
+      continue;
+    }
+    const term = c !== undefined ? cx.const("i32", c) : ({ kind: "scalar", t: "i32", reg: x!.reg! } as Scalar);
+    block = int32(cx, "add", int32(cx, "mul", block ?? cx.const("i32", BigInt(first)), cx.const("i32", BigInt(extent))), term);
   }
   const count = shape.slice(indices.length).reduce((a, d) => a * d, 1);
-  return { first: first * count, count };
+  const blocks = shape.slice(0, indices.length).reduce((a, d) => a * d, 1);
+  return block ? { first: 0, count, block, blocks } : { first: first * count, count, blocks };
+}
+
+/** Whether each block of a dynamic `indexedLanes` is the one named (one compare per block). */
+function blockIs(cx: Parameters<Rule>[0], block: Scalar, blocks: number): Scalar[] {
+  return Array.from({ length: blocks }, (_, b) => compareInt(cx, "eq", block, cx.const("i32", BigInt(b)), 32));
 }
 
 const extractRule: Rule = (cx, op) => {
@@ -487,7 +501,11 @@ const extractRule: Rule = (cx, op) => {
   if (v.kind !== "vector" || vt.kind !== "vector") return cx.poison(op);
   const at = indexedLanes(cx, op, vt.shape);
   if (!at) return cx.poison(op);
-  const lanes = v.lanes.slice(at.first, at.first + at.count);
+  let lanes = v.lanes.slice(at.first, at.first + at.count);
+  if (at.block) {
+    const is = blockIs(cx, at.block, at.blocks);
+    lanes = lanes.map((lane, j) => is.reduce((acc, cond, b) => (b === 0 ? acc : select(cx, cond, v.lanes[b * at.count + j]!, acc)), lane));
+  }
   cx.set(resultOf(op), resultOf(op).type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
 };
 
@@ -500,7 +518,10 @@ const insertRule: Rule = (cx, op) => {
   if (!at) return cx.poison(op);
   const lanes = [...v.lanes];
   const parts = x.kind === "vector" ? x.lanes : [x];
-  parts.forEach((l, i) => (lanes[at.first + i] = l));
+  if (at.block) {
+    const is = blockIs(cx, at.block, at.blocks);
+    is.forEach((cond, b) => parts.forEach((l, j) => (lanes[b * at.count + j] = select(cx, cond, l, lanes[b * at.count + j]!))));
+  } else parts.forEach((l, i) => (lanes[at.first + i] = l));
   cx.set(resultOf(op), { kind: "vector", lanes, t: v.t });
 };
 
