@@ -234,7 +234,6 @@ function permute(cx: Cx, x: Scalar, source: Scalar): Scalar {
 const subgroupShuffleRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const x = cx.scalar(operandOf(op, 0));
-  if (x.t === "i1") return refuseI1(cx, op);
   const offset = low32(cx, cx.scalar(operandOf(op, 1)));
   const width = low32(cx, cx.scalar(operandOf(op, 2)));
   const lane = laneIdOperand(cx);
@@ -245,23 +244,24 @@ const subgroupShuffleRule: Rule = (cx, op) => {
   const from = mode === "xor" ? int32(cx, "xor", position, offset) : mode === "up" ? int32(cx, "sub", position, offset) : mode === "down" ? int32(cx, "add", position, offset) : offset;
   const valid = compareInt(cx, "ult", from, width, 32);
   const source = select(cx, valid, int32(cx, "add", base, from), lane);
-  const shuffled = permute(cx, x, source);
+  const shuffled = permuteValue(cx, x, source);
   cx.set(resultOf(op), select(cx, valid, shuffled, x));
   if (op.results[1]) cx.set(op.results[1], valid);
 };
 
-function refuseI1(cx: Cx, op: Op): void {
-  cx.unsupported(op, `'${op.name}' of an i1`, "use an i32 (0 or 1)");
-  cx.poison(op);
+/** `permute`, for i1 too: a lane mask moves as 0/1 in an i32 and compares with 0 after. */
+function permuteValue(cx: Cx, x: Scalar, source: Scalar): Scalar {
+  if (x.t !== "i1") return permute(cx, x, source);
+  const zero = cx.const("i32", 0n);
+  return compareInt(cx, "ne", permute(cx, select(cx, x, cx.const("i32", 1n), zero), source), zero, 32);
 }
 
 /** `kernel.subgroup.broadcast %v from %lane` (the lane is uniform): `ds_bpermute_b32` from that lane. */
 const subgroupBroadcastRule: Rule = (cx, op) => {
   if (!fullWaves(cx, op)) return cx.poison(op);
   const x = cx.scalar(operandOf(op, 0));
-  if (x.t === "i1") return refuseI1(cx, op);
   if (x.c !== undefined || (cx.isS(x) && !x.mask)) return cx.set(resultOf(op), x);
-  cx.set(resultOf(op), permute(cx, x, low32(cx, cx.scalar(operandOf(op, 1)))));
+  cx.set(resultOf(op), permuteValue(cx, x, low32(cx, cx.scalar(operandOf(op, 1)))));
 };
 
 const MAX_FOLD = 256;
