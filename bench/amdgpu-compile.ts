@@ -4,7 +4,7 @@
  * matmul16 on gfx1100 and gfx942 (goals p50 ≤ 0.15 ms and ≤ 1 ms, issue 8), and for gfx1100
  * the two compile workloads of bench/kernels/ shaped like the reference implementation's own
  * compile benchmarks: a 16-step dependent i32 chain (≤ 0.1 ms) and an f32 FFN gate/up
- * projection (≤ 0.6 ms). `backend_only` times the AMDGPU package alone (prepared kernel →
+ * projection (≤ 0.6 ms); and every other suite kernel on gfx1100 (no goal). `backend_only` times the AMDGPU package alone (prepared kernel →
  * HSACO bytes: selection, allocation, waits, encoding, code object); the rest of the full
  * figure is the shared front end. Anchor in the same run: clang-19 -O2 + ld.lld-19 on the
  * equivalent OpenCL C (test/sim/opencl or bench/kernels, whole processes); the code-quality
@@ -12,7 +12,7 @@
  * Warm-up is time-based and shared: every case (full compile and back end alone) runs
  * round-robin for ≥ 2 s, until the round time is stable, before any is timed
  * (`warmUpRoundRobin`, reported as `warmup`); then each case gets 100 more calls and 1,000
- * timed ones.
+ * timed ones (the suite's big kernels: as many as fit in about a second, at least 50).
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -26,6 +26,7 @@ import { codeObjectKernel } from "../src/targets/amdgpu/emit.js";
 import { kernelWavefrontSize } from "../src/targets/amdgpu/check.js";
 import { amdgpuInfoOf } from "../src/targets/amdgpu/profile.js";
 import type { PreparedModule } from "../src/core/prepared.js";
+import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import type { TargetEnvironment } from "../src/core/target.js";
 import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin } from "./stats.js";
 
@@ -75,7 +76,7 @@ interface BenchKernel {
   readonly kernel: string;
   readonly loom: string;
   readonly opencl: string;
-  readonly goal: number;
+  readonly goal?: number;
   readonly targets: readonly string[];
 }
 
@@ -84,7 +85,14 @@ const KERNELS: readonly BenchKernel[] = [
   { kernel: "matmul16", loom: "examples/kernels/matmul16.loom", opencl: "test/sim/opencl/matmul16.cl", goal: 1, targets: ["gfx1100", "gfx942"] },
   { kernel: "i32_chain16", loom: "bench/kernels/i32_chain16.loom", opencl: "bench/kernels/i32_chain16.cl", goal: 0.1, targets: ["gfx1100"] },
   { kernel: "ffn_gate_up", loom: "bench/kernels/ffn_gate_up.loom", opencl: "bench/kernels/ffn_gate_up.cl", goal: 0.6, targets: ["gfx1100"] },
+  ...KERNEL_SUITE.filter((k) => k.symbol !== "saxpy" && k.symbol !== "matmul16").map((k) => ({ kernel: k.symbol, loom: `examples/kernels/${k.file}`, opencl: `test/sim/opencl/${k.symbol}.cl`, targets: ["gfx1100"] })),
 ];
+
+/** 1,000 timed calls, or as many as take about a second for the big kernels (at least 50). */
+function samplesFor(fn: () => unknown): number {
+  const estimate = percentiles(timeSamples(fn, { warmup: 0, samples: 5 })).p50;
+  return Math.max(50, Math.min(1000, Math.round(1000 / estimate)));
+}
 
 export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
   const amdgpu = createAmdgpuTargetEnvironment();
@@ -98,7 +106,7 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), "loom-bench-amdgpu-"));
   const results: Record<string, unknown> = { name: "compile.amdgpu", unit: "ms" };
   // Every case is built (and checked) first, warmed up together, then timed one by one.
-  const cases: { kernel: string; mcpu: string; goal: number; opencl: string; once: () => void; backend: () => Uint8Array; hsaco: Uint8Array }[] = [];
+  const cases: { kernel: string; mcpu: string; goal: number | undefined; opencl: string; once: () => void; backend: () => Uint8Array; hsaco: Uint8Array }[] = [];
   for (const { kernel, loom, opencl, goal, targets } of KERNELS) {
     const text = readFileSync(root(loom), "utf8");
     for (const mcpu of targets) {
@@ -129,8 +137,8 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
   }
   results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
   for (const { kernel, mcpu, goal, opencl, once, backend, hsaco } of cases) {
-    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 1000 }));
-    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: 1000 }));
+    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: samplesFor(once) }));
+    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: samplesFor(backend) }));
     const ours = join(dir, `${kernel}.${mcpu}.hsaco`);
     writeFileSync(ours, hsaco);
     const clang = clangBuild(kernel, root(opencl), mcpu, dir);
