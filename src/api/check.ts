@@ -228,6 +228,11 @@ function attrsText(op: Op): string {
 
 type Env = Map<Value, HostValue | EvalValue>;
 
+type LaunchOp = OpOf<"kernel.launch"> | OpOf<"kernel.dispatch"> | OpOf<"func.call">;
+
+/** Hands one launch of the running sample to its host (and counts it). */
+type Launcher = (op: LaunchOp, env: Env) => void;
+
 /** The parameter domain of a `check.param.*` op. */
 function domainOf(op: ParamOp): (bigint | number)[] {
   const t = op.results[0].type;
@@ -349,6 +354,10 @@ export class CheckProgram {
     const expectations: ExpectationOutcome[] = [];
     const evidence: { path: string; onFailure: boolean; bytes: Uint8Array }[] = [];
     let launches = 0;
+    const launch: Launcher = (l, e) => {
+      host.launch(this.#launchRequest(l, e));
+      launches++;
+    };
     try {
       for (const op of c.regions[0]?.ops ?? []) {
         if (isOp(op, "check.return")) break;
@@ -360,8 +369,11 @@ export class CheckProgram {
           continue;
         }
         if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch") || (isOp(op, "func.call") && this.#kernels.has(op.props.symbol))) {
-          host.launch(this.#launchRequest(op, env));
-          launches++;
+          launch(op, env);
+          continue;
+        }
+        if (isOp(op, "kernel.launch.serial") || isOp(op, "kernel.launch.concurrent")) {
+          this.#schedule(op.regions[0], env, launch);
           continue;
         }
         if (isOp(op, "check.requires")) {
@@ -387,7 +399,7 @@ export class CheckProgram {
           expectations.push(this.#expect(op, env));
           continue;
         }
-        const results = this.#value(op, env);
+        const results = this.#value(op, env, launch);
         op.results.forEach((r, i) => env.set(r, results[i]!));
       }
     } catch (e) {
@@ -461,7 +473,7 @@ export class CheckProgram {
   }
 
   /** A value source or host-evaluable op: its result values. */
-  #value(op: Op, env: Env): (HostValue | EvalValue)[] {
+  #value(op: Op, env: Env, launch: Launcher): (HostValue | EvalValue)[] {
     const t = op.results[0]?.type;
     const make = (lane: (i: number, count: number) => Lane): HostValue | EvalValue => (t!.kind === "tensor" ? this.#tensor(t as Type & { kind: "tensor" }, env, lane) : lane(0, 1));
     {
@@ -508,7 +520,7 @@ export class CheckProgram {
         return [{ kind: "tensor", type: typeToString(t!), element: t!.element.name, shape, bytes: base.bytes.subarray(offset, offset + length) }];
       }
       if (isOp(op, "check.oracle.call")) throw new CheckUnsupported(`oracle provider '${op.props.provider}' is not available in loom check`);
-      if (isOp(op, "func.call")) return this.#call(op, env, 0);
+      if (isOp(op, "func.call")) return this.#call(op, env, 0, launch);
       return [this.#evaluate(op, env)];
     }
   }
@@ -544,33 +556,58 @@ export class CheckProgram {
     return r as EvalValue;
   }
 
-  /** A `func.call` on the host: the callee's body through the ops' value semantics. */
-  #call(op: OpOf<"func.call">, env: Env, depth: number): EvalValue[] {
+  /**
+   * A `func.call` on the host: the callee's body through the ops' value semantics; its kernel
+   * launches (a launch program) go to the sample's host, tensors passed by reference.
+   */
+  #call(op: OpOf<"func.call">, env: Env, depth: number, launch: Launcher): EvalValue[] {
     if (depth > 64) throw new CheckUnsupported("host calls nest deeper than 64");
     const callee = this.#functions.get(op.props.symbol);
     if (!callee) throw new CheckUnsupported(`@${op.props.symbol} has no definition in this file`);
     const body = callee.regions[0];
     const local: Env = new Map();
     body.args.forEach((a, i) => local.set(a, env.get(op.operands[i]!)!));
-    return this.#runRegion(body, local, depth, "func.return");
+    return this.#runRegion(body, local, depth, "func.return", launch);
   }
 
-  #runRegion(region: Region, env: Env, depth: number, terminator: string): EvalValue[] {
+  #runRegion(region: Region, env: Env, depth: number, terminator: string, launch: Launcher): EvalValue[] {
     for (const inner of region.ops) {
       if (inner.name === terminator || inner.name === "scf.yield") return inner.operands.map((v) => env.get(v) as EvalValue);
       let results: EvalValue[];
-      if (isOp(inner, "func.call")) results = this.#call(inner, env, depth + 1);
+      if (isOp(inner, "kernel.launch") || isOp(inner, "kernel.dispatch") || (isOp(inner, "func.call") && this.#kernels.has(inner.props.symbol))) {
+        launch(inner, env);
+        continue;
+      }
+      if (isOp(inner, "kernel.launch.serial") || isOp(inner, "kernel.launch.concurrent")) {
+        this.#schedule(inner.regions[0], env, launch);
+        continue;
+      }
+      if (isOp(inner, "func.call")) results = this.#call(inner, env, depth + 1, launch);
       else if (isOp(inner, "scf.if")) {
         const cond = env.get(inner.operands[0]);
         const branch = cond ? inner.regions[0] : inner.regions[1];
-        results = branch ? this.#runRegion(branch, env, depth, "scf.yield") : [];
+        results = branch ? this.#runRegion(branch, env, depth, "scf.yield", launch) : [];
       } else results = [this.#evaluate(inner, env)];
       inner.results.forEach((r, i) => env.set(r, results[i]!));
     }
     return [];
   }
 
-  #launchRequest(op: OpOf<"kernel.launch"> | OpOf<"kernel.dispatch"> | OpOf<"func.call">, env: Env): CheckLaunchRequest {
+  /**
+   * A launch schedule's launches, in the order written: the order `serial` requires, and one of
+   * the orders `concurrent` allows (its launches may run in any order, so a result that depends
+   * on the order is the program's race, not loom's).
+   */
+  #schedule(region: Region, env: Env, launch: Launcher): void {
+    for (const op of region.ops) {
+      if (isOp(op, "kernel.launch.yield")) return;
+      if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch")) launch(op, env);
+      else if (isOp(op, "kernel.launch.serial") || isOp(op, "kernel.launch.concurrent")) this.#schedule(op.regions[0], env, launch);
+      else throw new CheckUnsupported(`'${op.name}' in a launch schedule`);
+    }
+  }
+
+  #launchRequest(op: LaunchOp, env: Env): CheckLaunchRequest {
     const target = this.#kernels.get(op.props.symbol);
     if (isOp(target, "kernel.entry.decl")) throw new CheckUnsupported(`@${target.props.symbol} is an entry the embedding provides (kernel.entry.decl); loom check has no implementation for it`);
     if (isOp(target, "kernel.decl")) throw new CheckUnsupported(`@${target.props.symbol} is declared here and defined in another module: link it first (loom link)`);

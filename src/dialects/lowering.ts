@@ -22,7 +22,7 @@ export type LoweringTable<R> = { readonly [N in OpName]: R | Unsupported };
 const TOP_LEVEL = unsupported("a top-level op, never inside a kernel body");
 const TERMINATOR = unsupported("a region terminator, read by the rule of the op that owns the region");
 const RESOLVED = unsupported("resolved before lowering (inlined, specialized or split into the launch config)");
-const HOST = unsupported("a check-harness op, run on the host by `loom check`, never compiled");
+const HOST = unsupported("a host op (a check case or a launch program), run on the host by `loom check`, never compiled into a kernel");
 
 /** The ops no prepared kernel body holds or whose region's owner lowers them: every table spreads these. */
 export const NEVER_LOWERED = {
@@ -62,6 +62,9 @@ export const NEVER_LOWERED = {
   "check.tensor.view": HOST,
   "kernel.launch": HOST,
   "kernel.dispatch": HOST,
+  "kernel.launch.serial": HOST,
+  "kernel.launch.concurrent": HOST,
+  "kernel.launch.yield": HOST,
   "check.oracle.call": HOST,
   "check.expect.equal": HOST,
   "check.expect.bitwise": HOST,

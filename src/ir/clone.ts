@@ -14,6 +14,18 @@ function mapValue(v: Value, map: ValueMap): Value {
 }
 
 export function remapType(t: Type, map: ValueMap): Type {
+  if (t.kind === "tensor") {
+    // A host program's tensor sized by its arguments (`tensor<[%n]xf32>`), seen at a call.
+    let moved = false;
+    const dims: Dim[] = t.dims.map((d) => {
+      if (d.kind !== "dynamic") return d;
+      const nv = mapValue(d.value, map);
+      if (nv === d.value) return d;
+      moved = true;
+      return { kind: "dynamic", value: nv };
+    });
+    return moved ? { kind: "tensor", dims, element: t.element } : t;
+  }
   if (t.kind !== "view") return t;
   let changed = false;
   const dims: Dim[] = t.dims.map((d) => {

@@ -84,13 +84,14 @@ export class Writer {
    * ` {`, the region's ops one level deeper, its trailing comments, then `}` at this op's
    * indent; the caller continues on the `}` line (`} else {`).
    */
-  region(r: Region, options: { omitEmptyYield?: boolean } = {}): this {
+  region(r: Region, options: { omitEmptyTerminator?: "scf.yield" | "kernel.launch.yield" } = {}): this {
     this.cur += " {";
     this.endLine();
     this.depth++;
     let ops = r.ops;
     const last = ops[ops.length - 1];
-    if (options.omitEmptyYield && last && isOp(last, "scf.yield") && last.operands.length === 0 && last.comments.length === 0) {
+    // An empty terminator the parser supplies when it is left out (`scf.yield`, `kernel.launch.yield`) is left out.
+    if (options.omitEmptyTerminator && last && last.name === options.omitEmptyTerminator && last.operands.length === 0 && last.comments.length === 0) {
       ops = ops.slice(0, -1);
     }
     ops.forEach((op, i) => this.op(op, i === 0));

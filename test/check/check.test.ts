@@ -63,6 +63,15 @@ for (const { kind, available } of DEVICES) {
     assert.deepEqual(report(r).cases.map((c) => [c.case, c.status]), [["scan_case", "pass"]]);
   });
 
+  test(`loom check --device ${kind}: a host program's launch schedules run in a case (func.call of a func.def that launches kernels)`, (t) => {
+    if (!available(t)) return;
+    // Oracle: the file's expectations on what the device wrote (y starts at -1: a skipped or reordered launch fails them).
+    const r = check(file("launch_program.loom"), "--device", kind, "--no-bench", "--json");
+    assert.equal(r.code, 0, r.out + r.err);
+    const j = report(r);
+    assert.deepEqual(j.cases.map((c) => [c.case, c.status, c.samples.length]), [["pipeline_case", "pass", 3], ["schedule_in_case", "pass", 1]]);
+  });
+
   test(`loom check --device ${kind}: a wrong expectation fails with the first differing index and both values`, (t) => {
     if (!available(t)) return;
     const r = check(file("wrong.loom"), "--device", kind);

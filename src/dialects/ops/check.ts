@@ -81,8 +81,14 @@ export const CHECK_OPS = {
     operands: 1, results: 1, placement: "H", pure: true, syntax: custom, doc: "a typed alias of a byte range of another tensor",
   }),
   /** operands [workload or counts…, arguments…] */
-  "kernel.launch": op({ props: shape<HostLaunchProps>(), placement: "H", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
-  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), placement: "H", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
+  // Also in function bodies: a host function (the reference's launch programs) launches kernels; never in device code.
+  "kernel.launch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
+  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
+  // A launch schedule (the reference's launch programs): its launches run in order (serial) or in any order
+  // (concurrent); its body holds launches and schedules only and ends with kernel.launch.yield (omitted in print).
+  "kernel.launch.serial": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body one after another" }),
+  "kernel.launch.concurrent": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body in any order, possibly at once" }),
+  "kernel.launch.yield": op({ operands: 0, results: 0, placement: "FH", pure: true, terminator: true, syntax: custom, doc: "ends a kernel.launch.serial or kernel.launch.concurrent body" }),
   /** operands [inputs…] */
   "check.oracle.call": op({ props: shape<Annotated & { readonly provider: string; readonly callee: string; readonly attrs?: readonly NamedLiteral[] }>(),
     placement: "H", pure: false, syntax: custom, doc: "expected values from a named oracle provider",

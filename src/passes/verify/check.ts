@@ -8,7 +8,10 @@
  *  - `kernel.launch` names a kernel and matches its workload and launch signatures,
  *    `kernel.dispatch` a kernel or an entry declaration with at most three counts
  *    (SYMBOL/002 003, PARSE/010, TYPE/001);
- *  - `check.benchmark` names a case, and each assignment a named parameter of it (STRUCTURE/014).
+ *  - `check.benchmark` names a case, and each assignment a named parameter of it (STRUCTURE/014);
+ *  - a `func.def` body (a host program) and a launch schedule (`kernel.launch.serial` /
+ *    `.concurrent`) check their launches the same way; a schedule holds launches and schedules
+ *    only, and `kernel.launch.yield` ends a schedule only (STRUCTURE/029).
  */
 import type { Literal, Op, Region, Value } from "../../ir/core.js";
 import { isFloat, isInt, isPrim, typeEquals, typeToString, type Type } from "../../ir/types.js";
@@ -86,7 +89,8 @@ function paramNames(c: Op): Set<string> {
 
 /** A kernel argument type accepts a case value: a tensor for a `buffer`, else the same type. */
 function accepts(param: Type, given: Type): boolean {
-  if (isPrim(param, "buffer")) return given.kind === "tensor" || isPrim(given, "buffer");
+  // A view names its buffer's bytes too (a launch program refines its buffers to views).
+  if (isPrim(param, "buffer")) return given.kind === "tensor" || given.kind === "view" || isPrim(given, "buffer");
   return typeEquals(param, given);
 }
 
@@ -215,6 +219,10 @@ function checkCaseOp(ctx: VerifyContext, op: Op): void {
     case "kernel.dispatch":
       checkLaunch(ctx, op);
       return;
+    case "kernel.launch.serial":
+    case "kernel.launch.concurrent":
+      for (const r of op.regions) walkHostLaunches(ctx, r);
+      return;
     case "check.oracle.call": {
       const callee = op.props.callee;
       if (typeof callee === "string" && !ctx.symbols.get(callee)) ctx.report(D.unresolvedSymbol, op.span, [callee]);
@@ -286,10 +294,38 @@ function checkBenchmarks(ctx: VerifyContext): void {
   }
 }
 
+const SCHEDULE_OPS = new Set(["kernel.launch", "kernel.dispatch", "kernel.launch.serial", "kernel.launch.concurrent", "kernel.launch.yield"]);
+
+function isSchedule(op: Op | null | undefined): boolean {
+  return op?.name === "kernel.launch.serial" || op?.name === "kernel.launch.concurrent";
+}
+
+/**
+ * The host launches of a function body or a launch schedule (a launch program): the contract of
+ * each launched kernel; a schedule holds launches and schedules only, and `kernel.launch.yield`
+ * ends a schedule only (STRUCTURE/029, naming the expected and the actual parent, as the reference).
+ */
+function walkHostLaunches(ctx: VerifyContext, region: Region): void {
+  const owner = region.parent;
+  for (const op of region.ops) {
+    if (isOp(op, "kernel.launch") || isOp(op, "kernel.dispatch")) checkLaunch(ctx, op);
+    else if (isOp(op, "kernel.launch.yield") && !isSchedule(owner)) {
+      ctx.report(D.wrongRegion, op.span, [op.name, `a ${owner?.name ?? "top-level"} body (direct child of kernel.launch.serial or kernel.launch.concurrent only)`]);
+    } else if (isSchedule(owner) && !SCHEDULE_OPS.has(op.name)) {
+      ctx.report(D.wrongRegion, op.span, [op.name, `a kernel launch schedule (direct child of ${owner?.name ?? "?"}: launches and schedules only)`]);
+    }
+    for (const r of op.regions) walkHostLaunches(ctx, r);
+  }
+}
+
 registerHarnessRules({
   checkCase(ctx, op) {
     const body = op.regions[0];
     if (body) walkCase(ctx, body);
+  },
+  checkHostLaunches(ctx, op) {
+    const body = op.regions[0];
+    if (body) walkHostLaunches(ctx, body);
   },
   checkBenchmarks,
 });

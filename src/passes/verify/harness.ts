@@ -2,7 +2,8 @@
  * The harness phase of the verifier: STRUCTURE/032 (a `where` predicate's subject, its first
  * argument, must be one of the signature's arguments, and every value it names too:
  * `where [eq(4, %v)]`, or bytecode and built IR naming a body value) on every signature, and
- * the check harness's rules (check.ts) on `check.case` and `check.benchmark` ops. Those rules
+ * the check harness's rules (check.ts) on `check.case` and `check.benchmark` ops and on the
+ * kernel launches of a `func.def` (a host program). Those rules
  * register themselves with the harness's syntax (api/check-dialect.ts): without that syntax no
  * module holds a check op (neither the parser nor the bytecode reader knows them), so a
  * compile-only bundle leaves both out.
@@ -14,6 +15,8 @@ import type { VerifyContext } from "./context.js";
 
 interface HarnessRules {
   checkCase(ctx: VerifyContext, op: Op): void;
+  /** A function body's host launches (a launch program), checked against each kernel's contract. */
+  checkHostLaunches(ctx: VerifyContext, op: Op): void;
   checkBenchmarks(ctx: VerifyContext): void;
 }
 
@@ -48,6 +51,7 @@ export function checkHarness(ctx: VerifyContext): void {
   for (const op of ctx.module.ops) {
     checkWhereOrigins(ctx, op);
     if (harness && isOp(op, "check.case")) harness.checkCase(ctx, op);
+    else if (harness && isOp(op, "func.def")) harness.checkHostLaunches(ctx, op);
   }
   harness?.checkBenchmarks(ctx);
 }

@@ -27,6 +27,8 @@ const REGION_COUNTS: Readonly<Record<string, readonly number[]>> = {
   "scf.while": [2],
   "check.case": [1],
   "kernel.entry.decl": [1],
+  "kernel.launch.serial": [1],
+  "kernel.launch.concurrent": [1],
 };
 
 /**
@@ -60,6 +62,9 @@ export function expectedTerminator(op: Op, index: number): string | undefined {
       return index === 0 ? "scf.condition" : "scf.yield";
     case "check.case":
       return "check.return";
+    case "kernel.launch.serial":
+    case "kernel.launch.concurrent":
+      return "kernel.launch.yield";
     default:
       return undefined;
   }

@@ -4,7 +4,7 @@
  * oracles and expectations. Clauses are written in one fixed order, as the reference prints
  * them, so a parsed file prints back unchanged.
  */
-import type { Literal, Op } from "../../ir/core.js";
+import { Op, type Literal, type Region } from "../../ir/core.js";
 import { T, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
@@ -13,6 +13,7 @@ import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
 import type { NamedLiteral, ProviderAttr } from "../../dialects/ops/check.js";
 import type { OpIn } from "../../dialects/registry.js";
+import { lookupOp } from "../../dialects/table.js";
 import { annotationOf, parseSingleAnnotation, register } from "./core.js";
 
 // ---------------------------------------------------------------- shared clauses
@@ -155,6 +156,43 @@ register("kernel.entry.decl", {
   print(w, op) {
     w.text(` @${op.props.symbol}`).signature(op.regions[0].args);
   },
+});
+
+// ---------------------------------------------------------------- launch schedules
+
+/** Ends a schedule body with `kernel.launch.yield`, supplied when left out (the printer leaves it out). */
+function ensureLaunchYield(p: Parser, region: Region): void {
+  const last = region.ops[region.ops.length - 1];
+  if (last && last.name === "kernel.launch.yield" && last.comments.length === 0) {
+    // The printer omits it: record the layout facts the re-parse will see.
+    last.blankBefore = false;
+    if (region.ops.length === 1) region.trailingBlank = false;
+    return;
+  }
+  if (last && lookupOp(last.name)?.terminator) return;
+  const y = new Op("kernel.launch.yield", p.span(p.prev()));
+  y.parent = region;
+  region.ops.push(y);
+}
+
+/** `kernel.launch.serial { … }`, `kernel.launch.concurrent { … }`: launches and nested schedules. */
+register("kernel.launch.serial kernel.launch.concurrent", {
+  parse(p, op) {
+    const body = op.addRegion();
+    p.parseRegion(body, false);
+    ensureLaunchYield(p, body);
+    return [];
+  },
+  print(w, op) {
+    w.region(op.regions[0], { omitEmptyTerminator: "kernel.launch.yield" });
+  },
+});
+
+register("kernel.launch.yield", {
+  parse() {
+    return [];
+  },
+  print() {},
 });
 
 register("check.return", {

@@ -106,8 +106,8 @@ register("scf.if", {
   print(w, op) {
     w.text(" ").value(op.operands[0]);
     printResultTypes(w, op);
-    w.region(op.regions[0], { omitEmptyYield: true });
-    if (op.regions[1]) w.text(" else").region(op.regions[1], { omitEmptyYield: true });
+    w.region(op.regions[0], { omitEmptyTerminator: "scf.yield" });
+    if (op.regions[1]) w.text(" else").region(op.regions[1], { omitEmptyTerminator: "scf.yield" });
   },
 });
 
@@ -178,7 +178,7 @@ register("scf.for", {
     if (unroll === "full") w.text(" unroll");
     else if (unroll !== undefined) w.text(" unroll(").value(unroll).text(")");
     if (op.props.schedule !== undefined) w.text(` schedule(${op.props.schedule})`);
-    w.region(body, { omitEmptyYield: true });
+    w.region(body, { omitEmptyTerminator: "scf.yield" });
   },
 });
 

@@ -197,7 +197,14 @@ function callableSyntax(header: HeaderSpec, body: boolean, family: boolean) {
       parseHeader(p, op, header);
       op.props.symbol = p.parseSymbolName();
       const region = op.addRegion();
-      parseSignaturePart(p, op, region, { results: true, whereKey: "where", body });
+      // A function may be a host program (tensor arguments, kernel launches), as in the reference; a template is device code.
+      const host = !family && op.name.startsWith("func.");
+      if (host) p.hostValueDepth++;
+      try {
+        parseSignaturePart(p, op, region, { results: true, whereKey: "where", body });
+      } finally {
+        if (host) p.hostValueDepth--;
+      }
       return [];
     },
     print(w: Writer, op: Op): void {
