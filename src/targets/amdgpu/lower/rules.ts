@@ -14,6 +14,7 @@ import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
 import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
+import { F64_MATH } from "./f64-math.js";
 import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
@@ -164,7 +165,7 @@ const f32Only = (fn: Lane): Lane => (cx, op, args) => {
 
 /** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64), on f16 natively where half.ts has the instruction. */
 function withF64(name: string, lane: Lane): Lane {
-  const f64 = F64_LANES[name];
+  const f64 = F64_LANES[name] ?? F64_MATH[name];
   const f16 = nativeHalf(name);
   return (cx, op, args) => {
     const t = cx.carrier(resultOf(op).type);
