@@ -88,6 +88,44 @@ function inputs2(): [number[], number[]] {
   return [xs, ys];
 }
 
+/** A double as sign·m·2^e (m the significand field with its hidden bit: 2^e is its ulp). */
+function parts(v: number): { s: bigint; m: bigint; e: number } {
+  const b = f64Bits(v), field = Number((b >> 52n) & 0x7ffn), frac = b & ((1n << 52n) - 1n);
+  return { s: b >> 63n ? -1n : 1n, m: field ? frac | (1n << 52n) : frac, e: field ? field - 1075 : -1074 };
+}
+
+const P = 256n, ONE = 1n << P;
+const shift = (v: bigint, k: number) => (k >= 0 ? v << BigInt(k) : v >> BigInt(-k));
+function isqrt(v: bigint): bigint {
+  let r = 1n << BigInt(Math.ceil(v.toString(2).length / 2));
+  for (let next = (r + v / r) >> 1n; next < r; next = (r + v / r) >> 1n) r = next;
+  return r;
+}
+/** 2/√π in fixed point (π = 16·atan(1/5) − 4·atan(1/239)). */
+const TWO_OVER_SQRT_PI = (() => {
+  const atanInverse = (k: bigint) => {
+    let sum = 0n;
+    for (let term = ONE / k, n = 1n, sign = 1n; term !== 0n; term /= k * k, n += 2n, sign = -sign) sum += (sign * term) / n;
+    return sum;
+  };
+  return (2n * ONE * ONE) / isqrt((16n * atanInverse(5n) - 4n * atanInverse(239n)) * ONE);
+})();
+
+/** |got − erf x| in ulps of got, erf x = x·S with S = 2/√π·Σ (−1)^n x^(2n)/(n!(2n+1)) summed in 256-bit fixed point (|x| ≤ 6; beyond, erf is ±1 in f64). */
+function erfUlps(got: number, x: number): number {
+  if (Number.isNaN(x)) return Number.isNaN(got) ? 0 : Infinity;
+  if (Math.abs(x) > 6) return ulps(got, Math.sign(x));
+  if (x === 0) return f64Bits(got) === f64Bits(x) ? 0 : Infinity;
+  const px = parts(x), pg = parts(got);
+  const x2 = shift(px.m * px.m, 2 * px.e + Number(P));
+  let sum = ONE;
+  for (let term = ONE, k = 1n; term !== 0n; k++) (term = -((term * x2) >> P) / k), (sum += term / (2n * k + 1n));
+  const series = (sum * TWO_OVER_SQRT_PI) >> P;
+  const low = Math.min(pg.e, px.e - Number(P));
+  const d = pg.s * shift(pg.m, pg.e - low) - px.s * shift(px.m * series, px.e - Number(P) - low);
+  return Number(d < 0n ? -d : d) * 2 ** (low - pg.e);
+}
+
 /** C's pow where it differs from Math.pow: x = 1 and (x = −1, y = ±∞) give 1. */
 const powC = (x: number, y: number) => (x === 1 || (Math.abs(x) === 1 && Math.abs(y) === Infinity) ? 1 : Math.pow(x, y));
 
@@ -102,7 +140,7 @@ for (const processor of ["gfx1100", "gfx942"]) {
     const n = x.length;
     const rt = new SimRuntime();
     const module = rt.loadCodeObject(outcome.kernel.executable);
-    const bx = rt.allocate(x.byteLength, "x"), by = rt.allocate(y.byteLength, "y"), bo = rt.allocate(40 * n, "out");
+    const bx = rt.allocate(x.byteLength, "x"), by = rt.allocate(y.byteLength, "y"), bo = rt.allocate(48 * n, "out");
     rt.upload(bx, new Uint8Array(x.buffer));
     rt.upload(by, new Uint8Array(y.buffer));
     const launch = outcome.kernel.launch([n]);
@@ -120,13 +158,20 @@ for (const processor of ["gfx1100", "gfx942"]) {
       for (let i = 0; i < n; i++) {
         if (!covered(x[i]!, y[i]!)) continue;
         count++;
-        const e = ulps(out[5 * i + j]!, reference(x[i]!, y[i]!));
-        const where = `x=${x[i]}, y=${y[i]}: got ${out[5 * i + j]}, want ${reference(x[i]!, y[i]!)}`;
+        const e = ulps(out[6 * i + j]!, reference(x[i]!, y[i]!));
+        const where = `x=${x[i]}, y=${y[i]}: got ${out[6 * i + j]}, want ${reference(x[i]!, y[i]!)}`;
         if (!(e <= max)) [max, at] = [e, where];
         if (!(e <= bound(x[i]!, y[i]!))) failures.push(`${name}: ${e} ulp at ${where}`);
       }
       t.diagnostic(`${processor}: ${name} ≤ ${max.toFixed(3)} ulp over ${count} inputs (${at})`);
     });
+    let erfMax = 0, erfAt = "";
+    for (let i = 0; i < n; i++) {
+      const e = erfUlps(out[6 * i + 5]!, x[i]!);
+      if (!(e <= erfMax)) [erfMax, erfAt] = [e, `x=${x[i]}: got ${out[6 * i + 5]}`];
+      if (!(e <= 2)) failures.push(`erff: ${e} ulp at x=${x[i]}: got ${out[6 * i + 5]}`);
+    }
+    t.diagnostic(`${processor}: erff ≤ ${erfMax.toFixed(3)} ulp over ${n} inputs (${erfAt})`);
     assert.deepEqual(failures, []);
     if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
     const listing = amdgpuListingOf(outcome.kernel.executable);

@@ -7,7 +7,7 @@ import { imm } from "../isa/operands.js";
 import { part } from "../machine/program.js";
 import { boolOp, select, vop3Sources } from "./arith.js";
 import type { KernelLowering, Scalar } from "./context.js";
-import { abs64, ATANH_COEFFICIENTS, compareF64, copySign64, decompose, divide64, exp64, f64c, horner, LN2, LN2_LO, negate64, op3, unary } from "./f64.js";
+import { abs64, ATANH_COEFFICIENTS, compareF64, copySign64, decompose, divide64, exp64, F64_HALF, f64c, horner, LN2, LN2_LO, negate64, op3, raw, unary } from "./f64.js";
 
 type Cx = KernelLowering;
 
@@ -124,6 +124,30 @@ function rem64(cx: Cx, a: Scalar, b: Scalar): Scalar {
   return copySign64(cx, select(cx, infinite, ax, r), a);
 }
 
+const TWO_OVER_SQRT_PI = 1.1283791670955126;
+/** erf x = x·Σ c_n x^(2n), c_n = 2/√π·(−1)^n/(n!(2n+1)), n < 27 (the remainder below 2^-60 for |x| < 1.5). */
+const ERF_SERIES = Array.from({ length: 27 }, (_, n) => ((-1) ** n * TWO_OVER_SQRT_PI) / (factorial(n) * (2 * n + 1)));
+
+/**
+ * erf x: for |x| < 1.5 the series x·Σ c_n x^(2n) (Horner in x²); above, 1 − erfc with
+ * erfc = e^(−x²)/√π · B/A, A/B the 80th convergent of x + (1/2)/(x + 1/(x + (3/2)/(x + …)))
+ * by its forward recurrences (all terms positive: no cancellation), e^(−x²) with x² in two
+ * parts (fma) and |x| clamped to 6 (erf is 1 in f64 there); x's sign, NaN itself.
+ */
+function erf64(cx: Cx, x: Scalar): Scalar {
+  const a = op3(cx, "v_min_f64", [abs64(cx, x), f64c(cx, 6)]);
+  const near = mul(cx, a, horner(cx, mul(cx, a, a), ERF_SERIES));
+  let [a1, a0, b1, b0] = [f64c(cx, 1), a, f64c(cx, 0), f64c(cx, 1)];
+  // h = n/2 stepped in a register (one v_add by an inline 0.5, not a constant pair per term).
+  for (let n = 1, h = f64c(cx, 0.5); n <= 80; n++, h = cx.sval("f64", raw(cx, "v_add_f64", [part(cx.vpair(h)), F64_HALF]).r)) [a1, a0, b1, b0] = [a0, fma(cx, a, a0, mul(cx, a1, h)), b0, fma(cx, a, b0, mul(cx, b1, h))];
+  const square = mul(cx, a, a);
+  const e = exp64(cx, negate64(cx, square), false, fma(cx, negate64(cx, a), a, square));
+  const erfc = mul(cx, mul(cx, divide64(cx, b0, a0), e), f64c(cx, TWO_OVER_SQRT_PI / 2));
+  const far = add(cx, f64c(cx, 1), negate64(cx, erfc));
+  const r = copySign64(cx, select(cx, is(cx, "olt", a, f64c(cx, 1.5)), near, far), x);
+  return select(cx, is(cx, "uno", x, x), x, r);
+}
+
 /** The f64 lane functions of this file, by scalar op name. */
 export const F64_MATH: Readonly<Record<string, (cx: Cx, args: readonly Scalar[]) => Scalar>> = {
   sinf: (cx, [a]) => sinCos64(cx, a!, false),
@@ -131,4 +155,5 @@ export const F64_MATH: Readonly<Record<string, (cx: Cx, args: readonly Scalar[])
   tanhf: (cx, [a]) => tanh64(cx, a!),
   powf: (cx, [a, b]) => pow64(cx, a!, b!),
   remf: (cx, [a, b]) => rem64(cx, a!, b!),
+  erff: (cx, [a]) => erf64(cx, a!),
 };

@@ -106,10 +106,11 @@ export const F64_LANES: Readonly<Record<string, (cx: Cx, args: readonly Scalar[]
 
 const ONE_BITS = 0x3ff0000000000000n;
 /** Inline constants of a 64-bit float operand: the hardware reads these codes as the doubles ±0.5, ±1. */
-const F64_ONE = imm(0x3f800000), F64_MINUS_ONE = imm(0xbf800000), F64_HALF = imm(0x3f000000), F64_MINUS_HALF = imm(0xbf000000);
+const F64_ONE = imm(0x3f800000), F64_MINUS_ONE = imm(0xbf800000), F64_MINUS_HALF = imm(0xbf000000);
+export const F64_HALF = imm(0x3f000000);
 
 /** A VOP3/VOP1 f64 op on operands already legal (VGPR pairs and inline constants). */
-function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
+export function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
   const d = cx.vreg("v", 2);
   cx.emit(mnemonic, [part(d), ...srcs]);
   return part(d);
