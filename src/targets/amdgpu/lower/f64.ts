@@ -218,6 +218,24 @@ export function fromF64(cx: Cx, mnemonic: "v_cvt_f32_f64" | "v_cvt_i32_f64" | "v
   return cx.sval(mnemonic === "v_cvt_f32_f64" ? "f32" : "i32", d);
 }
 
+/** i64/u64 → f64, rounded once (LLVM's): hi·2^32 (`v_ldexp_f64`, exact) + lo, both converted exactly. */
+export function int64ToF64(cx: Cx, x: Scalar, signed: boolean): Scalar {
+  const convert = (mnemonic: string, word: MOperand) => raw(cx, mnemonic, [word]);
+  const scaled = raw(cx, "v_ldexp_f64", [convert(signed ? "v_cvt_f64_i32" : "v_cvt_f64_u32", cx.hi(x)), imm(32)]);
+  return cx.sval("f64", raw(cx, "v_add_f64", [scaled, convert("v_cvt_f64_u32", cx.lo(x))]).r);
+}
+
+/** f64 → i64/u64 toward zero (LLVM's): t = trunc x, hi = floor(t·2^-32), lo = t − hi·2^32 (exact, in [0, 2^32)). */
+export function f64ToInt64(cx: Cx, x: Scalar, signed: boolean): Scalar {
+  const t = unary(cx, "v_trunc_f64", x);
+  const high = unary(cx, "v_floor_f64", op3(cx, "v_mul_f64", [t, f64c(cx, 2 ** -32)]));
+  const low = op3(cx, "v_fma_f64", [high, f64c(cx, -(2 ** 32)), t]);
+  const d = cx.vreg("v", 2);
+  cx.emit("v_cvt_u32_f64", [part(d, 0, 1), source(cx, low, true)]);
+  cx.emit(signed ? "v_cvt_i32_f64" : "v_cvt_u32_f64", [part(d, 1, 1), source(cx, high, true)]);
+  return cx.sval("i64", d);
+}
+
 const DOUBLE = new DataView(new ArrayBuffer(8));
 const bitsOf = (x: number): bigint => (DOUBLE.setFloat64(0, x), DOUBLE.getBigUint64(0));
 export const f64c = (cx: Cx, x: number): Scalar => cx.const("f64", bitsOf(x));
