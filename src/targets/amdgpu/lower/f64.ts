@@ -24,7 +24,7 @@ function source(cx: Cx, x: Scalar, allowSgpr: boolean): MOperand {
 }
 
 /** One f64 VOP3 op: at most one SGPR pair among the sources (gfx9's constant bus). */
-function op3(cx: Cx, mnemonic: string, xs: readonly Scalar[]): Scalar {
+export function op3(cx: Cx, mnemonic: string, xs: readonly Scalar[]): Scalar {
   const d = cx.vreg("v", 2);
   let sgpr = true;
   const srcs = xs.map((x) => {
@@ -106,10 +106,11 @@ export const F64_LANES: Readonly<Record<string, (cx: Cx, args: readonly Scalar[]
 
 const ONE_BITS = 0x3ff0000000000000n;
 /** Inline constants of a 64-bit float operand: the hardware reads these codes as the doubles ±0.5, ±1. */
-const F64_ONE = imm(0x3f800000), F64_MINUS_ONE = imm(0xbf800000), F64_HALF = imm(0x3f000000), F64_MINUS_HALF = imm(0xbf000000);
+const F64_ONE = imm(0x3f800000), F64_MINUS_ONE = imm(0xbf800000), F64_MINUS_HALF = imm(0xbf000000);
+export const F64_HALF = imm(0x3f000000);
 
 /** A VOP3/VOP1 f64 op on operands already legal (VGPR pairs and inline constants). */
-function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
+export function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
   const d = cx.vreg("v", 2);
   cx.emit(mnemonic, [part(d), ...srcs]);
   return part(d);
@@ -125,7 +126,7 @@ function raw(cx: Cx, mnemonic: string, srcs: readonly MOperand[]): VOperand {
  * quotients. LLVM negates d through source modifiers, which loom's encoder does not emit:
  * −d is one `v_mul_f64` by −1 (exact) instead.
  */
-function divide64(cx: Cx, a: Scalar, b: Scalar): Scalar {
+export function divide64(cx: Cx, a: Scalar, b: Scalar): Scalar {
   const n = part(cx.vpair(a)), d = part(cx.vpair(b));
   const vcc = cx.vcc;
   const ds = raw(cx, "v_div_scale_f64", [vcc, d, d, n]);
@@ -197,7 +198,7 @@ function nanOr(cx: Cx, a: Scalar, b: Scalar, which: "min" | "max"): Scalar {
 }
 
 /** A VOP1 f64 → f64 op. */
-function unary(cx: Cx, mnemonic: string, x: Scalar): Scalar {
+export function unary(cx: Cx, mnemonic: string, x: Scalar): Scalar {
   const d = cx.vreg("v", 2);
   cx.emit(mnemonic, [part(d), source(cx, x, true)]);
   return cx.sval("f64", d);
@@ -217,35 +218,85 @@ export function fromF64(cx: Cx, mnemonic: "v_cvt_f32_f64" | "v_cvt_i32_f64" | "v
   return cx.sval(mnemonic === "v_cvt_f32_f64" ? "f32" : "i32", d);
 }
 
+/** i64/u64 → f64, rounded once (LLVM's): hi·2^32 (`v_ldexp_f64`, exact) + lo, both converted exactly. */
+export function int64ToF64(cx: Cx, x: Scalar, signed: boolean): Scalar {
+  const convert = (mnemonic: string, word: MOperand) => raw(cx, mnemonic, [word]);
+  const scaled = raw(cx, "v_ldexp_f64", [convert(signed ? "v_cvt_f64_i32" : "v_cvt_f64_u32", cx.hi(x)), imm(32)]);
+  return cx.sval("f64", raw(cx, "v_add_f64", [scaled, convert("v_cvt_f64_u32", cx.lo(x))]).r);
+}
+
+/** f64 → i64/u64 toward zero (LLVM's): t = trunc x, hi = floor(t·2^-32), lo = t − hi·2^32 (exact, in [0, 2^32)). */
+export function f64ToInt64(cx: Cx, x: Scalar, signed: boolean): Scalar {
+  const t = unary(cx, "v_trunc_f64", x);
+  const high = unary(cx, "v_floor_f64", op3(cx, "v_mul_f64", [t, f64c(cx, 2 ** -32)]));
+  const low = op3(cx, "v_fma_f64", [high, f64c(cx, -(2 ** 32)), t]);
+  const d = cx.vreg("v", 2);
+  cx.emit("v_cvt_u32_f64", [part(d, 0, 1), source(cx, low, true)]);
+  cx.emit(signed ? "v_cvt_i32_f64" : "v_cvt_u32_f64", [part(d, 1, 1), source(cx, high, true)]);
+  return cx.sval("i64", d);
+}
+
 const DOUBLE = new DataView(new ArrayBuffer(8));
 const bitsOf = (x: number): bigint => (DOUBLE.setFloat64(0, x), DOUBLE.getBigUint64(0));
-const f64c = (cx: Cx, x: number): Scalar => cx.const("f64", bitsOf(x));
-const LOG2_E = 1.4426950408889634, LN2 = 0.6931471805599453, LN2_LO = 2.3190468138462996e-17;
+export const f64c = (cx: Cx, x: number): Scalar => cx.const("f64", bitsOf(x));
+const LOG2_E = 1.4426950408889634;
+export const LN2 = 0.6931471805599453, LN2_LO = 2.3190468138462996e-17;
 /** 1/n! for n = 0…13 (each rounded once; n! is exact in double). */
 const INVERSE_FACTORIALS = Array.from({ length: 14 }, (_, n) => 1 / Array.from({ length: n }, (_, k) => k + 1).reduce((a, b) => a * b, 1));
 
+/** Σ c_i·z^i by Horner's rule in fma (coefficients lowest first). */
+export function horner(cx: Cx, z: Scalar, coefficients: readonly number[]): Scalar {
+  let p = f64c(cx, coefficients[coefficients.length - 1]!);
+  for (let i = coefficients.length - 2; i >= 0; i--) p = op3(cx, "v_fma_f64", [p, z, f64c(cx, coefficients[i]!)]);
+  return p;
+}
+
 /**
- * e^x or 2^x: x clamped to where the result is 0 or ∞ (NaN comes back as itself at the end),
- * k = rndne(x·log2 e) (or rndne(x)), r = x − k·ln2 with ln2 in two parts by fma (or (x − k)·ln2,
- * x − k exact), |r| ≤ ln2/2; e^r is the Taylor series to r^13 (its remainder below 2^-57) by
- * Horner's rule in fma, and `v_ldexp_f64` applies 2^k (one more rounding for subnormal results).
+ * e^(x+lo), 2^x or (minusOne) e^x − 1: x clamped to where the result is 0 or ∞ (NaN comes back
+ * as itself at the end), k = rndne(x·log2 e) (or rndne(x)), r = x − k·ln2 with ln2 in two parts
+ * by fma (or (x − k)·ln2, x − k exact), |r| ≤ ln2/2, plus lo (pow's low part of its exponent);
+ * e^r is the Taylor series to r^13 (its remainder below 2^-57) by Horner's rule in fma, and
+ * `v_ldexp_f64` applies 2^k (one more rounding for subnormal results). e^x − 1 sums the series
+ * without its 1 and adds 2^k − 1 after the scaling (no cancellation near 0).
  */
-function exp64(cx: Cx, x: Scalar, base2: boolean): Scalar {
+export function exp64(cx: Cx, x: Scalar, base2: boolean, lo?: Scalar, minusOne = false): Scalar {
   const [low, high] = base2 ? [-1076, 1025] : [-746, 710];
   const clamped = op3(cx, "v_max_f64", [op3(cx, "v_min_f64", [x, f64c(cx, high)]), f64c(cx, low)]);
   const k = unary(cx, "v_rndne_f64", base2 ? clamped : op3(cx, "v_mul_f64", [clamped, f64c(cx, LOG2_E)]));
   const negK = negate64(cx, k);
-  const r = base2
+  let r = base2
     ? op3(cx, "v_mul_f64", [op3(cx, "v_add_f64", [clamped, negK]), f64c(cx, LN2)])
     : op3(cx, "v_fma_f64", [negK, f64c(cx, LN2_LO), op3(cx, "v_fma_f64", [negK, f64c(cx, LN2), clamped])]);
-  let p = f64c(cx, INVERSE_FACTORIALS[13]!);
-  for (let n = 12; n >= 0; n--) p = op3(cx, "v_fma_f64", [p, r, f64c(cx, INVERSE_FACTORIALS[n]!)]);
-  const scaled = raw(cx, "v_ldexp_f64", [part(cx.vpair(p)), cx.lo(fromF64(cx, "v_cvt_i32_f64", k))]);
-  return select(cx, compareF64(cx, "uno", x, x)!, x, cx.sval("f64", scaled.r));
+  if (lo) r = op3(cx, "v_add_f64", [r, lo]);
+  const series = horner(cx, r, minusOne ? INVERSE_FACTORIALS.slice(1) : INVERSE_FACTORIALS);
+  const mantissa = part(cx.vpair(minusOne ? op3(cx, "v_mul_f64", [series, r]) : series));
+  const kInt = cx.lo(fromF64(cx, "v_cvt_i32_f64", k));
+  const ldexp = (m: MOperand) => cx.sval("f64", raw(cx, "v_ldexp_f64", [m, kInt]).r);
+  const scaled = minusOne ? op3(cx, "v_add_f64", [ldexp(mantissa), op3(cx, "v_add_f64", [ldexp(F64_ONE), f64c(cx, -1)])]) : ldexp(mantissa);
+  return select(cx, compareF64(cx, "uno", x, x)!, x, scaled);
+}
+
+/** x = 2^e·m with m ∈ [√½, √2) (x > 0 finite; subnormals scaled by 2^54 first): m, and e as an f64. */
+export function decompose(cx: Cx, x: Scalar): { m: Scalar; ef: Scalar } {
+  const tiny = compareF64(cx, "olt", x, f64c(cx, 2 ** -1022))!;
+  const xs = select(cx, tiny, op3(cx, "v_mul_f64", [x, f64c(cx, 2 ** 54)]), x);
+  const hi = cx.hi(xs);
+  const biased = int(cx, "v_and_b32", imm(0x7ff), int(cx, "v_lshrrev_b32", imm(20), hi));
+  const mHigh = int(cx, "v_or_b32", imm(0x3fe00000), int(cx, "v_and_b32", imm(0x000fffff), hi));
+  const pair = cx.vreg("v", 2);
+  cx.emit("v_mov_b32", [part(pair, 0, 1), cx.lo(xs)]);
+  cx.emit("v_mov_b32", [part(pair, 1, 1), mHigh]);
+  const half = cx.sval("f64", pair);
+  const low = compareF64(cx, "olt", half, f64c(cx, Math.SQRT1_2))!;
+  const m = select(cx, low, op3(cx, "v_add_f64", [half, half]), half);
+  // e = biased − 1022 − (m doubled) − (54 if scaled).
+  const shift = cx.lo(select(cx, tiny, cx.const("i32", BigInt.asUintN(32, -1076n)), cx.const("i32", BigInt.asUintN(32, -1022n))));
+  const e = int(cx, "v_add_u32", cx.lo(select(cx, low, cx.const("i32", 0xffffffffn), cx.const("i32", 0n))), int(cx, "v_add_u32", shift, biased));
+  return { m, ef: toF64(cx, "v_cvt_f64_i32", cx.sval("i32", e.r)) };
 }
 
 /** 2/(2k+1) for k = 1…10: log(1+f) = 2·atanh(s) = 2s + s·Σ c_k s^(2k), s = f/(2+f). */
-const ATANH_COEFFICIENTS = Array.from({ length: 10 }, (_, k) => 2 / (2 * k + 3));
+export const ATANH_COEFFICIENTS = Array.from({ length: 10 }, (_, k) => 2 / (2 * k + 3));
 
 /** The i32 op `a op b` in a VGPR (b a VGPR or moved into one; a may be an immediate). */
 function int(cx: Cx, mnemonic: string, a: MOperand, b: MOperand): VOperand {
@@ -262,27 +313,11 @@ function int(cx: Cx, mnemonic: string, a: MOperand, b: MOperand): VOperand {
  * x < 0 and NaN give NaN, ±0 −∞, +∞ itself (`v_cmp_class_f64`).
  */
 function log64(cx: Cx, x: Scalar, base2: boolean): Scalar {
-  const tiny = compareF64(cx, "olt", x, f64c(cx, 2 ** -1022))!;
-  const xs = select(cx, tiny, op3(cx, "v_mul_f64", [x, f64c(cx, 2 ** 54)]), x);
-  const hi = cx.hi(xs);
-  const biased = int(cx, "v_and_b32", imm(0x7ff), int(cx, "v_lshrrev_b32", imm(20), hi));
-  const mHigh = int(cx, "v_or_b32", imm(0x3fe00000), int(cx, "v_and_b32", imm(0x000fffff), hi));
-  const pair = cx.vreg("v", 2);
-  cx.emit("v_mov_b32", [part(pair, 0, 1), cx.lo(xs)]);
-  cx.emit("v_mov_b32", [part(pair, 1, 1), mHigh]);
-  const half = cx.sval("f64", pair);
-  const low = compareF64(cx, "olt", half, f64c(cx, Math.SQRT1_2))!;
-  const m = select(cx, low, op3(cx, "v_add_f64", [half, half]), half);
-  // e = biased − 1022 − (m doubled) − (54 if scaled).
-  const shift = cx.lo(select(cx, tiny, cx.const("i32", BigInt.asUintN(32, -1076n)), cx.const("i32", BigInt.asUintN(32, -1022n))));
-  const e = int(cx, "v_add_u32", cx.lo(select(cx, low, cx.const("i32", 0xffffffffn), cx.const("i32", 0n))), int(cx, "v_add_u32", shift, biased));
-  const ef = toF64(cx, "v_cvt_f64_i32", cx.sval("i32", e.r));
+  const { m, ef } = decompose(cx, x);
   const f = op3(cx, "v_add_f64", [m, f64c(cx, -1)]);
   const s = divide64(cx, f, op3(cx, "v_add_f64", [f, f64c(cx, 2)]));
   const z = op3(cx, "v_mul_f64", [s, s]);
-  let q = f64c(cx, ATANH_COEFFICIENTS[9]!);
-  for (let k = 8; k >= 0; k--) q = op3(cx, "v_fma_f64", [q, z, f64c(cx, ATANH_COEFFICIENTS[k]!)]);
-  const r = op3(cx, "v_mul_f64", [q, z]);
+  const r = op3(cx, "v_mul_f64", [horner(cx, z, ATANH_COEFFICIENTS), z]);
   const halfSquare = op3(cx, "v_mul_f64", [op3(cx, "v_mul_f64", [f, f]), f64c(cx, 0.5)]);
   const correction = op3(cx, "v_fma_f64", [s, op3(cx, "v_add_f64", [halfSquare, r]), negate64(cx, halfSquare)]);
   const log1p = op3(cx, "v_add_f64", [f, correction]);

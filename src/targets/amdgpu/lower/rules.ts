@@ -13,7 +13,8 @@ import { divide64 } from "./divide64.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
-import { compareF64, F64_LANES, fromF64, toF64 } from "./f64.js";
+import { compareF64, F64_LANES, f64ToInt64, fromF64, int64ToF64, toF64 } from "./f64.js";
+import { F64_MATH } from "./f64-math.js";
 import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
@@ -171,7 +172,7 @@ const f32Only = (fn: Lane): Lane => (cx, op, args) => {
 
 /** The op on f64 results through F64_LANES (f64.ts; ops it lacks are not selected on f64), on f16 natively where half.ts has the instruction. */
 function withF64(name: string, lane: Lane): Lane {
-  const f64 = F64_LANES[name];
+  const f64 = F64_LANES[name] ?? F64_MATH[name];
   const f16 = nativeHalf(name);
   return (cx, op, args) => {
     const t = cx.carrier(resultOf(op).type);
@@ -267,6 +268,7 @@ function intToFloat(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const to = cx.carrier(resultOf(op).type);
     const from = carrierOfOperand(cx, op);
+    if (from === "i64" && to === "f64") return int64ToF64(cx, a!, mnemonic === "v_cvt_f32_i32");
     if ((from !== "i32" && from !== "i1" && !isNarrowInt(from)) || (to !== "f32" && to !== "f16" && to !== "f64")) return undefined;
     const signed = mnemonic === "v_cvt_f32_i32";
     const x = isNarrowInt(from) ? extendTo32(cx, a!, from, signed) : from === "i1" ? boolAsInt(cx, a!, signed) : a!;
@@ -281,6 +283,7 @@ function floatToInt(mnemonic: string): Lane {
   return (cx, op, [a]) => {
     const from = carrierOfOperand(cx, op);
     const to = cx.carrier(resultOf(op).type);
+    if (from === "f64" && to === "i64") return f64ToInt64(cx, a!, mnemonic === "v_cvt_i32_f32");
     if ((from !== "f32" && from !== "f64" && !isHalf(from)) || (to !== "i32" && to !== "i1" && !isNarrowInt(to))) return undefined;
     // Out-of-range results are undefined in the language: the low bits of the i32 do (i1: 0 or ±1 in range).
     const r = from === "f64" ? fromF64(cx, mnemonic === "v_cvt_i32_f32" ? "v_cvt_i32_f64" : "v_cvt_u32_f64", a!) : vunary(cx, mnemonic, widen(cx, a!), "i32");
