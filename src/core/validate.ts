@@ -36,3 +36,30 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * The checks every target package's `create<Target>Profile` starts with: `env` is one the
+ * package's `factory` made (it is in `environments`), `options` is an object of `optionKeys`
+ * with a non-empty `identifier`, and `options.identity` (`identity` when absent, if given) an
+ * object of `identityKeys`. `what` names an option in messages ("a PTX profile option").
+ */
+export function profileOptions<E extends object>(
+  env: unknown,
+  environments: WeakSet<E>,
+  factory: string,
+  options: unknown,
+  optionKeys: readonly string[],
+  identityKeys: readonly string[],
+  what: string,
+  identity?: Record<string, unknown>,
+): { options: Record<string, unknown>; identifier: string; identity: Record<string, unknown> } {
+  if (!isRecord(env) || !environments.has(env as E)) throw invalidArgument(`env must be an environment made by ${factory}()`);
+  if (!isRecord(options)) throw invalidArgument(`options must be an object, got ${describeValue(options)}`);
+  rejectUnknownKeys(options, optionKeys, "options", what);
+  const identifier = options.identifier;
+  if (typeof identifier !== "string" || identifier.length === 0) throw invalidArgument(`options.identifier must be a non-empty string, got ${describeValue(identifier)}`);
+  const given = options.identity ?? identity;
+  if (!isRecord(given)) throw invalidArgument(`options.identity must be an object, got ${describeValue(given)}`);
+  rejectUnknownKeys(given, identityKeys, "options.identity", what);
+  return { options, identifier, identity: given };
+}

@@ -4,7 +4,7 @@
  * `ptx` field carries the facts the backend reads. Defaults are the CUDA facts of the named
  * architecture, so a profile made from a name alone promises only what every such GPU has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, profileOptions, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const PTX_ENVIRONMENT_NAME = "ptx";
@@ -156,13 +156,7 @@ function readLimits(raw: unknown): PtxLimits {
 
 /** Creates a PTX target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown target or out-of-range limits. */
 export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
-  if (!isRecord(env) || !ptxEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createPtxTargetEnvironment()");
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
-  const { identifier, identity } = options as { identifier: unknown; identity: unknown };
-  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["target", "features", "limits"], "options.identity", OPTION);
+  const { identifier, identity } = profileOptions(env, ptxEnvironments, "createPtxTargetEnvironment", options, ["identifier", "identity"], ["target", "features", "limits"], OPTION);
   const target = identity.target;
   if (typeof target !== "string" || !Object.hasOwn(PTX_TARGETS, target)) {
     throw invalid(`options.identity.target: unknown PTX target ${describe(target)} (known: ${KNOWN_TARGETS.join(", ")})`);

@@ -4,7 +4,7 @@
  * carries the facts the backend reads. Absent features are false and absent limits take
  * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, profileOptions, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
@@ -186,16 +186,9 @@ function readLimits(raw: unknown): SpirvLimits {
 
 /** Creates a SPIR-V target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown environment name or out-of-range limits. */
 export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
-  if (!isRecord(env) || !spirvEnvironments.has(env as TargetEnvironment)) {
-    throw invalid("env must be an environment made by createSpirvTargetEnvironment()");
-  }
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity", "abi"], "options", OPTION);
-  const { identifier, identity, abi = "bindings" } = options as { identifier: unknown; identity: unknown; abi?: unknown };
-  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
+  const { identifier, identity, options: given } = profileOptions(env, spirvEnvironments, "createSpirvTargetEnvironment", options, ["identifier", "identity", "abi"], ["environment", "features", "limits"], OPTION);
+  const abi = given.abi ?? "bindings";
   if (!(ABIS as readonly unknown[]).includes(abi)) throw invalid(`options.abi: unknown ABI ${describe(abi)} (known: ${ABIS.join(", ")})`);
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["environment", "features", "limits"], "options.identity", OPTION);
   const environment = identity.environment;
   if (!(KNOWN_ENVIRONMENTS as readonly unknown[]).includes(environment)) {
     throw invalid(`options.identity.environment: unknown SPIR-V environment ${describe(environment)} (known: ${KNOWN_ENVIRONMENTS.join(", ")})`);

@@ -14,6 +14,7 @@ import { part } from "../machine/program.js";
 import { add64, compareInt, int32, mul64, nanPropagating, select, vfloat } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { launchedGroupSize } from "./hidden.js";
+import { unexpandedScan } from "../../../dialects/lowering.js";
 
 type Cx = KernelLowering;
 
@@ -255,12 +256,6 @@ const MAX_FOLD = 256;
  * in a slot of its own and all slots are folded in flat-id order. Either way the
  * association is the same everywhere, so every invocation gets the same value.
  */
-/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
-const workgroupScan: Rule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
-  cx.poison(op);
-};
-
 const workgroupReduceRule: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
@@ -297,7 +292,7 @@ const workgroupReduceRule: Rule = (cx, op) => {
 
 export const KERNEL_RULES = {
   "kernel.workgroup.reduce": workgroupReduceRule,
-  "kernel.workgroup.scan": workgroupScan,
+  "kernel.workgroup.scan": unexpandedScan,
   "kernel.workitem.id": workitemIdRule,
   "kernel.workgroup.id": workgroupIdRule,
   "kernel.workgroup.size": workgroupSizeRule,
