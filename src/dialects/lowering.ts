@@ -113,7 +113,7 @@ export abstract class KernelLoweringBase<L extends { readonly kind: string }> im
     private readonly backend: string,
   ) {}
 
-  /** The profile, as TARGET/001 names it ("PTX profile 'p' (sm_80)"). */
+  /** The profile, as TARGET/001 names it ("<target> profile 'p' (<processor>)"). */
   abstract get target(): string;
 
   abstract checkTypes(op: Op): boolean;
@@ -212,7 +212,7 @@ export interface KernelByKernel<F> {
 }
 
 /**
- * The per-kernel driver of a back end whose kernels lower independently (PTX, WGSL):
+ * The per-kernel driver of a back end whose kernels lower independently, one text each:
  * `lower` runs once per kernel and compile; its form stays on the prepared module
  * (`PreparedModule.lowered`) for `emit`. A profile the package's `factory` did not make, or an internal
  * error (not a `LoomError`), is a BACKEND diagnostic at the kernel; `debug` names an
@@ -262,4 +262,9 @@ export function kernelByKernel<I, F>(
     return diagnostics;
   };
   return { kernels, lowered, check };
+}
+
+/** The rule of an op whose results are its operands, lowered as they are (`index.assume`, `buffer.assume.*`). */
+export function passOperandsThrough<L>(cx: { get(v: Value): L; set(v: Value, l: L): void }, op: Op): void {
+  op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 }

@@ -5,7 +5,7 @@
  * WebGPU core defaults and absent features are off, so a profile made from the name `webgpu`
  * alone promises only what every WebGPU device has (docs/wgsl.md "Profiles").
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, profileOptions, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, profileOptions, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const WGSL_ENVIRONMENT_NAME = "wgsl";
@@ -96,11 +96,6 @@ export function wgslInfoOf(profile: TargetProfile): WgslTargetInfo | undefined {
 }
 
 const OPTION = "a WGSL profile option";
-
-function positiveInteger(v: unknown, where: string): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw invalid(`${where} must be a positive integer, got ${describe(v)}`);
-  return v;
-}
 
 function readFeatures(raw: unknown): WgslFeature[] {
   const out = new Set<string>();
