@@ -118,10 +118,10 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
 ): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce", (cx: C, op: Op) => void> {
   const lanesOf = (v: Value): number => (v.type.kind === "vector" ? v.type.shape.reduce((a, x) => a * x, 1) : 1);
-  const shapeOf = (v: Value): readonly number[] => (v.type.kind === "vector" ? v.type.shape : []);
-  const vectorOperand = (cx: C, op: Op, i: number): LaneVector<S, T> | undefined => {
-    const l = cx.get(op.operands[i]!);
-    return l.kind === "vector" ? (l as LaneVector<S, T>) : undefined;
+  const shapeOf = (v: Value | undefined): readonly number[] => (v?.type.kind === "vector" ? v.type.shape : []);
+  const vectorOf = (cx: C, v: Value | undefined): LaneVector<S, T> | undefined => {
+    const l = v && cx.get(v);
+    return l?.kind === "vector" ? (l as LaneVector<S, T>) : undefined;
   };
   /** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
   const leadingOffset = (cx: C, op: Op, shape: readonly number[]): { offset: S; tail: number } => {
@@ -136,50 +136,63 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
   };
   return {
     "vector.splat": (cx, op) => {
-      const v = ix.scalar(cx, op.operands[0]!);
-      cx.set(op.results[0]!, { kind: "vector", lanes: new Array<S>(lanesOf(op.results[0]!)).fill(v), t: v.t });
+      const [x] = op.operands, [result] = op.results;
+      if (!x || !result) return cx.poison(op);
+      const v = ix.scalar(cx, x);
+      cx.set(result, { kind: "vector", lanes: new Array<S>(lanesOf(result)).fill(v), t: v.t });
     },
     "vector.from_elements": (cx, op) => {
-      cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => ix.scalar(cx, v)), t: cx.typeOf(op.results[0]!) });
+      const [result] = op.results;
+      if (!result) return;
+      cx.set(result, { kind: "vector", lanes: op.operands.map((v) => ix.scalar(cx, v)), t: cx.typeOf(result) });
     },
     "vector.extract": (cx, op) => {
-      const v = vectorOperand(cx, op, 0);
-      if (!v) return cx.poison(op);
-      const { offset, tail } = leadingOffset(cx, op, shapeOf(op.operands[0]!));
+      const [source] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, source);
+      if (!v || !result) return cx.poison(op);
+      const { offset, tail } = leadingOffset(cx, op, shapeOf(source));
       const count = v.lanes.length / tail;
       const lanes: S[] = [];
       for (let r = 0; r < tail; r++) {
         if (offset.c !== undefined) {
-          lanes.push(v.lanes[Number(offset.c) * tail + r]!);
+          lanes.push(laneAt(v.lanes, Number(offset.c) * tail + r));
           continue;
         }
-        let acc = v.lanes[r]!;
-        for (let k = 1; k < count; k++) acc = ix.select(cx, ix.equals(cx, offset, k), v.lanes[k * tail + r]!, acc);
+        let acc = laneAt(v.lanes, r);
+        for (let k = 1; k < count; k++) acc = ix.select(cx, ix.equals(cx, offset, k), laneAt(v.lanes, k * tail + r), acc);
         lanes.push(acc);
       }
-      const result = op.results[0]!;
-      cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
+      cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : laneAt(lanes, 0));
     },
     "vector.insert": (cx, op) => {
-      const v = vectorOperand(cx, op, 1);
-      const x = cx.get(op.operands[0]!);
-      if (!v || x.kind === "invalid") return cx.poison(op);
-      const parts = x.kind === "vector" ? (x as LaneVector<S, T>).lanes : [ix.scalar(cx, op.operands[0]!)];
-      const { offset, tail } = leadingOffset(cx, op, shapeOf(op.operands[1]!));
+      const [inserted, target] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, target);
+      const x = inserted && cx.get(inserted);
+      if (!v || !inserted || !result || !x || x.kind === "invalid") return cx.poison(op);
+      const parts = x.kind === "vector" ? (x as LaneVector<S, T>).lanes : [ix.scalar(cx, inserted)];
+      const { offset, tail } = leadingOffset(cx, op, shapeOf(target));
       const lanes = v.lanes.map((old, j) => {
         const slot = Math.floor(j / tail);
-        if (offset.c !== undefined) return Number(offset.c) === slot ? parts[j % tail]! : old;
-        return ix.select(cx, ix.equals(cx, offset, slot), parts[j % tail]!, old);
+        if (offset.c !== undefined) return Number(offset.c) === slot ? laneAt(parts, j % tail) : old;
+        return ix.select(cx, ix.equals(cx, offset, slot), laneAt(parts, j % tail), old);
       });
-      cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+      cx.set(result, { kind: "vector", lanes, t: v.t });
     },
     "vector.reduce": (cx, op) => {
-      const v = vectorOperand(cx, op, 0);
-      if (!v) return cx.poison(op);
+      const [source, init] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, source);
+      if (!v || !init || !result) return cx.poison(op);
       const kind = String(op.props.kind);
-      let acc = ix.scalar(cx, op.operands[1]!);
+      let acc = ix.scalar(cx, init);
       for (const lane of v.lanes) acc = combineLanes(laneRules, cx, op, kind, v.t, acc, lane);
-      cx.set(op.results[0]!, acc);
+      cx.set(result, acc);
     },
   };
+}
+
+/** Lane `i` of a scalarized vector (lane indices come from the verified shape). */
+function laneAt<S>(lanes: readonly S[], i: number): S {
+  const lane = lanes[i];
+  if (lane === undefined) throw new Error(`lanewise lowering: lane ${i} of ${lanes.length}`);
+  return lane;
 }

@@ -266,5 +266,8 @@ export function kernelByKernel<I, F>(
 
 /** The rule of an op whose results are its operands, lowered as they are (`index.assume`, `buffer.assume.*`). */
 export function passOperandsThrough<L>(cx: { get(v: Value): L; set(v: Value, l: L): void }, op: Op): void {
-  op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
+  op.results.forEach((r, i) => {
+    const v = op.operands[i];
+    if (v) cx.set(r, cx.get(v));
+  });
 }
