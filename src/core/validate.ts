@@ -36,3 +36,54 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * The checks every target package's `create<Target>Profile` starts with: `env` is one the
+ * package's `factory` made (it is in `environments`), `options` is an object of `optionKeys`
+ * with a non-empty `identifier`, and `options.identity` (`identity` when absent, if given) an
+ * object of `identityKeys`. `what` names an option in messages ("a <target> profile option").
+ */
+export function profileOptions<E extends object>(
+  env: unknown,
+  environments: WeakSet<E>,
+  factory: string,
+  options: unknown,
+  optionKeys: readonly string[],
+  identityKeys: readonly string[],
+  what: string,
+  identity?: Record<string, unknown>,
+): { options: Record<string, unknown>; identifier: string; identity: Record<string, unknown> } {
+  if (!isRecord(env) || !environments.has(env as E)) throw invalidArgument(`env must be an environment made by ${factory}()`);
+  if (!isRecord(options)) throw invalidArgument(`options must be an object, got ${describeValue(options)}`);
+  rejectUnknownKeys(options, optionKeys, "options", what);
+  const identifier = options.identifier;
+  if (typeof identifier !== "string" || identifier.length === 0) throw invalidArgument(`options.identifier must be a non-empty string, got ${describeValue(identifier)}`);
+  const given = options.identity ?? identity;
+  if (!isRecord(given)) throw invalidArgument(`options.identity must be an object, got ${describeValue(given)}`);
+  rejectUnknownKeys(given, identityKeys, "options.identity", what);
+  return { options, identifier, identity: given };
+}
+
+/** `v` as a positive (or, with `allowZero`, non-negative) safe integer; `where` names it in the message. */
+export function positiveInteger(v: unknown, where: string, allowZero = false): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < (allowZero ? 0 : 1)) {
+    throw invalidArgument(`${where} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${describeValue(v)}`);
+  }
+  return v;
+}
+
+/** `v` as three positive integers (a workgroup size or count limit). */
+export function positiveTriple(v: unknown, where: string): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) throw invalidArgument(`${where} must be an array of three positive integers, got ${describeValue(v)}`);
+  return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
+}
+
+/** Copies each of `keys` that `raw` gives into `into`, each a boolean (`where.key` in the message). */
+export function readFlags<K extends string>(raw: Record<string, unknown>, keys: readonly K[], where: string, into: Record<K, boolean>): void {
+  for (const key of keys) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== "boolean") throw invalidArgument(`${where}.${key} must be a boolean, got ${describeValue(v)}`);
+    into[key] = v;
+  }
+}

@@ -6,7 +6,7 @@
  * so a new lanewise op needs only its lane rule.
  */
 import type { Op, Value } from "../ir/core.js";
-import { opInfo, type OpName } from "./registry.js";
+import { indicesOf, opInfo, type OpName } from "./registry.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
 export const INDEX_LANE_RULES: Readonly<Record<string, string>> = {
@@ -88,4 +88,111 @@ export function combineLanes<C, S, T>(laneRules: Readonly<Record<string, (l: Lan
   const rule = laneRules[kind];
   if (!rule) throw new Error(`lanewise lowering: unknown combining kind '${kind}'`);
   return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
+}
+
+/** What the scalarized vector rules need from a back end: its scalars, and lane-index arithmetic in its index carrier. */
+export interface LaneIndexing<C, S> {
+  /** The lowered scalar of an index operand. */
+  scalar(cx: C, v: Value): S;
+  /** An index constant. */
+  index(cx: C, n: bigint | number): S;
+  add(cx: C, a: S, x: S): S;
+  mul(cx: C, a: S, x: S): S;
+  /** The condition `offset == k`, for `select`. */
+  equals(cx: C, offset: S, k: number): S;
+  /** `c ? a : x`. */
+  select(cx: C, c: S, a: S, x: S): S;
+}
+
+type ScalarLane<T> = { readonly kind: "scalar"; readonly t: T; readonly c?: bigint };
+type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T };
+
+/**
+ * `vector.splat`, `vector.from_elements`, `vector.extract`, `vector.insert` and
+ * `vector.reduce` for a back end whose vector value is its lanes in row-major order: constant
+ * lane indices pick lanes, dynamic ones become `select` chains; a reduction is the strict
+ * left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind.
+ */
+export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
+  ix: LaneIndexing<C, S>,
+  laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
+): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce", (cx: C, op: Op) => void> {
+  const lanesOf = (v: Value): number => (v.type.kind === "vector" ? v.type.shape.reduce((a, x) => a * x, 1) : 1);
+  const shapeOf = (v: Value | undefined): readonly number[] => (v?.type.kind === "vector" ? v.type.shape : []);
+  const vectorOf = (cx: C, v: Value | undefined): LaneVector<S, T> | undefined => {
+    const l = v && cx.get(v);
+    return l?.kind === "vector" ? (l as LaneVector<S, T>) : undefined;
+  };
+  /** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
+  const leadingOffset = (cx: C, op: Op, shape: readonly number[]): { offset: S; tail: number } => {
+    const idx = indicesOf(op);
+    const tail = shape.slice(idx.length).reduce((a, x) => a * x, 1);
+    let offset = ix.index(cx, 0);
+    idx.forEach((i, d) => {
+      const stride = shape.slice(d + 1, idx.length).reduce((a, x) => a * x, 1);
+      offset = ix.add(cx, offset, ix.mul(cx, typeof i === "bigint" ? ix.index(cx, i) : ix.scalar(cx, i), ix.index(cx, stride)));
+    });
+    return { offset, tail };
+  };
+  return {
+    "vector.splat": (cx, op) => {
+      const [x] = op.operands, [result] = op.results;
+      if (!x || !result) return cx.poison(op);
+      const v = ix.scalar(cx, x);
+      cx.set(result, { kind: "vector", lanes: new Array<S>(lanesOf(result)).fill(v), t: v.t });
+    },
+    "vector.from_elements": (cx, op) => {
+      const [result] = op.results;
+      if (!result) return;
+      cx.set(result, { kind: "vector", lanes: op.operands.map((v) => ix.scalar(cx, v)), t: cx.typeOf(result) });
+    },
+    "vector.extract": (cx, op) => {
+      const [source] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, source);
+      if (!v || !result) return cx.poison(op);
+      const { offset, tail } = leadingOffset(cx, op, shapeOf(source));
+      const count = v.lanes.length / tail;
+      const lanes: S[] = [];
+      for (let r = 0; r < tail; r++) {
+        if (offset.c !== undefined) {
+          lanes.push(laneAt(v.lanes, Number(offset.c) * tail + r));
+          continue;
+        }
+        let acc = laneAt(v.lanes, r);
+        for (let k = 1; k < count; k++) acc = ix.select(cx, ix.equals(cx, offset, k), laneAt(v.lanes, k * tail + r), acc);
+        lanes.push(acc);
+      }
+      cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : laneAt(lanes, 0));
+    },
+    "vector.insert": (cx, op) => {
+      const [inserted, target] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, target);
+      const x = inserted && cx.get(inserted);
+      if (!v || !inserted || !result || !x || x.kind === "invalid") return cx.poison(op);
+      const parts = x.kind === "vector" ? (x as LaneVector<S, T>).lanes : [ix.scalar(cx, inserted)];
+      const { offset, tail } = leadingOffset(cx, op, shapeOf(target));
+      const lanes = v.lanes.map((old, j) => {
+        const slot = Math.floor(j / tail);
+        if (offset.c !== undefined) return Number(offset.c) === slot ? laneAt(parts, j % tail) : old;
+        return ix.select(cx, ix.equals(cx, offset, slot), laneAt(parts, j % tail), old);
+      });
+      cx.set(result, { kind: "vector", lanes, t: v.t });
+    },
+    "vector.reduce": (cx, op) => {
+      const [source, init] = op.operands, [result] = op.results;
+      const v = vectorOf(cx, source);
+      if (!v || !init || !result) return cx.poison(op);
+      const kind = String(op.props.kind);
+      let acc = ix.scalar(cx, init);
+      for (const lane of v.lanes) acc = combineLanes(laneRules, cx, op, kind, v.t, acc, lane);
+      cx.set(result, acc);
+    },
+  };
+}
+
+/** Lane `i` of a scalarized vector (lane indices come from the verified shape). */
+function laneAt<S>(lanes: readonly S[], i: number): S {
+  const lane = lanes[i];
+  if (lane === undefined) throw new Error(`lanewise lowering: lane ${i} of ${lanes.length}`);
+  return lane;
 }

@@ -7,6 +7,11 @@
  * never stop lowering and every unsupported op is reported at its own span.
  */
 import type { Op, Region, Value } from "../ir/core.js";
+import { LoomError } from "../core/errors.js";
+import { makeDiagnostic, type Diagnostic } from "../core/diag/diagnostic.js";
+import { D } from "../core/diag/catalog.js";
+import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../core/prepared.js";
+import type { TargetProfile } from "../core/target.js";
 import { isOp, type OpName } from "./registry.js";
 
 /** An op a back end does not lower, with the reason (reported as TARGET/001 at the op). */
@@ -91,6 +96,63 @@ export interface LoweringContext<L> {
   beforeRule?(op: Op): void;
 }
 
+/**
+ * What every back end's per-kernel context shares: the kernel, its diagnostics (one TARGET/001
+ * per op or value), and the lowered value of each IR value (`L`, whose poisoned form is
+ * `{ kind: "invalid" }`). `backend` names the back end in internal errors.
+ */
+export abstract class KernelLoweringBase<L extends { readonly kind: string }> implements LoweringContext<L> {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #values = new Map<Value, L>();
+  readonly #reported = new Set<Op | Value>();
+
+  /** Lowers a nested single-block region and returns its terminator (installed by the back end's kernel.ts). */
+  lowerRegion: (region: Region, args: readonly L[]) => Op = () => {
+    throw new Error(`${this.backend} lowering: lowerRegion is not installed`);
+  };
+
+  constructor(
+    readonly kernel: PreparedKernel,
+    private readonly backend: string,
+  ) {}
+
+  /** The profile, as TARGET/001 names it ("<target> profile 'p' (<processor>)"). */
+  abstract get target(): string;
+
+  abstract checkTypes(op: Op): boolean;
+
+  /** Reports TARGET/001 at `at` (once per op or value), naming the profile. */
+  unsupported(at: Op | Value, what: string, help?: string): void {
+    if (this.#reported.has(at)) return;
+    this.#reported.add(at);
+    const span = at.span ?? this.kernel.op.span;
+    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
+  }
+
+  report(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  set(v: Value, l: L): void {
+    this.#values.set(v, l);
+  }
+
+  get(v: Value): L {
+    const l = this.#values.get(v);
+    if (!l) throw new Error(`${this.backend} lowering: '%${v.name}' used before it was lowered`);
+    return l;
+  }
+
+  poison(op: Op): void {
+    for (const r of op.results) this.set(r, { kind: "invalid" } as Invalid as L);
+  }
+}
+
+/** The poisoned lowered value of every back end. */
+interface Invalid {
+  readonly kind: "invalid";
+}
+
 /** Lowers a region's ops through a table, returning its terminator for the owner's rule. */
 export type RegionLowering<C, L> = (cx: C, region: Region, args: readonly L[]) => Op;
 
@@ -125,4 +187,90 @@ export function regionLowering<C extends LoweringContext<L>, L>(
     for (const op of region.ops) if (op !== last) lowerOp(cx, op);
     return last;
   };
+}
+
+/**
+ * The rule of a `kernel.workgroup.scan` the prepared-low pipeline left unexpanded
+ * (passes/expand-scan.ts expands the rest): TARGET/001 saying which scans compile.
+ */
+export function unexpandedScan(cx: Pick<LoweringContext<never>, "unsupported" | "poison">, op: Op): void {
+  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
+  cx.poison(op);
+}
+
+/** One kernel's lowering: its diagnostics and, when there are none, what emission needs. */
+export interface KernelLoweringOutcome<F> {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly form?: F;
+}
+
+/** What a back end that lowers each kernel on its own gets from `kernelByKernel`. */
+export interface KernelByKernel<F> {
+  /** The module's kernels specialized for this environment, in module order. */
+  kernels(module: PreparedModule): PreparedKernel[];
+  /** The kernel's form: kept by `check`, else lowered now; undefined after adding its diagnostics. */
+  lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): F | undefined;
+  /** The environment's `check`: lowers every kernel once, keeping the clean forms for `emit`. */
+  check(module: PreparedModule): Diagnostic[];
+}
+
+/**
+ * The per-kernel driver of a back end whose kernels lower independently, one text each:
+ * `lower` runs once per kernel and compile; its form stays on the prepared module
+ * (`PreparedModule.lowered`) for `emit`. A profile the package's `factory` did not make, or an internal
+ * error (not a `LoomError`), is a BACKEND diagnostic at the kernel; `debug` names an
+ * environment variable that also prints such an error (Node only: a page has no `process`).
+ */
+export function kernelByKernel<I, F>(
+  backend: string,
+  environment: string,
+  factory: string,
+  infoOf: (profile: TargetProfile) => I | undefined,
+  lower: (k: PreparedKernel, info: I) => KernelLoweringOutcome<F>,
+  debug?: string,
+): KernelByKernel<F> {
+  const key = new LoweredFormKey<Map<PreparedKernel, F>>(environment);
+  const kernels = (module: PreparedModule) => module.kernels.filter((k) => k.profile.environment === environment);
+  const lowered = (module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): F | undefined => {
+    const memo = module.lowered?.get(key)?.get(k);
+    if (memo !== undefined) return memo;
+    const info = infoOf(k.profile);
+    if (!info) {
+      diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by ${factory}`]));
+      return undefined;
+    }
+    let r: KernelLoweringOutcome<F>;
+    try {
+      r = lower(k, info);
+    } catch (e) {
+      if (e instanceof LoomError) throw e;
+      if (debug && (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[debug]) console.error(e);
+      diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`${backend} backend internal error in '@${k.symbol}': ${(e as Error)?.message ?? e}`]));
+      return undefined;
+    }
+    if (r.diagnostics.length > 0 || r.form === undefined) {
+      diagnostics.push(...r.diagnostics);
+      return undefined;
+    }
+    return r.form;
+  };
+  const check = (module: PreparedModule): Diagnostic[] => {
+    const diagnostics: Diagnostic[] = [];
+    const kept = new Map<PreparedKernel, F>();
+    for (const k of kernels(module)) {
+      const form = lowered(module, k, diagnostics);
+      if (form !== undefined) kept.set(k, form);
+    }
+    module.lowered?.set(key, kept);
+    return diagnostics;
+  };
+  return { kernels, lowered, check };
+}
+
+/** The rule of an op whose results are its operands, lowered as they are (`index.assume`, `buffer.assume.*`). */
+export function passOperandsThrough<L>(cx: { get(v: Value): L; set(v: Value, l: L): void }, op: Op): void {
+  op.results.forEach((r, i) => {
+    const v = op.operands[i];
+    if (v) cx.set(r, cx.get(v));
+  });
 }

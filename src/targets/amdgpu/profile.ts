@@ -2,7 +2,7 @@
  * `createAmdgpuProfile`: validates the caller's identity options and builds a deeply
  * frozen `TargetProfile` whose `amdgpu` field carries the facts the backend reads.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, profileOptions } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 import { AMDGPU_PROCESSORS, knownProcessorNames, type AmdgpuProcessor, type WavefrontSize } from "./profiles.js";
 import { targetId, type FeatureSetting, type TargetFeatures } from "./target-id.js";
@@ -100,17 +100,7 @@ function merge(a: boolean | undefined, b: boolean | undefined, feature: string):
 
 /** Creates an AMDGPU target profile for `env` from a processor identity. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown processor or unsupported target-ID features. */
 export function createAmdgpuProfile(env: TargetEnvironment, options: AmdgpuProfileOptions): AmdgpuProfile {
-  if (!isRecord(env) || !amdgpuEnvironments.has(env as TargetEnvironment)) {
-    throw invalid("env must be an environment made by createAmdgpuTargetEnvironment()");
-  }
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
-  const { identifier, identity } = options as { identifier: unknown; identity: unknown };
-  if (typeof identifier !== "string" || identifier.length === 0) {
-    throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
-  }
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["target", "sramecc", "xnack", "wavefrontSize"], "options.identity", OPTION);
+  const { identifier, identity } = profileOptions(env, amdgpuEnvironments, "createAmdgpuTargetEnvironment", options, ["identifier", "identity"], ["target", "sramecc", "xnack", "wavefrontSize"], OPTION);
   if (typeof identity.target !== "string") {
     throw invalid(`options.identity.target must be a string, got ${describe(identity.target)}`);
   }

@@ -9,59 +9,20 @@ import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
-import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
+import type { PreparedModule } from "../../core/prepared.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
+import { kernelByKernel } from "../../dialects/lowering.js";
 import { lowerKernel } from "./lower/kernel.js";
 import { PTX_ENVIRONMENT_NAME, ptxInfoOf, registerPtxEnvironment, type PtxTargetInfo } from "./profile.js";
 
-function ptxKernels(module: PreparedModule): PreparedKernel[] {
-  return module.kernels.filter((k) => k.profile.environment === PTX_ENVIRONMENT_NAME);
-}
-
-/** Runs `fn`, turning an internal lowering error into a BACKEND diagnostic at the kernel. */
-function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof LoomError) throw e;
-    // `process` is absent in a browser; the debug switch is a Node convenience.
-    if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.LOOM_PTX_DEBUG) console.error(e);
-    return makeDiagnostic(D.backendInternal, k.op.span, [`PTX backend internal error in '@${k.symbol}': ${(e as Error)?.message ?? e}`]);
-  }
-}
-
-/** What `check` lowered: each kernel's text, kept on the prepared module for `emit` (core/prepared.ts). */
-const LOWERED = new LoweredFormKey<Map<PreparedKernel, string>>(PTX_ENVIRONMENT_NAME);
-
-function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): { text: string; info: PtxTargetInfo } | undefined {
-  const info = ptxInfoOf(k.profile);
-  if (!info) {
-    diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createPtxProfile`]));
-    return undefined;
-  }
-  const memo = module.lowered?.get(LOWERED)?.get(k);
-  if (memo !== undefined) return { text: memo, info };
-  const r = guarded(k, () => lowerKernel(k, info));
-  if ("code" in r) {
-    diagnostics.push(r);
-    return undefined;
-  }
-  if (r.cx.diagnostics.length > 0 || r.text === undefined) {
-    diagnostics.push(...r.cx.diagnostics);
-    return undefined;
-  }
-  return { text: r.text, info };
-}
+/** Each kernel's text, lowered once per compile (`check`) and reused by `emit`. */
+const LOWERING = kernelByKernel("PTX", PTX_ENVIRONMENT_NAME, "createPtxProfile", ptxInfoOf, (k, info) => {
+  const r = lowerKernel(k, info);
+  return { diagnostics: r.cx.diagnostics, form: r.text === undefined ? undefined : { text: r.text, info } };
+}, "LOOM_PTX_DEBUG");
 
 export function checkPtxModule(module: PreparedModule): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const kept = new Map<PreparedKernel, string>();
-  for (const k of ptxKernels(module)) {
-    const r = lowered(module, k, diagnostics);
-    if (r) kept.set(k, r.text);
-  }
-  module.lowered?.set(LOWERED, kept);
-  return diagnostics;
+  return LOWERING.check(module);
 }
 
 /** The module header: the newest ISA and the most specific target any kernel needs. */
@@ -78,10 +39,10 @@ export function emitPtxModule(module: PreparedModule, request: EmitRequest): Emi
   }
   const unknown = Object.keys(request.target ?? {});
   if (unknown.length > 0) throw new LoomError("invalid-argument", `emit target options: '${unknown[0]}' is not a PTX emit option (there are none)`);
-  const kernels = ptxKernels(module);
+  const kernels = LOWERING.kernels(module);
   if (kernels.length === 0) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for PTX"])] };
   const diagnostics: Diagnostic[] = [];
-  const parts = kernels.map((k) => lowered(module, k, diagnostics));
+  const parts = kernels.map((k) => LOWERING.lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
   const infos = parts.map((p) => p!.info);
   if (infos.some((i) => i.target !== infos[0]!.target)) {

@@ -4,7 +4,7 @@
  * `ptx` field carries the facts the backend reads. Defaults are the CUDA facts of the named
  * architecture, so a profile made from a name alone promises only what every such GPU has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple, profileOptions, readFlags, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const PTX_ENVIRONMENT_NAME = "ptx";
@@ -113,27 +113,12 @@ export function ptxInfoOf(profile: TargetProfile): PtxTargetInfo | undefined {
 
 const OPTION = "a PTX profile option";
 
-function positiveInteger(v: unknown, where: string): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw invalid(`${where} must be a positive integer, got ${describe(v)}`);
-  return v;
-}
-
-function triple(v: unknown, where: string): [number, number, number] {
-  if (!Array.isArray(v) || v.length !== 3) throw invalid(`${where} must be an array of three positive integers, got ${describe(v)}`);
-  return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
-}
-
 function readFeatures(raw: unknown, sm: number): PtxFeatures {
   const f = defaultFeatures(sm);
   if (raw === undefined) return f;
   if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, PTX_FEATURES, "options.identity.features", OPTION);
-  for (const key of PTX_FEATURES) {
-    const v = raw[key];
-    if (v === undefined) continue;
-    if (typeof v !== "boolean") throw invalid(`options.identity.features.${key} must be a boolean, got ${describe(v)}`);
-    f[key] = v;
-  }
+  readFlags(raw, PTX_FEATURES, "options.identity.features", f);
   if (sm < 90 && (f.bf16Arithmetic || f.bf16Conversions)) throw invalid(`options.identity.features: bf16 arithmetic and conversions need sm_90 or newer`);
   return f;
 }
@@ -147,8 +132,8 @@ function readLimits(raw: unknown): PtxLimits {
     raw[key] === undefined ? DEFAULT_LIMITS[key] : read(raw[key], `${w}.${key}`);
   return {
     maxThreadsPerBlock: pick("maxThreadsPerBlock", positiveInteger),
-    maxBlockDim: pick("maxBlockDim", triple),
-    maxGridDim: pick("maxGridDim", triple),
+    maxBlockDim: pick("maxBlockDim", positiveTriple),
+    maxGridDim: pick("maxGridDim", positiveTriple),
     maxSharedMemoryPerBlock: pick("maxSharedMemoryPerBlock", positiveInteger),
     maxParameterBytes: pick("maxParameterBytes", positiveInteger),
   };
@@ -156,13 +141,7 @@ function readLimits(raw: unknown): PtxLimits {
 
 /** Creates a PTX target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown target or out-of-range limits. */
 export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
-  if (!isRecord(env) || !ptxEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createPtxTargetEnvironment()");
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
-  const { identifier, identity } = options as { identifier: unknown; identity: unknown };
-  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["target", "features", "limits"], "options.identity", OPTION);
+  const { identifier, identity } = profileOptions(env, ptxEnvironments, "createPtxTargetEnvironment", options, ["identifier", "identity"], ["target", "features", "limits"], OPTION);
   const target = identity.target;
   if (typeof target !== "string" || !Object.hasOwn(PTX_TARGETS, target)) {
     throw invalid(`options.identity.target: unknown PTX target ${describe(target)} (known: ${KNOWN_TARGETS.join(", ")})`);

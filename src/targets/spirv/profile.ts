@@ -4,7 +4,7 @@
  * carries the facts the backend reads. Absent features are false and absent limits take
  * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple as triple, profileOptions, readFlags, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
@@ -126,29 +126,12 @@ export function spirvInfoOf(profile: TargetProfile): SpirvTargetInfo | undefined
 
 const OPTION = "a SPIR-V profile option";
 
-function positiveInteger(v: unknown, where: string, allowZero = false): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < (allowZero ? 0 : 1)) {
-    throw invalid(`${where} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${describe(v)}`);
-  }
-  return v;
-}
-
-function triple(v: unknown, where: string): [number, number, number] {
-  if (!Array.isArray(v) || v.length !== 3) throw invalid(`${where} must be an array of three positive integers, got ${describe(v)}`);
-  return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
-}
-
 function readFeatures(raw: unknown): SpirvFeatures {
   const f = defaultFeatures();
   if (raw === undefined) return f;
   if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, [...BOOLEAN_FEATURES, "subgroupOperations"], "options.identity.features", OPTION);
-  for (const key of BOOLEAN_FEATURES) {
-    const v = raw[key];
-    if (v === undefined) continue;
-    if (typeof v !== "boolean") throw invalid(`options.identity.features.${key} must be a boolean, got ${describe(v)}`);
-    f[key] = v;
-  }
+  readFlags(raw, BOOLEAN_FEATURES, "options.identity.features", f);
   const ops = raw.subgroupOperations;
   if (ops !== undefined) {
     if (!Array.isArray(ops)) throw invalid(`options.identity.features.subgroupOperations must be an array, got ${describe(ops)}`);
@@ -186,16 +169,9 @@ function readLimits(raw: unknown): SpirvLimits {
 
 /** Creates a SPIR-V target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown environment name or out-of-range limits. */
 export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
-  if (!isRecord(env) || !spirvEnvironments.has(env as TargetEnvironment)) {
-    throw invalid("env must be an environment made by createSpirvTargetEnvironment()");
-  }
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity", "abi"], "options", OPTION);
-  const { identifier, identity, abi = "bindings" } = options as { identifier: unknown; identity: unknown; abi?: unknown };
-  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
+  const { identifier, identity, options: given } = profileOptions(env, spirvEnvironments, "createSpirvTargetEnvironment", options, ["identifier", "identity", "abi"], ["environment", "features", "limits"], OPTION);
+  const abi = given.abi ?? "bindings";
   if (!(ABIS as readonly unknown[]).includes(abi)) throw invalid(`options.abi: unknown ABI ${describe(abi)} (known: ${ABIS.join(", ")})`);
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["environment", "features", "limits"], "options.identity", OPTION);
   const environment = identity.environment;
   if (!(KNOWN_ENVIRONMENTS as readonly unknown[]).includes(environment)) {
     throw invalid(`options.identity.environment: unknown SPIR-V environment ${describe(environment)} (known: ${KNOWN_ENVIRONMENTS.join(", ")})`);

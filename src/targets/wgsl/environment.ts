@@ -10,62 +10,25 @@ import { LoomError } from "../../core/errors.js";
 import { ARTIFACT_FORMAT } from "../../core/artifact.js";
 import { makeDiagnostic, type Diagnostic } from "../../core/diag/diagnostic.js";
 import { D } from "../../core/diag/catalog.js";
-import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../../core/prepared.js";
+import type { PreparedModule } from "../../core/prepared.js";
+import { kernelByKernel } from "../../dialects/lowering.js";
 import type { EmitOutput, EmitRequest, TargetEnvironment } from "../../core/target.js";
 import type { TargetKernelInterface } from "../../abi/index.js";
 import { lowerKernel, type LoweredKernel } from "./lower/kernel.js";
 import { registerWgslEnvironment, WGSL_ENVIRONMENT_NAME, wgslInfoOf } from "./profile.js";
 import { WGSL_TARGET_RECORD } from "./record.js";
 
-function wgslKernels(module: PreparedModule): PreparedKernel[] {
-  return module.kernels.filter((k) => k.profile.environment === WGSL_ENVIRONMENT_NAME);
-}
-
-/** Runs `fn`, turning an internal lowering error into a BACKEND diagnostic at the kernel. */
-function guarded<T>(k: PreparedKernel, fn: () => T): T | Diagnostic {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof LoomError) throw e;
-    return makeDiagnostic(D.backendInternal, k.op.span, [`WGSL backend internal error in '@${k.symbol}': ${(e as Error)?.message ?? e}`]);
-  }
-}
-
-/** What `check` lowered, per kernel, kept on the prepared module for `emit` (core/prepared.ts). */
-const LOWERED = new LoweredFormKey<Map<PreparedKernel, CleanKernel>>(WGSL_ENVIRONMENT_NAME);
-
 /** A kernel that lowered without diagnostics: it has its lines. */
 type CleanKernel = LoweredKernel & { readonly lines: readonly string[] };
 
-function lowered(module: PreparedModule, k: PreparedKernel, diagnostics: Diagnostic[]): CleanKernel | undefined {
-  const memo = module.lowered?.get(LOWERED)?.get(k);
-  if (memo) return memo;
-  const info = wgslInfoOf(k.profile);
-  if (!info) {
-    diagnostics.push(makeDiagnostic(D.backendInternal, k.op.span, [`profile '${k.profile.identifier}' of '@${k.symbol}' was not made by createWgslProfile`]));
-    return undefined;
-  }
-  const r = guarded(k, () => lowerKernel(k, info));
-  if ("code" in r) {
-    diagnostics.push(r);
-    return undefined;
-  }
-  if (r.cx.diagnostics.length > 0 || r.lines === undefined) {
-    diagnostics.push(...r.cx.diagnostics);
-    return undefined;
-  }
-  return { ...r, lines: r.lines };
-}
+/** Each kernel's lowering, once per compile (`check`) and reused by `emit`. */
+const LOWERING = kernelByKernel("WGSL", WGSL_ENVIRONMENT_NAME, "createWgslProfile", wgslInfoOf, (k, info) => {
+  const r = lowerKernel(k, info);
+  return { diagnostics: r.cx.diagnostics, form: r.lines === undefined ? undefined : ({ ...r, lines: r.lines } satisfies CleanKernel) };
+});
 
 export function checkWgslModule(module: PreparedModule): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const kept = new Map<PreparedKernel, CleanKernel>();
-  for (const k of wgslKernels(module)) {
-    const r = lowered(module, k, diagnostics);
-    if (r) kept.set(k, r);
-  }
-  module.lowered?.set(LOWERED, kept);
-  return diagnostics;
+  return LOWERING.check(module);
 }
 
 /** The module text: directives, helpers (by name), then the kernels in module order. */
@@ -110,10 +73,10 @@ export function emitWgslModule(module: PreparedModule, request: EmitRequest): Em
   }
   const unknown = Object.keys(request.target ?? {});
   if (unknown.length > 0) throw new LoomError("invalid-argument", `emit target options: '${unknown[0]}' is not a WGSL emit option (there are none)`);
-  const kernels = wgslKernels(module);
+  const kernels = LOWERING.kernels(module);
   if (kernels.length === 0) return { diagnostics: [makeDiagnostic(D.backendInternal, undefined, ["no kernel was specialized for WGSL"])] };
   const diagnostics: Diagnostic[] = [];
-  const parts = kernels.map((k) => lowered(module, k, diagnostics));
+  const parts = kernels.map((k) => LOWERING.lowered(module, k, diagnostics));
   if (diagnostics.length > 0) return { diagnostics };
   const done = parts as CleanKernel[];
   return { diagnostics, contents: UTF8.encode(moduleText(done)), kernelInterfaces: done.map(kernelInterface) };

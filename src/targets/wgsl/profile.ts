@@ -5,7 +5,7 @@
  * WebGPU core defaults and absent features are off, so a profile made from the name `webgpu`
  * alone promises only what every WebGPU device has (docs/wgsl.md "Profiles").
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, profileOptions, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const WGSL_ENVIRONMENT_NAME = "wgsl";
@@ -97,11 +97,6 @@ export function wgslInfoOf(profile: TargetProfile): WgslTargetInfo | undefined {
 
 const OPTION = "a WGSL profile option";
 
-function positiveInteger(v: unknown, where: string): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw invalid(`${where} must be a positive integer, got ${describe(v)}`);
-  return v;
-}
-
 function readFeatures(raw: unknown): WgslFeature[] {
   const out = new Set<string>();
   if (raw === undefined) return [];
@@ -130,14 +125,7 @@ function readLimits(raw: unknown): WgslLimits {
  * limit that is not a positive integer.
  */
 export function createWgslProfile(env: TargetEnvironment, options: WgslProfileOptions): WgslProfile {
-  if (!isRecord(env) || !wgslEnvironments.has(env as TargetEnvironment)) throw invalid("env must be an environment made by createWgslTargetEnvironment()");
-  if (!isRecord(options)) throw invalid(`options must be an object, got ${describe(options)}`);
-  rejectUnknownKeys(options, ["identifier", "identity"], "options", OPTION);
-  const { identifier } = options as { identifier: unknown };
-  const identity = (options as { identity?: unknown }).identity ?? {};
-  if (typeof identifier !== "string" || identifier.length === 0) throw invalid(`options.identifier must be a non-empty string, got ${describe(identifier)}`);
-  if (!isRecord(identity)) throw invalid(`options.identity must be an object, got ${describe(identity)}`);
-  rejectUnknownKeys(identity, ["device", "features", "limits"], "options.identity", OPTION);
+  const { identifier, identity } = profileOptions(env, wgslEnvironments, "createWgslTargetEnvironment", options, ["identifier", "identity"], ["device", "features", "limits"], OPTION, {});
   const device = identity.device ?? "webgpu";
   if (typeof device !== "string" || !(KNOWN_DEVICES as readonly string[]).includes(device)) {
     throw invalid(`options.identity.device: unknown WGSL device ${describe(device)} (known: ${KNOWN_DEVICES.join(", ")})`);

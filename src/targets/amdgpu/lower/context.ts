@@ -13,9 +13,7 @@
  * segment. `index`/`offset`/`i64` are 64-bit; a 64-bit value whose upper half is known to
  * be zero (`narrow`) is kept as its low dword, so bounded index arithmetic is 32-bit.
  */
-import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
-import { D } from "../../../core/diag/catalog.js";
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
@@ -24,6 +22,7 @@ import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
 import { INSTRUCTIONS } from "../isa/opcodes.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
+import { KernelLoweringBase } from "../../../dialects/lowering.js";
 
 /**
  * The value classes: i8, i16, f16 and bf16 live in the low bits of one 32-bit register (the
@@ -89,14 +88,11 @@ const MEMO_OPS = new Map<string, number>();
 // 3 bits of kind per operand leave room for four carriers; constants of the others take string keys.
 const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3, i8: -1, i16: -1, f16: -1, bf16: -1, f64: -1 };
 
-export class KernelLowering {
-  readonly diagnostics: Diagnostic[] = [];
+export class KernelLowering extends KernelLoweringBase<Lowered> {
   readonly program = new MachineProgram();
   /** The op whose selection made each virtual register (by id), for diagnostics after allocation. */
   readonly vregOps: Op[] = [];
   private currentOp: Op | undefined;
-  private readonly values = new Map<Value, Lowered>();
-  private readonly reported = new Set<Op | Value>();
   private varying: ReadonlySet<Value> = new Set();
   readonly family: IsaFamily;
   readonly wave: 32 | 64;
@@ -112,12 +108,9 @@ export class KernelLowering {
   /** The next lowered region shares the current CSE scope (an unrolled iteration: straight-line code under the same EXEC). */
   shareNextScope = false;
 
-  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
-    throw new Error("AMDGPU lowering: lowerRegion is not installed");
-  };
 
   constructor(
-    readonly kernel: PreparedKernel,
+    kernel: PreparedKernel,
     readonly info: AmdgpuTargetInfo,
     wave: 32 | 64,
     /** SGPR index of the kernarg segment pointer. */
@@ -127,6 +120,7 @@ export class KernelLowering {
     /** Kernarg offset of the code object v5 hidden arguments. */
     readonly hiddenArgumentsOffset: number,
   ) {
+    super(kernel, "AMDGPU");
     this.family = info.processor.family;
     this.wave = wave;
   }
@@ -141,12 +135,6 @@ export class KernelLowering {
   }
 
   // ---- diagnostics --------------------------------------------------------------------------
-  unsupported(at: Op | Value, what: string, help?: string): void {
-    if (this.reported.has(at)) return;
-    this.reported.add(at);
-    const span = at.span ?? this.kernel.op.span;
-    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
-  }
 
   checkTypes(op: Op): boolean {
     return this.selectable(op, op.operands) && this.selectable(op, op.results);
@@ -165,15 +153,7 @@ export class KernelLowering {
   }
 
   // ---- values -------------------------------------------------------------------------------
-  set(v: Value, l: Lowered): void {
-    this.values.set(v, l);
-  }
 
-  get(v: Value): Lowered {
-    const l = this.values.get(v);
-    if (!l) throw new Error(`AMDGPU lowering: '%${v.name}' used before it was lowered`);
-    return l;
-  }
 
   scalar(v: Value): Scalar {
     const l = this.get(v);
@@ -182,9 +162,6 @@ export class KernelLowering {
     throw new Error(`AMDGPU lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
   }
 
-  poison(op: Op): void {
-    for (const r of op.results) this.set(r, { kind: "invalid" });
-  }
 
   carrier(t: Type): Carrier | undefined {
     if (t.kind === "prim") return carrierOf(t.name);

@@ -14,6 +14,7 @@ import { part } from "../machine/program.js";
 import { add64, compareInt, int32, mul64, select } from "./arith.js";
 import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
 import { launchedGroupSize } from "./hidden.js";
+import { unexpandedScan } from "../../../dialects/lowering.js";
 
 type Cx = KernelLowering;
 
@@ -266,6 +267,12 @@ const subgroupBroadcastRule: Rule = (cx, op) => {
 
 const MAX_FOLD = 256;
 
+/** Slot bytes of a reduced value (the pipeline's collective scratch, passes/storage.ts) and its LDS load/store suffixes. */
+const SLOTS: Readonly<Record<string, readonly [bytes: number, load: string, store: string]>> = {
+  i8: [1, "u8", "b8"], i16: [2, "u16", "b16"], f16: [2, "u16", "b16"], bf16: [2, "u16", "b16"],
+  i32: [4, "b32", "b32"], f32: [4, "b32", "b32"], i64: [8, "b64", "b64"], f64: [8, "b64", "b64"],
+};
+
 /**
  * Whole waves: a butterfly reduction in each wave (all lanes get the same bits), one LDS
  * slot per wave (in the collective's scratch, at the offset the pipeline assigned),
@@ -274,18 +281,6 @@ const MAX_FOLD = 256;
  * in a slot of its own and all slots are folded in flat-id order. Either way the
  * association is the same everywhere, so every invocation gets the same value.
  */
-/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
-const workgroupScan: Rule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
-  cx.poison(op);
-};
-
-/** Slot bytes of a reduced value (the pipeline's collective scratch, passes/storage.ts) and its LDS load/store suffixes. */
-const SLOTS: Readonly<Record<string, readonly [bytes: number, load: string, store: string]>> = {
-  i8: [1, "u8", "b8"], i16: [2, "u16", "b16"], f16: [2, "u16", "b16"], bf16: [2, "u16", "b16"],
-  i32: [4, "b32", "b32"], f32: [4, "b32", "b32"], i64: [8, "b64", "b64"], f64: [8, "b64", "b64"],
-};
-
 const workgroupReduceRule = (combine: Combine): Rule => (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   const offset = cx.kernel.allocations.get(op)?.offset;
@@ -331,7 +326,7 @@ export function kernelRules(combine: Combine) {
 }
 
 const KERNEL_RULES = {
-  "kernel.workgroup.scan": workgroupScan,
+  "kernel.workgroup.scan": unexpandedScan,
   "kernel.workitem.id": workitemIdRule,
   "kernel.workgroup.id": workgroupIdRule,
   "kernel.workgroup.size": workgroupSizeRule,

@@ -22,6 +22,7 @@ import { add64, constantOffset, int32, lshlAdd64, mul64, shl64 } from "./arith.j
 import { drain } from "./kernel-rules.js";
 import { operandOf, resultOf, type Carrier, type KernelLowering, type Lowered, type MemorySpace, type Rule, type Scalar } from "./context.js";
 import { MAX_PRIVATE_SEGMENT_BYTES, privateLayout } from "./scratch.js";
+import { passOperandsThrough } from "../../../dialects/lowering.js";
 
 type Cx = KernelLowering;
 type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -198,7 +199,6 @@ const allocaRule: Rule = (cx, op) => {
   cx.set(resultOf(op), { kind: "buffer", space: "scratch", addr: cx.const("i64", BigInt(offset)) });
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
 /** Element strides of a view type (ir/strides.ts). */
 function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
@@ -581,9 +581,9 @@ export const MEMORY_RULES = {
   "buffer.alloca": allocaRule,
   "buffer.view": viewRule,
   "buffer.length": bufferLength,
-  "buffer.assume.noalias": identity,
-  "buffer.assume.alignment": identity,
-  "buffer.assume.memory_space": identity,
+  "buffer.assume.noalias": passOperandsThrough,
+  "buffer.assume.alignment": passOperandsThrough,
+  "buffer.assume.memory_space": passOperandsThrough,
   "encoding.layout.dense": denseLayout,
   "encoding.layout.strided": stridedLayout,
   "view.subview": subviewRule,

@@ -5,7 +5,7 @@
  * results.
  */
 import type { Op } from "../../../ir/core.js";
-import { NEVER_LOWERED, unsupported, type LoweringTable } from "../../../dialects/lowering.js";
+import { NEVER_LOWERED, unsupported, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
@@ -41,7 +41,6 @@ const constantRule: Rule = (cx, op) => {
   cx.set(r, c);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(operandOf(op, i))));
 
 /** A binary lane operation on scalars or lane by lane on vectors. */
 type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
@@ -610,8 +609,8 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "index.constant": constantRule,
   "scalar.constant": constantRule,
   "vector.constant": constantRule,
-  "index.assume": identity,
-  "scalar.assume": identity,
+  "index.assume": passOperandsThrough,
+  "scalar.assume": passOperandsThrough,
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
   ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
   ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast", "ceildivsi", "ceildivui", "floordivsi"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),

@@ -12,12 +12,11 @@
  * Errors never stop lowering: an unsupported op is reported at its span and its results
  * become `invalid`, so one pass finds every problem; a kernel with diagnostics is not printed.
  */
-import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
-import { D } from "../../../core/diag/catalog.js";
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxFeature, PtxTargetInfo } from "../profile.js";
+import { KernelLoweringBase } from "../../../dialects/lowering.js";
 
 /** The carrier of a Loom scalar: `index`/`offset` are i64; i8 lives sign-extended in 16 bits. */
 export type PtxScalar = "pred" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64";
@@ -92,13 +91,10 @@ const REG_CLASS_OF: Readonly<Record<PtxScalar, number>> = { pred: 0, i8: 1, i16:
 /** Integer immediates 0…255 per carrier, made once: address arithmetic asks for the same few. */
 const SMALL_INTS: Partial<Record<PtxScalar, Scalar[]>> = {};
 
-export class KernelLowering {
-  readonly diagnostics: Diagnostic[] = [];
+export class KernelLowering extends KernelLoweringBase<Lowered> {
   readonly lines: string[] = [];
   /** Module-scope-in-function declarations (`.local` arrays). */
   readonly locals: string[] = [];
-  private readonly values = new Map<Value, Lowered>();
-  private readonly reported = new Set<Op | Value>();
   /** Registers made so far, per class of REG_CLASSES. */
   private readonly counts = [0, 0, 0, 0];
   private labels = 0;
@@ -110,15 +106,12 @@ export class KernelLowering {
   ncLoads: ReadonlySet<Op> = new Set();
   usesShared = false;
 
-  /** Lowers a nested single-block region and returns its terminator (installed by kernel.ts). */
-  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
-    throw new Error("PTX lowering: lowerRegion is not installed");
-  };
 
   constructor(
-    readonly kernel: PreparedKernel,
+    kernel: PreparedKernel,
     readonly info: PtxTargetInfo,
   ) {
+    super(kernel, "PTX");
     this.sharedName = `${kernel.exportName}_shared`;
     this.paramName = `${kernel.exportName}_param`;
   }
@@ -128,16 +121,7 @@ export class KernelLowering {
   }
 
   // ---- diagnostics --------------------------------------------------------------------------
-  unsupported(at: Op | Value, what: string, help?: string): void {
-    if (this.reported.has(at)) return;
-    this.reported.add(at);
-    const span = at.span ?? this.kernel.op.span;
-    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
-  }
 
-  report(d: Diagnostic): void {
-    this.diagnostics.push(d);
-  }
 
   requireFeature(at: Op | Value, feature: PtxFeature, what: string): boolean {
     if (this.info.features[feature]) return true;
@@ -160,15 +144,7 @@ export class KernelLowering {
   }
 
   // ---- values -------------------------------------------------------------------------------
-  set(v: Value, l: Lowered): void {
-    this.values.set(v, l);
-  }
 
-  get(v: Value): Lowered {
-    const l = this.values.get(v);
-    if (!l) throw new Error(`PTX lowering: '%${v.name}' used before it was lowered`);
-    return l;
-  }
 
   /** The scalar a value became (a placeholder register for an invalid one). */
   scalar(v: Value): Scalar {
@@ -178,9 +154,6 @@ export class KernelLowering {
     throw new Error(`PTX lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
   }
 
-  poison(op: Op): void {
-    for (const r of op.results) this.set(r, { kind: "invalid" });
-  }
 
   scalarType(t: Type): PtxScalar | undefined {
     return ptxScalarOf(t.kind === "prim" ? t.name : t.element.name);

@@ -10,6 +10,7 @@ import type { Op } from "../../../ir/core.js";
 import { WARP_SIZE } from "../profile.js";
 import { b, BYTES, type KernelLowering, type PtxScalar, type Rule, type Scalar } from "./context.js";
 import { combine, select } from "./lanes.js";
+import { unexpandedScan } from "../../../dialects/lowering.js";
 
 const FULL_MASK = "-1";
 
@@ -134,12 +135,6 @@ const subgroupBroadcast: Rule = (cx, op) => {
  * so every invocation gets the same result and float association is fixed; a second
  * `bar.sync` keeps the scratch reusable.
  */
-/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
-const workgroupScan: Rule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
-  cx.poison(op);
-};
-
 const workgroupReduce: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   if (!size) {
@@ -206,6 +201,6 @@ export const KERNEL_RULES = {
   "kernel.subgroup.shuffle": subgroupShuffle,
   "kernel.subgroup.broadcast": subgroupBroadcast,
   "kernel.workgroup.reduce": workgroupReduce,
-  "kernel.workgroup.scan": workgroupScan,
+  "kernel.workgroup.scan": unexpandedScan,
   "kernel.assert": assertRule,
 } as const satisfies Record<string, Rule>;

@@ -13,6 +13,7 @@ import { viewElementStrides } from "../../../ir/strides.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
 import { propOf } from "../../../dialects/registry.js";
+import { passOperandsThrough } from "../../../dialects/lowering.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
 
@@ -96,7 +97,6 @@ const lengthRule: Rule = (cx, op) => {
   cx.set(op.results[0]!, buf.length);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 
 const alignmentRule: Rule = (cx, op) => {
   const n = Number(op.props.minimumAlignment ?? 1);
@@ -293,9 +293,9 @@ export const MEMORY_RULES = {
   "buffer.alloca": allocaRule,
   "buffer.view": viewRule,
   "buffer.length": lengthRule,
-  "buffer.assume.noalias": identity,
+  "buffer.assume.noalias": passOperandsThrough,
   "buffer.assume.alignment": alignmentRule,
-  "buffer.assume.memory_space": identity,
+  "buffer.assume.memory_space": passOperandsThrough,
   "encoding.layout.dense": denseLayout,
   "encoding.layout.strided": stridedLayout,
   "view.subview": subviewRule,

@@ -6,10 +6,10 @@
  * `ld.global.nc.v4.f32`, the 128-bit load); otherwise each lane is its own access.
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../dialects/registry.js";
 import { laneSteps, type VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
-import { combine, LANE_RULES, select } from "./lanes.js";
+import { LANE_RULES, select } from "./lanes.js";
+import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;
@@ -23,59 +23,14 @@ function vectorOperand(cx: KernelLowering, op: Op, i: number): VectorValue | und
   return l.kind === "vector" ? l : undefined;
 }
 
-/** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
-function leadingOffset(cx: KernelLowering, op: Op, shape: readonly number[]): { offset: Scalar; tail: number } {
-  const idx = indicesOf(op);
-  const tail = shape.slice(idx.length).reduce((a, x) => a * x, 1);
-  let offset = cx.i64(0);
-  idx.forEach((i, d) => {
-    const stride = shape.slice(d + 1, idx.length).reduce((a, x) => a * x, 1);
-    offset = cx.add64(offset, cx.mul64(typeof i === "bigint" ? cx.i64(i) : cx.scalar(i), cx.i64(stride)));
-  });
-  return { offset, tail };
-}
-
-const splat: Rule = (cx, op) => {
-  const n = (op.results[0]!.type as VectorType).shape.reduce((a, x) => a * x, 1);
-  const v = cx.scalar(op.operands[0]!);
-  cx.set(op.results[0]!, { kind: "vector", lanes: new Array<Scalar>(n).fill(v), t: v.t });
-};
-
-const fromElements: Rule = (cx, op) => {
-  cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => cx.scalar(v)), t: cx.typeOf(op.results[0]!) });
-};
-
-const extract: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 0));
-  const count = v.lanes.length / tail;
-  const lanes: Scalar[] = [];
-  for (let r = 0; r < tail; r++) {
-    if (offset.c !== undefined) {
-      lanes.push(v.lanes[Number(offset.c) * tail + r]!);
-      continue;
-    }
-    let acc = v.lanes[r]!;
-    for (let k = 1; k < count; k++) acc = select(cx, cx.op("setp.eq.s64", "pred", offset, String(k)), v.lanes[k * tail + r]!, acc);
-    lanes.push(acc);
-  }
-  const result = op.results[0]!;
-  cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
-};
-
-const insert: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 1);
-  const x = cx.get(op.operands[0]!);
-  if (!v || x.kind === "invalid") return cx.poison(op);
-  const parts = x.kind === "vector" ? x.lanes : [cx.scalar(op.operands[0]!)];
-  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 1));
-  const lanes = v.lanes.map((old, j) => {
-    const slot = Math.floor(j / tail);
-    if (offset.c !== undefined) return Number(offset.c) === slot ? parts[j % tail]! : old;
-    return select(cx, cx.op("setp.eq.s64", "pred", offset, String(slot)), parts[j % tail]!, old);
-  });
-  cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+/** Lane-index arithmetic in the 64-bit index carrier (dynamic lane indices compare with `setp.eq.s64`). */
+const INDEXING: LaneIndexing<KernelLowering, Scalar> = {
+  scalar: (cx, v) => cx.scalar(v),
+  index: (cx, n) => cx.i64(n),
+  add: (cx, a, x) => cx.add64(a, x),
+  mul: (cx, a, x) => cx.mul64(a, x),
+  equals: (cx, offset, k) => cx.op("setp.eq.s64", "pred", offset, String(k)),
+  select,
 };
 
 /** View indices of each lane: vector axes walk the trailing view axes from the origin. */
@@ -130,16 +85,6 @@ const store: Rule = (cx, op) => {
   laneIndices(cx, origin, shape).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
 };
 
-/** Strict left fold `((init ⊕ l₀) ⊕ l₁) …` in lane order. */
-const reduce: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const kind = String(op.props.kind);
-  let acc = cx.scalar(op.operands[1]!);
-  for (const lane of v.lanes) acc = combine(cx, op, kind, v.t, acc, lane);
-  cx.set(op.results[0]!, acc);
-};
-
 /** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane), from the accumulator operand. */
 const dotf: Rule = (cx, op) => {
   const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
@@ -168,11 +113,7 @@ const iota: Rule = (cx, op) => {
 export const VECTOR_RULES = {
   "vector.dotf": dotf,
   "vector.iota": iota,
-  "vector.splat": splat,
-  "vector.from_elements": fromElements,
-  "vector.extract": extract,
-  "vector.insert": insert,
+  ...scalarizedVectorRules(INDEXING, LANE_RULES),
   "vector.load": load,
   "vector.store": store,
-  "vector.reduce": reduce,
 } as const satisfies Record<string, Rule>;

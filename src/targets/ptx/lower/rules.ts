@@ -6,7 +6,7 @@
  */
 import type { Literal, Op } from "../../../ir/core.js";
 import type { KernelLowering, PtxScalar, Rule, Scalar } from "./context.js";
-import { NEVER_LOWERED, type LoweringTable } from "../../../dialects/lowering.js";
+import { NEVER_LOWERED, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
 import { INDEX_LANE_RULES, lanewiseEntries } from "../../../dialects/lanewise.js";
 import { LANE_RULES } from "./lanes.js";
 import { CONTROL_RULES } from "./rules-control.js";
@@ -43,7 +43,6 @@ const constantRule: Rule = (cx, op) => {
   cx.set(result, c);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 
 /** Partial in type because the lanewise entries are built from the registry; test/ptx/table.test.ts holds it to the registry. */
 export const PTX_RULES: Partial<LoweringTable<Rule>> = {
@@ -51,8 +50,8 @@ export const PTX_RULES: Partial<LoweringTable<Rule>> = {
   "index.constant": constantRule,
   "scalar.constant": constantRule,
   "vector.constant": constantRule,
-  "index.assume": identity,
-  "scalar.assume": identity,
+  "index.assume": passOperandsThrough,
+  "scalar.assume": passOperandsThrough,
   // index.scale is a 64-bit multiply here (index and offset share the i64 carrier).
   ...lanewiseEntries<KernelLowering, Scalar, PtxScalar>(LANE_RULES, { ...INDEX_LANE_RULES, scale: "muli" }),
   ...CONTROL_RULES,

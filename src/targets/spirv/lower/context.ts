@@ -8,9 +8,7 @@
  * become `invalid`, so one pass finds every problem. A module with diagnostics is never
  * serialized, so ids handed out for invalid values need no definition.
  */
-import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
-import { D } from "../../../core/diag/catalog.js";
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
 import type { ArgSlot, PreparedKernel } from "../../../core/prepared.js";
 import type { FunctionBuilder } from "../function.js";
@@ -19,6 +17,7 @@ import type { BinaryOpcode, Id, Instruction, UnaryOpcode } from "../instructions
 import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js";
 import type { BooleanFeature, SpirvTargetInfo, SubgroupOperation } from "../profile.js";
 import { BuiltIn, Decoration, Op as SpvOp, StorageClass } from "../spec.js";
+import { KernelLoweringBase } from "../../../dialects/lowering.js";
 
 /** Where a buffer's bytes live. */
 export type BufferRoot =
@@ -86,12 +85,9 @@ export function scalarTypeOf(name: PrimName): ScalarType | undefined {
   }
 }
 
-export class KernelLowering {
-  readonly diagnostics: Diagnostic[] = [];
+export class KernelLowering extends KernelLoweringBase<Lowered> {
   /** Global variables the entry point references (its interface, SPIR-V ≥ 1.4). */
   readonly iface = new Set<Id>();
-  private readonly values = new Map<Value, Lowered>();
-  private readonly reported = new Set<Op | Value>();
   /** Per-kernel declarations keyed by the rule that owns them (buffer variables, scratch, ...). */
   readonly memo = new Map<string, Id>();
   /** Each binding's StorageBuffer variable per element type (memory-rules.ts `bufferVariable`). */
@@ -111,17 +107,16 @@ export class KernelLowering {
    * the region's terminator (not lowered: its operands are the caller's to use). Installed
    * by kernel.ts, so that control-flow rules need not import the rule table.
    */
-  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
-    throw new Error("SPIR-V lowering: lowerRegion is not installed");
-  };
 
   constructor(
     readonly module: SpirvModule,
     readonly shared: SharedGlobals,
-    readonly kernel: PreparedKernel,
+    kernel: PreparedKernel,
     readonly info: SpirvTargetInfo,
     readonly fn: FunctionBuilder,
-  ) {}
+  ) {
+    super(kernel, "SPIR-V");
+  }
 
   get target(): string {
     return `SPIR-V profile '${this.kernel.profile.identifier}' (${this.info.environment})`;
@@ -129,16 +124,7 @@ export class KernelLowering {
 
   // ---- diagnostics --------------------------------------------------------------------------
   /** Reports TARGET/001 at `at` (once per op or value). */
-  unsupported(at: Op | Value, what: string, help?: string): void {
-    if (this.reported.has(at)) return;
-    this.reported.add(at);
-    const span = at.span ?? this.kernel.op.span;
-    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
-  }
 
-  report(d: Diagnostic): void {
-    this.diagnostics.push(d);
-  }
 
   hasFeature(feature: BooleanFeature): boolean {
     return this.info.features[feature];
@@ -188,15 +174,7 @@ export class KernelLowering {
   }
 
   // ---- values -------------------------------------------------------------------------------
-  set(v: Value, l: Lowered): void {
-    this.values.set(v, l);
-  }
 
-  get(v: Value): Lowered {
-    const l = this.values.get(v);
-    if (!l) throw new Error(`SPIR-V lowering: '%${v.name}' used before it was lowered`);
-    return l;
-  }
 
   /** The scalar id of a value (a fresh, never-defined id for an invalid one). */
   scalar(v: Value): Id {
@@ -212,9 +190,6 @@ export class KernelLowering {
   }
 
   /** Marks every result of `op` invalid (after an error). */
-  poison(op: Op): void {
-    for (const r of op.results) this.set(r, { kind: "invalid" });
-  }
 
   /** The scalar carrier of a primitive type (callers have run `checkTypes`). */
   scalarType(t: Type): ScalarType {

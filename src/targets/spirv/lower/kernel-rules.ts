@@ -14,6 +14,7 @@ import { combine } from "./arith-rules.js";
 import { DIM_COMPONENT, type KernelLowering, type OpRule } from "./context.js";
 import { countedLoop } from "./control-rules.js";
 import { propOf } from "../../../dialects/registry.js";
+import { unexpandedScan } from "../../../dialects/lowering.js";
 
 function dim(op: Op): number {
   return DIM_COMPONENT[String(op.props.dim)] ?? 0;
@@ -178,12 +179,6 @@ const subgroupBroadcast: OpRule = (cx, op) => {
  * then folds all slots in flat-id order, so every invocation gets the same result and float
  * association is fixed. A barrier before and after keeps the scratch reusable.
  */
-/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
-const workgroupScan: OpRule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
-  cx.poison(op);
-};
-
 const workgroupReduce: OpRule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   if (!size) return cx.poison(op);
@@ -240,6 +235,6 @@ export const KERNEL_RULES = {
   "kernel.subgroup.shuffle": subgroupShuffle,
   "kernel.subgroup.broadcast": subgroupBroadcast,
   "kernel.workgroup.reduce": workgroupReduce,
-  "kernel.workgroup.scan": workgroupScan,
+  "kernel.workgroup.scan": unexpandedScan,
   "kernel.assert": assertRule,
 } satisfies Partial<Record<OpName, OpRule>>;

@@ -11,13 +11,12 @@
  * `u32`. Errors never stop lowering: an unsupported op is reported at its span and its
  * results become `invalid`, so one pass finds every problem.
  */
-import { makeDiagnostic, type Diagnostic } from "../../../core/diag/diagnostic.js";
-import { D } from "../../../core/diag/catalog.js";
-import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { WgslFeature, WgslTargetInfo } from "../profile.js";
 import type { Root } from "./storage.js";
+import { KernelLoweringBase } from "../../../dialects/lowering.js";
 
 /** The WGSL type carrying a Loom scalar. */
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
@@ -83,8 +82,7 @@ type NamePrefix = "v" | "m" | "i" | "x" | "k";
 const FRESH_NAMES: Readonly<Record<NamePrefix, string[]>> = { v: [], m: [], i: [], x: [], k: [] };
 const CACHED_NAMES = 8192;
 
-export class KernelLowering {
-  readonly diagnostics: Diagnostic[] = [];
+export class KernelLowering extends KernelLoweringBase<Lowered> {
   readonly lines: string[] = [];
   /** Function-scope declarations that must precede the body (private arrays). */
   readonly locals: string[] = [];
@@ -100,8 +98,6 @@ export class KernelLowering {
   readonly uniformFields = new Map<number, { readonly name: string; readonly t: WType }>();
   readonly usedFeatures = new Set<WgslFeature>();
   readonly subgroupOperations = new Set<string>();
-  private readonly values = new Map<Value, Lowered>();
-  private readonly reported = new Set<Op | Value>();
   private counter = 0;
   private depth = 1;
   /** The export name, the prefix of the kernel's module-scope names (one-byte: `oneByte`). */
@@ -109,17 +105,14 @@ export class KernelLowering {
   /** Name of the argument-block uniform variable. */
   readonly argsName: string;
 
-  /** Lowers a nested single-block region and returns its terminator (installed by kernel.ts). */
-  lowerRegion: (region: Region, args: readonly Lowered[]) => Op = () => {
-    throw new Error("WGSL lowering: lowerRegion is not installed");
-  };
 
   constructor(
-    readonly kernel: PreparedKernel,
+    kernel: PreparedKernel,
     readonly info: WgslTargetInfo,
     /** Storage roots by the value that creates them (buffer arguments, allocations). */
     readonly roots: ReadonlyMap<Value, Root>,
   ) {
+    super(kernel, "WGSL");
     this.entryName = oneByte(kernel.exportName);
     this.argsName = `${this.entryName}_args`;
   }
@@ -129,16 +122,7 @@ export class KernelLowering {
   }
 
   // ---- diagnostics --------------------------------------------------------------------------
-  unsupported(at: Op | Value, what: string, help?: string): void {
-    if (this.reported.has(at)) return;
-    this.reported.add(at);
-    const span = at.span ?? this.kernel.op.span;
-    this.diagnostics.push(makeDiagnostic(D.unsupported, span, [what, this.target], help ? { help } : undefined));
-  }
 
-  report(d: Diagnostic): void {
-    this.diagnostics.push(d);
-  }
 
   requireFeature(at: Op | Value, feature: WgslFeature, what: string): boolean {
     if (this.info.features.includes(feature)) {
@@ -186,15 +170,7 @@ export class KernelLowering {
   }
 
   // ---- values -------------------------------------------------------------------------------
-  set(v: Value, l: Lowered): void {
-    this.values.set(v, l);
-  }
 
-  get(v: Value): Lowered {
-    const l = this.values.get(v);
-    if (!l) throw new Error(`WGSL lowering: '%${v.name}' used before it was lowered`);
-    return l;
-  }
 
   /** The scalar a value became (a placeholder for an invalid one). */
   scalar(v: Value): Scalar {
@@ -204,9 +180,6 @@ export class KernelLowering {
     throw new Error(`WGSL lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
   }
 
-  poison(op: Op): void {
-    for (const r of op.results) this.set(r, { kind: "invalid" });
-  }
 
   scalarType(t: Type): WType | undefined {
     if (t.kind === "prim") return wgslTypeOf(t.name);

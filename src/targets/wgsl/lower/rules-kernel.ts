@@ -9,6 +9,7 @@
 import type { Op } from "../../../ir/core.js";
 import type { KernelLowering, Rule, Scalar, WType } from "./context.js";
 import { combine, select } from "./lanes.js";
+import { unexpandedScan } from "../../../dialects/lowering.js";
 
 function dim(op: Op): "x" | "y" | "z" {
   const d = String(op.props.dim);
@@ -142,12 +143,6 @@ const subgroupBroadcast: Rule = (cx, op) => {
  * then each folds all slots in flat-id order, so every invocation gets the same result and
  * float association is fixed; a second barrier keeps the scratch reusable.
  */
-/** Not lowered yet: a scan needs per-invocation scratch and a log-step pass this back end lacks. */
-const workgroupScan: Rule = (cx, op) => {
-  cx.unsupported(op, "'kernel.workgroup.scan'", "scans are expanded for a static workgroup size and a scalar value other than i1; 'loom check --device interp' runs the rest");
-  cx.poison(op);
-};
-
 const workgroupReduce: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
   if (!size) {
@@ -197,6 +192,6 @@ export const KERNEL_RULES = {
   "kernel.subgroup.shuffle": subgroupShuffle,
   "kernel.subgroup.broadcast": subgroupBroadcast,
   "kernel.workgroup.reduce": workgroupReduce,
-  "kernel.workgroup.scan": workgroupScan,
+  "kernel.workgroup.scan": unexpandedScan,
   "kernel.assert": assertRule,
 } as const satisfies Record<string, Rule>;

@@ -14,6 +14,7 @@ import { viewElementStrides } from "../../../ir/strides.js";
 import { propOf } from "../../../dialects/registry.js";
 import { BYTES, type KernelLowering, type Rule, type Scalar, type ViewValue, type WType } from "./context.js";
 import type { Root } from "./storage.js";
+import { passOperandsThrough } from "../../../dialects/lowering.js";
 
 /** Index list of an op as `i32` scalars. */
 export function indexScalars(cx: KernelLowering, op: Op): Scalar[] {
@@ -78,7 +79,6 @@ const lengthRule: Rule = (cx, op) => {
   cx.set(op.results[0]!, buf.length);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 
 /** Element strides of a view type (ir/strides.ts). */
 function stridesOf(cx: KernelLowering, type: ViewType): Scalar[] | undefined {
@@ -237,9 +237,9 @@ export const MEMORY_RULES = {
   "buffer.alloca": allocaRule,
   "buffer.view": viewRule,
   "buffer.length": lengthRule,
-  "buffer.assume.noalias": identity,
-  "buffer.assume.alignment": identity,
-  "buffer.assume.memory_space": identity,
+  "buffer.assume.noalias": passOperandsThrough,
+  "buffer.assume.alignment": passOperandsThrough,
+  "buffer.assume.memory_space": passOperandsThrough,
   "encoding.layout.dense": denseLayout,
   "encoding.layout.strided": stridedLayout,
   "view.subview": subviewRule,

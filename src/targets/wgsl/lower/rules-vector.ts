@@ -5,10 +5,10 @@
  * access each lane's element (docs/wgsl.md "Vectors").
  */
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../dialects/registry.js";
 import type { VectorType } from "../../../ir/types.js";
 import type { KernelLowering, Lowered, Rule, Scalar, VectorValue } from "./context.js";
-import { combine, LANE_RULES, select } from "./lanes.js";
+import { LANE_RULES, select } from "./lanes.js";
+import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
 import { indexScalars, loadElement, storeElement, wordIndex } from "./rules-memory.js";
 
 function shapeOf(op: Op, operand: number): readonly number[] {
@@ -20,59 +20,14 @@ function vectorOperand(cx: KernelLowering, op: Op, i: number): VectorValue | und
   return l.kind === "vector" ? l : undefined;
 }
 
-/** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
-function leadingOffset(cx: KernelLowering, op: Op, shape: readonly number[]): { offset: Scalar; tail: number } {
-  const idx = indicesOf(op);
-  const tail = shape.slice(idx.length).reduce((a, x) => a * x, 1);
-  let offset = cx.i32(0);
-  idx.forEach((i, d) => {
-    const stride = shape.slice(d + 1, idx.length).reduce((a, x) => a * x, 1);
-    offset = cx.add(offset, cx.mul(typeof i === "bigint" ? cx.i32(i) : cx.scalar(i), cx.i32(stride)));
-  });
-  return { offset, tail };
-}
-
-const splat: Rule = (cx, op) => {
-  const n = (op.results[0]!.type as VectorType).shape.reduce((a, x) => a * x, 1);
-  const v = cx.scalar(op.operands[0]!);
-  cx.set(op.results[0]!, { kind: "vector", lanes: new Array<Scalar>(n).fill(v), t: v.t });
-};
-
-const fromElements: Rule = (cx, op) => {
-  cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => cx.scalar(v)), t: cx.typeOf(op.results[0]!) });
-};
-
-const extract: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 0));
-  const count = v.lanes.length / tail;
-  const lanes: Scalar[] = [];
-  for (let r = 0; r < tail; r++) {
-    if (offset.c !== undefined) {
-      lanes.push(v.lanes[Number(offset.c) * tail + r]!);
-      continue;
-    }
-    let acc = v.lanes[r]!;
-    for (let k = 1; k < count; k++) acc = select(cx, cx.let("bool", `(${offset.e} == ${k}i)`), v.lanes[k * tail + r]!, acc);
-    lanes.push(acc);
-  }
-  const result = op.results[0]!;
-  cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : lanes[0]!);
-};
-
-const insert: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 1);
-  const x = cx.get(op.operands[0]!);
-  if (!v || x.kind === "invalid") return cx.poison(op);
-  const parts = x.kind === "vector" ? x.lanes : [cx.scalar(op.operands[0]!)];
-  const { offset, tail } = leadingOffset(cx, op, shapeOf(op, 1));
-  const lanes = v.lanes.map((old, j) => {
-    const slot = Math.floor(j / tail);
-    if (offset.c !== undefined) return Number(offset.c) === slot ? parts[j % tail]! : old;
-    return select(cx, cx.let("bool", `(${offset.e} == ${slot}i)`), parts[j % tail]!, old);
-  });
-  cx.set(op.results[0]!, { kind: "vector", lanes, t: v.t });
+/** Lane-index arithmetic in 32 bits, like every index value on this target. */
+const INDEXING: LaneIndexing<KernelLowering, Scalar> = {
+  scalar: (cx, v) => cx.scalar(v),
+  index: (cx, n) => cx.i32(n),
+  add: (cx, a, x) => cx.add(a, x),
+  mul: (cx, a, x) => cx.mul(a, x),
+  equals: (cx, offset, k) => cx.let("bool", `(${offset.e} == ${k}i)`),
+  select,
 };
 
 /** View indices of each lane: vector axes walk the trailing view axes from the origin. */
@@ -110,16 +65,6 @@ const store: Rule = (cx, op) => {
   laneIndices(cx, indexScalars(cx, op), shapeOf(op, 0)).forEach((idx, lane) => storeElement(cx, view, wordIndex(cx, view, idx), v.lanes[lane]!));
 };
 
-/** Strict left fold `((init ⊕ l₀) ⊕ l₁) …` in lane order. */
-const reduce: Rule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const kind = String(op.props.kind);
-  let acc = cx.scalar(op.operands[1]!);
-  for (const lane of v.lanes) acc = combine(cx, op, kind, v.t, acc, lane);
-  cx.set(op.results[0]!, acc);
-};
-
 /** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane). */
 const dotf: Rule = (cx, op) => {
   const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
@@ -145,11 +90,7 @@ const iota: Rule = (cx, op) => {
 export const VECTOR_RULES = {
   "vector.dotf": dotf,
   "vector.iota": iota,
-  "vector.splat": splat,
-  "vector.from_elements": fromElements,
-  "vector.extract": extract,
-  "vector.insert": insert,
+  ...scalarizedVectorRules(INDEXING, LANE_RULES),
   "vector.load": load,
   "vector.store": store,
-  "vector.reduce": reduce,
 } as const satisfies Record<string, Rule>;

@@ -4,7 +4,7 @@
  * holds come from the shared `NEVER_LOWERED`.
  */
 import type { Op } from "../../../ir/core.js";
-import { NEVER_LOWERED, type LoweringTable } from "../../../dialects/lowering.js";
+import { NEVER_LOWERED, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
 import { propOf } from "../../../dialects/registry.js";
 import { KernelLowering, type Rule, type Scalar, type WType } from "./context.js";
 import { lanewiseEntries } from "../../../dialects/lanewise.js";
@@ -41,7 +41,6 @@ const constantRule: Rule = (cx, op) => {
   cx.set(result, c);
 };
 
-const identity: Rule = (cx, op) => op.results.forEach((r, i) => cx.set(r, cx.get(op.operands[i]!)));
 
 /** Partial in type because the lanewise entries are built from the registry; test/wgsl/table.test.ts holds it to the registry. */
 export const WGSL_RULES: Partial<LoweringTable<Rule>> = {
@@ -49,8 +48,8 @@ export const WGSL_RULES: Partial<LoweringTable<Rule>> = {
   "index.constant": constantRule,
   "scalar.constant": constantRule,
   "vector.constant": constantRule,
-  "index.assume": identity,
-  "scalar.assume": identity,
+  "index.assume": passOperandsThrough,
+  "scalar.assume": passOperandsThrough,
   ...lanewiseEntries<KernelLowering, Scalar, WType>(LANE_RULES),
   ...CONTROL_RULES,
   ...MEMORY_RULES,
