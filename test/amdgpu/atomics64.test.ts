@@ -11,14 +11,10 @@ import { readFileSync } from "node:fs";
 import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/atomics64.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 /** Random i64 values as 32-bit words (low dword first): either sign, full range and small. */
 function i64Words(count: number, rng: () => number): Uint32Array {
@@ -43,6 +39,6 @@ function args(n: number, rng: () => number): KernelCase["args"] {
 
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`atomics64 on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "atomics64", processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, random(31 + k)) });
+    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "atomics64", processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, lcg(31 + k)) });
   });
 }

@@ -10,14 +10,10 @@ import { readFileSync } from "node:fs";
 import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/f64-int64.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 function args(n: number, rng: () => number): KernelCase["args"] {
   const count = Math.max(1, n);
@@ -38,6 +34,6 @@ function args(n: number, rng: () => number): KernelCase["args"] {
 
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`f64_int64 on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "f64_int64", processor, sizes: [1, 37, 200], args: (n, k) => args(n, random(11 + k)) });
+    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "f64_int64", processor, sizes: [1, 37, 200], args: (n, k) => args(n, lcg(11 + k)) });
   });
 }

@@ -9,14 +9,10 @@ import { readFileSync } from "node:fs";
 import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/f64.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 /** Random doubles as 32-bit words (low dword first). */
 function doubles(count: number, rng: () => number): Uint32Array {
@@ -38,6 +34,6 @@ function args(n: number, rng: () => number): KernelCase["args"] {
 
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`f64_ops on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "f64_ops", processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, random(3 + k)) });
+    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol: "f64_ops", processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, lcg(3 + k)) });
   });
 }

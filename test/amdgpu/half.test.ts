@@ -11,17 +11,10 @@ import { readFileSync } from "node:fs";
 import { compileKernel, findDeviceProvider, type KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/half.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** Random finite f16 bits: exponents across the range (subnormals included), either sign. */
 function f16Words(count: number, rng: () => number): Uint32Array {
@@ -68,7 +61,7 @@ const SIZES = [0, 1, 37, 130];
 for (const processor of ["gfx1100", "gfx942"]) {
   for (const [symbol, args] of Object.entries(CASES)) {
     test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => args(n, random(101 + k)) });
+      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => args(n, lcg(101 + k)) });
     });
   }
 }

@@ -9,14 +9,10 @@ import { readFileSync } from "node:fs";
 import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/narrow.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 const words = (count: number, rng: () => number) => Uint32Array.from({ length: Math.max(1, count) }, () => Math.floor(rng() * 2 ** 32));
 
@@ -40,6 +36,6 @@ const CASES: Record<string, (n: number, rng: () => number) => KernelCase["args"]
 
 for (const processor of ["gfx1100", "gfx942"]) for (const [symbol, args] of Object.entries(CASES)) {
   test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, random(7 + k)) });
+    checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: [0, 1, 37, 130], args: (n, k) => args(n, lcg(7 + k)) });
   });
 }

@@ -12,17 +12,10 @@ import { readFileSync } from "node:fs";
 import type { KernelCase } from "../../src/harness/index.js";
 import { fromRoot } from "../util/paths.js";
 import { checkKernelOnSimulator } from "./llvm-checks.js";
+import { lcg } from "../util/lcg.js";
 
 const FILE = "test/amdgpu/data/reductions.loom";
 const TEXT = readFileSync(fromRoot(FILE), "utf8");
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** f16 bits of a small integer (exact, and so is every sum of 64 of them). */
 function halfOfInteger(k: number): number {
@@ -81,7 +74,7 @@ const SIZES = [0, 1, 37, 130];
 for (const processor of ["gfx1100", "gfx942"]) {
   for (const [symbol, make] of Object.entries(KERNELS)) {
     test(`${symbol} on ${processor}: LLVM agrees on the code and the simulator matches the interpreter bit for bit`, (t) => {
-      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => make(n, random(7 + k)) });
+      checkKernelOnSimulator(t, { file: FILE, text: TEXT, symbol, processor, sizes: SIZES, args: (n, k) => make(n, lcg(7 + k)) });
     });
   }
 }

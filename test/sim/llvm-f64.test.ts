@@ -9,16 +9,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fmaf } from "../../src/dialects/scalar/semantics.js";
 import { loadOpsProbe } from "./opencl.js";
+import { lcg } from "../util/lcg.js";
 
 const NEEDED: Record<string, readonly string[]> = {
   gfx1100: ["v_add_f64", "v_mul_f64", "v_fma_f64", "v_max_f64", "v_floor_f64", "v_cmp_lt_f64", "v_cvt_f64_f32", "v_cvt_f32_f64", "v_cvt_i32_f64"],
   gfx942: ["v_add_f64", "v_mul_f64", "v_fmac_f64", "v_max_f64", "v_floor_f64", "v_cmp_lt_f64", "v_cvt_f64_f32", "v_cvt_f32_f64", "v_cvt_i32_f64"],
 };
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 const F64 = new Float64Array(1), U64 = new BigUint64Array(F64.buffer);
 const bits = (x: number) => ((F64[0] = x), U64[0]!);
@@ -30,7 +26,7 @@ for (const mcpu of ["gfx1100", "gfx942"]) {
     if (!probe) return;
     const { rt, module } = probe;
     for (const n of [1, 37, 200]) {
-      const rng = random(n);
+      const rng = lcg(n);
       const value = () => (rng() - 0.5) * (1 + rng() * 2 ** -30) * 2 ** Math.floor(rng() * 40 - 20);
       const a = Float64Array.from({ length: n }, value), b = Float64Array.from({ length: n }, value);
       const f = Float32Array.from({ length: n }, () => Math.fround(value()));

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bitsToFloat, floatToBits, fmaf, roundToFormat } from "../../src/dialects/scalar/semantics.js";
 import { loadOpsProbe } from "./opencl.js";
+import { lcg } from "../util/lcg.js";
 
 const half = (bits: number) => bitsToFloat(BigInt(bits), "f16");
 const bitsOfHalf = (v: number) => Number(floatToBits(roundToFormat(v, "f16"), "f16"));
@@ -21,18 +22,13 @@ const NEEDED: Record<string, readonly string[]> = {
   gfx942: ["v_add_f16", "v_mul_f16", "v_fma_f16", "v_cmp_lt_f16", "v_cvt_f16_f32", "v_cvt_f32_f16", "v_pack_b32_f16", "global_load_ushort"],
 };
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
-
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built f16 arithmetic, compares and conversions (${mcpu}) match the JS reference in the simulator`, (t) => {
     const probe = loadOpsProbe(t, "half_ops", mcpu, { uses: NEEDED[mcpu], encodingSuffix: true });
     if (!probe) return;
     const { rt, module } = probe;
     for (const n of [1, 37, 200]) {
-      const rng = random(n);
+      const rng = lcg(n);
       const finite = () => ((rng() < 0.5 ? 0x8000 : 0) | ((Math.floor(rng() * 26) + (rng() < 0.1 ? 0 : 2)) << 10) | Math.floor(rng() * 1024)) & 0xfbff;
       const a = Uint16Array.from({ length: n }, finite), b = Uint16Array.from({ length: n }, finite);
       const f = Float32Array.from({ length: n }, () => (rng() - 0.5) * 2 ** Math.floor(rng() * 44 - 28));

@@ -8,16 +8,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadOpsProbe } from "./opencl.js";
+import { lcg } from "../util/lcg.js";
 
 const NEEDED: Record<string, readonly string[]> = {
   gfx1100: ["global_load_i8", "global_load_u8", "global_load_i16", "global_load_u16", "global_store_b16", "ds_load_u8", "ds_load_u16", "ds_store_b8", "ds_store_b16"],
   gfx942: ["global_load_sbyte", "global_load_ubyte", "global_load_sshort", "global_load_ushort", "global_store_short", "ds_read_u8", "ds_read_u16", "ds_write_b8", "ds_write_b16"],
 };
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
 
 for (const mcpu of ["gfx1100", "gfx942"]) {
   test(`LLVM-built byte and short loads, stores and LDS (${mcpu}) match the JS reference in the simulator`, (t) => {
@@ -25,7 +21,7 @@ for (const mcpu of ["gfx1100", "gfx942"]) {
     if (!probe) return;
     const { rt, module } = probe;
     for (const n of [1, 37, 128]) {
-      const rng = random(n);
+      const rng = lcg(n);
       const groups = Math.ceil(n / 64);
       const a = Int8Array.from({ length: n }, () => Math.floor(rng() * 256) - 128);
       const b = Uint8Array.from({ length: n }, () => Math.floor(rng() * 256));

@@ -3,6 +3,7 @@
  * test/sim/llvm-f64-divide.test.ts): every pair of special and boundary values, random
  * doubles across the whole exponent range, and quotients near the range ends.
  */
+import { lcg } from "./lcg.js";
 
 const F64 = new Float64Array(1), U64 = new BigUint64Array(F64.buffer);
 export const f64Bits = (x: number): bigint => ((F64[0] = x), U64[0]!);
@@ -18,16 +19,11 @@ const SPECIALS: readonly number[] = [
   1 + 2 ** -52, 1 - 2 ** -53, 2 ** 53 + 2, 0.5, 2.5, -2.5, 0.49999999999999994, 4503599627370497,
 ];
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 2 ** 32);
-}
-
 /** Pairs (a[i], b[i]): the specials against each other, then `count` random pairs and quotients near the range ends. */
 export function f64Pairs(count: number, seed: number): { a: Float64Array; b: Float64Array } {
   const xs: number[] = [], ys: number[] = [];
   for (const a of SPECIALS) for (const b of SPECIALS) xs.push(a), ys.push(b);
-  const rng = random(seed);
+  const rng = lcg(seed);
   const any = () => {
     const x = fromBits((BigInt(Math.floor(rng() * 2 ** 32)) << 32n) | BigInt(Math.floor(rng() * 2 ** 32)));
     return Number.isFinite(x) ? x : rng() - 0.5;
