@@ -114,7 +114,8 @@ export function regionLowering<C extends LoweringContext<L>, L>(
     entry(cx, op);
   };
   return (cx, region, args) => {
-    region.args.forEach((a, i) => cx.set(a, args[i] ?? invalid));
+    const regionArgs = region.args;
+    for (let i = 0; i < regionArgs.length; i++) cx.set(regionArgs[i]!, args[i] ?? invalid);
     const last = region.ops.at(-1);
     if (!last || !(isOp(last, "scf.yield") || isOp(last, "scf.condition") || isOp(last, "kernel.return"))) {
       throw new Error(`${backend} lowering: a region does not end in a terminator`);
