@@ -54,9 +54,9 @@ function dialectOf(name: string): string {
 /** Lane `i` of each input (a non-vector input is the same in every lane). */
 function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
   const args = new Array<S>(inputs.length);
-  for (let j = 0; j < inputs.length; j++) {
-    const l = inputs[j]!;
-    args[j] = l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S);
+  let j = 0;
+  for (const l of inputs) {
+    args[j++] = l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S);
   }
   return args;
 }
@@ -68,10 +68,11 @@ export function lanewise<C extends LanewiseContext<S, T>, S extends { readonly k
     const operands = op.operands;
     const inputs = new Array<{ readonly kind: string }>(operands.length);
     let invalid = false;
-    for (let i = 0; i < operands.length; i++) {
-      const l = cx.get(operands[i]!);
+    let at = 0;
+    for (const v of operands) {
+      const l = cx.get(v);
       if (l.kind === "invalid") invalid = true;
-      inputs[i] = l;
+      inputs[at++] = l;
     }
     if (invalid) return cx.poison(op);
     const result = op.results[0]!;

@@ -131,8 +131,9 @@ export function typeEquals(a: Type, b: Type): boolean {
   // Indexed loops: the verifier compares types at every use (no iterator or closure per call).
   const v = b as ViewType | TensorType;
   if (a.element.name !== v.element.name || a.dims.length !== v.dims.length) return false;
-  for (let i = 0; i < a.dims.length; i++) {
-    const x = a.dims[i]!, y = v.dims[i];
+  let i = 0;
+  for (const x of a.dims) {
+    const y = v.dims[i++];
     if (!y || x.kind !== y.kind) return false;
     if (x.kind === "static" ? x.size !== (y as { size: number }).size : x.value !== (y as { value: Value }).value) return false;
   }

@@ -37,7 +37,8 @@ function capture(cx: Cx, region: Region | undefined, args: readonly Lowered[]): 
 function lowerInPlace(cx: Cx, region: Region, args: readonly Lowered[]): Lowered[] {
   const operands = cx.lowerRegion(region, args).operands;
   const yielded = new Array<Lowered>(operands.length);
-  for (let i = 0; i < operands.length; i++) yielded[i] = cx.get(operands[i]!);
+  let i = 0;
+  for (const v of operands) yielded[i++] = cx.get(v);
   return yielded;
 }
 
@@ -298,7 +299,8 @@ const forRule: Rule = (cx, op) => {
     const args = new Array<Lowered>(inits.length + 1);
     for (let k = 0, at = first; k < trips; k++, at += stride) {
       args[0] = cx.const("i64", at);
-      for (let i = 0; i < carried.length; i++) args[i + 1] = carried[i]!;
+      let i = 1;
+      for (const c of carried) args[i++] = c;
       // Iterations are straight-line code one after another: address parts computed once serve all.
       cx.shareNextScope = true;
       carried = lowerInPlace(cx, body, args);

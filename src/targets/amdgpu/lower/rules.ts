@@ -48,9 +48,9 @@ type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
 /** Lane `i` of each input (a non-vector input is the same in every lane). */
 function laneOf(inputs: readonly Lowered[], i: number): Scalar[] {
   const args = new Array<Scalar>(inputs.length);
-  for (let j = 0; j < inputs.length; j++) {
-    const l = inputs[j]!;
-    args[j] = l.kind === "vector" ? l.lanes[i]! : (l as Scalar);
+  let j = 0;
+  for (const l of inputs) {
+    args[j++] = l.kind === "vector" ? l.lanes[i]! : (l as Scalar);
   }
   return args;
 }
@@ -66,11 +66,12 @@ function lanewise(fn: Lane): Rule {
     const operands = op.operands;
     const inputs = new Array<Lowered>(operands.length);
     let invalid = false, vectors = false;
-    for (let i = 0; i < operands.length; i++) {
-      const l = cx.get(operands[i]!);
+    let at = 0;
+    for (const v of operands) {
+      const l = cx.get(v);
       if (l.kind === "invalid") invalid = true;
       else if (l.kind === "vector") vectors = true;
-      inputs[i] = l;
+      inputs[at++] = l;
     }
     if (invalid) return cx.poison(op);
     const result = resultOf(op);
