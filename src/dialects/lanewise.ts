@@ -42,20 +42,47 @@ export interface LanewiseContext<S, T> {
   set(v: Value, lowered: S | { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T }): void;
 }
 
+/** The dialect of each op name seen (a slice of the name would allocate a string per op). */
+const DIALECT_OF = new Map<string, string>();
+
+function dialectOf(name: string): string {
+  let d = DIALECT_OF.get(name);
+  if (d === undefined) DIALECT_OF.set(name, (d = name.slice(0, name.indexOf("."))));
+  return d;
+}
+
+/** Lane `i` of each input (a non-vector input is the same in every lane). */
+function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
+  const args = new Array<S>(inputs.length);
+  let j = 0;
+  for (const l of inputs) {
+    args[j++] = l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S);
+  }
+  return args;
+}
+
 /** The table rule applying `rule` to a scalar op, or lane by lane to a vector op. */
 export function lanewise<C extends LanewiseContext<S, T>, S extends { readonly kind: "scalar" }, T>(rule: (l: LaneInput<C, S, T>) => S): (cx: C, op: Op) => void {
+  // Runs once per op: no closures; a scalar op's lowered operands are its lane arguments as they are.
   return (cx, op) => {
-    const inputs = op.operands.map((v) => cx.get(v));
-    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const operands = op.operands;
+    const inputs = new Array<{ readonly kind: string }>(operands.length);
+    let invalid = false;
+    let at = 0;
+    for (const v of operands) {
+      const l = cx.get(v);
+      if (l.kind === "invalid") invalid = true;
+      inputs[at++] = l;
+    }
+    if (invalid) return cx.poison(op);
     const result = op.results[0]!;
     const to = cx.typeOf(result);
     const from = cx.typeOf(op.operands[op.name.endsWith("select") ? 1 : 0]!);
-    const dialect = op.name.slice(0, op.name.indexOf("."));
-    const lane = (l: { readonly kind: string }, i: number): S => (l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S));
+    const dialect = dialectOf(op.name);
     const n = laneCount(op);
-    if (n === undefined) return cx.set(result, rule({ cx, op, args: inputs.map((l) => lane(l, 0)), from, to, dialect }));
+    if (n === undefined) return cx.set(result, rule({ cx, op, args: inputs as readonly unknown[] as readonly S[], from, to, dialect }));
     const lanes: S[] = [];
-    for (let i = 0; i < n; i++) lanes.push(rule({ cx, op, args: inputs.map((l) => lane(l, i)), from, to, dialect }));
+    for (let i = 0; i < n; i++) lanes.push(rule({ cx, op, args: laneOf<S>(inputs, i), from, to, dialect }));
     cx.set(result, { kind: "vector", lanes, t: to });
   };
 }

@@ -179,7 +179,8 @@ export function regionLowering<C extends LoweringContext<L>, L>(
     entry(cx, op);
   };
   return (cx, region, args) => {
-    region.args.forEach((a, i) => cx.set(a, args[i] ?? invalid));
+    let i = 0;
+    for (const a of region.args) cx.set(a, args[i++] ?? invalid);
     const last = region.ops.at(-1);
     if (!last || !(isOp(last, "scf.yield") || isOp(last, "scf.condition") || isOp(last, "kernel.return"))) {
       throw new Error(`${backend} lowering: a region does not end in a terminator`);

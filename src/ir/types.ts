@@ -126,12 +126,14 @@ export function typeEquals(a: Type, b: Type): boolean {
   if (a.kind === "prim") return a.name === (b as PrimType).name;
   if (a.kind === "vector") {
     const v = b as VectorType;
-    return a.element.name === v.element.name && a.shape.length === v.shape.length && a.shape.every((s, i) => s === v.shape[i]);
+    return a.element.name === v.element.name && numbersEqual(a.shape, v.shape);
   }
+  // Indexed loops: the verifier compares types at every use (no iterator or closure per call).
   const v = b as ViewType | TensorType;
   if (a.element.name !== v.element.name || a.dims.length !== v.dims.length) return false;
-  for (const [i, x] of a.dims.entries()) {
-    const y = v.dims[i];
+  let i = 0;
+  for (const x of a.dims) {
+    const y = v.dims[i++];
     if (!y || x.kind !== y.kind) return false;
     if (x.kind === "static" ? x.size !== (y as { size: number }).size : x.value !== (y as { value: Value }).value) return false;
   }
@@ -144,11 +146,13 @@ function isDenseName(l: Layout | undefined): boolean {
 function layoutEquals(a: Layout | undefined, b: Layout | undefined): boolean {
   if (isDenseName(a) && isDenseName(b)) return true;
   if (!a || !b || a.kind !== b.kind) return false;
-  if (a.kind === "strided") return stridesEqual(a.strides, (b as StridedLayoutAttribute).strides);
+  if (a.kind === "strided") return numbersEqual(a.strides, (b as StridedLayoutAttribute).strides);
   return a.kind === "named" ? a.name === (b as { name: string }).name : a.value === (b as { value: Value }).value;
 }
-function stridesEqual(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+function numbersEqual(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The spelling used by diagnostics and the printer (`view<[%n]x16xf32>`). */

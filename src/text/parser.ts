@@ -27,7 +27,7 @@
  *    `builtin.unresolved`; such a module always has parse errors and must not be verified.
  */
 import { Module, Op, Region, type Literal, type Predicate, type Span, type Value } from "../ir/core.js";
-import { prim, T, type Dim, type Layout, type PrimType, type Type } from "../ir/types.js";
+import { prim, T, type Dim, type Layout, type PrimType, type Type, type VectorType } from "../ir/types.js";
 import { D, type CatalogEntry } from "../core/diag/catalog.js";
 import type { DiagnosticSink } from "../core/diag/diagnostic.js";
 import { lookupOp, opTable } from "../dialects/table.js";
@@ -834,7 +834,7 @@ export class Parser {
         this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.sourceBetween(head, close)} (Loom v1 vectors have rank 1 or 2 and static extents >= 1)`]);
         throw new ParseFailure();
       }
-      return { kind: "vector", shape: dims.map((d) => (d as { size: number }).size), element };
+      return vectorType(element, dims);
     }
     let layout: Layout | undefined;
     if (this.eat(Tok.Comma)) {
@@ -1019,6 +1019,22 @@ function staticDim(size: number): Dim {
 }
 
 /** The first `n` entries of `scratch` as a fresh array of exactly that length. */
+/** Vector types of small extents, by element and extents, made once per process (types are immutable values). */
+const VECTOR_TYPES = new Map<PrimType, Map<number, VectorType>>();
+const SMALL_EXTENT = 0x10000;
+
+/** The vector type of static `dims` (rank 1 or 2, checked by the caller). */
+function vectorType(element: PrimType, dims: readonly Dim[]): VectorType {
+  const s0 = (dims[0] as { size: number }).size, s1 = dims.length === 2 ? (dims[1] as { size: number }).size : 0;
+  if (s0 >= SMALL_EXTENT || s1 >= SMALL_EXTENT) return { kind: "vector", shape: dims.map((d) => (d as { size: number }).size), element };
+  let byShape = VECTOR_TYPES.get(element);
+  if (!byShape) VECTOR_TYPES.set(element, (byShape = new Map()));
+  const key = s0 * SMALL_EXTENT + s1;
+  let t = byShape.get(key);
+  if (!t) byShape.set(key, (t = Object.freeze({ kind: "vector", shape: Object.freeze(dims.length === 2 ? [s0, s1] : [s0]), element })));
+  return t;
+}
+
 function exactCopy<T>(scratch: readonly T[], n: number): T[] {
   return scratch.slice(0, n);
 }

@@ -65,11 +65,13 @@ export function checkOpLimits(ctx: VerifyContext, op: Op): void {
   if ((op.name === "vector.extract" || op.name === "vector.insert") && Array.isArray(indices)) {
     const vector = op.operands[op.name === "vector.extract" ? 0 : 1]?.type;
     if (vector?.kind !== "vector") return;
-    indices.forEach((i, d) => {
+    for (let d = 0; d < indices.length; d++) {
+      const i: unknown = indices[d];
       const extent = vector.shape[d];
-      if (typeof i !== "bigint" || extent === undefined) return;
-      if (i < 0n || i >= BigInt(extent)) ctx.report(D.valueOutOfRange, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
-    });
+      if (typeof i !== "bigint" || extent === undefined) continue;
+      // A BigInt compares with a number exactly (no BigInt made per position).
+      if (i < 0n || i >= extent) ctx.report(D.valueOutOfRange, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
+    }
   }
 }
 

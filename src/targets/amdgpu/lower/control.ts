@@ -35,8 +35,11 @@ function capture(cx: Cx, region: Region | undefined, args: readonly Lowered[]): 
 
 /** Lowers `region` where the program stands (no capture) and returns what it yields. */
 function lowerInPlace(cx: Cx, region: Region, args: readonly Lowered[]): Lowered[] {
-  const term = cx.lowerRegion(region, args);
-  return term.operands.map((v) => cx.get(v));
+  const operands = cx.lowerRegion(region, args).operands;
+  const yielded = new Array<Lowered>(operands.length);
+  let i = 0;
+  for (const v of operands) yielded[i++] = cx.get(v);
+  return yielded;
 }
 
 function append(cx: Cx, items: readonly Item[]): void {
@@ -292,10 +295,15 @@ const forRule: Rule = (cx, op) => {
   if (trips !== undefined && (trips === 0 || (op.props.unroll !== undefined && op.props.unroll !== false && trips <= MAX_UNROLL))) {
     let carried: Lowered[] = inits;
     const first = BigInt.asIntN(64, lo.c!), stride = BigInt.asIntN(64, step.c!);
+    // One argument array serves every iteration (the region lowering only reads it).
+    const args = new Array<Lowered>(inits.length + 1);
     for (let k = 0, at = first; k < trips; k++, at += stride) {
+      args[0] = cx.const("i64", at);
+      let i = 1;
+      for (const c of carried) args[i++] = c;
       // Iterations are straight-line code one after another: address parts computed once serve all.
       cx.shareNextScope = true;
-      carried = lowerInPlace(cx, body, [cx.const("i64", at), ...carried]);
+      carried = lowerInPlace(cx, body, args);
     }
     return op.results.forEach((res, i) => cx.set(res, carried[i]!));
   }

@@ -10,7 +10,7 @@ import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry
 import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
 import { divide64 } from "./divide64.js";
-import { operandOf, resultOf, type KernelLowering, type Rule, type Scalar } from "./context.js";
+import { operandOf, resultOf, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { assertRule } from "./assert.js";
 import { CONTROL_RULES } from "./control.js";
 import { compareF64, F64_LANES, f64ToInt64, fromF64, int64ToF64, toF64 } from "./f64.js";
@@ -45,28 +45,48 @@ const constantRule: Rule = (cx, op) => {
 /** A binary lane operation on scalars or lane by lane on vectors. */
 type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
 
+/** Lane `i` of each input (a non-vector input is the same in every lane). */
+function laneOf(inputs: readonly Lowered[], i: number): Scalar[] {
+  const args = new Array<Scalar>(inputs.length);
+  let j = 0;
+  for (const l of inputs) {
+    args[j++] = l.kind === "vector" ? l.lanes[i]! : (l as Scalar);
+  }
+  return args;
+}
+
+function lanewiseUnsupported(cx: Cx, op: Op): void {
+  cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
+  cx.poison(op);
+}
+
 function lanewise(fn: Lane): Rule {
+  // Runs once per selected op: no closures, and scalar operands are handed over as they are.
   return (cx, op) => {
-    const inputs = op.operands.map((v) => cx.get(v));
-    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const operands = op.operands;
+    const inputs = new Array<Lowered>(operands.length);
+    let invalid = false, vectors = false;
+    let at = 0;
+    for (const v of operands) {
+      const l = cx.get(v);
+      if (l.kind === "invalid") invalid = true;
+      else if (l.kind === "vector") vectors = true;
+      inputs[at++] = l;
+    }
+    if (invalid) return cx.poison(op);
     const result = resultOf(op);
-    const lane = (i: number) => inputs.map((l) => (l.kind === "vector" ? l.lanes[i]! : (l as Scalar)));
-    const fail = () => {
-      cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
-      cx.poison(op);
-    };
     if (result.type.kind === "vector") {
       const n = result.type.shape.reduce((a, x) => a * x, 1);
       const lanes: Scalar[] = [];
       for (let i = 0; i < n; i++) {
-        const r = fn(cx, op, lane(i));
-        if (!r) return fail();
+        const r = fn(cx, op, laneOf(inputs, i));
+        if (!r) return lanewiseUnsupported(cx, op);
         lanes.push(r);
       }
       return cx.set(result, { kind: "vector", lanes, t: lanes[0]!.t });
     }
-    const r = fn(cx, op, lane(0));
-    if (!r) return fail();
+    const r = fn(cx, op, vectors ? laneOf(inputs, 0) : (inputs as Scalar[]));
+    if (!r) return lanewiseUnsupported(cx, op);
     cx.set(result, r);
   };
 }

@@ -463,8 +463,11 @@ export function allocateRegisters(program: MachineProgram, limits: AllocationLim
     for (let j = 0; j < r.n; j++) {
       const d = base[id]! + j;
       if (occStart[d + 1] === occStart[d]) continue;
-      const taken = (occupied[cls][at + j] ??= []);
-      for (let m = 2 * d; m < 2 * d + segCount[d]!; m++) taken.push(m);
+      const taken = occupied[cls][at + j];
+      const count = segCount[d]!;
+      // A register's first value: a list of its exact size (a push onto `[]` reserves 17 slots).
+      if (!taken) occupied[cls][at + j] = count === 0 ? [] : count === 1 ? [2 * d] : [2 * d, 2 * d + 1];
+      else for (let m = 2 * d; m < 2 * d + count; m++) taken.push(m);
     }
     physicalById[id] = at;
     used[cls] = Math.max(used[cls], at + r.n);

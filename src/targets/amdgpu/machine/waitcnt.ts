@@ -90,8 +90,23 @@ function merge(states: readonly State[]): State {
   return out;
 }
 
-/** The registers an instruction names (reused: one instruction at a time). */
+/**
+ * The registers an instruction names, in its first `touchedCount` slots (reused: one
+ * instruction at a time; an array emptied by `length = 0` would reallocate on every push).
+ */
 const touchedScratch: number[] = [];
+let touchedCount = 0;
+
+function touch(o: Operand): void {
+  if (o.k !== "s" && o.k !== "v") return;
+  const base = o.k === "v" ? 1024 + o.i : o.i;
+  for (let i = 0; i < o.n; i++) touchedScratch[touchedCount++] = base + i;
+}
+
+function touches(r: number): boolean {
+  for (let i = 0; i < touchedCount; i++) if (touchedScratch[i] === r) return true;
+  return false;
+}
 /** The `allowed` of an instruction that cannot wait (never written). */
 const NO_WAIT: Partial<Record<Counter, number>> = Object.freeze({});
 
@@ -155,17 +170,16 @@ export function insertWaits(items: readonly PItem[], family: IsaFamily): PItem[]
     }
     const outstanding = state.events.vm.length + state.events.vs.length + state.events.lgkm.length;
     // Most instructions find nothing outstanding: no per-instruction arrays then.
-    const touched = touchedScratch;
-    touched.length = 0;
-    if (outstanding > 0) for (const o of inst.operands) keys(o, touched);
-    const allowed: Partial<Record<Counter, number>> = touched.length > 0 || item.target ? {} : NO_WAIT;
+    touchedCount = 0;
+    if (outstanding > 0) for (const o of inst.operands) touch(o);
+    const allowed: Partial<Record<Counter, number>> = touchedCount > 0 || item.target ? {} : NO_WAIT;
     let waits = false;
-    if (touched.length > 0) for (const c of COUNTERS) {
+    if (touchedCount > 0) for (const c of COUNTERS) {
       const events = state.events[c];
       let j = -1;
       for (let i = events.length - 1; i >= 0 && j < 0; i--) {
         const regs = events[i]?.regs ?? [];
-        for (const r of regs) if (touched.includes(r)) { j = i; break; }
+        for (const r of regs) if (touches(r)) { j = i; break; }
       }
       if (j < 0) continue;
       const unordered = !state.ordered[c] || (c === "lgkm" && events.some((e) => e.smem)) || (c === "vm" && events.some((e) => e.store) && events.some((e) => !e.store));

@@ -76,6 +76,20 @@ export const BYTES: Readonly<Record<WType, number>> = { bool: 4, i32: 4, u32: 4,
 const I32_MIN = -(2n ** 31n), I32_MAX = 2n ** 31n - 1n, U32_MAX = 2n ** 32n - 1n;
 /** Indentation per block depth, made once per depth (every emitted line takes one). */
 const INDENTS: string[] = [""];
+/**
+ * `let ` at each depth and `: T = ` per type, made once: a `let` line is then four
+ * concatenations (each `+` onto a long string makes a rope node, and lets are most lines).
+ */
+const LET_PREFIXES: string[] = [];
+const LET_TYPES: Partial<Record<WType, string>> = {};
+/** Integer literals 0 ≤ x < SMALL_INTS, by value (context.int). */
+const SMALL_INTS = 1024;
+const SMALL_I32: (Scalar | undefined)[] = [];
+const SMALL_U32: (Scalar | undefined)[] = [];
+/** `var ` at each depth, `: T;` and `: T = ` per type, likewise. */
+const VAR_PREFIXES: string[] = [];
+const VAR_TYPES: Partial<Record<WType, string>> = {};
+const VAR_INIT_TYPES: Partial<Record<WType, string>> = {};
 /** Fresh names: `v` lets, `m` vars, `i` loop counters, `x` atomic results, `k` workgroup-scan steps. */
 type NamePrefix = "v" | "m" | "i" | "x" | "k";
 /** Fresh names made once per process (every kernel counts from 0, so they repeat), up to a bound. */
@@ -219,14 +233,17 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   /** A `let` of type `t` bound to `expr`. */
   let(t: WType, expr: string): Scalar {
     const name = this.fresh();
-    this.line(`let ${name}: ${t} = ${expr};`);
+    const depth = this.depth;
+    this.lines.push((LET_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}let `) + name + (LET_TYPES[t] ??= `: ${t} = `) + expr + ";");
     return { kind: "scalar", e: name, t };
   }
 
   /** A mutable `var` of type `t` (zero-initialized, or `init`). */
   variable(t: WType, init?: Scalar): Scalar {
     const name = this.fresh("m");
-    this.line(init ? `var ${name}: ${t} = ${init.e};` : `var ${name}: ${t};`);
+    const depth = this.depth;
+    const prefix = (VAR_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}var `) + name;
+    this.lines.push(init ? prefix + (VAR_INIT_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
     return { kind: "scalar", e: name, t };
   }
 
@@ -255,6 +272,14 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   /** An integer literal of type `t` (i32 wraps to 32 bits; out of range of the address domain is the caller's check). */
   int(t: WType, value: bigint | number): Scalar {
+    if (t !== "bool") {
+      // Small non-negative literals (most index arithmetic) are made once per process: a Scalar is immutable.
+      const small = typeof value === "bigint" ? (value >= 0n && value < SMALL_INTS ? Number(value) : -1) : Number.isInteger(value) && value >= 0 && value < SMALL_INTS ? value : -1;
+      if (small >= 0) {
+        const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
+        return (cache[small] ??= t === "u32" ? { kind: "scalar", e: `${small}u`, t, c: BigInt(small) } : { kind: "scalar", e: `${small}i`, t: "i32", c: BigInt(small) });
+      }
+    }
     const v = BigInt(value);
     if (t === "bool") return { kind: "scalar", e: v !== 0n ? "true" : "false", t };
     if (t === "u32") {
