@@ -10,14 +10,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { compileKernel, findDeviceProvider } from "../../src/harness/index.js";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
-import { fromRoot } from "../util/paths.js";
 import { f64Bits as bits, f64Pairs, sameF64 as same } from "../util/f64-inputs.js";
 import { requireLlvm } from "./llvm.js";
-import { checkWithLlvm, LLVM_CHECK_TOOLS } from "./llvm-checks.js";
+import { checkWithLlvm, LLVM_CHECK_TOOLS, runOnSimulator } from "./llvm-checks.js";
 
 const FILE = "test/amdgpu/data/f64-divide.loom";
 
@@ -29,19 +25,10 @@ function roundHalfAway(x: number): number {
 
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`f64 divf, sqrtf, rsqrtf and roundf on ${processor} equal the CPU's IEEE results in the simulator`, (t) => {
-    const device = findDeviceProvider("sim")!.open(processor);
-    const outcome = compileKernel(device.target, FILE, readFileSync(fromRoot(FILE), "utf8"), "f64_divide");
-    assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
     const { a, b } = f64Pairs(3000, 11);
     const n = a.length;
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(outcome.kernel.executable);
-    const ba = rt.allocate(a.byteLength, "a"), bb = rt.allocate(b.byteLength, "b"), bo = rt.allocate(48 * n, "out");
-    rt.upload(ba, new Uint8Array(a.buffer));
-    rt.upload(bb, new Uint8Array(b.buffer));
-    const launch = outcome.kernel.launch([n]);
-    rt.launch(module.kernel("f64_divide"), launch.workgroupCount, [BigInt(n), ba, bb, bo], { workgroupSize: launch.workgroupSize });
-    const out = new Float64Array(rt.download(bo).slice().buffer);
+    const run = runOnSimulator(processor, FILE, "f64_divide", [a, b], 48);
+    const out = new Float64Array(run.out);
     const failures: string[] = [];
     const names = ["divf", "sqrtf", "rsqrtf", "roundf", "uniform divf", "uniform sqrtf"];
     const counts: number[] = [];
@@ -56,9 +43,9 @@ for (const processor of ["gfx1100", "gfx942"]) {
     }
     assert.deepEqual(failures, [], `failures per function: ${names.map((f, j) => `${f} ${counts[j] ?? 0}`).join(", ")}`);
     if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
-    const listing = amdgpuListingOf(outcome.kernel.executable);
+    const listing = amdgpuListingOf(run.kernel.executable);
     assert.ok(listing, "the listing of a code object this process emitted");
     for (const name of ["v_div_scale_f64", "v_rcp_f64", "v_div_fmas_f64", "v_div_fixup_f64", "v_rsq_f64", "v_ldexp_f64", "v_cmp_class_f64"]) assert.match(listing, new RegExp(`\\b${name}`));
-    checkWithLlvm(outcome.kernel.executable, listing, processor);
+    checkWithLlvm(run.kernel.executable, listing, processor);
   });
 }

@@ -8,13 +8,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { compileKernel, findDeviceProvider } from "../../src/harness/index.js";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
-import { fromRoot } from "../util/paths.js";
 import { f64Bits } from "../util/f64-inputs.js";
 import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
-import { checkWithLlvm, LLVM_CHECK_TOOLS } from "./llvm-checks.js";
+import { checkWithLlvm, LLVM_CHECK_TOOLS, runOnSimulator } from "./llvm-checks.js";
 import { requireLlvm } from "./llvm.js";
 
 const FILE = "test/amdgpu/data/f64-math.loom";
@@ -38,18 +34,9 @@ function inputs(): number[] {
 
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`f64 expf, exp2f, logf and log2f on ${processor}: within their documented ulps`, (t) => {
-    const device = findDeviceProvider("sim")!.open(processor);
-    const outcome = compileKernel(device.target, FILE, readFileSync(fromRoot(FILE), "utf8"), "f64_math");
-    assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
     const x = Float64Array.from(inputs());
     const n = x.length;
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(outcome.kernel.executable);
-    const bx = rt.allocate(x.byteLength, "x"), bo = rt.allocate(32 * n, "out");
-    rt.upload(bx, new Uint8Array(x.buffer));
-    const launch = outcome.kernel.launch([n]);
-    rt.launch(module.kernel("f64_math"), launch.workgroupCount, [BigInt(n), bx, bo], { workgroupSize: launch.workgroupSize });
-    const out = new Float64Array(rt.download(bo).slice().buffer);
+    const out = new Float64Array(runOnSimulator(processor, FILE, "f64_math", [x], 32).out);
     const references: [string, (v: number) => number, number][] = [["expf", Math.exp, 1], ["exp2f", (v) => 2 ** v, 1], ["logf", Math.log, 1], ["log2f", Math.log2, 1]];
     references.forEach(([name, reference, bound], j) => {
       let max = 0, at = "";
@@ -132,20 +119,11 @@ const powC = (x: number, y: number) => (x === 1 || (Math.abs(x) === 1 && Math.ab
 for (const processor of ["gfx1100", "gfx942"]) {
   test(`f64 sinf, cosf, tanhf, powf and remf on ${processor}: within their documented ulps`, (t) => {
     const file = "test/amdgpu/data/f64-math2.loom";
-    const device = findDeviceProvider("sim")!.open(processor);
-    const outcome = compileKernel(device.target, file, readFileSync(fromRoot(file), "utf8"), "f64_math2");
-    assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
     const [xs, ys] = inputs2();
     const x = Float64Array.from(xs), y = Float64Array.from(ys);
     const n = x.length;
-    const rt = new SimRuntime();
-    const module = rt.loadCodeObject(outcome.kernel.executable);
-    const bx = rt.allocate(x.byteLength, "x"), by = rt.allocate(y.byteLength, "y"), bo = rt.allocate(48 * n, "out");
-    rt.upload(bx, new Uint8Array(x.buffer));
-    rt.upload(by, new Uint8Array(y.buffer));
-    const launch = outcome.kernel.launch([n]);
-    rt.launch(module.kernel("f64_math2"), launch.workgroupCount, [BigInt(n), bx, by, bo], { workgroupSize: launch.workgroupSize });
-    const out = new Float64Array(rt.download(bo).slice().buffer);
+    const run = runOnSimulator(processor, file, "f64_math2", [x, y], 48);
+    const out = new Float64Array(run.out);
     const inRange = (a: number, b: number) => !(Number.isFinite(a) && Number.isFinite(b) && b !== 0 && Math.abs(a / b) >= 2 ** 53);
     const references: [string, (a: number, b: number) => number, (a: number, b: number) => number, (a: number, b: number) => boolean][] = [
       ["sinf", Math.sin, () => 1, (a) => Math.abs(a) <= 2 ** 20], ["cosf", Math.cos, () => 1, (a) => Math.abs(a) <= 2 ** 20], ["tanhf", Math.tanh, () => 3, () => true],
@@ -174,10 +152,10 @@ for (const processor of ["gfx1100", "gfx942"]) {
     t.diagnostic(`${processor}: erff ≤ ${erfMax.toFixed(3)} ulp over ${n} inputs (${erfAt})`);
     assert.deepEqual(failures, []);
     if (!requireLlvm(t, ...LLVM_CHECK_TOOLS)) return;
-    const listing = amdgpuListingOf(outcome.kernel.executable);
+    const listing = amdgpuListingOf(run.kernel.executable);
     assert.ok(listing, "the listing of a code object this process emitted");
     // LLVM 19 decodes every instruction and re-assembles the listing to the same bytes.
-    checkWithLlvm(outcome.kernel.executable, listing, processor);
+    checkWithLlvm(run.kernel.executable, listing, processor);
     t.diagnostic(`${processor}: ${listing.split("\n").filter((l) => /^\s+[sv]_/.test(l)).length} instructions`);
   });
 }

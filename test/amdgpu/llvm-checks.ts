@@ -8,9 +8,11 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import { compileKernel, describeCheck, findDeviceProvider, runCase, type KernelCase } from "../../src/harness/index.js";
+import { compileKernel, describeCheck, findDeviceProvider, runCase, type DeviceKernel, type KernelCase } from "../../src/harness/index.js";
+import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { amdgpuListingOf } from "../../src/targets/amdgpu/index.js";
 import { runTool } from "../util/tools.js";
+import { fromRoot } from "../util/paths.js";
 import { requireLlvm, withTempDir } from "./llvm.js";
 
 /** The LLVM tools `checkWithLlvm` runs (for requireLlvm). */
@@ -84,4 +86,28 @@ export function checkKernelOnSimulator(t: TestContext, k: SimKernelCheck): void 
   const listing = amdgpuListingOf(kernel.executable);
   assert.ok(listing, "the listing of a code object this process emitted");
   checkWithLlvm(kernel.executable, listing, k.processor);
+}
+
+/**
+ * Compiles `symbol` of `file` for `processor` and runs it once in the simulator over n
+ * elements, n the first input's length: workload [n], arguments (n, the inputs…, out) with
+ * `outBytesPerElement`·n output bytes. The accuracy tests compare the output with their own
+ * CPU references (checkKernelOnSimulator compares with the interpreter instead).
+ */
+export function runOnSimulator(processor: string, file: string, symbol: string, inputs: readonly (Float32Array | Float64Array)[], outBytesPerElement: number): { out: ArrayBuffer; kernel: DeviceKernel } {
+  const device = findDeviceProvider("sim")!.open(processor);
+  const outcome = compileKernel(device.target, file, readFileSync(fromRoot(file), "utf8"), symbol);
+  assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
+  const n = inputs[0]?.length ?? 0;
+  const rt = new SimRuntime();
+  const module = rt.loadCodeObject(outcome.kernel.executable);
+  const buffers = inputs.map((x, i) => {
+    const b = rt.allocate(x.byteLength, `in${i}`);
+    rt.upload(b, new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
+    return b;
+  });
+  const out = rt.allocate(outBytesPerElement * n, "out");
+  const launch = outcome.kernel.launch([n]);
+  rt.launch(module.kernel(symbol), launch.workgroupCount, [BigInt(n), ...buffers, out], { workgroupSize: launch.workgroupSize });
+  return { out: rt.download(out).slice().buffer, kernel: outcome.kernel };
 }

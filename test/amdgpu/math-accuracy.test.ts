@@ -9,11 +9,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { compileKernel, findDeviceProvider } from "../../src/harness/index.js";
-import { SimRuntime } from "../../src/runtime/sim/index.js";
 import { erf } from "../../src/interp/math.js";
-import { fromRoot } from "../util/paths.js";
+import { runOnSimulator } from "./llvm-checks.js";
 
 const FILE = "test/amdgpu/data/math.loom";
 
@@ -45,19 +42,8 @@ interface Run {
 }
 
 function run(processor: string, xs: readonly number[], ys: readonly number[]): Run {
-  const device = findDeviceProvider("sim")!.open(processor);
-  const outcome = compileKernel(device.target, FILE, readFileSync(fromRoot(FILE), "utf8"), "math_functions");
-  assert.ok(outcome.ok, outcome.ok ? "" : outcome.diagnostics);
-  const n = xs.length;
   const x = Float32Array.from(xs), y = Float32Array.from(ys);
-  const rt = new SimRuntime();
-  const module = rt.loadCodeObject(outcome.kernel.executable);
-  const bx = rt.allocate(x.byteLength, "x"), by = rt.allocate(y.byteLength, "y"), bo = rt.allocate(16 * n, "out");
-  rt.upload(bx, x);
-  rt.upload(by, y);
-  const launch = outcome.kernel.launch([n]);
-  rt.launch(module.kernel("math_functions"), launch.workgroupCount, [BigInt(n), bx, by, bo], { workgroupSize: launch.workgroupSize });
-  return { x, y, out: new Float32Array(rt.download(bo).slice().buffer) };
+  return { x, y, out: new Float32Array(runOnSimulator(processor, FILE, "math_functions", [x, y], 16).out) };
 }
 
 /** The largest error of output `slot` and where it is, over the inputs `keep` admits. */
