@@ -26,7 +26,7 @@ const CEILINGS: Readonly<Record<string, number>> = {
   launch: 134,
   passes: 58,
   pool: 0,
-  runtime: 263,
+  runtime: 259,
   targets: 496,
   text: 15,
 };

@@ -253,49 +253,33 @@ export function compileDs(inst: Instruction, name: string, ctx: CompileContext):
     });
   }
 
-  // LDS atomics: ds_<op>_<type> (no return) and ds_<op>_rtn_<type>; gfx9's ds_wrxchg and gfx11's ds_storexchg are swaps.
-  m = /^ds_(\w+?)(_rtn)?_([iubf]32)$/.exec(name);
-  const swap = (op: string) => (op === "wrxchg" || op === "storexchg" ? "swap" : op);
-  const atomic = m ? atomicOf(`${swap(m[1]!)}_${m[3]}`) ?? (m[1] === "add" && m[3] === "f32" ? ATOMICS_32.add_f32 : undefined) : undefined;
-  if (m && atomic && m[1] !== "cmpstore" && m[1] !== "cmpst") {
-    const rtn = m[2] !== undefined;
-    vregs.push(data0);
-    if (rtn) vregs.push(vdst);
-    const results = rtn ? [1000 + vdst] : [];
+  // LDS atomics: ds_<op>_<type> (no return) and ds_<op>_rtn_<type>, 32- or 64-bit (then DATA0
+  // and the return are dword pairs); gfx9's ds_wrxchg and gfx11's ds_storexchg are swaps.
+  m = /^ds_(\w+?)(_rtn)?_([iubf])(32|64)$/.exec(name);
+  const op = m && !m[1]!.startsWith("cmp") ? (m[1] === "wrxchg" || m[1] === "storexchg" ? "swap" : m[1]) : undefined;
+  const wide = m?.[4] === "64";
+  const atomic32 = op && !wide ? atomicOf(`${op}_${m![3]}32`) : undefined;
+  const atomic64 = op && wide ? atomic64Of(`${op}_${m![3]}64`) : undefined;
+  if (atomic32 || atomic64) {
+    const dwords = wide ? 2 : 1;
+    const rtn = m![2] !== undefined;
+    vregs.push(...range(data0, dwords));
+    if (rtn) vregs.push(...range(vdst, dwords));
+    const results = rtn ? range(1000 + vdst, dwords) : [];
     return done((w) => {
       const W = w.width;
       const view = w.group.ldsView;
       for (let lane = 0; lane < W; lane++) {
         if (!w.laneActive(lane)) continue;
-        const a = lds(w, w.vu[addr * W + lane]! + offset, 4, inst);
-        const old = view.getUint32(a, true);
-        view.setUint32(a, atomic(old, w.vu[data0 * W + lane]!, 0) >>> 0, true);
-        if (rtn) w.vu[vdst * W + lane] = old;
-      }
-      w.issue("lgkm", false, inst.address, inst.name, results);
-    });
-  }
-  // 64-bit LDS atomics: DATA0 is a dword pair, the return (if any) too.
-  m = /^ds_(\w+?)(_rtn)?_([iub]64)$/.exec(name);
-  const atomic64 = m ? atomic64Of(`${swap(m[1]!)}_${m[3]}`) : undefined;
-  if (m && atomic64 && !m[1]!.startsWith("cmp")) {
-    const rtn = m[2] !== undefined;
-    vregs.push(data0, data0 + 1);
-    if (rtn) vregs.push(vdst, vdst + 1);
-    const results = rtn ? [1000 + vdst, 1001 + vdst] : [];
-    return done((w) => {
-      const W = w.width;
-      const view = w.group.ldsView;
-      for (let lane = 0; lane < W; lane++) {
-        if (!w.laneActive(lane)) continue;
-        const a = lds(w, w.vu[addr * W + lane]! + offset, 8, inst);
-        const lo = view.getUint32(a, true), hi = view.getUint32(a + 4, true);
-        const operand = qword(w.vu[data0 * W + lane]!, w.vu[(data0 + 1) * W + lane]!);
-        view.setBigUint64(a, BigInt.asUintN(64, atomic64(qword(lo, hi), operand, 0n)), true);
-        if (rtn) {
-          w.vu[vdst * W + lane] = lo;
-          w.vu[(vdst + 1) * W + lane] = hi;
-        }
+        const a = lds(w, w.vu[addr * W + lane]! + offset, 4 * dwords, inst);
+        const lo = view.getUint32(a, true);
+        const data = w.vu[data0 * W + lane]!;
+        if (atomic64) {
+          const hi = view.getUint32(a + 4, true);
+          view.setBigUint64(a, BigInt.asUintN(64, atomic64(qword(lo, hi), qword(data, w.vu[(data0 + 1) * W + lane]!), 0n)), true);
+          if (rtn) w.vu[(vdst + 1) * W + lane] = hi;
+        } else view.setUint32(a, atomic32!(lo, data, 0) >>> 0, true);
+        if (rtn) w.vu[vdst * W + lane] = lo;
       }
       w.issue("lgkm", false, inst.address, inst.name, results);
     });
