@@ -28,7 +28,7 @@ import { amdgpuInfoOf } from "../src/targets/amdgpu/profile.js";
 import type { PreparedModule } from "../src/core/prepared.js";
 import { KERNEL_SUITE } from "../examples/kernels/suite.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin } from "./stats.js";
+import { percentiles, repoPath as root, timeSamples, timeWarmed, warmUpRoundRobin } from "./stats.js";
 
 /** Runs an LLVM tool (a whole process). */
 export function tool(cmd: string, args: readonly string[]) {
@@ -137,8 +137,8 @@ export async function benchAmdgpuCompile(): Promise<Record<string, unknown>> {
   }
   results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
   for (const { kernel, mcpu, goal, opencl, once, backend, hsaco } of cases) {
-    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: samplesFor(once) }));
-    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: samplesFor(backend) }));
+    const p = timeWarmed(once, samplesFor(once));
+    const b = timeWarmed(backend, samplesFor(backend));
     const ours = join(dir, `${kernel}.${mcpu}.hsaco`);
     writeFileSync(ours, hsaco);
     const clang = clangBuild(kernel, root(opencl), mcpu, dir);

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ARTIFACT_FORMAT, Compiler, Context, PassProgram, Source, Workspace, compileModule, emitModule } from "../src/index.js";
 import { createAmdgpuProfile, createAmdgpuTargetEnvironment } from "../src/targets/amdgpu/index.js";
-import { PER_CASE_WARMUP, percentiles, timeSamples, warmUpRoundRobin } from "./stats.js";
+import { timeWarmed, warmUpRoundRobin } from "./stats.js";
 
 export async function benchCompile(): Promise<Record<string, unknown>> {
   const text = readFileSync(fileURLToPath(new URL("../../examples/integration/jit-kernel/kernel.loom", import.meta.url)), "utf8");
@@ -35,8 +35,8 @@ export async function benchCompile(): Promise<Record<string, unknown>> {
   const parseOnce = () => workspace.parseModule(Source.fromText("kernel.loom", text)).ok;
 
   const warmup = warmUpRoundRobin([compileOnce, parseOnce]);
-  const full = percentiles(timeSamples(compileOnce, { warmup: PER_CASE_WARMUP, samples: 3000 }));
-  const parse = percentiles(timeSamples(parseOnce, { warmup: PER_CASE_WARMUP, samples: 3000 }));
+  const full = timeWarmed(compileOnce, 3000);
+  const parse = timeWarmed(parseOnce, 3000);
   return {
     name: "compile.jit_kernel.text_to_hsaco",
     unit: "ms",

@@ -16,7 +16,7 @@ import { createPtxProfile, createPtxTargetEnvironment, ptxInfoOf } from "../src/
 import { lowerKernel } from "../src/targets/ptx/lower/kernel.js";
 import type { PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin, wholeProcessMs } from "./stats.js";
+import { repoPath as root, timeWarmed, warmUpRoundRobin, wholeProcessMs } from "./stats.js";
 
 export async function benchPtxCompile(): Promise<Record<string, unknown>> {
   const ptxEnv = createPtxTargetEnvironment();
@@ -50,8 +50,8 @@ export async function benchPtxCompile(): Promise<Record<string, unknown>> {
   }
   results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
   for (const { kernel, goal, once, backend: lowerOnce, ptx: emitted } of cases) {
-    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 2000 }));
-    const backend = percentiles(timeSamples(lowerOnce, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const p = timeWarmed(once, 2000);
+    const backend = timeWarmed(lowerOnce, 2000);
     const ptx = emitted();
     const file = join(out, `${kernel}.ptx`);
     writeFileSync(file, ptx);

@@ -14,7 +14,7 @@ import { createSpirvProfile, createSpirvTargetEnvironment } from "../src/targets
 import { checkSpirvModule, emitSpirvModule } from "../src/targets/spirv/environment.js";
 import { LoweredForms, type PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin, wholeProcessMs } from "./stats.js";
+import { repoPath as root, timeWarmed, warmUpRoundRobin, wholeProcessMs } from "./stats.js";
 
 export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   const spirvEnv = createSpirvTargetEnvironment();
@@ -56,8 +56,8 @@ export async function benchSpirvCompile(): Promise<Record<string, unknown>> {
   }
   results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
   for (const { kernel, goal, file, once, backend } of cases) {
-    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 2000 }));
-    const b = percentiles(timeSamples(backend, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const p = timeWarmed(once, 2000);
+    const b = timeWarmed(backend, 2000);
     const glsl = wholeProcessMs("glslangValidator", ["-V", "--target-env", "vulkan1.3", root(`bench/glsl/${kernel}.comp`), "-o", join(out, `${kernel}.glsl.spv`)], 20);
     const loomCli = wholeProcessMs(process.execPath, [root("dist/src/cli/main.js"), "compile", file, "--target", "spirv:vulkan1.3", "--feature", "shaderInt64", "--limit", "maxComputeWorkGroupInvocations=1024", "--limit", "maxComputeWorkGroupSize=1024,1024,64", "-o", join(out, `${kernel}.spv`)], 10);
     results[kernel] = {

@@ -48,6 +48,11 @@ const WARMUP_WINDOW = 50;
 /** Calls of a case right before its timing, after the shared warm-up (its own inline caches). */
 export const PER_CASE_WARMUP = 100;
 
+/** The percentiles of `samples` timed calls of `fn` after its `PER_CASE_WARMUP` calls (the shared warm-up done). */
+export function timeWarmed(fn: () => unknown, samples: number): { p50: number; p99: number; min: number } {
+  return percentiles(timeSamples(fn, { warmup: PER_CASE_WARMUP, samples }));
+}
+
 /** Runs `fn` `warmup` times, then times `samples` single calls (ms each). */
 export function timeSamples(fn: () => unknown, o: { warmup: number; samples: number }): number[] {
   for (let i = 0; i < o.warmup; i++) fn();

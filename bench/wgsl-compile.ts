@@ -14,7 +14,7 @@ import { createWgslProfile, createWgslTargetEnvironment, wgslInfoOf } from "../s
 import { lowerKernel } from "../src/targets/wgsl/lower/kernel.js";
 import type { PreparedModule } from "../src/core/prepared.js";
 import type { TargetEnvironment } from "../src/core/target.js";
-import { PER_CASE_WARMUP, percentiles, repoPath as root, timeSamples, warmUpRoundRobin } from "./stats.js";
+import { percentiles, repoPath as root, timeWarmed, warmUpRoundRobin } from "./stats.js";
 
 /** Median ms of Tint accepting `code` (null backend), or why it could not be measured. */
 async function tintMs(code: string, samples: number): Promise<number | string> {
@@ -73,8 +73,8 @@ export async function benchWgslCompile(): Promise<Record<string, unknown>> {
   }
   results.warmup = warmUpRoundRobin(cases.flatMap((c) => [c.once, c.backend]));
   for (const { kernel, goal, once, backend: lowerOnce, wgsl: emitted } of cases) {
-    const p = percentiles(timeSamples(once, { warmup: PER_CASE_WARMUP, samples: 2000 }));
-    const backend = percentiles(timeSamples(lowerOnce, { warmup: PER_CASE_WARMUP, samples: 2000 }));
+    const p = timeWarmed(once, 2000);
+    const backend = timeWarmed(lowerOnce, 2000);
     const wgsl = emitted();
     const tint = await tintMs(new TextDecoder().decode(wgsl), 50);
     results[kernel] = {
