@@ -5,5 +5,7 @@
  * `loomc/browser` does not, so a page that only compiles leaves it out
  * (test/browser/entry.test.ts).
  */
+// The declarations first, so the parser (loaded by the syntax) knows their names from the start.
+import "../dialects/ops/check.js";
 import "../text/syntax/check.js";
 import "../passes/verify/check.js";

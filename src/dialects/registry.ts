@@ -8,11 +8,12 @@ import type { Op, Prop, Region, Value } from "../ir/core.js";
 import type { Annotated, OpDecl } from "./decl.js";
 import type { ValueOrInt } from "../ir/props.js";
 import { BUFFER_OPS } from "./ops/buffer.js";
-import { CHECK_OPS } from "./ops/check.js";
+import type { CHECK_OPS } from "./ops/check.js";
 import { CONFIG_OPS } from "./ops/config.js";
 import { FUNC_OPS } from "./ops/func.js";
 import { INDEX_OPS } from "./ops/index.js";
 import { KERNEL_OPS } from "./ops/kernel.js";
+import { LAUNCH_OPS } from "./ops/launch.js";
 import { SCALAR_OPS } from "./ops/scalar.js";
 import { SCF_OPS } from "./ops/scf.js";
 import { TEMPLATE_OPS } from "./ops/template.js";
@@ -20,9 +21,12 @@ import { TOP_OPS } from "./ops/top.js";
 import { VECTOR_OPS } from "./ops/vector.js";
 import { VIEW_OPS } from "./ops/view.js";
 
-const OPS = { ...KERNEL_OPS, ...INDEX_OPS, ...SCALAR_OPS, ...SCF_OPS, ...BUFFER_OPS, ...VIEW_OPS, ...VECTOR_OPS, ...FUNC_OPS, ...TEMPLATE_OPS, ...CONFIG_OPS, ...TOP_OPS, ...CHECK_OPS } as const;
+const OPS = { ...KERNEL_OPS, ...INDEX_OPS, ...SCALAR_OPS, ...SCF_OPS, ...BUFFER_OPS, ...VIEW_OPS, ...VECTOR_OPS, ...FUNC_OPS, ...TEMPLATE_OPS, ...CONFIG_OPS, ...TOP_OPS, ...LAUNCH_OPS } as const;
 
-type Registry = typeof OPS;
+// The check harness's ops (ops/check.ts) are part of the language's types everywhere, but their
+// declarations register at run time only where the harness is loaded (`registerOps`, from
+// api/check-dialect.ts): `loomc/browser` leaves them out.
+type Registry = typeof OPS & typeof CHECK_OPS;
 
 /** Every declared op name. */
 export type OpName = keyof Registry & string;
@@ -64,19 +68,38 @@ export interface OpInfo extends OpDecl {
   readonly topLevel: boolean;
 }
 
-function infoOf(name: OpName): OpInfo {
-  const d = OPS[name] as OpDecl;
+function infoOf(name: OpName, d: OpDecl): OpInfo {
   return { name, ...d, terminator: d.terminator ?? false, topLevel: d.topLevel ?? false };
 }
 
-/** All declarations, top-level ops first (then in language.md §4 order). */
-export const OP_INFOS: readonly OpInfo[] = [
+const DECLS: Readonly<Record<string, OpDecl>> = OPS;
+const infos: OpInfo[] = [
   // Top-level ops lead, as in language.md §2.
-  ...(Object.keys(OPS) as OpName[]).filter((n) => (OPS[n] as OpDecl).topLevel),
-  ...(Object.keys(OPS) as OpName[]).filter((n) => !(OPS[n] as OpDecl).topLevel),
-].map(infoOf);
+  ...Object.keys(DECLS).filter((n) => DECLS[n]!.topLevel),
+  ...Object.keys(DECLS).filter((n) => !DECLS[n]!.topLevel),
+].map((n) => infoOf(n as OpName, DECLS[n]!));
 
-const BY_NAME: ReadonlyMap<string, OpInfo> = new Map(OP_INFOS.map((i) => [i.name, i]));
+/** All declarations registered so far, top-level ops first (then in language.md §4 order). */
+export const OP_INFOS: readonly OpInfo[] = infos;
+
+const BY_NAME = new Map<string, OpInfo>(infos.map((i) => [i.name, i]));
+
+/** The registered declarations by name (the parser's and verifier's op table, dialects/table.ts). */
+export const OP_BY_NAME: ReadonlyMap<string, OpInfo> = BY_NAME;
+
+/**
+ * Registers the declarations of a dialect loaded on demand (the check harness's, ops/check.ts):
+ * top-level ops join the other top-level ones. Registering a name twice is a no-op.
+ */
+export function registerOps(ops: Readonly<Record<string, OpDecl>>): void {
+  for (const [name, d] of Object.entries(ops)) {
+    if (BY_NAME.has(name)) continue;
+    const info = infoOf(name as OpName, d);
+    BY_NAME.set(name, info);
+    if (info.topLevel) infos.splice(infos.findIndex((i) => !i.topLevel), 0, info);
+    else infos.push(info);
+  }
+}
 
 /** The declaration of a name, or undefined for an undeclared one. */
 export function opInfo(name: string): OpInfo | undefined {

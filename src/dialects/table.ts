@@ -8,7 +8,7 @@
  * The parser uses it to recognise v1 op names (anything else is PARSE/006); the verifier uses it
  * for placement (STRUCTURE/029) and effects (STRUCTURE/017).
  */
-import { OP_INFOS, opInfo, type OpInfo } from "./registry.js";
+import { OP_BY_NAME, opInfo, type OpInfo } from "./registry.js";
 import { targetRecordSpec } from "../core/target-records.js";
 
 export type { OpInfo };
@@ -16,7 +16,8 @@ export type { OpInfo };
 /** What the parser, verifier and folder ask of any op: a declared one or a target record. */
 export type OpTableEntry = Pick<OpInfo, "placement" | "pure" | "terminator" | "topLevel" | "doc" | "collective"> & { readonly name: string };
 
-export const opTable: ReadonlyMap<string, OpInfo> = new Map(OP_INFOS.map((e) => [e.name, e]));
+/** Every registered op by name (the check harness's once it is loaded). */
+export const opTable: ReadonlyMap<string, OpInfo> = OP_BY_NAME;
 
 const recordOps = new Map<string, OpTableEntry>();
 

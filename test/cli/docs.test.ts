@@ -10,6 +10,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSy
 import { dirname, join, resolve } from "node:path";
 import { D } from "../../src/core/diag/catalog.js";
 import { OP_INFOS } from "../../src/dialects/registry.js";
+// Every op of the language: the check harness's too, which register when loaded.
+import "../../src/dialects/ops/check.js";
 import { EXPLANATIONS } from "../../src/cli/explanations.js";
 import { fromRoot } from "../util/paths.js";
 import { haveCommand } from "../util/tools.js";

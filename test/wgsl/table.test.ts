@@ -2,6 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { OP_INFOS } from "../../src/dialects/registry.js";
+// Every op of the language: the check harness's too, which register when loaded.
+import "../../src/dialects/ops/check.js";
 import { WGSL_RULES } from "../../src/targets/wgsl/lower/rules.js";
 
 test("every op that may reach a device body has a WGSL entry", () => {

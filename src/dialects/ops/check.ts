@@ -1,14 +1,16 @@
 /**
  * The check harness (language.md §11): `check.case` programs that materialize host values
  * (`tensor<…>`), launch kernels on them and state expectations, `check.benchmark` records
- * naming a case, and the host-side launch ops `kernel.launch` / `kernel.dispatch` with the
- * bodyless `kernel.entry.decl` they may target. None of these reach a device: `loom check`
- * runs them on the host (src/api/check.ts) and the back ends never see them.
+ * naming a case; the host-side launch ops they use (`kernel.launch` …) are launch.ts. None of
+ * these reach a device: `loom check` runs them on the host (src/api/check.ts) and the back ends
+ * never see them. Importing this module registers them (api/check-dialect.ts does, which
+ * `loomc` and `loomc/browser/check` import; `loomc/browser` leaves them out).
  *
  * Placement `H` is the body of a `check.case` (and the regions nested in it); the verifier's
  * check-harness rules (passes/verify/check.ts) decide what else may appear there.
  */
 import { op, shape, type Annotated, type Literal, type SymbolProps, type ValueOrInt } from "../decl.js";
+import { registerOps } from "../registry.js";
 
 const custom = { form: "custom" } as const;
 
@@ -35,16 +37,6 @@ export interface ParamName {
   readonly paramName?: string;
 }
 
-/** `kernel.launch` / `kernel.dispatch`: the symbol, and how many operands the `[…]` list holds. */
-export interface HostLaunchProps extends SymbolProps, Annotated {
-  /** Operands before this index are the `[…]` list (workload values, or workgroup counts). */
-  readonly bracketCount: number;
-  /** Whether the `[…]` list was written (`@k[](…)` and `@k(…)` print differently). */
-  readonly bracketed: boolean;
-  /** `kernel.dispatch … workgroup_size(…)`: how many operands, at the end, that clause holds. */
-  readonly sizeCount?: number;
-}
-
 export const CHECK_OPS = {
   /** regions [body] (isolated, no arguments) */
   "check.case": op({ props: shape<SymbolProps & { readonly modifiers: readonly string[] }>(),
@@ -52,10 +44,6 @@ export const CHECK_OPS = {
   }),
   "check.benchmark": op({ props: shape<{ readonly case: string; readonly symbol?: string; readonly assignments: readonly NamedLiteral[] }>(),
     operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "a benchmark record over a check.case, optionally fixing named parameters",
-  }),
-  /** regions [launch signature] (arguments only) */
-  "kernel.entry.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0,
-    regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "an executable entry provided by the embedding: dispatched with explicit workgroup counts",
   }),
   "check.return": op({ operands: 0, results: 0, placement: "H", pure: true, terminator: true, syntax: custom, doc: "ends a check.case body" }),
   "check.param.seed": op({ props: shape<Annotated & ParamName & { readonly base: bigint; readonly count: bigint }>(),
@@ -80,15 +68,6 @@ export const CHECK_OPS = {
   "check.tensor.view": op({ props: shape<Annotated & { readonly offset: bigint }>(),
     operands: 1, results: 1, placement: "H", pure: true, syntax: custom, doc: "a typed alias of a byte range of another tensor",
   }),
-  /** operands [workload or counts…, arguments…] */
-  // Also in function bodies: a host function (the reference's launch programs) launches kernels; never in device code.
-  "kernel.launch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
-  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
-  // A launch schedule (the reference's launch programs): its launches run in order (serial) or in any order
-  // (concurrent); its body holds launches and schedules only and ends with kernel.launch.yield (omitted in print).
-  "kernel.launch.serial": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body one after another" }),
-  "kernel.launch.concurrent": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body in any order, possibly at once" }),
-  "kernel.launch.yield": op({ operands: 0, results: 0, placement: "FH", pure: true, terminator: true, syntax: custom, doc: "ends a kernel.launch.serial or kernel.launch.concurrent body" }),
   /** operands [inputs…] */
   "check.oracle.call": op({ props: shape<Annotated & { readonly provider: string; readonly callee: string; readonly attrs?: readonly NamedLiteral[] }>(),
     placement: "H", pure: false, syntax: custom, doc: "expected values from a named oracle provider",
@@ -124,3 +103,5 @@ export const CHECK_OPS = {
     operands: 0, results: 0, placement: "H", pure: false, syntax: custom, doc: "expects a provider-specific runtime event (a sanitizer report)",
   }),
 } as const;
+
+registerOps(CHECK_OPS);
