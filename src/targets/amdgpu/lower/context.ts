@@ -471,11 +471,6 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     return extra === undefined ? { kind: "scalar", t, reg } : { kind: "scalar", t, reg, ...extra };
   }
 
-  /** A 32-bit result register of the class the operands allow. */
-  result32(uniform: boolean): VReg {
-    return this.vreg(uniform ? "s" : "v", 1);
-  }
-
   /** Sum of two upper bounds, when both are known. */
   static addMax(a?: bigint, b?: bigint): bigint | undefined {
     return a !== undefined && b !== undefined ? a + b : undefined;
