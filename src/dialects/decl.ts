@@ -114,7 +114,6 @@ export interface OpDecl<P extends object = object> {
   readonly syntax: SyntaxForm;
   readonly types?: TypeRule;
   readonly evaluate?: Evaluate;
-  readonly doc: string;
   readonly operands?: Arity;
   readonly results?: Arity;
   readonly regions?: Arity;

@@ -14,7 +14,7 @@ import { targetRecordSpec } from "../core/target-records.js";
 export type { OpInfo };
 
 /** What the parser, verifier and folder ask of any op: a declared one or a target record. */
-export type OpTableEntry = Pick<OpInfo, "placement" | "pure" | "terminator" | "topLevel" | "doc" | "collective"> & { readonly name: string };
+export type OpTableEntry = Pick<OpInfo, "placement" | "pure" | "terminator" | "topLevel" | "collective"> & { readonly name: string };
 
 /** Every registered op by name (the check harness's once it is loaded). */
 export const opTable: ReadonlyMap<string, OpInfo> = OP_BY_NAME;
@@ -28,7 +28,7 @@ export function lookupOp(name: string): OpTableEntry | undefined {
   if (!record) return undefined;
   let entry = recordOps.get(name);
   if (!entry) {
-    entry = Object.freeze({ name, placement: "", pure: false, terminator: false, topLevel: true, doc: record.doc });
+    entry = Object.freeze({ name, placement: "", pure: false, terminator: false, topLevel: true });
     recordOps.set(name, entry);
   }
   return entry;

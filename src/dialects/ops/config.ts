@@ -5,8 +5,8 @@ const custom = { form: "custom" } as const;
 
 export const CONFIG_OPS = {
   /** regions [] for `@key : T`, or [signature region with the one arg %value] */
-  "config.decl": op({ props: shape<SymbolProps & WhereProps & { readonly type: Type }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a compile-time config key" }),
-  "config.def": op({ props: shape<SymbolProps & { readonly value: Literal; readonly type: Type }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "value binding of a config key" }),
-  "config.get": op({ props: shape<SymbolProps & Annotated>(), operands: 0, results: 1, placement: "CDF", pure: true, syntax: custom, doc: "value of a config key" }),
-  "target.subgroup.size": op({ operands: 0, results: 1, placement: "CDF", pure: true, syntax: custom, types: INDEX_RESULT, doc: "the compiled version's subgroup size" }),
+  "config.decl": op({ props: shape<SymbolProps & WhereProps & { readonly type: Type }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom }),
+  "config.def": op({ props: shape<SymbolProps & { readonly value: Literal; readonly type: Type }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom }),
+  "config.get": op({ props: shape<SymbolProps & Annotated>(), operands: 0, results: 1, placement: "CDF", pure: true, syntax: custom }),
+  "target.subgroup.size": op({ operands: 0, results: 1, placement: "CDF", pure: true, syntax: custom, types: INDEX_RESULT }),
 } as const;

@@ -13,10 +13,10 @@ export interface CallableProps extends CallProps, WhereProps {
 
 export const FUNC_OPS = {
   /** regions [body (args = params)] */
-  "func.def": op({ props: shape<CallableProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "function definition (inlined into kernels in v1)" }),
+  "func.def": op({ props: shape<CallableProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom }),
   /** regions [signature region] */
-  "func.decl": op({ props: shape<CallableProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a function defined elsewhere" }),
+  "func.decl": op({ props: shape<CallableProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom }),
   /** operands = args */
-  "func.call": op({ props: shape<CallProps & Annotated>(), operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom, doc: "direct call (C only when `pure`)" }),
-  "func.return": op({ operands: { min: 0 }, results: 0, placement: "F", pure: true, terminator: true, syntax: custom, doc: "returns from a func.def" }),
+  "func.call": op({ props: shape<CallProps & Annotated>(), operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom }),
+  "func.return": op({ operands: { min: 0 }, results: 0, placement: "F", pure: true, terminator: true, syntax: custom }),
 } as const;

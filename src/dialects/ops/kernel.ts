@@ -18,36 +18,36 @@ export interface ReduceProps extends Annotated {
 
 export const KERNEL_OPS = {
   /** regions [config (args = workload args), body (args = device args)] */
-  "kernel.def": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom, doc: "dispatchable kernel: launch-config region and device body" }),
+  "kernel.def": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom }),
   /** regions [workload signature, launch signature]: args only, no ops */
-  "kernel.decl": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom, doc: "declaration of a kernel defined in another module" }),
+  "kernel.decl": op({ props: shape<KernelProps>(), operands: 0, results: 0, regions: 2, placement: "", pure: false, topLevel: true, syntax: custom }),
   /** operands [gx, gy, gz, sx, sy, sz, (cx, cy, cz)?] */
   "kernel.launch.config": op({ props: shape<Annotated & { readonly cluster: boolean }>(),
-    operands: { min: 6 }, results: 0, placement: "C", pure: true, terminator: true, syntax: custom, doc: "yields the launch geometry; last op of the config region",
+    operands: { min: 6 }, results: 0, placement: "C", pure: true, terminator: true, syntax: custom,
   }),
-  "kernel.return": op({ operands: 0, results: 0, placement: "D", pure: true, terminator: true, syntax: custom, doc: "ends the invocation; terminator of the kernel body" }),
+  "kernel.return": op({ operands: 0, results: 0, placement: "D", pure: true, terminator: true, syntax: custom }),
   ...family("kernel", "workitem.id workgroup.id workgroup.size workgroup.count workitem.dispatch.id", op({ props: shape<Annotated & { readonly dim: "x" | "y" | "z" }>(),
-    operands: 0, results: 1, placement: "D", pure: true, syntax: custom, types: index, doc: "launch coordinate query along a dimension",
+    operands: 0, results: 1, placement: "D", pure: true, syntax: custom, types: index,
   })),
-  ...family("kernel", "subgroup.id subgroup.size subgroup.lane.id subgroup.count", op({ operands: 0, results: 1, placement: "D", pure: true, syntax: custom, types: index, doc: "subgroup coordinate query" })),
+  ...family("kernel", "subgroup.id subgroup.size subgroup.lane.id subgroup.count", op({ operands: 0, results: 1, placement: "D", pure: true, syntax: custom, types: index })),
   // `private` parses (as in the reference) and is rejected by the verifier (STRUCTURE/014).
   "kernel.barrier": op({ props: shape<{ readonly memory: "workgroup" | "global" | "private"; readonly scope: string; readonly ordering: string }>(),
-    operands: 0, results: 0, placement: "DF", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup/global memory barrier at a scope",
+    operands: 0, results: 0, placement: "DF", pure: false, collective: "workgroup", syntax: custom,
   }),
   /** operands [v] */
-  "kernel.subgroup.reduce": op({ props: shape<ReduceProps>(), operands: 1, results: 1, placement: "D", pure: false, collective: "subgroup", syntax: custom, doc: "subgroup collective reduction" }),
+  "kernel.subgroup.reduce": op({ props: shape<ReduceProps>(), operands: 1, results: 1, placement: "D", pure: false, collective: "subgroup", syntax: custom }),
   /** operands [v, off, width]; results [value, valid] */
   "kernel.subgroup.shuffle": op({ props: shape<Annotated & { readonly mode: "xor" | "up" | "down" | "index" }>(),
-    operands: 3, results: 2, placement: "D", pure: false, collective: "subgroup", syntax: custom, doc: "subgroup lane shuffle",
+    operands: 3, results: 2, placement: "D", pure: false, collective: "subgroup", syntax: custom,
   }),
   /** operands [v, lane] */
-  "kernel.subgroup.broadcast": op({ operands: 2, results: 1, placement: "D", pure: false, collective: "subgroup", syntax: custom, doc: "subgroup broadcast from one lane" }),
+  "kernel.subgroup.broadcast": op({ operands: 2, results: 1, placement: "D", pure: false, collective: "subgroup", syntax: custom }),
   "kernel.workgroup.reduce": op({ props: shape<ReduceProps>(),
-    operands: 1, results: 1, placement: "D", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup collective reduction (may use compiler scratch)",
+    operands: 1, results: 1, placement: "D", pure: false, collective: "workgroup", syntax: custom,
   }),
   "kernel.workgroup.scan": op({ props: shape<ReduceProps & { readonly direction: "forward" | "reverse"; readonly mode: "inclusive" | "exclusive" }>(),
-    operands: 1, results: 1, placement: "D", pure: false, collective: "workgroup", syntax: custom, doc: "workgroup prefix scan in flat-id order (forward or reverse, inclusive or exclusive)",
+    operands: 1, results: 1, placement: "D", pure: false, collective: "workgroup", syntax: custom,
   }),
   /** operands [ok] */
-  "kernel.assert": op({ props: shape<{ readonly message?: string }>(), operands: 1, results: 0, placement: "D", pure: false, syntax: custom, doc: "traps the dispatch when the condition is false" }),
+  "kernel.assert": op({ props: shape<{ readonly message?: string }>(), operands: 1, results: 0, placement: "D", pure: false, syntax: custom }),
 } as const;

@@ -22,15 +22,15 @@ export interface HostLaunchProps extends SymbolProps, Annotated {
 export const LAUNCH_OPS = {
   /** regions [launch signature] (arguments only) */
   "kernel.entry.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0,
-    regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "an executable entry provided by the embedding: dispatched with explicit workgroup counts",
+    regions: 1, placement: "", pure: false, topLevel: true, syntax: custom,
   }),
   /** operands [workload or counts…, arguments…] */
   // Also in function bodies: a host function (the reference's launch programs) launches kernels; never in device code.
-  "kernel.launch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "launches a kernel on host values: workload in [...], device arguments in (...)" }),
-  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom, doc: "dispatches a kernel with explicit workgroup counts in [...]" }),
+  "kernel.launch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom }),
+  "kernel.dispatch": op({ props: shape<HostLaunchProps>(), operands: { min: 0 }, results: 0, placement: "FH", pure: false, syntax: custom }),
   // A launch schedule (the reference's launch programs): its launches run in order (serial) or in any order
   // (concurrent); its body holds launches and schedules only and ends with kernel.launch.yield (omitted in print).
-  "kernel.launch.serial": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body one after another" }),
-  "kernel.launch.concurrent": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom, doc: "runs the launches of its body in any order, possibly at once" }),
-  "kernel.launch.yield": op({ operands: 0, results: 0, placement: "FH", pure: true, terminator: true, syntax: custom, doc: "ends a kernel.launch.serial or kernel.launch.concurrent body" }),
+  "kernel.launch.serial": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom }),
+  "kernel.launch.concurrent": op({ operands: 0, results: 0, regions: 1, placement: "FH", pure: false, syntax: custom }),
+  "kernel.launch.yield": op({ operands: 0, results: 0, placement: "FH", pure: true, terminator: true, syntax: custom }),
 } as const;

@@ -10,14 +10,14 @@ export interface TemplateProps extends CallableProps {
 }
 
 export const TEMPLATE_OPS = {
-  "template.decl": op({ props: shape<TemplateProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template family: a signature that providers implement" }),
+  "template.decl": op({ props: shape<TemplateProps>(), operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom }),
   "template.def": op({ props: shape<TemplateProps & { readonly family: string; readonly priority?: number }>(),
-    operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom, doc: "template provider of a family",
+    operands: 0, results: 0, regions: 1, placement: "", pure: false, topLevel: true, syntax: custom,
   }),
   /** operands = args */
   "template.apply": op({ props: shape<Annotated & { readonly family: string; readonly modifiers: readonly string[] }>(),
-    operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom, doc: "call of a template family, resolved to a provider (C only when `pure`)",
+    operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom,
   }),
-  "template.call": op({ props: shape<CallProps & Annotated>(), operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom, doc: "direct call of a template provider (C only when `pure`)" }),
-  "template.return": op({ operands: { min: 0 }, results: 0, placement: "F", pure: true, terminator: true, syntax: custom, doc: "returns from a template.def" }),
+  "template.call": op({ props: shape<CallProps & Annotated>(), operands: { min: 0 }, results: { min: 0 }, placement: "CDF", pure: false, syntax: custom }),
+  "template.return": op({ operands: { min: 0 }, results: 0, placement: "F", pure: true, terminator: true, syntax: custom }),
 } as const;

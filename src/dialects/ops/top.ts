@@ -8,10 +8,10 @@ import { op, shape, type SymbolProps } from "../decl.js";
 const custom = { form: "custom" } as const;
 
 export const TOP_OPS = {
-  "target.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "target record bound by the embedding at compile time" }),
+  "target.decl": op({ props: shape<SymbolProps>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom }),
   "module.import": op({ props: shape<{ readonly key: string; readonly symbols: readonly string[] }>(),
-    operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "restricts which provider module may define the listed declarations",
+    operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom,
   }),
   /** `#name = #encoding.layout.dense`; printed by the module printer, not an op syntax. */
-  alias: op({ props: shape<{ readonly alias: string; readonly target: string }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom, doc: "`#name = #encoding.layout.dense` attribute alias" }),
+  alias: op({ props: shape<{ readonly alias: string; readonly target: string }>(), operands: 0, results: 0, placement: "", pure: false, topLevel: true, syntax: custom }),
 } as const;

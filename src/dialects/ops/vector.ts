@@ -9,7 +9,7 @@ const DF = "DF";
 const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
 const arith = (arity: number, flags?: "ovf" | "fm") => ({ form: "arith", arity, ...(flags ? { flags } : {}) }) as const;
 const custom = { form: "custom" } as const;
-const convert = (name: keyof typeof CONVERSIONS) => op({ operands: 1, results: 1, placement: DF, pure: true, syntax: { form: "cast" }, types: CONVERSIONS[name], doc: "lanewise conversion" });
+const convert = (name: keyof typeof CONVERSIONS) => op({ operands: 1, results: 1, placement: DF, pure: true, syntax: { form: "cast" }, types: CONVERSIONS[name] });
 
 function elementName(t: Type): string {
   return t.kind === "vector" ? t.element.name : t.kind === "prim" ? t.name : "view";
@@ -53,40 +53,39 @@ function iota(args: readonly EvalValue[], types: { readonly result: Type }): Eva
 }
 
 export const VECTOR_OPS = {
-  "vector.constant": op({ props: shape<ConstantProps>(), operands: 0, results: 1, placement: DF, pure: true, syntax: { form: "constant" }, doc: "vector with every lane set to a literal" }),
-  "vector.splat": op({ operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1), doc: "broadcast a scalar" }),
-  "vector.from_elements": op({ operands: { min: 1 }, results: 1, placement: DF, pure: true, syntax: custom, doc: "vector from lanes" }),
+  "vector.constant": op({ props: shape<ConstantProps>(), operands: 0, results: 1, placement: DF, pure: true, syntax: { form: "constant" } }),
+  "vector.splat": op({ operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1) }),
+  "vector.from_elements": op({ operands: { min: 1 }, results: 1, placement: DF, pure: true, syntax: custom }),
   /** `%r = vector.iota %base step %step : vector<16xindex>` */
   "vector.iota": op({
     operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "words", separators: ["step"] },
     types: { kind: "signature", checks: [{ result: 0, is: "vN" }, { operand: 0, elementOf: { result: 0 } }, { operand: 1, elementOf: { result: 0 } }] },
     evaluate: iota,
-    doc: "lane i (row-major) is base + i·step",
   }),
   /** operands [v]; `indices` select a lane or a sub-vector */
-  "vector.extract": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: DF, pure: true, syntax: custom, doc: "lane or sub-vector access" }),
+  "vector.extract": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: DF, pure: true, syntax: custom }),
   /** operands [x, v] */
-  "vector.insert": op({ props: shape<IndexedProps>(), operands: 2, results: 1, placement: DF, pure: true, syntax: custom, doc: "lane or sub-vector access" }),
-  "vector.load": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: DF, pure: false, syntax: custom, doc: "reads a lane grid from a view" }),
-  "vector.store": op({ props: shape<IndexedProps>(), operands: 2, results: 0, placement: DF, pure: false, syntax: custom, doc: "writes a lane grid to a view" }),
+  "vector.insert": op({ props: shape<IndexedProps>(), operands: 2, results: 1, placement: DF, pure: true, syntax: custom }),
+  "vector.load": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: DF, pure: false, syntax: custom }),
+  "vector.store": op({ props: shape<IndexedProps>(), operands: 2, results: 0, placement: DF, pure: false, syntax: custom }),
   ...family("vector", "addf subf mulf divf minimumf maximumf minnumf maxnumf", op({ props: shape<ArithProps>(),
-    operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2, "fm"), types: uniform(2, "vF"), doc: "lanewise float arithmetic",
+    operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2, "fm"), types: uniform(2, "vF"),
   })),
-  "vector.fmaf": op({ props: shape<ArithProps>(), operands: 3, results: 1, placement: DF, pure: true, syntax: arith(3, "fm"), types: uniform(3, "vF"), doc: "lanewise float arithmetic" }),
-  ...family("vector", "addi subi muli shli", op({ props: shape<ArithProps>(), operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2, "ovf"), types: uniform(2, "vI"), doc: "lanewise integer arithmetic" })),
+  "vector.fmaf": op({ props: shape<ArithProps>(), operands: 3, results: 1, placement: DF, pure: true, syntax: arith(3, "fm"), types: uniform(3, "vF") }),
+  ...family("vector", "addi subi muli shli", op({ props: shape<ArithProps>(), operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2, "ovf"), types: uniform(2, "vI") })),
   ...family("vector", "divsi divui remsi remui minsi maxsi minui maxui andi ori xori shrsi shrui", op({ props: shape<ArithProps>(),
-    operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2), types: uniform(2, "vI"), doc: "lanewise integer arithmetic",
+    operands: 2, results: 1, placement: DF, pure: true, syntax: arith(2), types: uniform(2, "vI"),
   })),
   ...family("vector", "negf absf expf exp2f logf log2f sqrtf rsqrtf sinf cosf tanhf erff ceilf floorf roundf roundevenf truncf", op({ props: shape<ArithProps>(),
-    operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "vF"), doc: "lanewise unary op",
+    operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1, "fm"), types: uniform(1, "vF"),
   })),
-  ...family("vector", "negi absi", op({ props: shape<ArithProps>(), operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1), types: uniform(1, "vI"), doc: "lanewise unary op" })),
-  "vector.cmpi": op({ props: shape<CompareProps<IntPredicate>>(), operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "cmp", predicates: "int", vector: true }, types: uniform(2, "vI", "i1"), doc: "lanewise comparison" }),
+  ...family("vector", "negi absi", op({ props: shape<ArithProps>(), operands: 1, results: 1, placement: DF, pure: true, syntax: arith(1), types: uniform(1, "vI") })),
+  "vector.cmpi": op({ props: shape<CompareProps<IntPredicate>>(), operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "cmp", predicates: "int", vector: true }, types: uniform(2, "vI", "i1") }),
   "vector.cmpf": op({ props: shape<CompareProps<FloatPredicate>>(),
-    operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "cmp", predicates: "float", flags: "fm", vector: true }, types: uniform(2, "vF", "i1"), doc: "lanewise comparison",
+    operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "cmp", predicates: "float", flags: "fm", vector: true }, types: uniform(2, "vF", "i1"),
   }),
   /** operands [mask, a, b] */
-  "vector.select": op({ operands: 3, results: 1, placement: DF, pure: true, syntax: arith(3), doc: "lanewise select" }),
+  "vector.select": op({ operands: 3, results: 1, placement: DF, pure: true, syntax: arith(3) }),
   "vector.sitofp": convert("sitofp"),
   "vector.uitofp": convert("uitofp"),
   "vector.fptosi": convert("fptosi"),
@@ -98,12 +97,11 @@ export const VECTOR_OPS = {
   "vector.trunci": convert("trunci"),
   "vector.bitcast": convert("bitcast"),
   /** operands [v, init] */
-  "vector.reduce": op({ props: shape<Annotated & { readonly kind: string; readonly flags?: readonly string[] }>(), operands: 2, results: 1, placement: DF, pure: true, syntax: custom, doc: "in-order fold of the lanes" }),
+  "vector.reduce": op({ props: shape<Annotated & { readonly kind: string; readonly flags?: readonly string[] }>(), operands: 2, results: 1, placement: DF, pure: true, syntax: custom }),
   /** `%s = vector.dotf %a, %b, %acc : vector<16xf32>, vector<16xf32>, f32` */
   "vector.dotf": op({
     operands: 3, results: 1, placement: DF, pure: true, syntax: { form: "operands", arity: 3, result: 2 },
     types: { kind: "signature", checks: [{ operand: 0, is: "vF" }, { operand: 1, sameAs: { operand: 0 } }, { operand: 2, elementOf: { operand: 0 } }, { result: 0, sameAs: { operand: 2 } }] },
     evaluate: dotf,
-    doc: "fused multiply-add chain over the lanes in order, starting from the accumulator",
   }),
 } as const;

@@ -17,18 +17,18 @@ export interface AtomicRmwProps extends AtomicProps {
 
 export const VIEW_OPS = {
   /** operands [v] */
-  "view.load": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom, doc: "reads one element" }),
+  "view.load": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom }),
   /** operands [x, v] */
-  "view.store": op({ props: shape<IndexedProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "writes one element" }),
+  "view.store": op({ props: shape<IndexedProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom }),
   /** operands [v] */
-  "view.subview": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: true, syntax: custom, doc: "moves a view's origin" }),
+  "view.subview": op({ props: shape<IndexedProps>(), operands: 1, results: 1, placement: "DF", pure: true, syntax: custom }),
   /** operands [x, v] */
-  "view.atomic.rmw": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
-  "view.atomic.reduce": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.rmw": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 1, placement: "DF", pure: false, syntax: custom }),
+  "view.atomic.reduce": op({ props: shape<AtomicRmwProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom }),
   /** operands [expected, new, v] */
   "view.atomic.cmpxchg": op({ props: shape<IndexedProps & MissingAttributes & { readonly successOrdering: string; readonly failureOrdering: string; readonly scope: string }>(),
-    operands: 3, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access",
+    operands: 3, results: 1, placement: "DF", pure: false, syntax: custom,
   }),
-  "view.atomic.load": op({ props: shape<AtomicProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
-  "view.atomic.store": op({ props: shape<AtomicProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom, doc: "atomic element access" }),
+  "view.atomic.load": op({ props: shape<AtomicProps>(), operands: 1, results: 1, placement: "DF", pure: false, syntax: custom }),
+  "view.atomic.store": op({ props: shape<AtomicProps>(), operands: 2, results: 0, placement: "DF", pure: false, syntax: custom }),
 } as const;
