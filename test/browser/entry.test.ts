@@ -23,10 +23,12 @@ import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 // once the harness's syntax and rules left it; 204,211 B after session 8's f64 math and strided
 // layouts; 203,035 B once the back ends shared their lowering context, per-kernel driver, profile
 // checks and scalarized vector rules; 206,234 B with session 9's AMDGPU f64 math, collectives and
-// atomics and the compile path's allocation cuts), so the goal is not met: the test holds a ceiling against further growth and prints
+// atomics and the compile path's allocation cuts; 204,119 B once the check harness's op
+// declarations registered with the harness and the ops' one-line prose moved to
+// docs/ops-reference.md), so the goal is not met: the test holds a ceiling against further growth and prints
 // the distance to the goal; lower the ceiling as cuts land.
 const GOAL_GZIP_BYTES = 200_000;
-const BUDGET_GZIP_BYTES = 206_500;
+const BUDGET_GZIP_BYTES = 204_500;
 
 async function bundle(entry: string, format: "esm" | "iife", minify = true): Promise<{ code: string; inputs: string[] }> {
   const out = await build({
