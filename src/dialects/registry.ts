@@ -72,12 +72,12 @@ function infoOf(name: OpName, d: OpDecl): OpInfo {
   return { name, ...d, terminator: d.terminator ?? false, topLevel: d.topLevel ?? false };
 }
 
-const DECLS: Readonly<Record<string, OpDecl>> = OPS;
+const DECLS: readonly (readonly [string, OpDecl])[] = Object.entries(OPS);
 const infos: OpInfo[] = [
   // Top-level ops lead, as in language.md §2.
-  ...Object.keys(DECLS).filter((n) => DECLS[n]!.topLevel),
-  ...Object.keys(DECLS).filter((n) => !DECLS[n]!.topLevel),
-].map((n) => infoOf(n as OpName, DECLS[n]!));
+  ...DECLS.filter(([, d]) => d.topLevel),
+  ...DECLS.filter(([, d]) => !d.topLevel),
+].map(([n, d]) => infoOf(n as OpName, d));
 
 /** All declarations registered so far, top-level ops first (then in language.md §4 order). */
 export const OP_INFOS: readonly OpInfo[] = infos;
