@@ -7,3 +7,4 @@
  */
 import "../text/syntax/check.js";
 import "../passes/verify/check.js";
+import "../harness/test-target.js";
