@@ -7,4 +7,4 @@
  */
 import "../text/syntax/check.js";
 import "../passes/verify/check.js";
-import "../harness/test-target.js";
+import "../dialects/test-target.js";

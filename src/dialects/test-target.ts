@@ -11,7 +11,7 @@ import type { TargetRecordSpec } from "../core/target.js";
 /** The reference's test profiles: `low_core` is the one its test files name. */
 const TEST_PROFILES = ["low_core"] as const;
 
-export const TEST_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
+const TEST_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: "test.target",
   environment: "test",
   doc: "the reference's test target record (admits no device profile)",
