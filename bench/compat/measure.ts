@@ -28,8 +28,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   // v1 has layouts only (`encoding.layout.dense|strided`, `encoding<layout>`, `#dense`): schemas, storage, transforms and configs of encodings are out.
   ["encodings", /\bencoding<(?:schema|storage|transform)>|#q\d|\bencoding\.(?!layout\.(?:dense|strided)\b)[a-z]|\bconfig\.(?:def|decl)\b[^\n]*:\s*encoding</],
   ["cache policies", /\bcache_(?:scope|temporal)\b/],
-  ["other dialects", /(?:^|[\s=(])(?:check|command|low|cfg|pipeline|pass|sanitizer|global|globals|pool|group|metadata|hal|llvmir|test)\.[a-z]/m],
-  ["other target records", /(?:^|\s)(?:test|hal|llvmir)\.target\b/m],
+  ["other dialects", /(?:^|[\s=(])(?:(?:check|command|low|cfg|pipeline|pass|sanitizer|global|globals|pool|group|metadata|hal|llvmir)\.|test\.(?!target\b))[a-z]/m],
+  ["other target records", /(?:^|\s)(?:hal|llvmir)\.target\b/m],
   ["host kernel ops", /\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl|exit|async\.|tensor\.|cluster\.)/],
   ["collectives outside v1", /\bkernel\.(?:subgroup\.(?:scan|vote\.|active\.mask|match\.|broadcast\.first)|workgroup\.vote\.|barrier\.(?:arrive|wait))/],
   ["memory ops outside v1", /\bbuffer\.(?:pack|assume\.same_root)\b|\bview\.(?:refine|prefetch)\b/],
@@ -55,15 +55,20 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
 const EXTRAS: readonly [string, RegExp][] = [
   ["kernel.workgroup.scan", /\bkernel\.workgroup\.scan\b/],
   ["legacy func.template/func.apply", /\bfunc\.(?:template|apply)\b/],
+  ["the reference's test.target record", /\btest\.target\b/],
 ];
+
+/** The reference's newer check forms (scenarios with trials, target-against-oracle comparisons, entropy streams, generator calls): not implemented. */
+const NEWER_CHECK_FORMS = /\bcheck\.(?:scenario|trial|compare|invoke|entropy)\b|\bcheck\.generate</;
 
 /** The check harness (language.md §11): outside v1, implemented; a file using only it and v1 counts as an extra. */
 const CHECK_HARNESS = /\bcheck\.[a-z]|\btensor<|\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl)\b/;
 
 function outOfV1(text: string): string | undefined {
   const code = text.split("\n").filter((l) => !l.trim().startsWith("//")).join("\n");
+  if (NEWER_CHECK_FORMS.test(code)) return "newer check forms (check.scenario/trial/compare)";
   if (CHECK_HARNESS.test(code)) {
-    const rest = code.replace(/\bcheck\.[a-z][\w.]*|\btensor<|\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl)\b/g, "");
+    const rest = code.replace(/\bcheck\.[a-z][\w.]*|\btensor<|\bkernel\.(?:launch(?!\.config)|dispatch|entry\.decl)\b|\btest\.target\b/g, "");
     for (const [why, re] of OUT_OF_V1) if (re.test(rest)) return why;
     return "extra: check harness";
   }

@@ -9,3 +9,4 @@
 import "../dialects/ops/check.js";
 import "../text/syntax/check.js";
 import "../passes/verify/check.js";
+import "../dialects/test-target.js";

@@ -143,6 +143,22 @@ test("loom check: a func.decl that a case calls with tensors binds to the librar
   assert.match(wrong.out + wrong.err, /TYPE\/001/);
 });
 
+test("loom check: a file with the reference's test.target record loads; host-only cases run, a mismatch fails with both values, a kernel pinned to the record is unsupported", (t) => {
+  // Oracle: the file's own literal expectations (41 ≠ 42 must fail) and the record admitting no device profile.
+  const r = check(file("test_target.loom"), "--device", "interp", "--json");
+  assert.equal(r.code, 1, r.out + r.err);
+  const j = report(r);
+  assert.deepEqual(j.cases.map((c) => [c.case, c.status]), [["literal_case", "pass"], ["literal_mismatch_case", "fail"], ["pinned_case", "unsupported"]]);
+  const first = j.cases[1]!.samples[0]!.expectations[0]!.first!;
+  assert.deepEqual([first.index, first.actual, first.expected], [0, "41", "42"]);
+  assert.match(j.cases[2]!.samples[0]!.reason ?? "", /pinned to target 'test\.target @core'/);
+  const badFile = join(tempDir(t), "x.loom");
+  writeFileSync(badFile, readFileSync(file("test_target.loom"), "utf8").replace("<low_core>", "<high_core>"));
+  const bad = check(badFile, "--device", "interp");
+  assert.equal(bad.code, 1, bad.out + bad.err);
+  assert.match(bad.err + bad.out, /PARSE\/017.*unknown test profile 'high_core'/);
+});
+
 test("loom check: --case picks one case; an unknown case, device or option is a usage error", () => {
   const one = check(file("wrong.loom"), "--device", "interp", "--case", "doubles_right");
   assert.equal(one.code, 0, one.out + one.err);

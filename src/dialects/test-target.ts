@@ -1,0 +1,23 @@
+/**
+ * The reference's `test.target<low_core> @t` record (language.md §11): the target its own test
+ * files pin to when they exercise the target-independent core alone. It admits no device
+ * profile (no target package has environment `test`), so code pinned to it never compiles for
+ * a real device — `loom check` reports such a case unsupported (`TARGET/052`) — while check
+ * cases that launch nothing pinned to it run as usual.
+ */
+import { COMMON_TARGET_ATTRIBUTES, registerTargetRecord } from "../core/target-records.js";
+import type { TargetRecordSpec } from "../core/target.js";
+
+/** The reference's test profiles: `low_core` is the one its test files name. */
+const TEST_PROFILES = ["low_core"] as const;
+
+const TEST_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
+  opName: "test.target",
+  environment: "test",
+  doc: "the reference's test target record (admits no device profile)",
+  param: Object.freeze({ key: "profile", what: "test profile", values: Object.freeze([...TEST_PROFILES]) }),
+  attributes: COMMON_TARGET_ATTRIBUTES,
+  admits: () => false,
+});
+
+registerTargetRecord(TEST_TARGET_RECORD);
