@@ -26,7 +26,12 @@ export interface Scalar {
   readonly kind: "scalar";
   readonly e: string;
   readonly t: WType;
-  readonly c?: bigint;
+  readonly c: bigint | undefined;
+}
+
+/** A `Scalar` (every one made here, so all share one object shape and the hot reads of `e`, `t` and `c` stay monomorphic). */
+export function scalarOf(e: string, t: WType, c?: bigint): Scalar {
+  return { kind: "scalar", e, t, c };
 }
 
 export type Lowered =
@@ -190,7 +195,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   scalar(v: Value): Scalar {
     const l = this.get(v);
     if (l.kind === "scalar") return l;
-    if (l.kind === "invalid") return { kind: "scalar", e: "invalid", t: this.scalarType(v.type) ?? "i32" };
+    if (l.kind === "invalid") return scalarOf("invalid", this.scalarType(v.type) ?? "i32");
     throw new Error(`WGSL lowering: '%${v.name}' is a ${l.kind}, not a scalar`);
   }
 
@@ -235,7 +240,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     const name = this.fresh();
     const depth = this.depth;
     this.lines.push((LET_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}let `) + name + (LET_TYPES[t] ??= `: ${t} = `) + expr + ";");
-    return { kind: "scalar", e: name, t };
+    return scalarOf(name, t);
   }
 
   /** A mutable `var` of type `t` (zero-initialized, or `init`). */
@@ -244,7 +249,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     const depth = this.depth;
     const prefix = (VAR_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}var `) + name;
     this.lines.push(init ? prefix + (VAR_INIT_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
-    return { kind: "scalar", e: name, t };
+    return scalarOf(name, t);
   }
 
   assign(to: Scalar, from: Scalar): void {
@@ -257,7 +262,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     // Names that sanitize alike get their offset appended.
     if ([...this.uniformFields].some(([o, f]) => o !== offset && f.name === member)) member = `${member}_${offset}`;
     this.uniformFields.set(offset, { name: member, t });
-    return { kind: "scalar", e: `${this.argsName}.${member}`, t };
+    return scalarOf(`${this.argsName}.${member}`, t);
   }
 
   helper(name: string, text: string): string {
@@ -277,18 +282,18 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
       const small = typeof value === "bigint" ? (value >= 0n && value < SMALL_INTS ? Number(value) : -1) : Number.isInteger(value) && value >= 0 && value < SMALL_INTS ? value : -1;
       if (small >= 0) {
         const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
-        return (cache[small] ??= t === "u32" ? { kind: "scalar", e: `${small}u`, t, c: BigInt(small) } : { kind: "scalar", e: `${small}i`, t: "i32", c: BigInt(small) });
+        return (cache[small] ??= scalarOf(t === "u32" ? `${small}u` : `${small}i`, t === "u32" ? t : "i32", BigInt(small)));
       }
     }
     const v = BigInt(value);
-    if (t === "bool") return { kind: "scalar", e: v !== 0n ? "true" : "false", t };
+    if (t === "bool") return scalarOf(v !== 0n ? "true" : "false", t);
     if (t === "u32") {
       const c = BigInt.asUintN(32, v);
-      return { kind: "scalar", e: `${c}u`, t, c };
+      return scalarOf(`${c}u`, t, c);
     }
     const c = BigInt.asIntN(32, v);
-    if (c === I32_MIN) return { kind: "scalar", e: "i32(-2147483648)", t: "i32", c };
-    return { kind: "scalar", e: c < 0n ? `(${c}i)` : `${c}i`, t: "i32", c };
+    if (c === I32_MIN) return scalarOf("i32(-2147483648)", "i32", c);
+    return scalarOf(c < 0n ? `(${c}i)` : `${c}i`, "i32", c);
   }
 
   /** Whether `value` fits the 32-bit carrier of `t` (index: i32; offset: u32). */
@@ -310,11 +315,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     }
     const text = Object.is(rounded, -0) ? "-0.0" : String(rounded);
     const literal = `${text.includes(".") || text.includes("e") ? text : `${text}.0`}${t === "f16" ? "h" : "f"}`;
-    return { kind: "scalar", e: rounded < 0 || Object.is(rounded, -0) ? `(${literal})` : literal, t };
+    return scalarOf(rounded < 0 || Object.is(rounded, -0) ? `(${literal})` : literal, t);
   }
 
   bool(value: boolean): Scalar {
-    return { kind: "scalar", e: value ? "true" : "false", t: "bool" };
+    return scalarOf(value ? "true" : "false", "bool");
   }
 
   // ---- 32-bit address arithmetic, folding constants ------------------------------------------
@@ -337,7 +342,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   reinterpret(x: Scalar, to: "i32" | "u32"): Scalar {
     if (x.t === to) return x;
     if (x.c !== undefined) return this.int(to, x.c);
-    return { kind: "scalar", e: `bitcast<${to}>(${x.e})`, t: to };
+    return scalarOf(`bitcast<${to}>(${x.e})`, to);
   }
 }
 

@@ -14,7 +14,7 @@ import type { PreparedKernel } from "../../../core/prepared.js";
 import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
 import type { WgslTargetInfo } from "../profile.js";
-import { BUILTIN_TYPES, BYTES, builtinParameter, KernelLowering, wgslTypeOf, type Lowered, type WType } from "./context.js";
+import { BUILTIN_TYPES, BYTES, builtinParameter, KernelLowering, scalarOf, wgslTypeOf, type Lowered, type WType } from "./context.js";
 import { WGSL_RULES } from "./rules.js";
 import { kernelRoots, safeName, type Root } from "./storage.js";
 
@@ -55,7 +55,7 @@ function bindArguments(cx: KernelLowering): Lowered[] {
     // The member name is unique in the struct, so it is a unique local name too.
     const local = field.e.slice(cx.argsName.length + 1);
     cx.line(`let ${local}: ${t} = ${t === "bool" ? `(${field.e} != 0u)` : field.e};`);
-    return { kind: "scalar", e: local, t };
+    return scalarOf(local, t);
   });
 }
 

@@ -10,7 +10,7 @@
  * `sqrt`-class builtins within WGSL's ULP bounds; `erf` is a polynomial (|error| ≤ 1.5e-7).
  */
 import type { Op } from "../../../ir/core.js";
-import type { KernelLowering, Scalar, WType } from "./context.js";
+import { scalarOf, type KernelLowering, type Scalar, type WType } from "./context.js";
 import { combineLanes, type LaneInput } from "../../../dialects/lanewise.js";
 
 /** The operands' lanes, the deciding and result types, and the op's dialect (`index`, `scalar`, `vector`). */
@@ -68,7 +68,7 @@ const shift = (kind: "shl" | "shrs" | "shru"): LaneRule => ({ cx, args: [a, b], 
 const rotate = (left: boolean): LaneRule => ({ cx, op, args: [a, b], to, dialect }) => {
   if (dialect === "index") {
     cx.unsupported(op, `'${op.name}' (a rotation of the 64-bit index carrier)`, "the WGSL target carries index values in 32 bits; rotate an i32 instead");
-    return { kind: "scalar", e: "invalid", t: to };
+    return scalarOf("invalid", to);
   }
   const x = U(cx, a!).e;
   const s = cx.let("u32", `(${U(cx, b!).e} & 31u)`).e;
