@@ -136,14 +136,15 @@ type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[];
 
 /**
  * `vector.splat`, `vector.from_elements`, `vector.extract`, `vector.insert` and
- * `vector.reduce` for a back end whose vector value is its lanes in row-major order: constant
- * lane indices pick lanes, dynamic ones become `select` chains; a reduction is the strict
- * left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind.
+ * `vector.reduce` and `vector.dotf` for a back end whose vector value is its lanes in row-major
+ * order: constant lane indices pick lanes, dynamic ones become `select` chains; a reduction is
+ * the strict left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind, a dot product
+ * `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane) through the `fmaf` rule.
  */
 export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
   ix: LaneIndexing<C, S>,
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
-): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce", (cx: C, op: Op) => void> {
+): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce" | "vector.dotf", (cx: C, op: Op) => void> {
   const lanesOf = (v: Value): number => (v.type.kind === "vector" ? v.type.shape.reduce((a, x) => a * x, 1) : 1);
   const shapeOf = (v: Value | undefined): readonly number[] => (v?.type.kind === "vector" ? v.type.shape : []);
   const vectorOf = (cx: C, v: Value | undefined): LaneVector<S, T> | undefined => {
@@ -212,6 +213,18 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
       const kind = String(op.props.kind);
       let acc = ix.scalar(cx, init);
       for (const lane of v.lanes) acc = combineLanes(laneRules, cx, op, kind, v.t, acc, lane);
+      cx.set(result, acc);
+    },
+    "vector.dotf": (cx, op) => {
+      const [a, b, init] = op.operands, [result] = op.results;
+      const va = vectorOf(cx, a), vb = vectorOf(cx, b);
+      if (!va || !vb || !init || !result) return cx.poison(op);
+      const fmaf = laneRules.fmaf;
+      if (!fmaf) throw new Error("lanewise lowering: no lane rule 'fmaf'");
+      let acc = ix.scalar(cx, init);
+      va.lanes.forEach((x, i) => {
+        acc = fmaf({ cx, op, args: [x, laneAt(vb.lanes, i), acc], from: va.t, to: va.t, dialect: "vector" });
+      });
       cx.set(result, acc);
     },
   };

@@ -112,10 +112,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): { strides: Scalar[]; mul
     constant: (n) => cx.i64(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul64(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   });
   if (!st) return undefined;
   if (!st.dense) return { strides: st.strides, multiples: st.strides.map((x) => (x.c !== undefined ? Math.max(1, Number(x.c < 0n ? -x.c : x.c) % 65536) : 1)) };

@@ -85,17 +85,6 @@ const store: Rule = (cx, op) => {
   laneIndices(cx, origin, shape).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
 };
 
-/** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane), from the accumulator operand. */
-const dotf: Rule = (cx, op) => {
-  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
-  if (!a || !b) return cx.poison(op);
-  let acc = cx.scalar(op.operands[2]!);
-  a.lanes.forEach((x, i) => {
-    acc = LANE_RULES.fmaf!({ cx, op, args: [x, b.lanes[i]!, acc], from: a.t, to: a.t });
-  });
-  cx.set(op.results[0]!, acc);
-};
-
 /** Lane i = base + i·step, wrapping like `index.madd` (64-bit index domain). */
 const iota: Rule = (cx, op) => {
   const result = op.results[0]!;
@@ -111,7 +100,6 @@ const iota: Rule = (cx, op) => {
 };
 
 export const VECTOR_RULES = {
-  "vector.dotf": dotf,
   "vector.iota": iota,
   ...scalarizedVectorRules(INDEXING, LANE_RULES),
   "vector.load": load,

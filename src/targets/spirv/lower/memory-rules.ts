@@ -347,10 +347,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): Id[] | undefined {
     constant: (n) => cx.u64(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul64(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   })?.strides;
 }
 

@@ -86,10 +86,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): Scalar[] | undefined {
     constant: (n) => cx.i32(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   })?.strides;
 }
 
