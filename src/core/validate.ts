@@ -25,6 +25,19 @@ export function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonl
   }
 }
 
+/**
+ * What a package's `profileFromDevice` reads first: the facts `runtime.profileFacts()` reports,
+ * after `invalid-argument` for a runtime without it (`runtimeName` says which runtime is
+ * meant) or options that are not an object.
+ */
+export function deviceFacts<F>(runtime: { profileFacts(): F }, options: unknown, runtimeName: string): F {
+  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
+    throw invalidArgument(`profileFromDevice: runtime must be a ${runtimeName} (profileFacts())`);
+  }
+  if (options === null || typeof options !== "object") throw invalidArgument("profileFromDevice: options must be an object");
+  return runtime.profileFacts();
+}
+
 /** Freezes `value` and everything reachable from it; profiles and environments are immutable. */
 export function deepFreeze<T>(value: T): T {
   const stack: unknown[] = [value];

@@ -52,7 +52,7 @@ function dialectOf(name: string): string {
 }
 
 /** Lane `i` of each input (a non-vector input is the same in every lane). */
-function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
+export function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
   const args = new Array<S>(inputs.length);
   let j = 0;
   for (const l of inputs) {

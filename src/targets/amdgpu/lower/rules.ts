@@ -19,6 +19,7 @@ import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { kernelRules } from "./kernel-rules.js";
+import { laneOf } from "../../../dialects/lanewise.js";
 import { MEMORY_RULES } from "./memory.js";
 
 type Cx = KernelLowering;
@@ -45,16 +46,6 @@ const constantRule: Rule = (cx, op) => {
 /** A binary lane operation on scalars or lane by lane on vectors. */
 type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
 
-/** Lane `i` of each input (a non-vector input is the same in every lane). */
-function laneOf(inputs: readonly Lowered[], i: number): Scalar[] {
-  const args = new Array<Scalar>(inputs.length);
-  let j = 0;
-  for (const l of inputs) {
-    args[j++] = l.kind === "vector" ? l.lanes[i]! : (l as Scalar);
-  }
-  return args;
-}
-
 function lanewiseUnsupported(cx: Cx, op: Op): void {
   cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
   cx.poison(op);
@@ -79,13 +70,13 @@ function lanewise(fn: Lane): Rule {
       const n = result.type.shape.reduce((a, x) => a * x, 1);
       const lanes: Scalar[] = [];
       for (let i = 0; i < n; i++) {
-        const r = fn(cx, op, laneOf(inputs, i));
+        const r = fn(cx, op, laneOf<Scalar>(inputs, i));
         if (!r) return lanewiseUnsupported(cx, op);
         lanes.push(r);
       }
       return cx.set(result, { kind: "vector", lanes, t: lanes[0]!.t });
     }
-    const r = fn(cx, op, vectors ? laneOf(inputs, 0) : (inputs as Scalar[]));
+    const r = fn(cx, op, vectors ? laneOf<Scalar>(inputs, 0) : (inputs as Scalar[]));
     if (!r) return lanewiseUnsupported(cx, op);
     cx.set(result, r);
   };
