@@ -6,6 +6,7 @@
  * so a new lanewise op needs only its lane rule.
  */
 import type { Op, Value } from "../ir/core.js";
+import { laneSteps } from "../ir/types.js";
 import { indicesOf, opInfo, type OpName } from "./registry.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
@@ -115,6 +116,36 @@ export function combineLanes<C, S, T>(laneRules: Readonly<Record<string, (l: Lan
   const rule = laneRules[kind];
   if (!rule) throw new Error(`lanewise lowering: unknown combining kind '${kind}'`);
   return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
+}
+
+/**
+ * What `index.cast` (language.md §4.2) does to the value: between index and offset nothing
+ * ("same"); into them a sign (index) or zero (offset) extension, an i1 becoming 0/1 ("bool");
+ * out of them a truncation.
+ */
+export function indexCastKind(op: Op): "same" | "bool" | "sext" | "zext" | "trunc" {
+  const [from] = op.operands, [to] = op.results;
+  const fromName = from?.type.kind === "prim" ? from.type.name : "", toName = to?.type.kind === "prim" ? to.type.name : "";
+  const isAddr = (n: string) => n === "index" || n === "offset";
+  if (!isAddr(toName)) return "trunc";
+  return isAddr(fromName) ? "same" : fromName === "i1" ? "bool" : toName === "index" ? "sext" : "zext";
+}
+
+/**
+ * View indices of each lane of a vector access of `shape` at `origin`: the vector axes walk
+ * the trailing view axes, `step(i, n)` adding `n` to the index `i` (last axis first, the
+ * instruction order the back ends have always emitted).
+ */
+export function laneIndices<S>(origin: readonly S[], shape: readonly number[], step: (index: S, n: number) => S): S[][] {
+  const first = origin.length - shape.length;
+  return laneSteps(shape).map((steps) => {
+    const idx = [...origin];
+    for (let a = steps.length - 1; a >= 0; a--) {
+      const n = steps[a] ?? 0;
+      if (n !== 0) idx[first + a] = step(laneAt(idx, first + a), n);
+    }
+    return idx;
+  });
 }
 
 /** What the scalarized vector rules need from a back end: its scalars, and lane-index arithmetic in its index carrier. */
