@@ -101,8 +101,6 @@ export interface TargetRecordSpec {
   readonly opName: string;
   /** The `TargetProfile.environment` of profiles this record can admit. */
   readonly environment: string;
-  /** One line for the op table. */
-  readonly doc: string;
   /** The angle-bracket parameter: the prop it is stored in, its name in messages, its values. */
   readonly param: { readonly key: string; readonly what: string; readonly values: readonly string[] };
   /**

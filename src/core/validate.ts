@@ -18,11 +18,25 @@ export function describeValue(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
 }
 
-/** Throws `invalid-argument` for a key of `obj` outside `allowed` (`what`: e.g. "a profile option"). */
-export function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], where: string, what: string): void {
+/** Throws `invalid-argument` unless `obj` is an object (named `where`) whose keys are all in `allowed` (`what`: e.g. "a profile option"). */
+export function rejectUnknownKeys(obj: unknown, allowed: readonly string[], where: string, what: string): asserts obj is Record<string, unknown> {
+  if (!isRecord(obj)) throw invalidArgument(`${where} must be an object, got ${describeValue(obj)}`);
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) throw invalidArgument(`${where}.${key} is not ${what} (known: ${allowed.join(", ")})`);
   }
+}
+
+/**
+ * What a package's `profileFromDevice` reads first: the facts `runtime.profileFacts()` reports,
+ * after `invalid-argument` for a runtime without it (`runtimeName` says which runtime is
+ * meant) or options that are not an object.
+ */
+export function deviceFacts<F>(runtime: { profileFacts(): F }, options: unknown, runtimeName: string): F {
+  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
+    throw invalidArgument(`profileFromDevice: runtime must be a ${runtimeName} (profileFacts())`);
+  }
+  if (options === null || typeof options !== "object") throw invalidArgument("profileFromDevice: options must be an object");
+  return runtime.profileFacts();
 }
 
 /** Freezes `value` and everything reachable from it; profiles and environments are immutable. */
@@ -54,12 +68,10 @@ export function profileOptions<E extends object>(
   identity?: Record<string, unknown>,
 ): { options: Record<string, unknown>; identifier: string; identity: Record<string, unknown> } {
   if (!isRecord(env) || !environments.has(env as E)) throw invalidArgument(`env must be an environment made by ${factory}()`);
-  if (!isRecord(options)) throw invalidArgument(`options must be an object, got ${describeValue(options)}`);
   rejectUnknownKeys(options, optionKeys, "options", what);
   const identifier = options.identifier;
   if (typeof identifier !== "string" || identifier.length === 0) throw invalidArgument(`options.identifier must be a non-empty string, got ${describeValue(identifier)}`);
   const given = options.identity ?? identity;
-  if (!isRecord(given)) throw invalidArgument(`options.identity must be an object, got ${describeValue(given)}`);
   rejectUnknownKeys(given, identityKeys, "options.identity", what);
   return { options, identifier, identity: given };
 }

@@ -6,6 +6,7 @@
  * so a new lanewise op needs only its lane rule.
  */
 import type { Op, Value } from "../ir/core.js";
+import { laneSteps } from "../ir/types.js";
 import { indicesOf, opInfo, type OpName } from "./registry.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
@@ -52,7 +53,7 @@ function dialectOf(name: string): string {
 }
 
 /** Lane `i` of each input (a non-vector input is the same in every lane). */
-function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
+export function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
   const args = new Array<S>(inputs.length);
   let j = 0;
   for (const l of inputs) {
@@ -117,6 +118,36 @@ export function combineLanes<C, S, T>(laneRules: Readonly<Record<string, (l: Lan
   return rule({ cx, op, args: [a, x], from: t, to: t, dialect: "scalar" });
 }
 
+/**
+ * What `index.cast` (language.md §4.2) does to the value: between index and offset nothing
+ * ("same"); into them a sign (index) or zero (offset) extension, an i1 becoming 0/1 ("bool");
+ * out of them a truncation.
+ */
+export function indexCastKind(op: Op): "same" | "bool" | "sext" | "zext" | "trunc" {
+  const [from] = op.operands, [to] = op.results;
+  const fromName = from?.type.kind === "prim" ? from.type.name : "", toName = to?.type.kind === "prim" ? to.type.name : "";
+  const isAddr = (n: string) => n === "index" || n === "offset";
+  if (!isAddr(toName)) return "trunc";
+  return isAddr(fromName) ? "same" : fromName === "i1" ? "bool" : toName === "index" ? "sext" : "zext";
+}
+
+/**
+ * View indices of each lane of a vector access of `shape` at `origin`: the vector axes walk
+ * the trailing view axes, `step(i, n)` adding `n` to the index `i` (last axis first, the
+ * instruction order the back ends have always emitted).
+ */
+export function laneIndices<S>(origin: readonly S[], shape: readonly number[], step: (index: S, n: number) => S): S[][] {
+  const first = origin.length - shape.length;
+  return laneSteps(shape).map((steps) => {
+    const idx = [...origin];
+    for (let a = steps.length - 1; a >= 0; a--) {
+      const n = steps[a] ?? 0;
+      if (n !== 0) idx[first + a] = step(laneAt(idx, first + a), n);
+    }
+    return idx;
+  });
+}
+
 /** What the scalarized vector rules need from a back end: its scalars, and lane-index arithmetic in its index carrier. */
 export interface LaneIndexing<C, S> {
   /** The lowered scalar of an index operand. */
@@ -136,14 +167,15 @@ type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[];
 
 /**
  * `vector.splat`, `vector.from_elements`, `vector.extract`, `vector.insert` and
- * `vector.reduce` for a back end whose vector value is its lanes in row-major order: constant
- * lane indices pick lanes, dynamic ones become `select` chains; a reduction is the strict
- * left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind.
+ * `vector.reduce` and `vector.dotf` for a back end whose vector value is its lanes in row-major
+ * order: constant lane indices pick lanes, dynamic ones become `select` chains; a reduction is
+ * the strict left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind, a dot product
+ * `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane) through the `fmaf` rule.
  */
 export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
   ix: LaneIndexing<C, S>,
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
-): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce", (cx: C, op: Op) => void> {
+): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce" | "vector.dotf", (cx: C, op: Op) => void> {
   const lanesOf = (v: Value): number => (v.type.kind === "vector" ? v.type.shape.reduce((a, x) => a * x, 1) : 1);
   const shapeOf = (v: Value | undefined): readonly number[] => (v?.type.kind === "vector" ? v.type.shape : []);
   const vectorOf = (cx: C, v: Value | undefined): LaneVector<S, T> | undefined => {
@@ -212,6 +244,18 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
       const kind = String(op.props.kind);
       let acc = ix.scalar(cx, init);
       for (const lane of v.lanes) acc = combineLanes(laneRules, cx, op, kind, v.t, acc, lane);
+      cx.set(result, acc);
+    },
+    "vector.dotf": (cx, op) => {
+      const [a, b, init] = op.operands, [result] = op.results;
+      const va = vectorOf(cx, a), vb = vectorOf(cx, b);
+      if (!va || !vb || !init || !result) return cx.poison(op);
+      const fmaf = laneRules.fmaf;
+      if (!fmaf) throw new Error("lanewise lowering: no lane rule 'fmaf'");
+      let acc = ix.scalar(cx, init);
+      va.lanes.forEach((x, i) => {
+        acc = fmaf({ cx, op, args: [x, laneAt(vb.lanes, i), acc], from: va.t, to: va.t, dialect: "vector" });
+      });
       cx.set(result, acc);
     },
   };

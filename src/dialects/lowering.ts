@@ -199,6 +199,18 @@ export function unexpandedScan(cx: Pick<LoweringContext<never>, "unsupported" | 
   cx.poison(op);
 }
 
+/** TARGET/001 for an atomic on per-invocation (private) scratch, which the back ends refuse alike. */
+export function privateScratchAtomic(cx: Pick<LoweringContext<never>, "unsupported">, op: Op): undefined {
+  cx.unsupported(op, "atomics on private scratch", "use plain loads and stores on per-invocation memory");
+  return undefined;
+}
+
+/** TARGET/001 for a `kernel.workgroup.reduce` whose scratch (one slot per invocation) has no static workgroup size to be sized from. */
+export function dynamicWorkgroupReduce(cx: Pick<LoweringContext<never>, "unsupported" | "poison">, op: Op): void {
+  cx.unsupported(op, "'kernel.workgroup.reduce' with a dynamic workgroup size", "its scratch is sized from a static workgroup size");
+  cx.poison(op);
+}
+
 /** One kernel's lowering: its diagnostics and, when there are none, what emission needs. */
 export interface KernelLoweringOutcome<F> {
   readonly diagnostics: readonly Diagnostic[];

@@ -16,8 +16,8 @@ export interface StrideBuilder<S> {
   /** The lowered `index` value of a dynamic extent. */
   extent(value: Value): S;
   mul(a: S, b: S): S;
-  /** The strides a lowered layout value holds: undefined for a dense one, null when the value is not a layout. */
-  layoutValue(value: Value): readonly S[] | undefined | null;
+  /** The back end's lowered value: a layout (`kind: "layout"`) holds its strides, none for a dense one. */
+  lowered(value: Value): { readonly kind: string };
 }
 
 export interface ViewStrides<S> {
@@ -32,8 +32,9 @@ export function viewElementStrides<S>(type: ViewType, b: StrideBuilder<S>): View
   const layout = type.layout;
   if (layout?.kind === "strided") return { strides: layout.strides.map((s) => b.constant(s)), dense: false };
   if (layout?.kind === "value") {
-    const held = b.layoutValue(layout.value);
-    if (held === null) return undefined;
+    const l = b.lowered(layout.value);
+    if (l.kind !== "layout") return undefined;
+    const held = (l as { readonly strides?: readonly S[] }).strides;
     if (held) return { strides: [...held], dense: false };
   }
   const strides = new Array<S>(type.dims.length);

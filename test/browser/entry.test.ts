@@ -25,10 +25,10 @@ import { disassembleSpirv } from "../../src/targets/spirv/disassemble.js";
 // checks and scalarized vector rules; 206,234 B with session 9's AMDGPU f64 math, collectives and
 // atomics and the compile path's allocation cuts; 204,146 B once the check harness's op
 // declarations registered with the harness and the ops' one-line prose moved to
-// docs/ops-reference.md), so the goal is not met: the test holds a ceiling against further growth and prints
+// docs/ops-reference.md; 204,014 B once PTX and WGSL shared vector.dotf and the back ends the layout-value reading of ir/strides.ts; 203,580 B once the back ends shared the lanewise driver's lane helpers, the device-facts argument checks and two TARGET/001 reasons; 203,120 B once PTX and WGSL rounded f16 constants with dialects/scalar/semantics, index.cast and the lane view indices were shared and the option records checked once; 202,917 B once SPIR-V and AMDGPU took their f32/f64 constant bits from semantics and AMDGPU its index lane names from dialects/lanewise), so the goal is not met: the test holds a ceiling against further growth and prints
 // the distance to the goal; lower the ceiling as cuts land.
 const GOAL_GZIP_BYTES = 200_000;
-const BUDGET_GZIP_BYTES = 204_500;
+const BUDGET_GZIP_BYTES = 203_000;
 
 async function bundle(entry: string, format: "esm" | "iife", minify = true): Promise<{ code: string; inputs: string[] }> {
   const out = await build({

@@ -25,7 +25,6 @@ function admits(written: string, profile: TargetProfile): boolean {
 export const AMDGPU_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: `${AMDGPU_ENVIRONMENT_NAME}.target`,
   environment: AMDGPU_ENVIRONMENT_NAME,
-  doc: "AMDGPU target record",
   param: Object.freeze({ key: "chip", what: "AMDGPU target", values: Object.freeze(knownProcessorNames()) }),
   attributes: Object.freeze([...COMMON_TARGET_ATTRIBUTES, { key: "sramecc", values: FEATURE_STATES }, { key: "xnack", values: FEATURE_STATES }]),
   admits,

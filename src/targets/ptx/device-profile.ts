@@ -7,6 +7,7 @@
  * compiler; the target reads the runtime's facts by their shape.
  */
 import { LoomError } from "../../core/errors.js";
+import { deviceFacts } from "../../core/validate.js";
 import type { TargetEnvironment } from "../../core/target.js";
 import { createPtxProfile, DEFAULT_LIMITS, WARP_SIZE, type PtxProfile, type PtxTargetName } from "./profile.js";
 
@@ -39,11 +40,7 @@ export function ptxTargetFor([major, minor]: readonly [number, number]): PtxTarg
 
 /** A PTX profile for the device `runtime` drives. Throws `LoomError("invalid-argument")` for a non-runtime or bad options, `LoomError("failed-precondition")` for a device below sm_80 or with a warp size other than 32. */
 export function profileFromDevice(env: TargetEnvironment, runtime: CudaFactsSource, options: { readonly identifier?: string } = {}): PtxProfile {
-  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
-    throw new LoomError("invalid-argument", "profileFromDevice: runtime must be a CudaRuntime (profileFacts())");
-  }
-  if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "profileFromDevice: options must be an object");
-  const facts = runtime.profileFacts();
+  const facts = deviceFacts(runtime, options, "CudaRuntime");
   const target = ptxTargetFor(facts.computeCapability);
   if (!target) {
     throw new LoomError("failed-precondition", `profileFromDevice: '${facts.deviceName}' is compute capability ${facts.computeCapability.join(".")}; the PTX target needs 8.0 or newer`);

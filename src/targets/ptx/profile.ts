@@ -116,7 +116,6 @@ const OPTION = "a PTX profile option";
 function readFeatures(raw: unknown, sm: number): PtxFeatures {
   const f = defaultFeatures(sm);
   if (raw === undefined) return f;
-  if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, PTX_FEATURES, "options.identity.features", OPTION);
   readFlags(raw, PTX_FEATURES, "options.identity.features", f);
   if (sm < 90 && (f.bf16Arithmetic || f.bf16Conversions)) throw invalid(`options.identity.features: bf16 arithmetic and conversions need sm_90 or newer`);
@@ -125,7 +124,6 @@ function readFeatures(raw: unknown, sm: number): PtxFeatures {
 
 function readLimits(raw: unknown): PtxLimits {
   if (raw === undefined) return DEFAULT_LIMITS;
-  if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, Object.keys(DEFAULT_LIMITS), "options.identity.limits", OPTION);
   const w = "options.identity.limits";
   const pick = <K extends keyof PtxLimits>(key: K, read: (v: unknown, where: string) => PtxLimits[K]): PtxLimits[K] =>

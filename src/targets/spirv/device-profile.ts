@@ -6,6 +6,7 @@
  * compiler; the target reads the runtime's facts by their shape.
  */
 import { LoomError } from "../../core/errors.js";
+import { deviceFacts } from "../../core/validate.js";
 import {
   BOOLEAN_FEATURES,
   KNOWN_ENVIRONMENTS,
@@ -63,11 +64,7 @@ export interface DeviceFactsSource {
  * vary it (min = max): otherwise kernels read the builtin at run time.
  */
 export function profileFromDevice(env: TargetEnvironment, runtime: DeviceFactsSource, options: DeviceProfileOptions = {}): SpirvProfile {
-  if (runtime === null || typeof runtime !== "object" || typeof runtime.profileFacts !== "function") {
-    throw new LoomError("invalid-argument", "profileFromDevice: runtime must be a VulkanRuntime (profileFacts())");
-  }
-  if (options === null || typeof options !== "object") throw new LoomError("invalid-argument", "profileFromDevice: options must be an object");
-  const facts = runtime.profileFacts();
+  const facts = deviceFacts(runtime, options, "VulkanRuntime");
   const range = facts.subgroupSizeRange ?? runtime.deviceInfo?.().subgroupSizeRange;
   if (!range) throw new LoomError("invalid-argument", "profileFromDevice: the device facts lack subgroupSizeRange");
   if (!(KNOWN_ENVIRONMENTS as readonly string[]).includes(facts.environment)) {

@@ -10,6 +10,7 @@
  * and every instruction that cares (`OpSDiv`, `OpSLessThan`, ...) states its signedness.
  */
 import { minifloatBits } from "../../abi/index.js";
+import { floatToBits } from "../../dialects/scalar/semantics.js";
 import * as I from "./instructions.js";
 import type { Id, Instruction } from "./instructions.js";
 import { Capability, Decoration, ExecutionMode, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
@@ -31,8 +32,6 @@ export function scalarBytes(t: ScalarType): number {
   return t.width / 8;
 }
 
-const F32_VIEW = new DataView(new ArrayBuffer(8));
-
 /** Words of the constant bit pattern `v` of width `width` (low word first). */
 function intWords(v: bigint, width: number): number[] {
   if (width <= 32) return [Number(v)];
@@ -42,13 +41,7 @@ function intWords(v: bigint, width: number): number[] {
 /** Float constant words; a NaN constant is the canonical quiet NaN, spelled out (docs/language.md "NaN payloads"). */
 function floatWords(value: number, width: number): number[] {
   if (width === 16) return [minifloatBits(value, 5, 10)];
-  if (Number.isNaN(value)) return width === 32 ? [0x7fc00000] : [0, 0x7ff80000];
-  if (width === 32) {
-    F32_VIEW.setFloat32(0, value, true);
-    return [F32_VIEW.getUint32(0, true)];
-  }
-  F32_VIEW.setFloat64(0, value, true);
-  return [F32_VIEW.getUint32(0, true), F32_VIEW.getUint32(4, true)];
+  return intWords(floatToBits(value, width === 32 ? "f32" : "f64"), width);
 }
 
 export interface EntryPointRecord {

@@ -129,7 +129,6 @@ const OPTION = "a SPIR-V profile option";
 function readFeatures(raw: unknown): SpirvFeatures {
   const f = defaultFeatures();
   if (raw === undefined) return f;
-  if (!isRecord(raw)) throw invalid(`options.identity.features must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, [...BOOLEAN_FEATURES, "subgroupOperations"], "options.identity.features", OPTION);
   readFlags(raw, BOOLEAN_FEATURES, "options.identity.features", f);
   const ops = raw.subgroupOperations;
@@ -149,7 +148,6 @@ function readFeatures(raw: unknown): SpirvFeatures {
 
 function readLimits(raw: unknown): SpirvLimits {
   if (raw === undefined) return DEFAULT_LIMITS;
-  if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
   const keys = Object.keys(DEFAULT_LIMITS);
   rejectUnknownKeys(raw, keys, "options.identity.limits", OPTION);
   const w = "options.identity.limits";

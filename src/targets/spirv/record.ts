@@ -18,7 +18,6 @@ function spelled(environment: string): string {
 export const SPIRV_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: `${SPIRV_ENVIRONMENT_NAME}.target`,
   environment: SPIRV_ENVIRONMENT_NAME,
-  doc: "SPIR-V target record",
   param: Object.freeze({ key: "env", what: "SPIR-V environment", values: Object.freeze(KNOWN_ENVIRONMENTS.map(spelled)) }),
   attributes: Object.freeze([...COMMON_TARGET_ATTRIBUTES, { key: "abi", values: RECORD_ABIS }]),
   admits: (written: string, profile: TargetProfile) => written.replace(/_/g, ".") === profile.target,

@@ -112,7 +112,6 @@ function readFeatures(raw: unknown): WgslFeature[] {
 
 function readLimits(raw: unknown): WgslLimits {
   if (raw === undefined) return DEFAULT_LIMITS;
-  if (!isRecord(raw)) throw invalid(`options.identity.limits must be an object, got ${describe(raw)}`);
   rejectUnknownKeys(raw, LIMIT_NAMES, "options.identity.limits", OPTION);
   const out: Record<string, number> = {};
   for (const key of LIMIT_NAMES) out[key] = raw[key] === undefined ? DEFAULT_LIMITS[key] : positiveInteger(raw[key], `options.identity.limits.${key}`);

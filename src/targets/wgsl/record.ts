@@ -10,7 +10,6 @@ import { KNOWN_DEVICES, WGSL_ENVIRONMENT_NAME } from "./profile.js";
 export const WGSL_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: `${WGSL_ENVIRONMENT_NAME}.target`,
   environment: WGSL_ENVIRONMENT_NAME,
-  doc: "WGSL (WebGPU) target record",
   param: Object.freeze({ key: "device", what: "WebGPU device class", values: Object.freeze([...KNOWN_DEVICES]) }),
   attributes: COMMON_TARGET_ATTRIBUTES,
   admits: (written: string, profile: TargetProfile) => written === profile.target,

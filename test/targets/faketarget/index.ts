@@ -20,7 +20,6 @@ const DEVICES = ["toy1", "toy2"] as const;
 export const FAKE_RECORD: TargetRecordSpec = {
   opName: `${FAKE}.target`,
   environment: FAKE,
-  doc: "test-only target record",
   param: { key: "device", what: "toy device", values: [...DEVICES, "toy-any"] },
   attributes: [
     ...COMMON_TARGET_ATTRIBUTES,

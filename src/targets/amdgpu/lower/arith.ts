@@ -7,6 +7,7 @@
  */
 import { imm, isLiteral } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
+import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fitsU32, I64_SIGN, KernelLowering, type Carrier, type Scalar } from "./context.js";
 
 /** 2²⁴ (the 24-bit multiplier's operand bound), once. */
@@ -605,11 +606,7 @@ export function fma(cx: Cx, a: Scalar, b: Scalar, c: Scalar): Scalar {
   return cx.sval("f32", d);
 }
 
-export const floatBits = (value: number): bigint => {
-  const v = new DataView(new ArrayBuffer(4));
-  v.setFloat32(0, value);
-  return BigInt(v.getUint32(0));
-};
+export const floatBits = (value: number): bigint => floatToBits(value, "f32");
 
 /** IEEE minimum/maximum: NaN if either operand is NaN (v_min/v_max return the other). */
 export function nanPropagating(cx: Cx, r: Scalar, a: Scalar, b: Scalar): Scalar {

@@ -7,6 +7,7 @@
  * (`divide64`, `sqrt64`); exp/exp2/log/log2 reduce the argument and sum a Taylor series
  * (`exp64`, `log64`); the other transcendental math functions are TARGET/001.
  */
+import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { imm } from "../isa/operands.js";
 import { part, type MOperand, type VOperand } from "../machine/program.js";
 import { FLOAT_PREDICATES, maskToBool, select, transHazard, vop2, vop3Sources } from "./arith.js";
@@ -236,9 +237,7 @@ export function f64ToInt64(cx: Cx, x: Scalar, signed: boolean): Scalar {
   return cx.sval("i64", d);
 }
 
-const DOUBLE = new DataView(new ArrayBuffer(8));
-const bitsOf = (x: number): bigint => (DOUBLE.setFloat64(0, x), DOUBLE.getBigUint64(0));
-export const f64c = (cx: Cx, x: number): Scalar => cx.const("f64", bitsOf(x));
+export const f64c = (cx: Cx, x: number): Scalar => cx.const("f64", floatToBits(x, "f64"));
 const LOG2_E = 1.4426950408889634;
 export const LN2 = 0.6931471805599453, LN2_LO = 2.3190468138462996e-17;
 /** 1/n! for n = 0…13 (each rounded once; n! is exact in double). */

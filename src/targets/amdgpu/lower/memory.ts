@@ -206,10 +206,7 @@ function stridesOf(cx: Cx, type: ViewType): Scalar[] | undefined {
     constant: (n) => cx.const("i64", BigInt(n)),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => mul64(cx, a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   })?.strides;
 }
 

@@ -19,6 +19,7 @@ import { floatToBits } from "../../../dialects/scalar/semantics.js";
 import { fmaHalf, halfBits, isHalf, narrow, nativeHalf, widen } from "./half.js";
 import { asNarrow, extendTo32, isNarrowInt, narrowBinary, narrowCompare, narrowDivide, signExtend, widthOf } from "./narrow.js";
 import { kernelRules } from "./kernel-rules.js";
+import { INDEX_LANE_RULES, laneOf } from "../../../dialects/lanewise.js";
 import { MEMORY_RULES } from "./memory.js";
 
 type Cx = KernelLowering;
@@ -45,16 +46,6 @@ const constantRule: Rule = (cx, op) => {
 /** A binary lane operation on scalars or lane by lane on vectors. */
 type Lane = (cx: Cx, op: Op, args: readonly Scalar[]) => Scalar | undefined;
 
-/** Lane `i` of each input (a non-vector input is the same in every lane). */
-function laneOf(inputs: readonly Lowered[], i: number): Scalar[] {
-  const args = new Array<Scalar>(inputs.length);
-  let j = 0;
-  for (const l of inputs) {
-    args[j++] = l.kind === "vector" ? l.lanes[i]! : (l as Scalar);
-  }
-  return args;
-}
-
 function lanewiseUnsupported(cx: Cx, op: Op): void {
   cx.unsupported(op, `'${op.name}' on these operand types`, "not selected by the AMDGPU back end yet");
   cx.poison(op);
@@ -79,13 +70,13 @@ function lanewise(fn: Lane): Rule {
       const n = result.type.shape.reduce((a, x) => a * x, 1);
       const lanes: Scalar[] = [];
       for (let i = 0; i < n; i++) {
-        const r = fn(cx, op, laneOf(inputs, i));
+        const r = fn(cx, op, laneOf<Scalar>(inputs, i));
         if (!r) return lanewiseUnsupported(cx, op);
         lanes.push(r);
       }
       return cx.set(result, { kind: "vector", lanes, t: lanes[0]!.t });
     }
-    const r = fn(cx, op, vectors ? laneOf(inputs, 0) : (inputs as Scalar[]));
+    const r = fn(cx, op, vectors ? laneOf<Scalar>(inputs, 0) : (inputs as Scalar[]));
     if (!r) return lanewiseUnsupported(cx, op);
     cx.set(result, r);
   };
@@ -604,10 +595,8 @@ function divide(signed: boolean): Lane {
   };
 }
 
-const INDEX_NAMES: Record<string, string> = {
-  add: "addi", sub: "subi", mul: "muli", div: "divsi", rem: "remsi", min: "minsi", max: "maxsi", scale: "muli", madd: "madd", andi: "andi", ori: "ori", xori: "xori",
-  shli: "shli", shrsi: "shrsi", shrui: "shrui", cmp: "cmpi", cast: "cast",
-};
+/** `index.<op>` → its lane rule (dialects/lanewise.ts's names; `scale` multiplies; rotations and bit counts are the index-only rules below). */
+const INDEX_NAMES: Record<string, string> = { ...INDEX_LANE_RULES, scale: "muli" };
 
 /** What an op of the table's dialects gets when no rule or reason below names it (the registry-coverage test forbids it for device ops). */
 export const UNREVIEWED = unsupported("not selected by the AMDGPU back end yet (docs/amdgpu.md lists what is)");
@@ -632,7 +621,7 @@ export const AMDGPU_RULES: Partial<LoweringTable<Rule>> = {
   "index.assume": passOperandsThrough,
   "scalar.assume": passOperandsThrough,
   ...Object.fromEntries(Object.entries(INT_LANES).map(([n, l]) => [`scalar.${n}`, lanewise(l)])),
-  ...Object.fromEntries(Object.entries(INDEX_NAMES).map(([n, l]) => [`index.${n}`, lanewise(INT_LANES[l]!)])),
+  ...Object.fromEntries(Object.entries(INDEX_NAMES).flatMap(([n, l]) => (INT_LANES[l] ? [[`index.${n}`, lanewise(INT_LANES[l])]] : []))),
   ...Object.fromEntries(Object.entries(INT_LANES).filter(([n]) => !["madd", "cast", "ceildivsi", "ceildivui", "floordivsi"].includes(n)).map(([n, l]) => [`vector.${n}`, lanewise(l)])),
   "index.rotli": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, true))),
   "index.rotri": lanewise(indexOnly((cx, a, b) => rotate64(cx, a, b, false))),

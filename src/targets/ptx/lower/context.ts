@@ -17,6 +17,7 @@ import type { PrimName, Type } from "../../../ir/types.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxFeature, PtxTargetInfo } from "../profile.js";
 import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { floatToBits, roundToFormat } from "../../../dialects/scalar/semantics.js";
 
 /** The carrier of a Loom scalar: `index`/`offset` are i64; i8 lives sign-extended in 16 bits. */
 export type PtxScalar = "pred" | "i8" | "i16" | "i32" | "i64" | "f16" | "bf16" | "f32" | "f64";
@@ -319,38 +320,6 @@ export function floatBits(t: PtxScalar, value: number): string {
     const rounded = (f32 + 0x7fff + ((f32 >>> 16) & 1)) >>> 16;
     return (rounded & 0xffff).toString(16).toUpperCase().padStart(4, "0");
   }
-  return f16Bits(value).toString(16).toUpperCase().padStart(4, "0");
-}
-
-/** IEEE binary16 bits of `value` (round to nearest even). */
-function f16Bits(value: number): number {
-  if (Number.isNaN(value)) return 0x7e00;
-  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0;
-  const a = Math.abs(value);
-  if (a === Infinity) return sign | 0x7c00;
-  if (a >= 65520) return sign | 0x7c00;
-  if (a < 2 ** -24 / 2) return sign;
-  let exp = Math.floor(Math.log2(a));
-  if (2 ** exp > a) exp--;
-  if (exp < -14) {
-    // Subnormal: units of 2^-24.
-    const m = roundEven(a / 2 ** -24);
-    return sign | m;
-  }
-  let m = roundEven((a / 2 ** exp - 1) * 1024);
-  if (m === 1024) {
-    m = 0;
-    exp++;
-  }
-  if (exp > 15) return sign | 0x7c00;
-  return sign | ((exp + 15) << 10) | m;
-}
-
-function roundEven(x: number): number {
-  const f = Math.floor(x);
-  const d = x - f;
-  if (d > 0.5) return f + 1;
-  if (d < 0.5) return f;
-  return f % 2 === 0 ? f : f + 1;
+  return Number(floatToBits(roundToFormat(value, "f16"), "f16")).toString(16).toUpperCase().padStart(4, "0");
 }
 

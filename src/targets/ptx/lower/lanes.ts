@@ -10,7 +10,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import { b, BITS, s, u, type KernelLowering, type PtxScalar, type Scalar } from "./context.js";
-import { combineLanes } from "../../../dialects/lanewise.js";
+import { combineLanes, indexCastKind } from "../../../dialects/lanewise.js";
 
 export interface Lane {
   readonly cx: KernelLowering;
@@ -507,16 +507,10 @@ const bitcast: LaneRule = ({ cx, args: [a], to }) => ({ ...cx.inReg(a!), t: to, 
 
 /** `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate out. */
 const indexCast: LaneRule = (l) => {
-  const from = l.op.operands[0]!.type, to = l.op.results[0]!.type;
-  const fromName = from.kind === "prim" ? from.name : "";
-  const toName = to.kind === "prim" ? to.name : "";
-  const isAddr = (n: string) => n === "index" || n === "offset";
-  if (isAddr(fromName) && isAddr(toName)) return l.args[0]!;
-  if (isAddr(toName)) {
-    if (fromName === "i1") return boolToInt(l.cx, l.args[0]!, "i64", false);
-    return extend(toName === "index")(l);
-  }
-  return trunci(l);
+  const kind = indexCastKind(l.op);
+  if (kind === "same") return l.args[0]!;
+  if (kind === "bool") return boolToInt(l.cx, l.args[0]!, "i64", false);
+  return kind === "trunc" ? trunci(l) : extend(kind === "sext")(l);
 };
 
 const selectLane: LaneRule = ({ cx, args: [c, a, x] }) => select(cx, c!, a!, x!);

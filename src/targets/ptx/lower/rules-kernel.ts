@@ -10,7 +10,7 @@ import type { Op } from "../../../ir/core.js";
 import { WARP_SIZE } from "../profile.js";
 import { b, BYTES, type KernelLowering, type PtxScalar, type Rule, type Scalar } from "./context.js";
 import { combine, select } from "./lanes.js";
-import { unexpandedScan } from "../../../dialects/lowering.js";
+import { dynamicWorkgroupReduce, unexpandedScan } from "../../../dialects/lowering.js";
 
 const FULL_MASK = "-1";
 
@@ -137,10 +137,7 @@ const subgroupBroadcast: Rule = (cx, op) => {
  */
 const workgroupReduce: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
-  if (!size) {
-    cx.unsupported(op, "'kernel.workgroup.reduce' with a dynamic workgroup size", "its scratch is sized from a static workgroup size");
-    return cx.poison(op);
-  }
+  if (!size) return dynamicWorkgroupReduce(cx, op);
   const offset = cx.kernel.allocations.get(op)?.offset;
   if (offset === undefined) throw new Error("PTX lowering: workgroup reduction without scratch");
   cx.usesShared = true;

@@ -13,7 +13,7 @@ import { viewElementStrides } from "../../../ir/strides.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
 import { propOf } from "../../../dialects/registry.js";
-import { passOperandsThrough } from "../../../dialects/lowering.js";
+import { passOperandsThrough, privateScratchAtomic } from "../../../dialects/lowering.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
 
@@ -112,10 +112,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): { strides: Scalar[]; mul
     constant: (n) => cx.i64(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul64(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   });
   if (!st) return undefined;
   if (!st.dense) return { strides: st.strides, multiples: st.strides.map((x) => (x.c !== undefined ? Math.max(1, Number(x.c < 0n ? -x.c : x.c) % 65536) : 1)) };
@@ -201,10 +198,7 @@ function stronger(a: string, x: string): string {
 function atomicTarget(cx: KernelLowering, op: Op, viewOperand: number, floatAdd: boolean): { view: ViewValue; address: Scalar } | undefined {
   const v = cx.get(op.operands[viewOperand]!);
   if (v.kind !== "view") return undefined;
-  if (v.space === "local") {
-    cx.unsupported(op, "atomics on private scratch", "use plain loads and stores on per-invocation memory");
-    return undefined;
-  }
+  if (v.space === "local") return privateScratchAtomic(cx, op);
   if (v.element === "i64" && !cx.requireFeature(op, "int64Atomics", "64-bit atomics")) return undefined;
   if (floatAdd && !cx.requireFeature(op, "float32AtomicAdd", "atomic f32 add")) return undefined;
   if (v.element !== "i32" && v.element !== "i64" && v.element !== "f32") {

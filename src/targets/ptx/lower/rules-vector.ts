@@ -6,10 +6,10 @@
  * `ld.global.nc.v4.f32`, the 128-bit load); otherwise each lane is its own access.
  */
 import type { Op } from "../../../ir/core.js";
-import { laneSteps, type VectorType } from "../../../ir/types.js";
+import type { VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { LANE_RULES, select } from "./lanes.js";
-import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
+import { laneIndices, scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;
@@ -33,20 +33,6 @@ const INDEXING: LaneIndexing<KernelLowering, Scalar> = {
   select,
 };
 
-/** View indices of each lane: vector axes walk the trailing view axes from the origin. */
-function laneIndices(cx: KernelLowering, origin: readonly Scalar[], shape: readonly number[]): Scalar[][] {
-  const first = origin.length - shape.length;
-  return laneSteps(shape).map((steps) => {
-    const idx = [...origin];
-    // Last axis first, as the emitted instruction order has always been.
-    for (let a = steps.length - 1; a >= 0; a--) {
-      const step = steps[a] ?? 0;
-      if (step !== 0) idx[first + a] = cx.add64(idx[first + a]!, cx.i64(step));
-    }
-    return idx;
-  });
-}
-
 /** Whether `view[origin … origin + n)` along the last axis can be one vector access. */
 function vectorizable(cx: KernelLowering, op: Op, view: ViewValue, shape: readonly number[]): boolean {
   const n = shape.reduce((a, x) => a * x, 1);
@@ -67,7 +53,7 @@ const load: Rule = (cx, op) => {
     cx.ins(`ld.${view.space}${nc}.v${lanes.length}.${memoryType(view.element, true)}`, `{${lanes.map((l) => l.r).join(", ")}}`, `[${elementAddress(cx, view, origin).r}]`);
     return cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
   }
-  const lanes = laneIndices(cx, origin, shape).map((idx) => loadElement(cx, op, view, elementAddress(cx, view, idx)));
+  const lanes = laneIndices(origin, shape, (i, n) => cx.add64(i, cx.i64(n))).map((idx) => loadElement(cx, op, view, elementAddress(cx, view, idx)));
   cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
 };
 
@@ -82,18 +68,7 @@ const store: Rule = (cx, op) => {
     cx.ins(`st.${view.space}.v${lanes.length}.${memoryType(view.element, false)}`, `[${elementAddress(cx, view, origin).r}]`, `{${lanes.join(", ")}}`);
     return;
   }
-  laneIndices(cx, origin, shape).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
-};
-
-/** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane), from the accumulator operand. */
-const dotf: Rule = (cx, op) => {
-  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
-  if (!a || !b) return cx.poison(op);
-  let acc = cx.scalar(op.operands[2]!);
-  a.lanes.forEach((x, i) => {
-    acc = LANE_RULES.fmaf!({ cx, op, args: [x, b.lanes[i]!, acc], from: a.t, to: a.t });
-  });
-  cx.set(op.results[0]!, acc);
+  laneIndices(origin, shape, (i, n) => cx.add64(i, cx.i64(n))).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
 };
 
 /** Lane i = base + i·step, wrapping like `index.madd` (64-bit index domain). */
@@ -111,7 +86,6 @@ const iota: Rule = (cx, op) => {
 };
 
 export const VECTOR_RULES = {
-  "vector.dotf": dotf,
   "vector.iota": iota,
   ...scalarizedVectorRules(INDEXING, LANE_RULES),
   "vector.load": load,

@@ -8,12 +8,7 @@ import { Op as S } from "../spec.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
 import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } from "./lanes.js";
 import { namesWithPrefix, type OpName, propOf } from "../../../dialects/registry.js";
-
-function laneCount(op: Op): number | undefined {
-  for (const v of op.results) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
-  for (const v of op.operands) if (v.type.kind === "vector") return v.type.shape.reduce((a, b) => a * b, 1);
-  return undefined;
-}
+import { laneCount } from "../../../dialects/lanewise.js";
 
 /** Applies a lane rule to a scalar op, or lane by lane to a vector op. */
 export function lanewise(rule: LaneRule): OpRule {

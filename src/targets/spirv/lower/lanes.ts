@@ -6,6 +6,7 @@
  * counts), the rule spells the Loom meaning out with exact instruction sequences.
  */
 import type { OpName } from "../../../dialects/registry.js";
+import { indexCastKind } from "../../../dialects/lanewise.js";
 import type { Op } from "../../../ir/core.js";
 import type { Id } from "../instructions.js";
 import { BOOL, U32, U64, type ScalarType } from "../module.js";
@@ -351,16 +352,10 @@ const bitcast: LaneRule = ({ cx, args: [a], argTypes: [from], result: to }) =>
 
 /** `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate out. */
 const indexCast: LaneRule = (l) => {
-  const from = l.op.operands[0]!.type, to = l.op.results[0]!.type;
-  const fromName = from.kind === "prim" ? from.name : "";
-  const toName = to.kind === "prim" ? to.name : "";
-  const isAddr = (n: string) => n === "index" || n === "offset";
-  if (isAddr(fromName) && isAddr(toName)) return l.args[0]!;
-  if (isAddr(toName)) {
-    if (fromName === "i1") return fromBool(l.cx, l.args[0]!, U64, false);
-    return convert(toName === "index" ? S.SConvert : S.UConvert, toName === "index")(l);
-  }
-  return convert(S.UConvert, false)(l);
+  const kind = indexCastKind(l.op);
+  if (kind === "same") return l.args[0]!;
+  if (kind === "bool") return fromBool(l.cx, l.args[0]!, U64, false);
+  return convert(kind === "sext" ? S.SConvert : S.UConvert, kind === "sext")(l);
 };
 
 // ---- the table ----------------------------------------------------------------------------

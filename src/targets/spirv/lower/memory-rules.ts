@@ -11,6 +11,7 @@
  */
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op, Predicate, Value } from "../../../ir/core.js";
+import { privateScratchAtomic } from "../../../dialects/lowering.js";
 import { indicesOf } from "../../../dialects/registry.js";
 import { BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD } from "../../../abi/index.js";
 import type { ViewType } from "../../../ir/types.js";
@@ -347,10 +348,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): Id[] | undefined {
     constant: (n) => cx.u64(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul64(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   })?.strides;
 }
 
@@ -431,10 +429,7 @@ function scopeId(cx: KernelLowering, scope: unknown): Id {
 function atomicTarget(cx: KernelLowering, op: Op, viewOperand: number, floatAdd: boolean): { view: ViewDescriptor; p: ElementPointer } | undefined {
   const v = cx.get(op.operands[viewOperand]!);
   if (v.kind !== "view") return undefined;
-  if (v.root.kind === "scratch" && v.root.space === "private") {
-    cx.unsupported(op, "atomics on private scratch", "use plain loads and stores on per-invocation memory");
-    return undefined;
-  }
+  if (v.root.kind === "scratch" && v.root.space === "private") return privateScratchAtomic(cx, op);
   const shared = v.root.kind === "scratch";
   if (v.element.kind === "int" && v.element.width === 64) {
     if (!cx.requireFeature(op, shared ? "shaderSharedInt64Atomics" : "shaderBufferInt64Atomics", "64-bit atomics")) return undefined;

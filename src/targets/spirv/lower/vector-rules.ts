@@ -8,7 +8,8 @@
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
-import { laneSteps, type VectorType } from "../../../ir/types.js";
+import type { VectorType } from "../../../ir/types.js";
+import { laneIndices } from "../../../dialects/lanewise.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
 import { BOOL } from "../module.js";
@@ -85,20 +86,6 @@ const insert: OpRule = (cx, op) => {
   cx.set(op.results[0]!, { kind: "vector", lanes, type: v.type });
 };
 
-/** View indices of each lane: vector axes walk the trailing view axes from the origin. */
-function laneIndices(cx: KernelLowering, origin: readonly Id[], shape: readonly number[]): Id[][] {
-  const first = origin.length - shape.length;
-  return laneSteps(shape).map((steps) => {
-    const idx = [...origin];
-    // Last axis first, as the emitted instruction order has always been.
-    for (let a = steps.length - 1; a >= 0; a--) {
-      const step = steps[a] ?? 0;
-      if (step !== 0) idx[first + a] = cx.add64(idx[first + a]!, cx.u64(step));
-    }
-    return idx;
-  });
-}
-
 const load: OpRule = (cx, op) => {
   const view = cx.get(op.operands[0]!);
   if (view.kind !== "view") return cx.poison(op);
@@ -115,7 +102,7 @@ const load: OpRule = (cx, op) => {
     });
     return cx.set(op.results[0]!, { kind: "vector", lanes: parts, type: view.element });
   }
-  const lanes = laneIndices(cx, origin, shape).map((idx) => {
+  const lanes = laneIndices(origin, shape, (i, n) => cx.add64(i, cx.u64(n))).map((idx) => {
     const p = elementPointer(cx, view, idx);
     const id = cx.module.id();
     cx.emit(I.load(cx.typeId(view.element), id, p.ptr, p.access));
@@ -137,7 +124,7 @@ const store: OpRule = (cx, op) => {
     cx.emit(I.store(wide.ptr, whole, wide.access));
     return;
   }
-  laneIndices(cx, origin, shape).forEach((idx, lane) => {
+  laneIndices(origin, shape, (i, n) => cx.add64(i, cx.u64(n))).forEach((idx, lane) => {
     const p = elementPointer(cx, view, idx);
     cx.emit(I.store(p.ptr, v.lanes[lane]!, p.access));
   });

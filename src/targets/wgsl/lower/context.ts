@@ -17,6 +17,7 @@ import type { PreparedKernel } from "../../../core/prepared.js";
 import type { WgslFeature, WgslTargetInfo } from "../profile.js";
 import type { Root } from "./storage.js";
 import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 
 /** The WGSL type carrying a Loom scalar. */
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
@@ -307,7 +308,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   /** A float literal (non-finite values are made at run time: WGSL constants cannot be inf or NaN). */
   float(t: WType, value: number): Scalar {
-    const rounded = t === "f16" ? roundToF16(value) : Math.fround(value);
+    const rounded = t === "f16" ? roundToFormat(value, "f16") : Math.fround(value);
     if (!Number.isFinite(rounded)) {
       const bits = t === "f16" ? (Number.isNaN(rounded) ? 0x7e00 : rounded > 0 ? 0x7c00 : 0xfc00) : Number.isNaN(rounded) ? 0x7fc00000 : rounded > 0 ? 0x7f800000 : 0xff800000;
       const word = this.let("u32", `${bits}u`);
@@ -371,17 +372,3 @@ export function builtinParameter(name: string): string {
   return BUILTIN_PARAMETERS[name]!;
 }
 
-/** `value` rounded to the nearest binary16 (ties to even), as a double. */
-function roundToF16(value: number): number {
-  if (value === 0 || !Number.isFinite(value)) return value;
-  const a = Math.abs(value);
-  if (a >= 65520) return value > 0 ? Infinity : -Infinity;
-  let exp = Math.floor(Math.log2(a));
-  if (2 ** exp > a) exp--;
-  const quantum = 2 ** (Math.max(exp, -14) - 10);
-  const q = a / quantum;
-  const f = Math.floor(q);
-  const d = q - f;
-  const m = d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
-  return Math.sign(value) * m * quantum;
-}

@@ -9,7 +9,7 @@
 import type { Op } from "../../../ir/core.js";
 import type { KernelLowering, Rule, Scalar, WType } from "./context.js";
 import { combine, select } from "./lanes.js";
-import { unexpandedScan } from "../../../dialects/lowering.js";
+import { dynamicWorkgroupReduce, unexpandedScan } from "../../../dialects/lowering.js";
 
 function dim(op: Op): "x" | "y" | "z" {
   const d = String(op.props.dim);
@@ -145,10 +145,7 @@ const subgroupBroadcast: Rule = (cx, op) => {
  */
 const workgroupReduce: Rule = (cx, op) => {
   const size = cx.kernel.staticWorkgroupSize;
-  if (!size) {
-    cx.unsupported(op, "'kernel.workgroup.reduce' with a dynamic workgroup size", "its scratch is sized from a static workgroup size");
-    return cx.poison(op);
-  }
+  if (!size) return dynamicWorkgroupReduce(cx, op);
   const kind = String(op.props.kind);
   const t = cx.typeOf(op.results[0]!);
   const slot: WType = t === "bool" ? "u32" : t;

@@ -14,7 +14,7 @@ import { viewElementStrides } from "../../../ir/strides.js";
 import { propOf } from "../../../dialects/registry.js";
 import { BYTES, type KernelLowering, type Rule, type Scalar, type ViewValue, type WType } from "./context.js";
 import type { Root } from "./storage.js";
-import { passOperandsThrough } from "../../../dialects/lowering.js";
+import { passOperandsThrough, privateScratchAtomic } from "../../../dialects/lowering.js";
 
 /** Index list of an op as `i32` scalars. */
 export function indexScalars(cx: KernelLowering, op: Op): Scalar[] {
@@ -86,10 +86,7 @@ function stridesOf(cx: KernelLowering, type: ViewType): Scalar[] | undefined {
     constant: (n) => cx.i32(n),
     extent: (v) => cx.scalar(v),
     mul: (a, b) => cx.mul(a, b),
-    layoutValue: (v) => {
-      const l = cx.get(v);
-      return l.kind === "layout" ? l.strides : null;
-    },
+    lowered: (v) => cx.get(v),
   })?.strides;
 }
 
@@ -153,10 +150,7 @@ function atomicTarget(cx: KernelLowering, op: Op, viewOperand: number, orderings
     cx.unsupported(op, `an atomic with ordering '${strong}'`, "WGSL atomics are relaxed; order memory with kernel.barrier (workgroupBarrier/storageBarrier) instead");
     return undefined;
   }
-  if (v.root.kind === "private") {
-    cx.unsupported(op, "atomics on private scratch", "use plain loads and stores on per-invocation memory");
-    return undefined;
-  }
+  if (v.root.kind === "private") return privateScratchAtomic(cx, op);
   if (!v.root.atomic) throw new Error("WGSL lowering: an atomic on a root the storage analysis did not see");
   const word = wordOf(cx, v.root);
   if (!word) return undefined;

@@ -65,17 +65,6 @@ const store: Rule = (cx, op) => {
   laneIndices(cx, indexScalars(cx, op), shapeOf(op, 0)).forEach((idx, lane) => storeElement(cx, view, wordIndex(cx, view, idx), v.lanes[lane]!));
 };
 
-/** `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane). */
-const dotf: Rule = (cx, op) => {
-  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
-  if (!a || !b) return cx.poison(op);
-  let acc = cx.scalar(op.operands[2]!);
-  a.lanes.forEach((x, i) => {
-    acc = LANE_RULES.fmaf!({ cx, op, args: [x, b.lanes[i]!, acc], from: a.t, to: a.t, dialect: "vector" });
-  });
-  cx.set(op.results[0]!, acc);
-};
-
 /** Lane i = base + i·step, wrapping (32-bit here, like every index value on this target). */
 const iota: Rule = (cx, op) => {
   const result = op.results[0]!;
@@ -88,7 +77,6 @@ const iota: Rule = (cx, op) => {
 };
 
 export const VECTOR_RULES = {
-  "vector.dotf": dotf,
   "vector.iota": iota,
   ...scalarizedVectorRules(INDEXING, LANE_RULES),
   "vector.load": load,
