@@ -14,10 +14,10 @@ const TEST_PROFILES = ["low_core"] as const;
 /** The entry-point ABI its kernel tests write (`{abi = hal_kernel, subgroup_size = 64}`); printed first, as there. */
 const TEST_ABIS = ["hal_kernel"] as const;
 
+// The reference's test target record: it admits no device profile.
 const TEST_TARGET_RECORD: TargetRecordSpec = Object.freeze<TargetRecordSpec>({
   opName: "test.target",
   environment: "test",
-  doc: "the reference's test target record (admits no device profile)",
   param: Object.freeze({ key: "profile", what: "test profile", values: Object.freeze([...TEST_PROFILES]) }),
   attributes: Object.freeze([Object.freeze({ key: "abi", values: Object.freeze([...TEST_ABIS]) }), ...COMMON_TARGET_ATTRIBUTES]),
   admits: () => false,
