@@ -18,10 +18,6 @@
  * `scf.while`. A collective must sit under control at least as uniform as its scope:
  * `kernel.barrier scope(s)` → s; `kernel.subgroup.*` → subgroup; `workgroup.reduce` →
  * workgroup. A call to a function containing a collective counts as that collective.
- *
- * A kernel pinned to a target record that fixes `subgroup_size` and launching a static
- * workgroup no larger than one subgroup has a single subgroup, so there `subgroup.id` is
- * uniform (the reference accepts a workgroup barrier under it).
  */
 import type { Op, Region, Value } from "../../ir/core.js";
 import { forEachUse } from "../../ir/walk.js";
@@ -82,8 +78,6 @@ class UseLevel {
 }
 
 class Analysis {
-  /** Whether the body being walked runs as a single subgroup (see the file comment). */
-  singleSubgroup = false;
   readonly #uses: UseLevel;
   readonly #levels = new Levels();
   constructor(readonly info: UniformityInfo) {
@@ -208,7 +202,7 @@ class Analysis {
     if (VARYING_SOURCES.has(op.name)) return 2;
     switch (op.name) {
       case "kernel.subgroup.id":
-        return this.singleSubgroup ? 0 : 1;
+        return 1;
       case "kernel.workgroup.reduce":
         return 0;
       case "kernel.workgroup.scan":
@@ -240,32 +234,9 @@ export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   const info = new UniformityInfo();
   const a = new Analysis(info);
   // One walk: values flow forward in program order except around loops, which settle locally.
-  for (const body of ctx.bodies) {
-    a.singleSubgroup = body.kind === "D" && runsAsOneSubgroup(ctx, body.owner);
-    a.region(body.region, 0);
-  }
+  for (const body of ctx.bodies) a.region(body.region, 0);
   a.finish();
   return info;
-}
-
-/** Whether `kernel`'s target record fixes a subgroup size its static workgroup size fits in. */
-function runsAsOneSubgroup(ctx: VerifyContext, kernel: Op): boolean {
-  const pinned = kernel.props.target;
-  if (typeof pinned !== "string") return false;
-  const attrs = ctx.symbols.get(pinned)?.op.props.attrs as readonly { key: string; value: unknown }[] | undefined;
-  const written = attrs?.find((a) => a.key === "subgroup_size")?.value;
-  const literal = written as { kind?: string; value?: unknown } | undefined;
-  const lanes = literal?.kind === "int" && typeof literal.value === "bigint" ? literal.value : undefined;
-  if (lanes === undefined || lanes <= 0n) return false;
-  const config = kernel.regions[0]?.ops.find((o) => isOp(o, "kernel.launch.config"));
-  if (!config) return false;
-  let invocations = 1n;
-  for (const v of config.operands.slice(3, 6)) {
-    const size = ctx.folder.constant(v);
-    if (size === undefined) return false;
-    invocations *= size;
-  }
-  return invocations <= lanes;
 }
 
 function stricter(a: Level | undefined, b: Level | undefined): Level | undefined {
