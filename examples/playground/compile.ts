@@ -225,27 +225,32 @@ export function prepareRun(id: number, text: string, kernel: string | undefined,
   return { kind: "run-ready", id, ok: true, diagnostics: c.diagnostics, kernel: c.kernel!, wgsl: wgslText, record: recordText, launch: plainLaunch(launch), args, buffers, expected, interpreterMs };
 }
 
-/** Parse + compile + emit of each kernel, `warmup` times untimed, then `repeats` timed: the median. */
 /**
- * Each sample is the mean of a batch of compiles lasting at least BATCH_MS: a page's clock is
- * coarsened (0.1 ms in Chromium without cross-origin isolation), so one compile cannot be
- * timed alone. The batch size is fixed during the warm-up.
+ * Parse + compile + emit of each kernel: untimed for `warmupMs` (a time-based warm-up, so the
+ * engine's optimizing tiers have kicked in whatever the kernel's size), then `repeats` timed
+ * samples: the median. Each sample is the mean of a batch of compiles lasting at least BATCH_MS:
+ * a page's clock is coarsened (0.1 ms in Chromium without cross-origin isolation), so one
+ * compile cannot be timed alone. The batch size is fixed during the warm-up.
  */
 const BATCH_MS = 2;
 
-export function timeCompiles(id: number, kernels: readonly { file: string; symbol: string; text: string }[], target: TargetName, warmup: number, repeats: number): TimeResponse {
+export function timeCompiles(id: number, kernels: readonly { file: string; symbol: string; text: string }[], target: TargetName, warmupMs: number, repeats: number): TimeResponse {
   const times = kernels.map(({ symbol, text }) => {
     const samplesMs: number[] = [];
     let batch = 1;
-    for (let i = 0; i < warmup + repeats; i++) {
+    const warmupEnds = performance.now() + warmupMs;
+    for (let warming = true, i = 0; warming || samplesMs.length < repeats; i++) {
       const started = performance.now();
       for (let j = 0; j < batch; j++) {
         const c = compileFor(text, target, symbol);
         if (!c.ok) return { symbol, p50Ms: NaN, samplesMs, batch, error: c.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ") };
       }
-      const ms = performance.now() - started;
-      if (i < warmup) batch = Math.max(batch, Math.ceil((BATCH_MS * batch) / Math.max(ms, 0.05)));
-      else samplesMs.push(ms / batch);
+      const ended = performance.now();
+      const ms = ended - started;
+      if (warming) {
+        batch = Math.max(batch, Math.ceil((BATCH_MS * batch) / Math.max(ms, 0.05)));
+        warming = i < 2 || ended < warmupEnds;
+      } else samplesMs.push(ms / batch);
     }
     const sorted = [...samplesMs].sort((a, b) => a - b);
     const mid = sorted.length >> 1;

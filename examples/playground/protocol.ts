@@ -55,7 +55,8 @@ export interface TimeRequest {
   readonly id: number;
   readonly kernels: readonly { readonly file: string; readonly symbol: string; readonly text: string }[];
   readonly target: TargetName;
-  readonly warmup: number;
+  /** Untimed compiles of each kernel for this long before the timed ones. */
+  readonly warmupMs: number;
   readonly repeats: number;
 }
 

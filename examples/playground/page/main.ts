@@ -312,8 +312,8 @@ function loadExample(symbol: string): void {
   renderHighlight();
 }
 
-async function timeSuiteCompiles(target: TargetName = "wgsl", warmup = 10, repeats = 31): Promise<TimeResponse> {
-  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, warmup, repeats });
+async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 250, repeats = 31): Promise<TimeResponse> {
+  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, warmupMs, repeats });
   $("compile-times").innerHTML =
     `<tr><th>kernel (${target})</th><th>p50 ms</th><th>min ms</th></tr>` +
     r.times.map((t) => `<tr><td>${escapeHtml(t.symbol)}</td><td>${t.error ? escapeHtml(t.error) : t.p50Ms.toFixed(3)}</td><td>${t.samplesMs.length ? Math.min(...t.samplesMs).toFixed(3) : ""}</td></tr>`).join("");
