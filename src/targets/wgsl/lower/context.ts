@@ -22,17 +22,22 @@ import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 /** The WGSL type carrying a Loom scalar. */
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
 
-/** A scalar: an expression (a `let` name or a literal); `c` holds an integer literal's value. */
+/**
+ * A scalar: an expression (a `let` name, a literal, a `var` read, or an index expression read
+ * by one access); `c` holds an integer literal's value; `m` is set when the expression reads a
+ * `var` (its value is that of the moment it is read: control flow that assigns vars checks it).
+ */
 export interface Scalar {
   readonly kind: "scalar";
   readonly e: string;
   readonly t: WType;
   readonly c: bigint | undefined;
+  readonly m: boolean;
 }
 
 /** A `Scalar` (every one made here, so all share one object shape and the hot reads of `e`, `t` and `c` stay monomorphic). */
-export function scalarOf(e: string, t: WType, c?: bigint): Scalar {
-  return { kind: "scalar", e, t, c };
+export function scalarOf(e: string, t: WType, c?: bigint, readsVar = false): Scalar {
+  return { kind: "scalar", e, t, c, m: readsVar };
 }
 
 export type Lowered =
@@ -250,11 +255,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     const depth = this.depth;
     const prefix = (VAR_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}var `) + name;
     this.lines.push(init ? prefix + (VAR_INIT_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
-    return scalarOf(name, t);
+    return scalarOf(name, t, undefined, true);
   }
 
   assign(to: Scalar, from: Scalar): void {
-    if (to.e !== from.e && to.e !== "invalid") this.line(`${to.e} = ${from.e};`);
+    if (to.e !== from.e && to.e !== "invalid") this.line(to.e + " = " + from.e + ";");
   }
 
   /** The argument-block field at `offset` (declared in the kernel's uniform struct). */
@@ -343,7 +348,31 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   reinterpret(x: Scalar, to: "i32" | "u32"): Scalar {
     if (x.t === to) return x;
     if (x.c !== undefined) return this.int(to, x.c);
-    return scalarOf(`bitcast<${to}>(${x.e})`, to);
+    return scalarOf(`bitcast<${to}>(${x.e})`, to, undefined, x.m);
+  }
+
+  /**
+   * `a + b` and `a * b` as inline expressions (constants folded like `add` and `mul`), for an
+   * index that exactly one access reads: its terms go into the subscript instead of `let`s.
+   */
+  addInline(a: Scalar, b: Scalar): Scalar {
+    if (a.c === 0n) return b;
+    if (b.c === 0n) return a;
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c + b.c);
+    return scalarOf("(" + a.e + " + " + b.e + ")", a.t, undefined, a.m || b.m);
+  }
+
+  mulInline(a: Scalar, b: Scalar): Scalar {
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c * b.c);
+    if (a.c === 1n) return b;
+    if (b.c === 1n) return a;
+    if (a.c === 0n || b.c === 0n) return this.int(a.t, 0);
+    return scalarOf("(" + a.e + " * " + b.e + ")", a.t, undefined, a.m || b.m);
+  }
+
+  /** `x` as a `let` when it is an inline expression (a name or a literal stays as it is). */
+  settle(x: Scalar): Scalar {
+    return x.c !== undefined || x.e.charCodeAt(0) !== 40 /* ( */ ? x : this.let(x.t, x.e);
   }
 }
 

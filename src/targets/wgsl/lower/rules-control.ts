@@ -1,18 +1,21 @@
 /**
  * Structured control flow → WGSL's own structured statements. A value that leaves a region
  * gets a `var` per part (scalar, lane, view base and strides, buffer length), declared
- * before the statement from the result's type and assigned on every path; after the
- * statement each part is read back into a `let`, so every lowered value stays immutable:
+ * before the statement from the result's type and assigned on every path. After the
+ * statement nothing assigns those vars again, so the results are the vars themselves; a
+ * `for` body reads its carried vars and its counter directly too (they change only after
+ * the body's last statement), and the yields that read one of them are copied into `let`s
+ * before the first assignment (a yield list that swaps two carried values stays right):
  *
  *   scf.if     var r…; if (c) { then…; r = …; } else { else…; r = …; }
- *   scf.for    var c… = inits; for (var i = lo; i < hi; i = i + step) { let iv = i; body…; c = yields; }
- *   scf.while  var c… = inits; var r…; loop { before…; r = forwarded; if (!k) { break; } after…; c = yields; }
+ *   scf.for    var c… = inits; for (var i = lo; i < hi; i = i + step) { body…; c = yields; }
+ *   scf.while  var c… = inits; var r…; loop { let a… = c…; before…; r = forwarded; if (!k) { break; } after…; c = yields; }
  *
  * Views and buffers may be chosen by control flow only over one storage root (WGSL has no
  * pointer selection); anything else is TARGET/001.
  */
 import type { Op, Value } from "../../../ir/core.js";
-import type { KernelLowering, Lowered, Rule, Scalar, WType } from "./context.js";
+import { scalarOf, type KernelLowering, type Lowered, type Rule, type Scalar, type WType } from "./context.js";
 import { select } from "./lanes.js";
 
 /** The scalars a lowered value is made of. */
@@ -81,10 +84,45 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
 }
 
 function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
-  to.forEach((parts, i) => {
+  for (let i = 0; i < to.length; i++) {
+    const parts = to[i]!;
     const src = partsOf(from[i]!);
-    parts.forEach((p, k) => src[k] && cx.assign(p, src[k]));
-  });
+    for (let k = 0; k < parts.length; k++) if (src[k]) cx.assign(parts[k]!, src[k]!);
+  }
+}
+
+/**
+ * Assigns a loop's carried vars its yields, where the yields may read those very vars: a
+ * yield that reads another carried var (or an expression over some var) is first copied into
+ * a `let`, so an earlier assignment cannot change what a later one reads. Reads of other vars
+ * (an inner loop's results) stay as they are: nothing here assigns them.
+ */
+function assignCarried(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
+  const carriedNames = new Set<string>();
+  for (const parts of to) for (const p of parts) carriedNames.add(p.e);
+  const sources: Scalar[][] = [];
+  for (let i = 0; i < to.length; i++) {
+    const parts = to[i]!;
+    const src = partsOf(from[i]!);
+    const settled: Scalar[] = [];
+    for (let k = 0; k < parts.length; k++) {
+      const x = src[k]!;
+      const hazard = x !== undefined && x.m && x.e !== parts[k]!.e && (carriedNames.has(x.e) || x.e.includes("("));
+      settled.push(hazard ? cx.let(x.t, x.e) : x);
+    }
+    sources.push(settled);
+  }
+  for (let i = 0; i < to.length; i++) {
+    const parts = to[i]!, src = sources[i]!;
+    for (let k = 0; k < parts.length; k++) if (src[k]) cx.assign(parts[k]!, src[k]!);
+  }
+}
+
+/** The values whose parts are the statement's vars (nothing assigns them after it). */
+function readVars(slotsOf: readonly Scalar[][], templates: readonly Lowered[]): Lowered[] {
+  const out: Lowered[] = [];
+  for (let i = 0; i < slotsOf.length; i++) out.push(withParts(templates[i]!, slotsOf[i]!));
+  return out;
 }
 
 /** Reads slots back into `let`s, shaped like `templates`. */
@@ -132,7 +170,7 @@ const ifRule: Rule = (cx, op) => {
   cx.line("}");
   if (op.results.length === 0) return;
   if (!mergeable(cx, op, thenValues, elseValues)) return cx.poison(op);
-  readBack(cx, out, thenValues).forEach((l, i) => cx.set(op.results[i]!, l));
+  readVars(out, thenValues).forEach((l, i) => cx.set(op.results[i]!, l));
 };
 
 const forRule: Rule = (cx, op) => {
@@ -145,15 +183,15 @@ const forRule: Rule = (cx, op) => {
   const i = cx.fresh("i");
   cx.line(`for (var ${i}: ${t} = ${cx.scalar(lo!).e}; ${i} < ${cx.scalar(hi!).e}; ${i} = ${i} + ${cx.scalar(step!).e}) {`);
   const body = op.regions[0]!;
+  const args = readVars(carried, inits);
   cx.nested(() => {
-    const iv = cx.let(t, i);
-    const args = readBack(cx, carried, inits);
-    const term = cx.lowerRegion(body, [iv, ...args]);
+    // The counter is a var too; the body reads it directly (only the continuing step assigns it).
+    const term = cx.lowerRegion(body, [scalarOf(i, t, undefined, true), ...args]);
     const yielded = term.operands.map((v) => cx.get(v));
-    if (mergeable(cx, op, inits, yielded)) assignAll(cx, carried, yielded);
+    if (mergeable(cx, op, inits, yielded)) assignCarried(cx, carried, yielded);
   });
   cx.line("}");
-  readBack(cx, carried, inits).forEach((l, k) => cx.set(op.results[k]!, l));
+  args.forEach((l, k) => cx.set(op.results[k]!, l));
 };
 
 const whileRule: Rule = (cx, op) => {
@@ -173,11 +211,11 @@ const whileRule: Rule = (cx, op) => {
     cx.line(`if (!${cx.scalar(k!).e}) { break; }`);
     const term = cx.lowerRegion(op.regions[1]!, forwarded);
     const yielded = term.operands.map((v) => cx.get(v));
-    if (mergeable(cx, op, inits, yielded)) assignAll(cx, carried, yielded);
+    if (mergeable(cx, op, inits, yielded)) assignCarried(cx, carried, yielded);
   });
   cx.line("}");
   if (forwarded.some((l) => l.kind === "invalid")) return cx.poison(op);
-  readBack(cx, results, forwarded).forEach((l, i) => cx.set(op.results[i]!, l));
+  readVars(results, forwarded).forEach((l, i) => cx.set(op.results[i]!, l));
 };
 
 const scfSelect: Rule = (cx, op) => {
