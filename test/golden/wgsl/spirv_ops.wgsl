@@ -51,17 +51,16 @@ fn vectors_and_views(@builtin(local_invocation_id) local_id: vec3<u32>) {
   var m38: i32 = 0i;
   var m39: i32;
   loop {
-    let v40: i32 = m38;
-    let v41: bool = (v40 < bitcast<i32>(vectors_and_views_args.arg_out_length));
-    m39 = v40;
-    if (!v41) { break; }
-    let v42: i32 = (v40 + 2i);
-    m38 = v42;
+    let v40: bool = (m38 < bitcast<i32>(vectors_and_views_args.arg_out_length));
+    m39 = m38;
+    if (!v40) { break; }
+    let v41: i32 = (m38 + 2i);
+    m38 = v41;
   }
-  let v43: f32 = f32(v37);
+  let v42: f32 = f32(v37);
   vectors_and_views_out[m39] = v33;
   vectors_and_views_out[(m39 + 1i)] = v13;
   vectors_and_views_out[(m39 + 2i)] = 0.0f;
   vectors_and_views_out[(m39 + 3i)] = 0.0f;
-  vectors_and_views_out[v0] = v43;
+  vectors_and_views_out[v0] = v42;
 }

@@ -23,21 +23,19 @@ import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
 
 /**
- * A scalar: an expression (a `let` name, a literal, a `var` read, or an index expression read
- * by one access); `c` holds an integer literal's value; `m` is set when the expression reads a
- * `var` (its value is that of the moment it is read: control flow that assigns vars checks it).
+ * A scalar: an expression (a `let` name, a literal, a `var` read, or an index expression that
+ * one access reads); `c` holds an integer literal's value.
  */
 export interface Scalar {
   readonly kind: "scalar";
   readonly e: string;
   readonly t: WType;
   readonly c: bigint | undefined;
-  readonly m: boolean;
 }
 
 /** A `Scalar` (every one made here, so all share one object shape and the hot reads of `e`, `t` and `c` stay monomorphic). */
-export function scalarOf(e: string, t: WType, c?: bigint, readsVar = false): Scalar {
-  return { kind: "scalar", e, t, c, m: readsVar };
+export function scalarOf(e: string, t: WType, c?: bigint): Scalar {
+  return { kind: "scalar", e, t, c };
 }
 
 export type Lowered =
@@ -97,10 +95,9 @@ const LET_TYPES: Partial<Record<WType, string>> = {};
 const SMALL_INTS = 1024;
 const SMALL_I32: (Scalar | undefined)[] = [];
 const SMALL_U32: (Scalar | undefined)[] = [];
-/** `var ` at each depth, `: T;` and `: T = ` per type, likewise. */
+/** `var ` at each depth and `: T;` per type, likewise (an initialized var takes LET_TYPES). */
 const VAR_PREFIXES: string[] = [];
 const VAR_TYPES: Partial<Record<WType, string>> = {};
-const VAR_INIT_TYPES: Partial<Record<WType, string>> = {};
 /** Fresh names: `v` lets, `m` vars, `i` loop counters, `x` atomic results, `k` workgroup-scan steps. */
 type NamePrefix = "v" | "m" | "i" | "x" | "k";
 /** Fresh names made once per process (every kernel counts from 0, so they repeat), up to a bound. */
@@ -254,12 +251,12 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     const name = this.fresh("m");
     const depth = this.depth;
     const prefix = (VAR_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}var `) + name;
-    this.lines.push(init ? prefix + (VAR_INIT_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
-    return scalarOf(name, t, undefined, true);
+    this.lines.push(init ? prefix + (LET_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
+    return scalarOf(name, t);
   }
 
   assign(to: Scalar, from: Scalar): void {
-    if (to.e !== from.e && to.e !== "invalid") this.line(to.e + " = " + from.e + ";");
+    if (to.e !== from.e && to.e !== "invalid") this.line(`${to.e} = ${from.e};`);
   }
 
   /** The argument-block field at `offset` (declared in the kernel's uniform struct). */
@@ -283,13 +280,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   /** An integer literal of type `t` (i32 wraps to 32 bits; out of range of the address domain is the caller's check). */
   int(t: WType, value: bigint | number): Scalar {
-    if (t !== "bool") {
-      // Small non-negative literals (most index arithmetic) are made once per process: a Scalar is immutable.
-      const small = typeof value === "bigint" ? (value >= 0n && value < SMALL_INTS ? Number(value) : -1) : Number.isInteger(value) && value >= 0 && value < SMALL_INTS ? value : -1;
-      if (small >= 0) {
-        const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
-        return (cache[small] ??= scalarOf(t === "u32" ? `${small}u` : `${small}i`, t === "u32" ? t : "i32", BigInt(small)));
-      }
+    // Small non-negative literals (most index arithmetic) are made once per process: a Scalar is immutable.
+    const small = Number(value);
+    if (t !== "bool" && small >= 0 && small < SMALL_INTS && Number.isInteger(small)) {
+      const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
+      return (cache[small] ??= scalarOf(t === "u32" ? `${small}u` : `${small}i`, t === "u32" ? t : "i32", BigInt(small)));
     }
     const v = BigInt(value);
     if (t === "bool") return scalarOf(v !== 0n ? "true" : "false", t);
@@ -330,49 +325,37 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   // ---- 32-bit address arithmetic, folding constants ------------------------------------------
   add(a: Scalar, b: Scalar): Scalar {
-    if (a.c === 0n) return b;
-    if (b.c === 0n) return a;
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c + b.c);
-    return this.let(a.t, `(${a.e} + ${b.e})`);
+    return this.settle(this.inline(a, "+", b));
   }
 
   mul(a: Scalar, b: Scalar): Scalar {
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c * b.c);
-    if (a.c === 1n) return b;
-    if (b.c === 1n) return a;
-    if (a.c === 0n || b.c === 0n) return this.int(a.t, 0);
-    return this.let(a.t, `(${a.e} * ${b.e})`);
+    return this.settle(this.inline(a, "*", b));
   }
 
   /** An `i32` or `u32` value as the other (same bits). */
   reinterpret(x: Scalar, to: "i32" | "u32"): Scalar {
     if (x.t === to) return x;
     if (x.c !== undefined) return this.int(to, x.c);
-    return scalarOf(`bitcast<${to}>(${x.e})`, to, undefined, x.m);
+    return scalarOf(`bitcast<${to}>(${x.e})`, to);
   }
 
   /**
-   * `a + b` and `a * b` as inline expressions (constants folded like `add` and `mul`), for an
-   * index that exactly one access reads: its terms go into the subscript instead of `let`s.
+   * `a + b` or `a * b` as an inline expression (constants folded), for an index that exactly
+   * one access reads: its terms go into the subscript instead of `let`s.
    */
-  addInline(a: Scalar, b: Scalar): Scalar {
-    if (a.c === 0n) return b;
-    if (b.c === 0n) return a;
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c + b.c);
-    return scalarOf("(" + a.e + " + " + b.e + ")", a.t, undefined, a.m || b.m);
-  }
-
-  mulInline(a: Scalar, b: Scalar): Scalar {
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c * b.c);
-    if (a.c === 1n) return b;
-    if (b.c === 1n) return a;
-    if (a.c === 0n || b.c === 0n) return this.int(a.t, 0);
-    return scalarOf("(" + a.e + " * " + b.e + ")", a.t, undefined, a.m || b.m);
+  inline(a: Scalar, symbol: "+" | "*", b: Scalar): Scalar {
+    const sum = symbol === "+";
+    const unit = sum ? 0n : 1n;
+    if (a.c === unit) return b;
+    if (b.c === unit) return a;
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, sum ? a.c + b.c : a.c * b.c);
+    if (!sum && (a.c === 0n || b.c === 0n)) return this.int(a.t, 0);
+    return scalarOf(`(${a.e} ${symbol} ${b.e})`, a.t);
   }
 
   /** `x` as a `let` when it is an inline expression (a name or a literal stays as it is). */
   settle(x: Scalar): Scalar {
-    return x.c !== undefined || x.e.charCodeAt(0) !== 40 /* ( */ ? x : this.let(x.t, x.e);
+    return x.c !== undefined || x.e[0] !== "(" ? x : this.let(x.t, x.e);
   }
 }
 

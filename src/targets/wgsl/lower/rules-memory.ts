@@ -29,7 +29,7 @@ export function indexScalars(cx: KernelLowering, op: Op): Scalar[] {
 export function wordIndex(cx: KernelLowering, view: ViewValue, indices: readonly Scalar[]): Scalar {
   let at = view.base;
   const strides = view.strides;
-  for (let d = 0; d < indices.length; d++) at = cx.addInline(at, cx.mulInline(indices[d]!, strides[d]!));
+  for (let d = 0; d < indices.length; d++) at = cx.inline(at, "+", cx.inline(indices[d]!, "*", strides[d]!));
   return at;
 }
 
@@ -41,7 +41,7 @@ export function wordOf(cx: KernelLowering, root: Root): WType | undefined {
 }
 
 function element(root: Root, at: Scalar): string {
-  return root.name + "[" + at.e + "]";
+  return `${root.name}[${at.e}]`;
 }
 
 /** A word read from the root as the view's element. */

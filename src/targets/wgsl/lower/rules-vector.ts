@@ -39,22 +39,19 @@ const INDEXING: LaneIndexing<KernelLowering, Scalar> = {
  */
 function laneWords(cx: KernelLowering, view: ViewValue, origin: readonly Scalar[], shape: readonly number[]): Scalar[] {
   const first = origin.length - shape.length;
-  let count = 1;
-  for (const extent of shape) count *= extent;
+  const count = shape.reduce((a, x) => a * x, 1);
   const at = wordIndex(cx, view, origin);
-  if (count === 1) return [at];
-  const base = cx.settle(at);
-  const words: Scalar[] = [base];
+  const base = count > 1 ? cx.settle(at) : at;
+  const words = [base];
   for (let lane = 1; lane < count; lane++) {
     let offset = cx.i32(0);
     let below = count;
-    for (let a = 0; a < shape.length; a++) {
-      const extent = shape[a]!;
+    shape.forEach((extent, a) => {
       below /= extent;
-      const step = Math.floor(lane / below) % extent;
-      if (step !== 0) offset = cx.addInline(offset, cx.mulInline(view.strides[first + a]!, cx.i32(step)));
-    }
-    words.push(cx.addInline(base, offset));
+      // A zero step folds away (as a zero product and a zero term).
+      offset = cx.inline(offset, "+", cx.inline(view.strides[first + a]!, "*", cx.i32(Math.floor(lane / below) % extent)));
+    });
+    words.push(cx.inline(base, "+", offset));
   }
   return words;
 }
@@ -62,9 +59,7 @@ function laneWords(cx: KernelLowering, view: ViewValue, origin: readonly Scalar[
 const load: Rule = (cx, op) => {
   const view = cx.get(op.operands[0]!);
   if (view.kind !== "view") return cx.poison(op);
-  const words = laneWords(cx, view, indexScalars(cx, op), (op.results[0]!.type as VectorType).shape);
-  const lanes: Scalar[] = [];
-  for (const at of words) lanes.push(loadElement(cx, view, at));
+  const lanes = laneWords(cx, view, indexScalars(cx, op), (op.results[0]!.type as VectorType).shape).map((at) => loadElement(cx, view, at));
   cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
 };
 
@@ -72,8 +67,7 @@ const store: Rule = (cx, op) => {
   const view = cx.get(op.operands[1]!);
   const v = vectorOperand(cx, op, 0);
   if (view.kind !== "view" || !v) return;
-  const words = laneWords(cx, view, indexScalars(cx, op), shapeOf(op, 0));
-  for (let lane = 0; lane < words.length; lane++) storeElement(cx, view, words[lane]!, v.lanes[lane]!);
+  laneWords(cx, view, indexScalars(cx, op), shapeOf(op, 0)).forEach((at, lane) => storeElement(cx, view, at, v.lanes[lane]!));
 };
 
 /** Lane i = base + i·step, wrapping (32-bit here, like every index value on this target). */
