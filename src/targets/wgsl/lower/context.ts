@@ -4,8 +4,9 @@
  * the module-scope declarations the kernel needs, and the TARGET diagnostics found on the way.
  *
  * Every op result becomes a `let` (WGSL values are immutable, like SSA), except integer and
- * float constants, which stay literals so address arithmetic folds. Values that leave a
- * region (scf results, loop-carried values) get a `var` of their own that each path assigns.
+ * float constants, which stay literals so address arithmetic folds, and the word index of an
+ * access, which its one subscript holds inline. Values that leave a region (scf results,
+ * loop-carried values) get a `var` of their own that each path assigns and readers read.
  *
  * The address domain is 32 bits (docs/wgsl.md "Index width"): `index` is `i32`, `offset` is
  * `u32`. Errors never stop lowering: an unsupported op is reported at its span and its
