@@ -10,8 +10,9 @@
  * A trie of the names seen, which the lexer walks while it scans a name (`trieStep`, one step
  * per char): at the name's end the node holds the shared string, found without hashing the
  * name or comparing its text a second time. Node 0 is the root; its child for the ASCII char
- * c is node c, so the first step costs nothing; deeper nodes list their children as a chain of
- * siblings. Only ASCII names are kept.
+ * c is node c, so the first step costs nothing; a deeper step is one probe (usually) of a table
+ * of edges keyed by parent and char: a chain of siblings per node was the lexer's hottest line
+ * (names like `%s0_lo` … `%s7_lo` give a node dozens of children).
  *
  * Bounded: the trie stops growing at `TRIE_NODES` nodes; after that (or for long names) the lexer slices as before. Names it keeps are
  * copied, never slices of a source text, so the table holds no source text alive, and
@@ -24,18 +25,26 @@ const TRIE_NODES = 4096;
 /** Longest name the trie takes from source text (seeded names may be longer). */
 const MAX_KEPT_LENGTH = 40;
 
-const nodeChar = new Uint16Array(TRIE_NODES);
-const firstChild = new Uint16Array(TRIE_NODES);
-const nextSibling = new Uint16Array(TRIE_NODES);
+/** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table kept at most half full. */
+const EDGE_SLOTS = TRIE_NODES * 2;
+const edgeKeys = new Int32Array(EDGE_SLOTS);
+const edgeChild = new Uint16Array(EDGE_SLOTS);
 const nodeName: (string | undefined)[] = new Array<string | undefined>(TRIE_NODES).fill(undefined);
 let used = 128;
+
+/** The slot of the edge `key` (`node << 16 | char`, never 0), or the empty slot where it goes. */
+function edgeSlot(key: number): number {
+  let slot = Math.imul(key, 0x9e3779b1) >>> 19;
+  while (edgeKeys[slot] !== key && edgeKeys[slot] !== 0) slot = (slot + 1) & (EDGE_SLOTS - 1);
+  return slot;
+}
 
 /** The trie node after `node` (0: the root) and char `c`, or -1 when no name kept goes that way (`node` -1 stays -1). */
 export function trieStep(node: number, c: number): number {
   if (node <= 0) return node === 0 && c < 128 ? c : -1;
-  let k = firstChild[node]!;
-  while (k !== 0 && nodeChar[k] !== c) k = nextSibling[k]!;
-  return k || -1;
+  const key = (node << 16) | c;
+  const slot = edgeSlot(key);
+  return edgeKeys[slot] === key ? edgeChild[slot]! : -1;
 }
 
 /** The node spelling `text.slice(start, end)` from the root, made where missing; -1 when the trie cannot hold it. */
@@ -46,11 +55,10 @@ function grow(text: string, start: number, end: number): number {
     const c = text.charCodeAt(i);
     let next = trieStep(node, c);
     if (next < 0) {
-      if (node === 0 || c > 127) return -1;
-      next = used++;
-      nodeChar[next] = c;
-      nextSibling[next] = firstChild[node]!;
-      firstChild[node] = next;
+      if (node === 0) return -1;
+      const slot = edgeSlot((node << 16) | c);
+      edgeKeys[slot] = (node << 16) | c;
+      next = edgeChild[slot] = used++;
     }
     node = next;
   }
