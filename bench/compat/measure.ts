@@ -35,6 +35,8 @@ const OUT_OF_V1: readonly [string, RegExp][] = [
   ["collectives outside v1", /\bkernel\.(?:subgroup\.(?:scan|vote\.|active\.mask|match\.|broadcast\.first)|workgroup\.vote\.|barrier\.(?:arrive|wait))/],
   ["memory ops outside v1", /\bbuffer\.(?:pack|assume\.same_root)\b|\bview\.(?:refine|prefetch)\b/],
   ["scf ops outside v1", /\bscf\.(?:switch|lookup|schedule\.fence)\b/],
+  // v1 vectors have static extents (language.md §3): `vector<[%n]x…>` is the reference's dynamic form.
+  ["dynamic vector extents", /\bvector<\[/],
   ["poison/empty", /\b(?:scalar|vector)\.poison\b|\bvector\.empty\b/],
   // (Every other `vector.*` op that v1 does not declare is caught by `undeclaredVectorOp` below.)
   ["vector ops outside v1", /\bvector\.(?:masked|gather|scatter|fragment|mma|dot(?!f\b)|bitpack|table|encode|decode)/],
