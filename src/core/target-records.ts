@@ -8,6 +8,7 @@
  * here, so none of them names a target. `target.decl` is not a record op: it is part of the
  * language and binds a record the embedding supplies.
  */
+import type { Literal, Prop } from "../ir/core.js";
 import { LoomError } from "./errors.js";
 import type { TargetRecordAttribute, TargetRecordSpec } from "./target.js";
 
@@ -64,4 +65,27 @@ export function targetRecordNames(): string[] {
 /** Whether `name` looks like a record op (`<word>.target`), registered or not. */
 export function looksLikeTargetRecord(name: string): boolean {
   return RECORD_OP.test(name);
+}
+
+/** A record op's `attrs` (what its parser stored): key/literal pairs; nothing else is one. */
+export function recordAttrs(prop: Prop): { key: string; value: Literal }[] {
+  const out: { key: string; value: Literal }[] = [];
+  if (!Array.isArray(prop)) return out;
+  for (const a of prop) {
+    if (typeof a !== "object" || a === null || Array.isArray(a) || !("key" in a) || !("value" in a)) continue;
+    const { key, value } = a;
+    if (typeof key === "string" && isLiteral(value)) out.push({ key, value });
+  }
+  return out;
+}
+
+function isLiteral(v: Prop): v is Literal {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !("kind" in v) || !("value" in v)) return false;
+  switch (v.kind) {
+    case "int": return typeof v.value === "bigint";
+    case "float": return typeof v.value === "number";
+    case "bool": return typeof v.value === "boolean";
+    case "string": case "ident": return typeof v.value === "string";
+    default: return false;
+  }
 }

@@ -3,6 +3,7 @@
  * (`loom test`, docs/language.md "Test files").
  *
  *   // RUN: verify | roundtrip | format bytecode     one or more modes, each run on every case
+ *                                                    (a RUN line inside a later case sets that case's modes)
  *   ...case text...
  *   // ----                                          optional: the expected printed output
  *   ...expected text...
@@ -12,7 +13,8 @@
  * below the annotation (`@-N` above, no `@…` the annotation's own line) whose message contains
  * each quoted part (bare, or the values of a `{key="value", …}` list); `WARNING@…` the same for warnings. A case without annotations must verify
  * without errors. Modes the runner does not implement are reported as unsupported, never as
- * passed.
+ * passed; so is a case that expects errors under `roundtrip` (a module that does not verify
+ * has no round trip to check).
  */
 import { Context, Source, Workspace, type Diagnostic, type Module } from "../index.js";
 
@@ -32,11 +34,13 @@ export interface LoomTestCase {
   readonly expected?: string;
   /** 1-based file line where `expected` starts. */
   readonly expectedLine?: number;
+  /** The case's own `// RUN:` modes (RUN lines inside a case after the first); the file's when absent. */
+  readonly modes?: readonly string[];
 }
 
 /** A parsed `.loom` test file: its `// RUN:` modes and its cases. */
 export interface LoomTestFile {
-  /** Each `// RUN:` line's mode, in order (`verify`, `roundtrip`, `format bytecode`, …). */
+  /** The file's modes: each `// RUN:` line's before the second case, in order (`verify`, `roundtrip`, `format bytecode`, …). */
   readonly modes: readonly string[];
   readonly cases: readonly LoomTestCase[];
 }
@@ -81,7 +85,10 @@ export function parseLoomTestFile(text: string): LoomTestFile {
   const lines = text.split("\n");
   const modes: string[] = [];
   const cases: LoomTestCase[] = [];
+  // RUN lines by the case segment they sit in (0: the file's header and first case).
+  const segmentModes = new Map<number, string[]>();
   let start = 0;
+  let segment = 0;
   const flush = (end: number) => {
     const body = lines.slice(start, end);
     const split = body.findIndex((l) => EXPECTED_SPLIT.test(l));
@@ -95,20 +102,25 @@ export function parseLoomTestFile(text: string): LoomTestFile {
       line: start + 1,
       input,
       ...(split >= 0 ? { expected: body.slice(split + 1).join("\n"), expectedLine: start + split + 2 } : {}),
+      ...(segment > 0 && segmentModes.has(segment) ? { modes: segmentModes.get(segment)! } : {}),
     };
     cases.push(c);
   };
+  let at = 0;
   lines.forEach((l, i) => {
+    if (CASE_SPLIT.test(l)) at++;
     const run = RUN.exec(l);
-    if (run) {
-      modes.push(run[1]!.replace(/\s+/g, " "));
-      lines[i] = ""; // keeps line numbers; the RUN line is no part of any case
-    }
+    if (!run) return;
+    const mode = run[1]!.replace(/\s+/g, " ");
+    if (at === 0) modes.push(mode);
+    else segmentModes.set(at, [...(segmentModes.get(at) ?? []), mode]);
+    lines[i] = ""; // keeps line numbers; the RUN line is no part of any case
   });
   lines.forEach((l, i) => {
     if (!CASE_SPLIT.test(l)) return;
     flush(i);
     start = i + 1;
+    segment++;
   });
   flush(lines.length);
   return { modes, cases };
@@ -118,12 +130,14 @@ export function parseLoomTestFile(text: string): LoomTestFile {
 export function runLoomTest(file: string, text: string, options: LoomTestOptions = {}): LoomTestReport {
   const parsed = parseLoomTestFile(text);
   const outcomes: CaseOutcome[] = [];
-  const modes = parsed.modes.length > 0 ? parsed.modes : [];
-  if (modes.length === 0) {
-    for (const c of parsed.cases) outcomes.push({ case: c, mode: "(none)", status: "unsupported", details: ["the file has no '// RUN:' line"] });
+  const modesOf = (c: LoomTestCase) => c.modes ?? parsed.modes;
+  // Every mode in order of first appearance: the file's, then those only some cases set.
+  const modes = [...new Set([...parsed.modes, ...parsed.cases.flatMap(modesOf)])];
+  for (const c of parsed.cases) {
+    if (modesOf(c).length === 0) outcomes.push({ case: c, mode: "(none)", status: "unsupported", details: ["neither the file nor the case has a '// RUN:' line"] });
   }
   for (const mode of modes) {
-    for (const c of parsed.cases) outcomes.push(runCase(file, c, mode, options.match ?? "messages"));
+    for (const c of parsed.cases) if (modesOf(c).includes(mode)) outcomes.push(runCase(file, c, mode, options.match ?? "messages"));
   }
   const count = (s: CaseStatus) => outcomes.filter((o) => o.status === s).length;
   return { file, outcomes, passed: count("pass"), failed: count("fail"), unsupported: count("unsupported") };
@@ -133,6 +147,9 @@ function runCase(file: string, c: LoomTestCase, mode: string, match: AnnotationM
   const outcome = (status: CaseStatus, details: string[]): CaseOutcome => ({ case: c, mode, status, details });
   if (!SUPPORTED_MODES.has(mode)) return outcome("unsupported", [`mode '${mode}' is not supported by loom test (supported: ${[...SUPPORTED_MODES].join(", ")})`]);
   const expectations = annotations(c);
+  if (mode === "roundtrip" && expectations.some((e) => e.severity === "error")) {
+    return outcome("unsupported", ["the case expects errors: a module that does not verify has no round trip (its diagnostics are checked under 'verify')"]);
+  }
   // Leading newlines keep diagnostics on the file's own line numbers.
   const padded = "\n".repeat(c.line - 1) + c.input;
   const parsed = parse(file, padded);

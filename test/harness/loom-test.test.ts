@@ -79,6 +79,25 @@ test("roundtrip and format bytecode cases fail when the printed text differs; ot
   assert.match(other.outcomes[0]!.details[0]!, /mode 'canonicalize' is not supported/);
 });
 
+test("a RUN line inside a later case sets that case's modes; the other cases keep the file's", () => {
+  const text = "// RUN: verify\nfunc.decl @a()\n\n// ====\n\n// RUN: roundtrip\nfunc.decl @b()\n// ----\nfunc.decl @c()\n\n// ====\n\nfunc.decl @d()\n";
+  const parsed = parseLoomTestFile(text);
+  assert.deepEqual(parsed.modes, ["verify"]);
+  assert.deepEqual(parsed.cases.map((c) => [c.name, c.modes ?? null]), [["@a", null], ["@b", ["roundtrip"]], ["@d", null]]);
+  const r = runLoomTest("t", text);
+  assert.deepEqual(r.outcomes.map((o) => `${o.case.name} ${o.mode} ${o.status}`), ["@a verify pass", "@d verify pass", "@b roundtrip fail"]);
+  assert.match(r.outcomes[2]!.details[0]!, /expected "func.decl @c\(\)", printed "func.decl @b\(\)"/);
+});
+
+test("under roundtrip a case that expects errors is unsupported, not passed or failed; under verify it is checked", () => {
+  const body = CASE.replace("// RUN: verify\n", "");
+  const r = runLoomTest("t", `// RUN: roundtrip\n${body}\n// ====\n\nfunc.decl @g()\n`);
+  assert.deepEqual(r.outcomes.map((o) => `${o.case.name} ${o.status}`), ["@f unsupported", "@g pass"]);
+  assert.match(r.outcomes[0]!.details[0]!, /expects errors/);
+  const v = runLoomTest("t", CASE);
+  assert.deepEqual([v.passed, v.failed, v.unsupported], [1, 0, 0]);
+});
+
 test("loom test prints one line per case and a summary; exit 1 when a case fails", () => {
   const ok = spawnSync(process.execPath, [CLI, "test", ...FILES.map((f) => join(DIR, f))], { encoding: "utf8" });
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);

@@ -3,8 +3,9 @@
  *  - STRUCTURE/906: vector types wider than MAX_VECTOR_LANES lanes; export names longer
  *    than MAX_EXPORT_NAME_LENGTH;
  *  - STRUCTURE/014: integer literals of index lists, strides and predicates outside the
- *    signed 64-bit range (what `index.constant` accepts), and a literal `vector.extract`/
- *    `vector.insert` position outside its vector.
+ *    signed 64-bit range (what `index.constant` accepts);
+ *  - SUBRANGE/004 (the reference's code): a literal `vector.extract`/`vector.insert` position
+ *    outside its vector.
  * Nothing later may truncate such a literal, so it is refused here, at the op.
  */
 import type { Op, Predicate, Region, Span, Value } from "../../ir/core.js";
@@ -70,7 +71,7 @@ export function checkOpLimits(ctx: VerifyContext, op: Op): void {
       const extent = vector.shape[d];
       if (typeof i !== "bigint" || extent === undefined) continue;
       // A BigInt compares with a number exactly (no BigInt made per position).
-      if (i < 0n || i >= extent) ctx.report(D.valueOutOfRange, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
+      if (i < 0n || i >= extent) ctx.report(D.subviewOutOfBounds, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
     }
   }
 }

@@ -18,16 +18,24 @@
  * `scf.while`. A collective must sit under control at least as uniform as its scope:
  * `kernel.barrier scope(s)` → s; `kernel.subgroup.*` → subgroup; `workgroup.reduce` →
  * workgroup. A call to a function containing a collective counts as that collective.
+ *
+ * A kernel pinned to a target record that fixes `subgroup_size` and launching a static
+ * workgroup no larger than one subgroup has a single subgroup, so there subgroup-uniform
+ * control is uniform and a workgroup barrier under, e.g., a test of `subgroup.id` is accepted
+ * (as the reference does). Only the check relaxes: the levels (`UniformityInfo.of`, which
+ * back ends read) stay as they are, since a record's `subgroup_size` is not checked against
+ * the device's.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
 import { forEachUse } from "../../ir/walk.js";
 import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
-import type { VerifyContext } from "./context.js";
+import { topLevelOf, type VerifyContext } from "./context.js";
 import type { Uniformity } from "../../core/prepared.js";
 import { isCallOp, opFacts } from "./ops.js";
 import { calleeBodies } from "./callgraph.js";
-import { isOp } from "../../dialects/registry.js";
+import { isOp, propOf } from "../../dialects/registry.js";
+import { recordAttrs } from "../../core/target-records.js";
 
 const LEVELS = ["uniform", "subgroup", "varying"] as const satisfies readonly Uniformity[];
 type Level = 0 | 1 | 2;
@@ -239,6 +247,18 @@ export function analyzeUniformity(ctx: VerifyContext): UniformityInfo {
   return info;
 }
 
+/** Whether `kernel`'s target record fixes a subgroup size its static workgroup size fits in. */
+function runsAsOneSubgroup(ctx: VerifyContext, kernel: Op): boolean {
+  const attrs = ctx.symbols.get(propOf(kernel, "target") ?? "")?.op.props.attrs;
+  const config = kernel.regions[0]?.ops.find((o) => isOp(o, "kernel.launch.config"));
+  const lanes = recordAttrs(attrs).find((a) => a.key === "subgroup_size")?.value;
+  if (lanes?.kind !== "int" || !config) return false;
+  // An unknown size counts as more than one subgroup.
+  let invocations = 1n;
+  for (const v of config.operands.slice(3, 6)) invocations *= ctx.folder.constant(v) ?? lanes.value + 1n;
+  return invocations <= lanes.value;
+}
+
 function stricter(a: Level | undefined, b: Level | undefined): Level | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
@@ -274,8 +294,10 @@ export function checkUniformControl(ctx: VerifyContext, info: UniformityInfo): v
   let needs: Map<Op, Level | undefined> | undefined;
   for (const [op, ctl] of info.control) {
     const need = isCallOp(op.name) ? callRequirement(ctx, op, (needs ??= functionRequirements(ctx))) : requiredLevel(op);
-    if (need === undefined || ctl <= need) continue;
+    // Subgroup-uniform control is uniform in a kernel that runs as one subgroup.
+    if (need === undefined || ctl <= need || (ctl === 1 && runsAsOneSubgroup(ctx, topLevelOf(op)))) continue;
     const what = isCallOp(op.name) ? `call to '@${String(op.props.symbol ?? op.props.family)}' (which contains a barrier or collective)` : `'${op.name}'`;
     ctx.report(D.nonUniformBarrier, op.span, [what], { help: `move it out of control flow that depends on ${need === 1 ? "lane ids" : "workitem or lane ids"}` });
   }
 }
+

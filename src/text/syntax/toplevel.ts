@@ -14,7 +14,7 @@ import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { quoteString } from "../literals.js";
 import { FUNC_MODIFIER_GROUPS } from "../vocabulary.js";
-import { targetRecordSpec } from "../../core/target-records.js";
+import { recordAttrs, targetRecordSpec } from "../../core/target-records.js";
 import type { TargetRecordSpec } from "../../core/target.js";
 import { register, type OpSyntax } from "./core.js";
 import { parseContractKey, renameLegacyReturns } from "./legacy.js";
@@ -299,29 +299,6 @@ register("config.def", {
  * one of its attributes (integers, or identifiers from the attribute's list). Attributes are
  * kept and printed in the spec's order.
  */
-/** A record op's `attrs` (what its parser stored): key/literal pairs; nothing else is one. */
-function recordAttrs(prop: Prop): { key: string; value: Literal }[] {
-  const out: { key: string; value: Literal }[] = [];
-  if (!Array.isArray(prop)) return out;
-  for (const a of prop) {
-    if (typeof a !== "object" || a === null || Array.isArray(a) || !("key" in a) || !("value" in a)) continue;
-    const { key, value } = a;
-    if (typeof key === "string" && isLiteral(value)) out.push({ key, value });
-  }
-  return out;
-}
-
-function isLiteral(v: Prop): v is Literal {
-  if (typeof v !== "object" || v === null || Array.isArray(v) || !("kind" in v) || !("value" in v)) return false;
-  switch (v.kind) {
-    case "int": return typeof v.value === "bigint";
-    case "float": return typeof v.value === "number";
-    case "bool": return typeof v.value === "boolean";
-    case "string": case "ident": return typeof v.value === "string";
-    default: return false;
-  }
-}
-
 function targetRecordSyntax(spec: TargetRecordSpec): OpSyntax {
   const keys = spec.attributes.map((a) => a.key);
   const rank = new Map(keys.map((k, i) => [k, i]));
