@@ -32,9 +32,16 @@ const edgeChild = new Uint16Array(EDGE_SLOTS);
 const nodeName: (string | undefined)[] = new Array<string | undefined>(TRIE_NODES).fill(undefined);
 let used = 128;
 
+/**
+ * Names the front end compares against (op names, keywords), each the shared string of its
+ * spelling once a source uses it (or, with the trie full, still). Not put in the trie up front:
+ * the 243 op names would take about 1,200 of its nodes whether a source uses them or not.
+ */
+const seeds = new Map<string, string>();
+
 /** The slot of the edge `key` (`node << 16 | char`, never 0), or the empty slot where it goes. */
 function edgeSlot(key: number): number {
-  let slot = Math.imul(key, 0x9e3779b1) >>> 19;
+  let slot = (Math.imul(key, 0x9e3779b1) >>> 16) & (EDGE_SLOTS - 1);
   while (edgeKeys[slot] !== key && edgeKeys[slot] !== 0) slot = (slot + 1) & (EDGE_SLOTS - 1);
   return slot;
 }
@@ -74,7 +81,11 @@ export function internWalked(node: number, text: string, start: number, end: num
   const known = node > 0 ? nodeName[node] : undefined;
   if (known !== undefined) return known;
   const at = end - start > MAX_KEPT_LENGTH ? -1 : grow(text, start, end);
-  if (at < 0) return text.slice(start, end);
+  if (at < 0) {
+    // The trie is full (or the name long): a declared op name is still the shared literal.
+    const slice = text.slice(start, end);
+    return seeds.get(slice) ?? slice;
+  }
   // A copy, not a slice (a kept name must not keep the whole source text alive), built from
   // char codes so that V8 stores it one-byte whatever the source's representation.
   const codes = new Array<number>(end - start);
@@ -89,13 +100,6 @@ export function internSlice(text: string, start: number, end: number): string {
   for (let i = start; i < end && node >= 0; i++) node = trieStep(node, text.charCodeAt(i));
   return internWalked(node, text, start, end);
 }
-
-/**
- * Names the front end compares against (op names, keywords), each the shared string of its
- * spelling once a source uses it. Not put in the trie up front: the 243 op names would make
- * every node's sibling chain as long as the declarations' rather than the sources'.
- */
-const seeds = new Map<string, string>();
 
 export function internNames(words: Iterable<string>): void {
   for (const w of words) seeds.set(w, w);
