@@ -26,7 +26,9 @@ const TRIE_NODES = 4096;
 const MAX_KEPT_LENGTH = 40;
 
 /** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table kept at most half full. */
-const EDGE_SLOTS = TRIE_NODES * 2;
+const EDGE_BITS = 13;
+/** Twice `TRIE_NODES`: the table stays at most half full. */
+const EDGE_SLOTS = 1 << EDGE_BITS;
 const edgeKeys = new Int32Array(EDGE_SLOTS);
 const edgeChild = new Uint16Array(EDGE_SLOTS);
 const nodeName: (string | undefined)[] = new Array<string | undefined>(TRIE_NODES).fill(undefined);
@@ -41,7 +43,8 @@ const seeds = new Map<string, string>();
 
 /** The slot of the edge `key` (`node << 16 | char`, never 0), or the empty slot where it goes. */
 function edgeSlot(key: number): number {
-  let slot = (Math.imul(key, 0x9e3779b1) >>> 16) & (EDGE_SLOTS - 1);
+  // Multiplicative hashing: the product's top bits are the slot.
+  let slot = Math.imul(key, 0x9e3779b1) >>> (32 - EDGE_BITS);
   while (edgeKeys[slot] !== key && edgeKeys[slot] !== 0) slot = (slot + 1) & (EDGE_SLOTS - 1);
   return slot;
 }
