@@ -14,32 +14,25 @@
  * of edges keyed by parent and char: a chain of siblings per node was the lexer's hottest line
  * (names like `%s0_lo` … `%s7_lo` give a node dozens of children).
  *
- * Bounded: the trie stops growing at `TRIE_NODES` nodes; after that (or for long names) the lexer slices as before. Names it keeps are
- * copied, never slices of a source text, so the table holds no source text alive, and
- * one-byte: a source with one non-Latin-1 character (a comment's `→`) is a two-byte string in
- * V8, and so is every slice of it, which hashes, compares and copies slower in every later
- * map and concatenation (matmul_tiled and row_softmax4 compiled measurably slower for a comment).
+ * Bounded: the trie stops growing at `TRIE_NODES` nodes (seeded op names first, so they stay
+ * found); after that (or for long names) the lexer slices as before. Names it keeps are
+ * copied, never slices of a source text, so the trie holds no source text alive, and one-byte:
+ * a source with one non-Latin-1 character (a comment's `→`) is a two-byte string in V8, and so
+ * is every slice of it, which hashes, compares and copies slower in every later map and
+ * concatenation (matmul_tiled and row_softmax4 compiled measurably slower for a comment).
  */
 
 const TRIE_NODES = 4096;
 /** Longest name the trie takes from source text (seeded names may be longer). */
 const MAX_KEPT_LENGTH = 40;
 
-/** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table kept at most half full. */
+/** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table of twice `TRIE_NODES` slots, so at most half full. */
 const EDGE_BITS = 13;
-/** Twice `TRIE_NODES`: the table stays at most half full. */
 const EDGE_SLOTS = 1 << EDGE_BITS;
 const edgeKeys = new Int32Array(EDGE_SLOTS);
 const edgeChild = new Uint16Array(EDGE_SLOTS);
 const nodeName: (string | undefined)[] = new Array<string | undefined>(TRIE_NODES).fill(undefined);
 let used = 128;
-
-/**
- * Names the front end compares against (op names, keywords), each the shared string of its
- * spelling once a source uses it (or, with the trie full, still). Not put in the trie up front:
- * the 243 op names would take about 1,200 of its nodes whether a source uses them or not.
- */
-const seeds = new Map<string, string>();
 
 /** The slot of the edge `key` (`node << 16 | char`, never 0), or the empty slot where it goes. */
 function edgeSlot(key: number): number {
@@ -54,7 +47,7 @@ export function trieStep(node: number, c: number): number {
   if (node <= 0) return node === 0 && c < 128 ? c : -1;
   const key = (node << 16) | c;
   const slot = edgeSlot(key);
-  return edgeKeys[slot] === key ? edgeChild[slot]! : -1;
+  return edgeKeys[slot] === key ? (edgeChild[slot] ?? -1) : -1;
 }
 
 /** The node spelling `text.slice(start, end)` from the root, made where missing; -1 when the trie cannot hold it. */
@@ -84,17 +77,12 @@ export function internWalked(node: number, text: string, start: number, end: num
   const known = node > 0 ? nodeName[node] : undefined;
   if (known !== undefined) return known;
   const at = end - start > MAX_KEPT_LENGTH ? -1 : grow(text, start, end);
-  if (at < 0) {
-    // The trie is full (or the name long): a declared op name is still the shared literal.
-    const slice = text.slice(start, end);
-    return seeds.get(slice) ?? slice;
-  }
+  if (at < 0) return text.slice(start, end);
   // A copy, not a slice (a kept name must not keep the whole source text alive), built from
   // char codes so that V8 stores it one-byte whatever the source's representation.
   const codes = new Array<number>(end - start);
   for (let i = start; i < end; i++) codes[i - start] = text.charCodeAt(i);
-  const copy = String.fromCharCode(...codes);
-  return (nodeName[at] = seeds.get(copy) ?? copy);
+  return (nodeName[at] = String.fromCharCode(...codes));
 }
 
 /** `text.slice(start, end)` (not empty), as the shared string when the trie has (or can take) it. */
@@ -104,6 +92,13 @@ export function internSlice(text: string, start: number, end: number): string {
   return internWalked(node, text, start, end);
 }
 
+/**
+ * Seeds the trie with names the front end compares against (op names, keywords), before any
+ * source: they stay found however full the trie gets (the 243 op names take about 1,200 nodes).
+ */
 export function internNames(words: Iterable<string>): void {
-  for (const w of words) seeds.set(w, w);
+  for (const w of words) {
+    const at = grow(w, 0, w.length);
+    if (at > 0) nodeName[at] ??= w;
+  }
 }
