@@ -14,19 +14,21 @@
  * of edges keyed by parent and char: a chain of siblings per node was the lexer's hottest line
  * (names like `%s0_lo` … `%s7_lo` give a node dozens of children).
  *
- * Bounded: the trie stops growing at `TRIE_NODES` nodes; after that (or for long names) the lexer slices as before. Names it keeps are
- * copied, never slices of a source text, so the table holds no source text alive, and
- * one-byte: a source with one non-Latin-1 character (a comment's `→`) is a two-byte string in
- * V8, and so is every slice of it, which hashes, compares and copies slower in every later
- * map and concatenation (matmul_tiled and row_softmax4 compiled measurably slower for a comment).
+ * Bounded: the trie stops growing at `TRIE_NODES` nodes (seeded op names first, so they stay
+ * found); after that (or for long names) the lexer slices as before. Names it keeps are
+ * copied, never slices of a source text, so the trie holds no source text alive, and one-byte:
+ * a source with one non-Latin-1 character (a comment's `→`) is a two-byte string in V8, and so
+ * is every slice of it, which hashes, compares and copies slower in every later map and
+ * concatenation (matmul_tiled and row_softmax4 compiled measurably slower for a comment).
  */
 
 const TRIE_NODES = 4096;
 /** Longest name the trie takes from source text (seeded names may be longer). */
 const MAX_KEPT_LENGTH = 40;
 
-/** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table kept at most half full. */
-const EDGE_SLOTS = TRIE_NODES * 2;
+/** Edges of the trie below the root, by hash of (parent node, char): an open-addressing table of twice `TRIE_NODES` slots, so at most half full. */
+const EDGE_BITS = 13;
+const EDGE_SLOTS = 1 << EDGE_BITS;
 const edgeKeys = new Int32Array(EDGE_SLOTS);
 const edgeChild = new Uint16Array(EDGE_SLOTS);
 const nodeName: (string | undefined)[] = new Array<string | undefined>(TRIE_NODES).fill(undefined);
@@ -34,7 +36,8 @@ let used = 128;
 
 /** The slot of the edge `key` (`node << 16 | char`, never 0), or the empty slot where it goes. */
 function edgeSlot(key: number): number {
-  let slot = Math.imul(key, 0x9e3779b1) >>> 19;
+  // Multiplicative hashing: the product's top bits are the slot.
+  let slot = Math.imul(key, 0x9e3779b1) >>> (32 - EDGE_BITS);
   while (edgeKeys[slot] !== key && edgeKeys[slot] !== 0) slot = (slot + 1) & (EDGE_SLOTS - 1);
   return slot;
 }
@@ -44,7 +47,7 @@ export function trieStep(node: number, c: number): number {
   if (node <= 0) return node === 0 && c < 128 ? c : -1;
   const key = (node << 16) | c;
   const slot = edgeSlot(key);
-  return edgeKeys[slot] === key ? edgeChild[slot]! : -1;
+  return edgeKeys[slot] === key ? (edgeChild[slot] ?? -1) : -1;
 }
 
 /** The node spelling `text.slice(start, end)` from the root, made where missing; -1 when the trie cannot hold it. */
@@ -79,8 +82,7 @@ export function internWalked(node: number, text: string, start: number, end: num
   // char codes so that V8 stores it one-byte whatever the source's representation.
   const codes = new Array<number>(end - start);
   for (let i = start; i < end; i++) codes[i - start] = text.charCodeAt(i);
-  const copy = String.fromCharCode(...codes);
-  return (nodeName[at] = seeds.get(copy) ?? copy);
+  return (nodeName[at] = String.fromCharCode(...codes));
 }
 
 /** `text.slice(start, end)` (not empty), as the shared string when the trie has (or can take) it. */
@@ -91,12 +93,12 @@ export function internSlice(text: string, start: number, end: number): string {
 }
 
 /**
- * Names the front end compares against (op names, keywords), each the shared string of its
- * spelling once a source uses it. Not put in the trie up front: the 243 op names would make
- * every node's sibling chain as long as the declarations' rather than the sources'.
+ * Seeds the trie with names the front end compares against (op names, keywords), before any
+ * source: they stay found however full the trie gets (the 243 op names take about 1,200 nodes).
  */
-const seeds = new Map<string, string>();
-
 export function internNames(words: Iterable<string>): void {
-  for (const w of words) seeds.set(w, w);
+  for (const w of words) {
+    const at = grow(w, 0, w.length);
+    if (at > 0) nodeName[at] ??= w;
+  }
 }
