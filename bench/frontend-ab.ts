@@ -1,11 +1,11 @@
 /**
  * Same-process A/B of the front end: two builds (their `dist` folders, e.g. main's and a
- * branch's) imported side by side, lex / parse / verify / parse+verify of saxpy, matmul16 and
- * the jit-kernel example timed in alternating blocks, so load on the machine hits both alike.
+ * branch's) imported side by side, lex / parse / verify / parse+verify of saxpy, matmul16,
+ * the jit-kernel example, matmul_tiled and row_softmax4 (`--only a,b` picks some) timed in alternating blocks, so load on the machine hits both alike.
  * Prints, per kernel and build, a quantile (default the median) of the per-call block means,
  * and the ratios A/B.
  *
- *   node --expose-gc dist/bench/frontend-ab.js <distA> <distB> [--rounds 30] [--per 100] [--q 0.5]
+ *   node --expose-gc dist/bench/frontend-ab.js <distA> <distB> [--only matmul_tiled,row_softmax4] [--rounds 30] [--per 100] [--q 0.5]
  */
 import "../src/api/check-dialect.js"; // the check harness's syntax and rules, which loomc registers
 import { readFileSync } from "node:fs";
@@ -38,15 +38,24 @@ async function load(dist: string): Promise<Build> {
 }
 
 const PHASES = ["lex", "parse", "verify", "both"] as const;
-const INPUTS = { saxpy: "examples/kernels/saxpy.loom", matmul16: "examples/kernels/matmul16.loom", jit_kernel: "examples/integration/jit-kernel/kernel.loom" };
+const ALL_INPUTS: Record<string, string> = {
+  saxpy: "examples/kernels/saxpy.loom",
+  matmul16: "examples/kernels/matmul16.loom",
+  jit_kernel: "examples/integration/jit-kernel/kernel.loom",
+  // The suite's two largest kernels, the ones the in-page compile-time goal is about.
+  matmul_tiled: "examples/kernels/matmul_tiled.loom",
+  row_softmax4: "examples/kernels/row_softmax4.loom",
+};
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string", default: "30" }, per: { type: "string", default: "100" }, q: { type: "string", default: "0.5" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: "string" }, rounds: { type: "string", default: "30" }, per: { type: "string", default: "100" }, q: { type: "string", default: "0.5" } } });
 if (positionals.length !== 2) throw new Error("usage: frontend-ab.js <distA> <distB> [--rounds N] [--per N] [--q Q]");
 const builds = await Promise.all(positionals.map(load));
 const rounds = Number(values.rounds), per = Number(values.per), q = Number(values.q);
 const quantile = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 const out: Record<string, unknown> = { a: positionals[0], b: positionals[1], quantile: q, unit: "ms per call" };
-for (const [name, path] of Object.entries(INPUTS)) {
+const picked = values.only?.split(",");
+const INPUTS = Object.entries(ALL_INPUTS).filter(([name]) => !picked || picked.includes(name));
+for (const [name, path] of INPUTS) {
   const text = readFileSync(repoPath(path), "utf8");
   const samples = builds.map(() => Object.fromEntries(PHASES.map((p) => [p, [] as number[]])) as Record<(typeof PHASES)[number], number[]>);
   for (let r = 0; r < rounds + 2; r++) {

@@ -90,6 +90,20 @@ export function positiveTriple(v: unknown, where: string): [number, number, numb
   return v.map((x, i) => positiveInteger(x, `${where}[${i}]`)) as [number, number, number];
 }
 
+/**
+ * A profile's `options.identity.limits`: each key of `defaults` read by its reader when given
+ * (named `options.identity.limits.<key>` in messages), else its default; no limits at all is
+ * `defaults` itself. `what` names the option in the unknown-key message.
+ */
+export function readLimits<L extends object>(raw: unknown, defaults: L, readers: { readonly [K in keyof L]: (v: unknown, where: string) => L[K] }, what: string): L {
+  if (raw === undefined) return defaults;
+  const keys = Object.keys(defaults) as (keyof L & string)[];
+  rejectUnknownKeys(raw, keys, "options.identity.limits", what);
+  const out = {} as L;
+  for (const key of keys) out[key] = raw[key] === undefined ? defaults[key] : readers[key](raw[key], `options.identity.limits.${key}`);
+  return out;
+}
+
 /** Copies each of `keys` that `raw` gives into `into`, each a boolean (`where.key` in the message). */
 export function readFlags<K extends string>(raw: Record<string, unknown>, keys: readonly K[], where: string, into: Record<K, boolean>): void {
   for (const key of keys) {

@@ -6,8 +6,8 @@
  * so a new lanewise op needs only its lane rule.
  */
 import type { Op, Value } from "../ir/core.js";
-import { laneSteps } from "../ir/types.js";
-import { indicesOf, opInfo, type OpName } from "./registry.js";
+import { opInfo, type OpName } from "./registry.js";
+import { vectorLaneRules, type VectorLaneOp } from "./vector-lanes.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
 export const INDEX_LANE_RULES: Readonly<Record<string, string>> = {
@@ -131,23 +131,6 @@ export function indexCastKind(op: Op): "same" | "bool" | "sext" | "zext" | "trun
   return isAddr(fromName) ? "same" : fromName === "i1" ? "bool" : toName === "index" ? "sext" : "zext";
 }
 
-/**
- * View indices of each lane of a vector access of `shape` at `origin`: the vector axes walk
- * the trailing view axes, `step(i, n)` adding `n` to the index `i` (last axis first, the
- * instruction order the back ends have always emitted).
- */
-export function laneIndices<S>(origin: readonly S[], shape: readonly number[], step: (index: S, n: number) => S): S[][] {
-  const first = origin.length - shape.length;
-  return laneSteps(shape).map((steps) => {
-    const idx = [...origin];
-    for (let a = steps.length - 1; a >= 0; a--) {
-      const n = steps[a] ?? 0;
-      if (n !== 0) idx[first + a] = step(laneAt(idx, first + a), n);
-    }
-    return idx;
-  });
-}
-
 /** What the scalarized vector rules need from a back end: its scalars, and lane-index arithmetic in its index carrier. */
 export interface LaneIndexing<C, S> {
   /** The lowered scalar of an index operand. */
@@ -166,104 +149,30 @@ type ScalarLane<T> = { readonly kind: "scalar"; readonly t: T; readonly c?: bigi
 type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T };
 
 /**
- * `vector.splat`, `vector.from_elements`, `vector.extract`, `vector.insert` and
- * `vector.reduce` and `vector.dotf` for a back end whose vector value is its lanes in row-major
- * order: constant lane indices pick lanes, dynamic ones become `select` chains; a reduction is
- * the strict left fold `((init ⊕ l₀) ⊕ l₁) …` through the lane rule of its kind, a dot product
- * `acc = fma(a[i], b[i], acc)` in lane order (one rounding per lane) through the `fmaf` rule.
+ * dialects/vector-lanes.ts's rules for a back end whose lanes are its lowered scalars (a
+ * constant one knows its value as `c`), combined through its lane rules: a reduction through
+ * the rule of its kind, a dot product through `fmaf`.
  */
 export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
   ix: LaneIndexing<C, S>,
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
-): Record<"vector.splat" | "vector.from_elements" | "vector.extract" | "vector.insert" | "vector.reduce" | "vector.dotf", (cx: C, op: Op) => void> {
-  const lanesOf = (v: Value): number => (v.type.kind === "vector" ? v.type.shape.reduce((a, x) => a * x, 1) : 1);
-  const shapeOf = (v: Value | undefined): readonly number[] => (v?.type.kind === "vector" ? v.type.shape : []);
-  const vectorOf = (cx: C, v: Value | undefined): LaneVector<S, T> | undefined => {
-    const l = v && cx.get(v);
-    return l?.kind === "vector" ? (l as LaneVector<S, T>) : undefined;
-  };
-  /** The tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
-  const leadingOffset = (cx: C, op: Op, shape: readonly number[]): { offset: S; tail: number } => {
-    const idx = indicesOf(op);
-    const tail = shape.slice(idx.length).reduce((a, x) => a * x, 1);
-    let offset = ix.index(cx, 0);
-    idx.forEach((i, d) => {
-      const stride = shape.slice(d + 1, idx.length).reduce((a, x) => a * x, 1);
-      offset = ix.add(cx, offset, ix.mul(cx, typeof i === "bigint" ? ix.index(cx, i) : ix.scalar(cx, i), ix.index(cx, stride)));
-    });
-    return { offset, tail };
-  };
-  return {
-    "vector.splat": (cx, op) => {
-      const [x] = op.operands, [result] = op.results;
-      if (!x || !result) return cx.poison(op);
-      const v = ix.scalar(cx, x);
-      cx.set(result, { kind: "vector", lanes: new Array<S>(lanesOf(result)).fill(v), t: v.t });
+): Record<VectorLaneOp, (cx: C, op: Op) => void> {
+  return vectorLaneRules<C, S, T>({
+    ...ix,
+    select: (cx, _t, c, a, x) => ix.select(cx, c, a, x),
+    constant: (_cx, offset) => offset.c,
+    vectorOf: (cx, v) => {
+      const l = cx.get(v);
+      return l.kind === "vector" ? (l as LaneVector<S, T>) : undefined;
     },
-    "vector.from_elements": (cx, op) => {
-      const [result] = op.results;
-      if (!result) return;
-      cx.set(result, { kind: "vector", lanes: op.operands.map((v) => ix.scalar(cx, v)), t: cx.typeOf(result) });
-    },
-    "vector.extract": (cx, op) => {
-      const [source] = op.operands, [result] = op.results;
-      const v = vectorOf(cx, source);
-      if (!v || !result) return cx.poison(op);
-      const { offset, tail } = leadingOffset(cx, op, shapeOf(source));
-      const count = v.lanes.length / tail;
-      const lanes: S[] = [];
-      for (let r = 0; r < tail; r++) {
-        if (offset.c !== undefined) {
-          lanes.push(laneAt(v.lanes, Number(offset.c) * tail + r));
-          continue;
-        }
-        let acc = laneAt(v.lanes, r);
-        for (let k = 1; k < count; k++) acc = ix.select(cx, ix.equals(cx, offset, k), laneAt(v.lanes, k * tail + r), acc);
-        lanes.push(acc);
-      }
-      cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, t: v.t } : laneAt(lanes, 0));
-    },
-    "vector.insert": (cx, op) => {
-      const [inserted, target] = op.operands, [result] = op.results;
-      const v = vectorOf(cx, target);
-      const x = inserted && cx.get(inserted);
-      if (!v || !inserted || !result || !x || x.kind === "invalid") return cx.poison(op);
-      const parts = x.kind === "vector" ? (x as LaneVector<S, T>).lanes : [ix.scalar(cx, inserted)];
-      const { offset, tail } = leadingOffset(cx, op, shapeOf(target));
-      const lanes = v.lanes.map((old, j) => {
-        const slot = Math.floor(j / tail);
-        if (offset.c !== undefined) return Number(offset.c) === slot ? laneAt(parts, j % tail) : old;
-        return ix.select(cx, ix.equals(cx, offset, slot), laneAt(parts, j % tail), old);
-      });
-      cx.set(result, { kind: "vector", lanes, t: v.t });
-    },
-    "vector.reduce": (cx, op) => {
-      const [source, init] = op.operands, [result] = op.results;
-      const v = vectorOf(cx, source);
-      if (!v || !init || !result) return cx.poison(op);
-      const kind = String(op.props.kind);
-      let acc = ix.scalar(cx, init);
-      for (const lane of v.lanes) acc = combineLanes(laneRules, cx, op, kind, v.t, acc, lane);
-      cx.set(result, acc);
-    },
-    "vector.dotf": (cx, op) => {
-      const [a, b, init] = op.operands, [result] = op.results;
-      const va = vectorOf(cx, a), vb = vectorOf(cx, b);
-      if (!va || !vb || !init || !result) return cx.poison(op);
+    vector: (lanes, t) => ({ kind: "vector", lanes, t }),
+    scalarValue: (lane) => lane,
+    laneType: (cx, result, lane) => (lane ? lane.t : cx.typeOf(result)),
+    combine: (cx, op, kind, t, a, x) => combineLanes(laneRules, cx, op, kind, t, a, x),
+    fma: (cx, op, t, a, b, acc) => {
       const fmaf = laneRules.fmaf;
       if (!fmaf) throw new Error("lanewise lowering: no lane rule 'fmaf'");
-      let acc = ix.scalar(cx, init);
-      va.lanes.forEach((x, i) => {
-        acc = fmaf({ cx, op, args: [x, laneAt(vb.lanes, i), acc], from: va.t, to: va.t, dialect: "vector" });
-      });
-      cx.set(result, acc);
+      return fmaf({ cx, op, args: [a, b, acc], from: t, to: t, dialect: "vector" });
     },
-  };
-}
-
-/** Lane `i` of a scalarized vector (lane indices come from the verified shape). */
-function laneAt<S>(lanes: readonly S[], i: number): S {
-  const lane = lanes[i];
-  if (lane === undefined) throw new Error(`lanewise lowering: lane ${i} of ${lanes.length}`);
-  return lane;
+  });
 }

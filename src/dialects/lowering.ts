@@ -12,7 +12,7 @@ import { makeDiagnostic, type Diagnostic } from "../core/diag/diagnostic.js";
 import { D } from "../core/diag/catalog.js";
 import { LoweredFormKey, type PreparedKernel, type PreparedModule } from "../core/prepared.js";
 import type { TargetProfile } from "../core/target.js";
-import { isOp, type OpName } from "./registry.js";
+import { isOp, propOf, type OpName } from "./registry.js";
 
 /** An op a back end does not lower, with the reason (reported as TARGET/001 at the op). */
 export interface Unsupported {
@@ -278,6 +278,13 @@ export function kernelByKernel<I, F>(
     return diagnostics;
   };
   return { kernels, lowered, check };
+}
+
+/** The literal of a constant op (`index.constant`, `scalar.constant`, `vector.constant`); `backend` names the back end in the internal error. */
+export function numericLiteral(op: Op, backend: string): bigint | number | boolean {
+  const lit = propOf(op, "value");
+  if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`${backend} lowering: '${op.name}' has no numeric literal`);
+  return lit.value;
 }
 
 /** The rule of an op whose results are its operands, lowered as they are (`index.assume`, `buffer.assume.*`). */

@@ -9,6 +9,12 @@
 import type { Value } from "./core.js";
 import type { ViewType } from "./types.js";
 
+/** A layout value as every back end lowers it: its strides in the back end's index scalar, none for a dense layout. */
+export interface LoweredLayout<S> {
+  readonly kind: "layout";
+  readonly strides: readonly S[] | undefined;
+}
+
 /** How one back end makes the scalars of a stride computation. */
 export interface StrideBuilder<S> {
   /** A constant element count. */
@@ -16,8 +22,8 @@ export interface StrideBuilder<S> {
   /** The lowered `index` value of a dynamic extent. */
   extent(value: Value): S;
   mul(a: S, b: S): S;
-  /** The back end's lowered value: a layout (`kind: "layout"`) holds its strides, none for a dense one. */
-  lowered(value: Value): { readonly kind: string };
+  /** The back end's lowered value (a layout value lowers to a `LoweredLayout`). */
+  lowered(value: Value): { readonly kind: string } | LoweredLayout<S>;
 }
 
 export interface ViewStrides<S> {
@@ -34,7 +40,7 @@ export function viewElementStrides<S>(type: ViewType, b: StrideBuilder<S>): View
   if (layout?.kind === "value") {
     const l = b.lowered(layout.value);
     if (l.kind !== "layout") return undefined;
-    const held = (l as { readonly strides?: readonly S[] }).strides;
+    const held = (l as LoweredLayout<S>).strides;
     if (held) return { strides: [...held], dense: false };
   }
   const strides = new Array<S>(type.dims.length);

@@ -13,7 +13,7 @@ import type { Span } from "../ir/core.js";
 import { D } from "../core/diag/catalog.js";
 import type { Reporter } from "./reporter.js";
 import { Tok, TokenBuffer, tokenAt, type Token, type TokenIndex } from "./token.js";
-import { internSlice } from "./intern.js";
+import { internSlice, internWalked, trieStep } from "./intern.js";
 
 // Character classes of ASCII codes.
 const ID_START = 1; // [A-Za-z_$]
@@ -311,16 +311,19 @@ class Lexer {
     const text = this.text;
     let i = start + 1;
     let dotted = false;
+    // The name-trie walk runs along the scan: a name seen before is found at its end.
+    let node = trieStep(0, text.charCodeAt(start));
     while (i < text.length) {
       const c = text.charCodeAt(i);
       if (!(cls(c) & ID_CHAR)) break;
       if (c === 0x2e) dotted = true;
+      node = trieStep(node, c);
       i++;
     }
     this.pos = i;
     // Dimension mode ends at the element type.
     this.dimMode = false;
-    this.pushText(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internSlice(text, start, i));
+    this.pushText(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internWalked(node, text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -402,15 +405,19 @@ class Lexer {
     const text = this.text;
     // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules.
     let i = start + 1;
-    if (kind === Tok.Hash) {
-      if (cls(text.charCodeAt(i)) & ID_START) i = this.digits(i + 1, ID_CHAR);
-    } else {
-      i = this.digits(i, kind === Tok.Symbol ? ID_CHAR : VAL_CHAR);
+    // `#` names follow identifier rules: a first char that cannot start one ends the name there.
+    const mask = kind === Tok.Hash ? (cls(text.charCodeAt(i)) & ID_START ? ID_CHAR : 0) : kind === Tok.Symbol ? ID_CHAR : VAL_CHAR;
+    let node = 0;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (!(cls(c) & mask)) break;
+      node = trieStep(node, c);
+      i++;
     }
     this.pos = i;
     if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
     // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
-    this.pushText(kind, start, col, this.line, internSlice(text, start + 1, i));
+    this.pushText(kind, start, col, this.line, internWalked(node, text, start + 1, i));
   }
 
   private string(start: number, col: number): void {

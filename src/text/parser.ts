@@ -808,12 +808,13 @@ export class Parser {
       }
       this.expect(Tok.DimX, "'x'");
     }
-    const dims = exactCopy(scratch, n);
+    // A vector type is interned from the scratch dimensions (`vectorType`): no copy of them.
+    const dims = isVector ? scratch : exactCopy(scratch, n);
     const elemTok = this.peek();
-    if (this.kindOf(elemTok) !== Tok.Ident) this.unexpected(elemTok, dims.length ? "an element type" : "a dimension");
+    if (this.kindOf(elemTok) !== Tok.Ident) this.unexpected(elemTok, n ? "an element type" : "a dimension");
     this.next();
     if (OUT_OF_V1_TYPES.has(this.textOf(elemTok))) this.fail(D.unknownType, elemTok, [this.textOf(elemTok)]);
-    if (dims.length === 0) this.fail(D.invalidType, elemTok, [`${this.textOf(head)} needs at least one dimension`]);
+    if (n === 0) this.fail(D.invalidType, elemTok, [`${this.textOf(head)} needs at least one dimension`]);
     const elemOk = SCALAR_NAMES.has(this.textOf(elemTok)) || (isVector && this.textOf(elemTok) === "index");
     if (!elemOk) {
       if (PRIM_TYPES.has(this.textOf(elemTok))) this.fail(D.invalidType, elemTok, [`'${this.textOf(elemTok)}' is not a valid ${this.textOf(head)} element type`]);
@@ -830,11 +831,11 @@ export class Parser {
     if (isVector) {
       if (this.at(Tok.Comma)) this.fail(D.invalidType, this.peek(), ["vector types take no layout"]);
       const close = this.expect(Tok.Greater, "'>'");
-      if (dynamic || zero || dims.length > 2) {
+      if (dynamic || zero || n > 2) {
         this.reporter.report(D.unknownType, this.spanFrom(head, close), [`${this.sourceBetween(head, close)} (Loom v1 vectors have rank 1 or 2 and static extents >= 1)`]);
         throw new ParseFailure();
       }
-      return vectorType(element, dims);
+      return vectorType(element, dims, n);
     }
     let layout: Layout | undefined;
     if (this.eat(Tok.Comma)) {
@@ -1023,15 +1024,15 @@ function staticDim(size: number): Dim {
 const VECTOR_TYPES = new Map<PrimType, Map<number, VectorType>>();
 const SMALL_EXTENT = 0x10000;
 
-/** The vector type of static `dims` (rank 1 or 2, checked by the caller). */
-function vectorType(element: PrimType, dims: readonly Dim[]): VectorType {
-  const s0 = (dims[0] as { size: number }).size, s1 = dims.length === 2 ? (dims[1] as { size: number }).size : 0;
-  if (s0 >= SMALL_EXTENT || s1 >= SMALL_EXTENT) return { kind: "vector", shape: dims.map((d) => (d as { size: number }).size), element };
+/** The vector type of the first `rank` static `dims` (rank 1 or 2, checked by the caller). */
+function vectorType(element: PrimType, dims: readonly Dim[], rank: number): VectorType {
+  const s0 = (dims[0] as { size: number }).size, s1 = rank === 2 ? (dims[1] as { size: number }).size : 0;
+  if (s0 >= SMALL_EXTENT || s1 >= SMALL_EXTENT) return { kind: "vector", shape: rank === 2 ? [s0, s1] : [s0], element };
   let byShape = VECTOR_TYPES.get(element);
   if (!byShape) VECTOR_TYPES.set(element, (byShape = new Map()));
   const key = s0 * SMALL_EXTENT + s1;
   let t = byShape.get(key);
-  if (!t) byShape.set(key, (t = Object.freeze({ kind: "vector", shape: Object.freeze(dims.length === 2 ? [s0, s1] : [s0]), element })));
+  if (!t) byShape.set(key, (t = Object.freeze({ kind: "vector", shape: Object.freeze(rank === 2 ? [s0, s1] : [s0]), element })));
   return t;
 }
 

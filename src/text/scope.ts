@@ -24,11 +24,10 @@ interface Pending {
 const orphanOwner = new Op("builtin.unresolved");
 
 export class Scope {
-  private readonly values = new Map<string, Value>();
+  /** Each name defined here; null: poisoned (its defining op failed to parse: uses are not reported again). */
+  private readonly values = new Map<string, Value | null>();
   /** Made on the first forward reference (most regions have none). */
   private pending: Map<string, Pending> | undefined;
-  /** Names whose defining op failed to parse: uses are not reported again (made on the first). */
-  private poisoned: Set<string> | undefined;
 
   constructor(
     readonly parent: Scope | null,
@@ -41,7 +40,7 @@ export class Scope {
     for (let s: Scope | null = this; s; s = s.parent) {
       const v = s.values.get(name);
       if (v) return v;
-      if (s.poisoned?.has(name)) return new Value(name, T.index, orphanOwner, spanOf(where));
+      if (v === null) return new Value(name, T.index, orphanOwner, spanOf(where));
     }
     const span = spanOf(where);
     for (let s: Scope | null = this; s; s = s.parent) {
@@ -95,8 +94,9 @@ export class Scope {
     this.values.set(value.name, value);
   }
 
+  /** Poisons `name` here, unless this scope defines it (that definition stays visible). */
   poison(name: string): void {
-    (this.poisoned ??= new Set()).add(name);
+    if (!this.values.get(name)) this.values.set(name, null);
   }
 
   /**

@@ -4,7 +4,7 @@
  * `ptx` field carries the facts the backend reads. Defaults are the CUDA facts of the named
  * architecture, so a profile made from a name alone promises only what every such GPU has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple, profileOptions, readFlags, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple, profileOptions, readFlags, readLimits, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const PTX_ENVIRONMENT_NAME = "ptx";
@@ -122,20 +122,13 @@ function readFeatures(raw: unknown, sm: number): PtxFeatures {
   return f;
 }
 
-function readLimits(raw: unknown): PtxLimits {
-  if (raw === undefined) return DEFAULT_LIMITS;
-  rejectUnknownKeys(raw, Object.keys(DEFAULT_LIMITS), "options.identity.limits", OPTION);
-  const w = "options.identity.limits";
-  const pick = <K extends keyof PtxLimits>(key: K, read: (v: unknown, where: string) => PtxLimits[K]): PtxLimits[K] =>
-    raw[key] === undefined ? DEFAULT_LIMITS[key] : read(raw[key], `${w}.${key}`);
-  return {
-    maxThreadsPerBlock: pick("maxThreadsPerBlock", positiveInteger),
-    maxBlockDim: pick("maxBlockDim", positiveTriple),
-    maxGridDim: pick("maxGridDim", positiveTriple),
-    maxSharedMemoryPerBlock: pick("maxSharedMemoryPerBlock", positiveInteger),
-    maxParameterBytes: pick("maxParameterBytes", positiveInteger),
-  };
-}
+const LIMIT_READERS = {
+  maxThreadsPerBlock: positiveInteger,
+  maxBlockDim: positiveTriple,
+  maxGridDim: positiveTriple,
+  maxSharedMemoryPerBlock: positiveInteger,
+  maxParameterBytes: positiveInteger,
+};
 
 /** Creates a PTX target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown target or out-of-range limits. */
 export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOptions): PtxProfile {
@@ -146,7 +139,7 @@ export function createPtxProfile(env: TargetEnvironment, options: PtxProfileOpti
   }
   const { sm, isa } = PTX_TARGETS[target as PtxTargetName];
   const features = readFeatures(identity.features, sm);
-  const limits = readLimits(identity.limits);
+  const limits = readLimits(identity.limits, DEFAULT_LIMITS, LIMIT_READERS, OPTION);
   const facts: TargetFacts = {
     subgroupSize: WARP_SIZE,
     maxWorkgroupSize: limits.maxBlockDim,

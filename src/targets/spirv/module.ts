@@ -9,8 +9,7 @@
  * All integer types are declared unsigned (signedness 0): Loom integers are bit patterns
  * and every instruction that cares (`OpSDiv`, `OpSLessThan`, ...) states its signedness.
  */
-import { minifloatBits } from "../../abi/index.js";
-import { floatToBits } from "../../dialects/scalar/semantics.js";
+import { floatToBits, roundToFormat } from "../../dialects/scalar/semantics.js";
 import * as I from "./instructions.js";
 import type { Id, Instruction } from "./instructions.js";
 import { Capability, Decoration, ExecutionMode, GENERATOR, MAGIC, VERSION_1_6, type CapabilityName } from "./spec.js";
@@ -40,7 +39,7 @@ function intWords(v: bigint, width: number): number[] {
 
 /** Float constant words; a NaN constant is the canonical quiet NaN, spelled out (docs/language.md "NaN payloads"). */
 function floatWords(value: number, width: number): number[] {
-  if (width === 16) return [minifloatBits(value, 5, 10)];
+  if (width === 16) return [Number(floatToBits(roundToFormat(value, "f16"), "f16"))];
   return intWords(floatToBits(value, width === 32 ? "f32" : "f64"), width);
 }
 

@@ -4,7 +4,7 @@
  * carries the facts the backend reads. Absent features are false and absent limits take
  * the Vulkan 1.3 guaranteed minimum, so a profile never promises more than the device has.
  */
-import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple as triple, profileOptions, readFlags, rejectUnknownKeys } from "../../core/validate.js";
+import { deepFreeze, describeValue as describe, invalidArgument as invalid, isRecord, positiveInteger, positiveTriple as triple, profileOptions, readFlags, readLimits, rejectUnknownKeys } from "../../core/validate.js";
 import type { TargetEnvironment, TargetFacts, TargetProfile } from "../../core/target.js";
 
 export const SPIRV_ENVIRONMENT_NAME = "spirv";
@@ -146,24 +146,19 @@ function readFeatures(raw: unknown): SpirvFeatures {
   return f;
 }
 
-function readLimits(raw: unknown): SpirvLimits {
-  if (raw === undefined) return DEFAULT_LIMITS;
-  const keys = Object.keys(DEFAULT_LIMITS);
-  rejectUnknownKeys(raw, keys, "options.identity.limits", OPTION);
-  const w = "options.identity.limits";
-  const subgroupSize = raw.subgroupSize === undefined ? 0 : positiveInteger(raw.subgroupSize, `${w}.subgroupSize`, true);
-  if (subgroupSize !== 0 && (subgroupSize & (subgroupSize - 1)) !== 0) throw invalid(`${w}.subgroupSize must be 0 or a power of two, got ${subgroupSize}`);
-  return {
-    maxComputeWorkGroupSize: raw.maxComputeWorkGroupSize === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupSize : triple(raw.maxComputeWorkGroupSize, `${w}.maxComputeWorkGroupSize`),
-    maxComputeWorkGroupInvocations:
-      raw.maxComputeWorkGroupInvocations === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupInvocations : positiveInteger(raw.maxComputeWorkGroupInvocations, `${w}.maxComputeWorkGroupInvocations`),
-    maxComputeWorkGroupCount: raw.maxComputeWorkGroupCount === undefined ? DEFAULT_LIMITS.maxComputeWorkGroupCount : triple(raw.maxComputeWorkGroupCount, `${w}.maxComputeWorkGroupCount`),
-    maxComputeSharedMemorySize:
-      raw.maxComputeSharedMemorySize === undefined ? DEFAULT_LIMITS.maxComputeSharedMemorySize : positiveInteger(raw.maxComputeSharedMemorySize, `${w}.maxComputeSharedMemorySize`, true),
-    maxPushConstantsSize: raw.maxPushConstantsSize === undefined ? DEFAULT_LIMITS.maxPushConstantsSize : positiveInteger(raw.maxPushConstantsSize, `${w}.maxPushConstantsSize`, true),
-    subgroupSize,
-  };
-}
+const nonNegative = (v: unknown, where: string) => positiveInteger(v, where, true);
+const LIMIT_READERS = {
+  maxComputeWorkGroupSize: triple,
+  maxComputeWorkGroupInvocations: positiveInteger,
+  maxComputeWorkGroupCount: triple,
+  maxComputeSharedMemorySize: nonNegative,
+  maxPushConstantsSize: nonNegative,
+  subgroupSize: (v: unknown, where: string) => {
+    const size = nonNegative(v, where);
+    if (size !== 0 && (size & (size - 1)) !== 0) throw invalid(`${where} must be 0 or a power of two, got ${size}`);
+    return size;
+  },
+};
 
 /** Creates a SPIR-V target profile for `env`. Throws `LoomError("invalid-argument")` for a foreign environment, unknown keys, an unknown environment name or out-of-range limits. */
 export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfileOptions): SpirvProfile {
@@ -175,7 +170,7 @@ export function createSpirvProfile(env: TargetEnvironment, options: SpirvProfile
     throw invalid(`options.identity.environment: unknown SPIR-V environment ${describe(environment)} (known: ${KNOWN_ENVIRONMENTS.join(", ")})`);
   }
   const features = readFeatures(identity.features);
-  const limits = readLimits(identity.limits);
+  const limits = readLimits(identity.limits, DEFAULT_LIMITS, LIMIT_READERS, OPTION);
   if (abi === "device-address" && !features.bufferDeviceAddress) {
     throw invalid(`options.abi "device-address" needs options.identity.features.bufferDeviceAddress`);
   }

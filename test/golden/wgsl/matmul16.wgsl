@@ -28,59 +28,37 @@ fn matmul16(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(workgrou
   let v9: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_n));
   var m10: f32 = 0.0f;
   for (var i11: i32 = 0i; i11 < arg_k; i11 = i11 + 16i) {
-    let v12: i32 = i11;
-    let v13: f32 = m10;
-    let v14: i32 = (v12 + v0);
-    let v15: i32 = (v12 + v1);
-    var m16: f32;
+    let v12: i32 = (i11 + v0);
+    let v13: i32 = (i11 + v1);
+    var m14: f32;
     if (v8) {
-      let v17: i32 = (v5 * arg_k);
-      let v18: i32 = (v17 + v14);
-      let v19: f32 = matmul16_a[v18];
-      m16 = v19;
+      let v15: f32 = matmul16_a[((v5 * arg_k) + v12)];
+      m14 = v15;
+    } else {
+      m14 = 0.0f;
+    }
+    var m16: f32;
+    if (v9) {
+      let v17: f32 = matmul16_b[((v13 * arg_n) + v7)];
+      m16 = v17;
     } else {
       m16 = 0.0f;
     }
-    let v20: f32 = m16;
-    var m21: f32;
-    if (v9) {
-      let v22: i32 = (v15 * arg_n);
-      let v23: i32 = (v22 + v7);
-      let v24: f32 = matmul16_b[v23];
-      m21 = v24;
-    } else {
-      m21 = 0.0f;
-    }
-    let v25: f32 = m21;
-    let v26: i32 = (v1 * 16i);
-    let v27: i32 = (v26 + v0);
-    matmul16_shared0[v27] = v20;
-    let v28: i32 = (v1 * 16i);
-    let v29: i32 = (v28 + v0);
-    matmul16_shared1[v29] = v25;
+    matmul16_shared0[((v1 * 16i) + v0)] = m14;
+    matmul16_shared1[((v1 * 16i) + v0)] = m16;
     workgroupBarrier();
-    var m30: f32 = v13;
-    for (var i31: i32 = 0i; i31 < 16i; i31 = i31 + 1i) {
-      let v32: i32 = i31;
-      let v33: f32 = m30;
-      let v34: i32 = (v1 * 16i);
-      let v35: i32 = (v34 + v32);
-      let v36: f32 = matmul16_shared0[v35];
-      let v37: i32 = (v32 * 16i);
-      let v38: i32 = (v37 + v0);
-      let v39: f32 = matmul16_shared1[v38];
-      let v40: f32 = fma(v36, v39, v33);
-      m30 = v40;
+    var m18: f32 = m10;
+    for (var i19: i32 = 0i; i19 < 16i; i19 = i19 + 1i) {
+      let v20: f32 = matmul16_shared0[((v1 * 16i) + i19)];
+      let v21: f32 = matmul16_shared1[((i19 * 16i) + v0)];
+      let v22: f32 = fma(v20, v21, m18);
+      m18 = v22;
     }
-    let v41: f32 = m30;
     workgroupBarrier();
-    m10 = v41;
+    m10 = m18;
   }
-  let v42: f32 = m10;
-  let v43: bool = (v8 & v9);
-  if (v43) {
-    let v44: i32 = (v5 * arg_n);
-    let v45: i32 = (v44 + v7);
-    matmul16_c[v45] = v42;
+  let v23: bool = (v8 & v9);
+  if (v23) {
+    matmul16_c[((v5 * arg_n) + v7)] = m10;
   }
 }

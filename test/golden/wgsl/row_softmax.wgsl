@@ -19,62 +19,47 @@ fn row_softmax(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(local
   let v3: i32 = i32(local_id.x);
   var m4: f32 = v1;
   for (var i5: i32 = v3; i5 < arg_cols; i5 = i5 + 64i) {
-    let v6: i32 = i5;
-    let v7: f32 = m4;
-    let v8: i32 = (v2 * arg_cols);
-    let v9: i32 = (v8 + v6);
-    let v10: f32 = row_softmax_input[v9];
-    let v11: f32 = select(max(v7, v10), v7 + v10, (v7 != v7) || (v10 != v10));
-    m4 = v11;
+    let v6: f32 = row_softmax_input[((v2 * arg_cols) + i5)];
+    let v7: f32 = select(max(m4, v6), m4 + v6, (m4 != m4) || (v6 != v6));
+    m4 = v7;
   }
-  let v12: f32 = m4;
-  row_softmax_reduce0[local_index] = v12;
+  row_softmax_reduce0[local_index] = m4;
   workgroupBarrier();
-  let v13: f32 = row_softmax_reduce0[0];
-  var m14: f32 = v13;
-  for (var k15: u32 = 1u; k15 < 64u; k15 = k15 + 1u) {
-    let v16: f32 = m14;
-    let v17: f32 = row_softmax_reduce0[k15];
-    let v18: f32 = select(max(v16, v17), v16 + v17, (v16 != v16) || (v17 != v17));
-    m14 = v18;
+  let v8: f32 = row_softmax_reduce0[0];
+  var m9: f32 = v8;
+  for (var k10: u32 = 1u; k10 < 64u; k10 = k10 + 1u) {
+    let v11: f32 = m9;
+    let v12: f32 = row_softmax_reduce0[k10];
+    let v13: f32 = select(max(v11, v12), v11 + v12, (v11 != v11) || (v12 != v12));
+    m9 = v13;
   }
   workgroupBarrier();
-  let v19: f32 = m14;
-  var m20: f32 = 0.0f;
-  for (var i21: i32 = v3; i21 < arg_cols; i21 = i21 + 64i) {
-    let v22: i32 = i21;
-    let v23: f32 = m20;
-    let v24: i32 = (v2 * arg_cols);
-    let v25: i32 = (v24 + v22);
-    let v26: f32 = row_softmax_input[v25];
-    let v27: f32 = (v26 - v19);
-    let v28: f32 = exp(v27);
-    let v29: f32 = (v23 + v28);
-    m20 = v29;
+  let v14: f32 = m9;
+  var m15: f32 = 0.0f;
+  for (var i16: i32 = v3; i16 < arg_cols; i16 = i16 + 64i) {
+    let v17: f32 = row_softmax_input[((v2 * arg_cols) + i16)];
+    let v18: f32 = (v17 - v14);
+    let v19: f32 = exp(v18);
+    let v20: f32 = (m15 + v19);
+    m15 = v20;
   }
-  let v30: f32 = m20;
-  row_softmax_reduce1[local_index] = v30;
+  row_softmax_reduce1[local_index] = m15;
   workgroupBarrier();
-  let v31: f32 = row_softmax_reduce1[0];
-  var m32: f32 = v31;
-  for (var k33: u32 = 1u; k33 < 64u; k33 = k33 + 1u) {
-    let v34: f32 = m32;
-    let v35: f32 = row_softmax_reduce1[k33];
-    let v36: f32 = (v34 + v35);
-    m32 = v36;
+  let v21: f32 = row_softmax_reduce1[0];
+  var m22: f32 = v21;
+  for (var k23: u32 = 1u; k23 < 64u; k23 = k23 + 1u) {
+    let v24: f32 = m22;
+    let v25: f32 = row_softmax_reduce1[k23];
+    let v26: f32 = (v24 + v25);
+    m22 = v26;
   }
   workgroupBarrier();
-  let v37: f32 = m32;
-  for (var i38: i32 = v3; i38 < arg_cols; i38 = i38 + 64i) {
-    let v39: i32 = i38;
-    let v40: i32 = (v2 * arg_cols);
-    let v41: i32 = (v40 + v39);
-    let v42: f32 = row_softmax_input[v41];
-    let v43: f32 = (v42 - v19);
-    let v44: f32 = exp(v43);
-    let v45: f32 = (v44 / v37);
-    let v46: i32 = (v2 * arg_cols);
-    let v47: i32 = (v46 + v39);
-    row_softmax_output[v47] = v45;
+  let v27: f32 = m22;
+  for (var i28: i32 = v3; i28 < arg_cols; i28 = i28 + 64i) {
+    let v29: f32 = row_softmax_input[((v2 * arg_cols) + i28)];
+    let v30: f32 = (v29 - v14);
+    let v31: f32 = exp(v30);
+    let v32: f32 = (v31 / v27);
+    row_softmax_output[((v2 * arg_cols) + i28)] = v32;
   }
 }

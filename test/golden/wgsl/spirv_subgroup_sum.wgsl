@@ -27,12 +27,11 @@ fn subgroup_sum(@builtin(global_invocation_id) global_id: vec3<u32>, @builtin(lo
   } else {
     m6 = 0.0f;
   }
-  let v8: f32 = m6;
-  let v9: f32 = subgroupAdd(v8);
-  let v10: bool = (v4 == 0i);
-  if (v10) {
-    let v11: i32 = (v1 * v3);
-    let v12: i32 = (v11 + v2);
-    subgroup_sum_partials[v12] = v9;
+  let v8: f32 = subgroupAdd(m6);
+  let v9: bool = (v4 == 0i);
+  if (v9) {
+    let v10: i32 = (v1 * v3);
+    let v11: i32 = (v10 + v2);
+    subgroup_sum_partials[v11] = v8;
   }
 }

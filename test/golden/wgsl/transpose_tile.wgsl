@@ -24,27 +24,19 @@ fn transpose_tile(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(wo
   let v9: bool = (bitcast<u32>(v7) < bitcast<u32>(arg_cols));
   let v10: bool = (v8 & v9);
   if (v10) {
-    let v11: i32 = (v5 * arg_cols);
-    let v12: i32 = (v11 + v7);
-    let v13: f32 = transpose_tile_input[v12];
-    let v14: i32 = (v1 * 17i);
-    let v15: i32 = (v14 + v0);
-    transpose_tile_shared0[v15] = v13;
+    let v11: f32 = transpose_tile_input[((v5 * arg_cols) + v7)];
+    transpose_tile_shared0[((v1 * 17i) + v0)] = v11;
   }
   workgroupBarrier();
-  let v16: i32 = (v2 * 16i);
-  let v17: i32 = (v16 + v1);
-  let v18: i32 = (v3 * 16i);
-  let v19: i32 = (v18 + v0);
-  let v20: bool = (bitcast<u32>(v17) < bitcast<u32>(arg_cols));
-  let v21: bool = (bitcast<u32>(v19) < bitcast<u32>(arg_rows));
-  let v22: bool = (v20 & v21);
-  if (v22) {
-    let v23: i32 = (v0 * 17i);
-    let v24: i32 = (v23 + v1);
-    let v25: f32 = transpose_tile_shared0[v24];
-    let v26: i32 = (v17 * arg_rows);
-    let v27: i32 = (v26 + v19);
-    transpose_tile_output[v27] = v25;
+  let v12: i32 = (v2 * 16i);
+  let v13: i32 = (v12 + v1);
+  let v14: i32 = (v3 * 16i);
+  let v15: i32 = (v14 + v0);
+  let v16: bool = (bitcast<u32>(v13) < bitcast<u32>(arg_cols));
+  let v17: bool = (bitcast<u32>(v15) < bitcast<u32>(arg_rows));
+  let v18: bool = (v16 & v17);
+  if (v18) {
+    let v19: f32 = transpose_tile_shared0[((v0 * 17i) + v1)];
+    transpose_tile_output[((v13 * arg_rows) + v15)] = v19;
   }
 }

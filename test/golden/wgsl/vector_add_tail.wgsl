@@ -15,40 +15,30 @@ fn vector_add_tail(@builtin(global_invocation_id) global_id: vec3<u32>) {
   let v2: i32 = (v1 + 4i);
   let v3: bool = (v2 <= arg_n);
   if (v3) {
-    let v4: i32 = (v1 + 1i);
-    let v5: i32 = (v1 + 2i);
-    let v6: i32 = (v1 + 3i);
-    let v7: f32 = vector_add_tail_a[v1];
-    let v8: f32 = vector_add_tail_a[v4];
-    let v9: f32 = vector_add_tail_a[v5];
-    let v10: f32 = vector_add_tail_a[v6];
-    let v11: i32 = (v1 + 1i);
-    let v12: i32 = (v1 + 2i);
-    let v13: i32 = (v1 + 3i);
-    let v14: f32 = vector_add_tail_b[v1];
-    let v15: f32 = vector_add_tail_b[v11];
-    let v16: f32 = vector_add_tail_b[v12];
-    let v17: f32 = vector_add_tail_b[v13];
-    let v18: f32 = (v7 + v14);
-    let v19: f32 = (v8 + v15);
-    let v20: f32 = (v9 + v16);
-    let v21: f32 = (v10 + v17);
-    let v22: i32 = (v1 + 1i);
-    let v23: i32 = (v1 + 2i);
-    let v24: i32 = (v1 + 3i);
-    vector_add_tail_c[v1] = v18;
-    vector_add_tail_c[v22] = v19;
-    vector_add_tail_c[v23] = v20;
-    vector_add_tail_c[v24] = v21;
+    let v4: f32 = vector_add_tail_a[v1];
+    let v5: f32 = vector_add_tail_a[(v1 + 1i)];
+    let v6: f32 = vector_add_tail_a[(v1 + 2i)];
+    let v7: f32 = vector_add_tail_a[(v1 + 3i)];
+    let v8: f32 = vector_add_tail_b[v1];
+    let v9: f32 = vector_add_tail_b[(v1 + 1i)];
+    let v10: f32 = vector_add_tail_b[(v1 + 2i)];
+    let v11: f32 = vector_add_tail_b[(v1 + 3i)];
+    let v12: f32 = (v4 + v8);
+    let v13: f32 = (v5 + v9);
+    let v14: f32 = (v6 + v10);
+    let v15: f32 = (v7 + v11);
+    vector_add_tail_c[v1] = v12;
+    vector_add_tail_c[(v1 + 1i)] = v13;
+    vector_add_tail_c[(v1 + 2i)] = v14;
+    vector_add_tail_c[(v1 + 3i)] = v15;
   } else {
-    let v25: i32 = min(v2, arg_n);
-    let v26: i32 = min(v1, arg_n);
-    for (var i27: i32 = v26; i27 < v25; i27 = i27 + 1i) {
-      let v28: i32 = i27;
-      let v29: f32 = vector_add_tail_a[v28];
-      let v30: f32 = vector_add_tail_b[v28];
-      let v31: f32 = (v29 + v30);
-      vector_add_tail_c[v28] = v31;
+    let v16: i32 = min(v2, arg_n);
+    let v17: i32 = min(v1, arg_n);
+    for (var i18: i32 = v17; i18 < v16; i18 = i18 + 1i) {
+      let v19: f32 = vector_add_tail_a[i18];
+      let v20: f32 = vector_add_tail_b[i18];
+      let v21: f32 = (v19 + v20);
+      vector_add_tail_c[i18] = v21;
     }
   }
 }

@@ -15,6 +15,7 @@
  */
 import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
+import type { LoweredLayout } from "../../../ir/strides.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { AmdgpuTargetInfo } from "../profile.js";
 import type { IsaFamily } from "../isa/family.js";
@@ -59,7 +60,7 @@ export type Lowered =
   | { readonly kind: "vector"; readonly lanes: readonly Scalar[]; readonly t: Carrier }
   | { readonly kind: "buffer"; readonly space: MemorySpace; readonly addr: Scalar }
   | { readonly kind: "view"; readonly space: MemorySpace; readonly base: Scalar; readonly strides: readonly Scalar[]; readonly element: Carrier; readonly bytes: number }
-  | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
+  | LoweredLayout<Scalar>
   | { readonly kind: "invalid" };
 
 export type Rule = (cx: KernelLowering, op: Op) => void;

@@ -13,9 +13,10 @@
  * and 64-bit elements of either space, atomic loads and stores; orderings at every scope.
  */
 import type { Op, Value } from "../../../ir/core.js";
-import { indicesOf, propOf } from "../../../dialects/registry.js";
+import { indicesOf } from "../../../dialects/registry.js";
 import type { VectorType, ViewType } from "../../../ir/types.js";
 import { viewElementStrides } from "../../../ir/strides.js";
+import { layoutLowering } from "../../../dialects/layouts.js";
 import { imm, OFF } from "../isa/operands.js";
 import { part, type MOperand, type VReg } from "../machine/program.js";
 import { add64, constantOffset, int32, lshlAdd64, mul64, shl64 } from "./arith.js";
@@ -233,11 +234,6 @@ const subviewRule: Rule = (cx, op) => {
   cx.set(resultOf(op), { ...v, base });
 };
 
-const denseLayout: Rule = (cx, op) => cx.set(resultOf(op), { kind: "layout", strides: undefined });
-const stridedLayout: Rule = (cx, op) => {
-  const strides = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? cx.const("i64", x) : cx.scalar(x)));
-  cx.set(resultOf(op), { kind: "layout", strides });
-};
 
 function scalarOf(t: Carrier, d: VReg, cx: Cx): Scalar {
   return cx.sval(t, d);
@@ -581,8 +577,7 @@ export const MEMORY_RULES = {
   "buffer.assume.noalias": passOperandsThrough,
   "buffer.assume.alignment": passOperandsThrough,
   "buffer.assume.memory_space": passOperandsThrough,
-  "encoding.layout.dense": denseLayout,
-  "encoding.layout.strided": stridedLayout,
+  ...layoutLowering<KernelLowering, Scalar>((cx, n) => cx.const("i64", n), (cx, v) => cx.scalar(v)),
   "view.subview": subviewRule,
   "view.load": loadRule,
   "view.store": storeRule,

@@ -5,7 +5,7 @@
  * results.
  */
 import type { Op } from "../../../ir/core.js";
-import { NEVER_LOWERED, unsupported, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
+import { NEVER_LOWERED, numericLiteral, unsupported, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
 import { namesWithPrefix, propOf, type OpName } from "../../../dialects/registry.js";
 import { part } from "../machine/program.js";
 import { erfF32, powF32, remF32, tanhF32, add64, boolOp, divide32, popcount64, rotate64, zeroCount64, nanPropagating, compareFloat, compareInt, floatBits, fma, int32, madd64, minmax64, mul64, select, shl64, shr64, sub64, vfloat, vop2, vop3, vunary, type IntPredicate } from "./arith.js";
@@ -24,16 +24,10 @@ import { MEMORY_RULES } from "./memory.js";
 
 type Cx = KernelLowering;
 
-function literal(op: Op): bigint | number | boolean {
-  const lit = propOf(op, "value");
-  if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`AMDGPU lowering: '${op.name}' has no numeric literal`);
-  return lit.value;
-}
-
 const constantRule: Rule = (cx, op) => {
   const r = resultOf(op);
   const t = cx.carrier(r.type)!;
-  const v = literal(op);
+  const v = numericLiteral(op, "AMDGPU");
   const c = t === "f32" ? cx.const("f32", floatBits(Number(v))) : t === "f64" ? cx.const("f64", floatToBits(Number(v), "f64")) : isHalf(t) ? cx.const(t, halfBits(Number(v), t)) : cx.const(t, typeof v === "boolean" ? (v ? 1n : 0n) : typeof v === "bigint" ? v : BigInt(Math.trunc(v)));
   if (r.type.kind === "vector") {
     const n = r.type.shape.reduce((a, x) => a * x, 1);

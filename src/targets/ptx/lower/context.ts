@@ -14,6 +14,7 @@
  */
 import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
+import type { LoweredLayout } from "../../../ir/strides.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxFeature, PtxTargetInfo } from "../profile.js";
 import { KernelLoweringBase } from "../../../dialects/lowering.js";
@@ -55,7 +56,7 @@ export type Lowered =
       readonly align: number;
       readonly strideMultiples: readonly number[];
     }
-  | { readonly kind: "layout"; readonly strides: readonly Scalar[] | undefined }
+  | LoweredLayout<Scalar>
   | { readonly kind: "invalid" };
 
 export type Rule = (cx: KernelLowering, op: Op) => void;

@@ -10,9 +10,9 @@ import type { Op } from "../../../ir/core.js";
 import { indicesOf } from "../../../dialects/registry.js";
 import type { ViewType } from "../../../ir/types.js";
 import { viewElementStrides } from "../../../ir/strides.js";
+import { layoutLowering } from "../../../dialects/layouts.js";
 import { knownMultiple } from "./analysis.js";
 import { BYTES, b, s, u, type KernelLowering, type Lowered, type PtxScalar, type Rule, type Scalar, type Space } from "./context.js";
-import { propOf } from "../../../dialects/registry.js";
 import { passOperandsThrough, privateScratchAtomic } from "../../../dialects/lowering.js";
 
 export type ViewValue = Extract<Lowered, { kind: "view" }>;
@@ -150,11 +150,6 @@ const subviewRule: Rule = (cx, op) => {
   cx.set(op.results[0]!, { ...v, base, align: elementAlignment(v, indexMultiples(cx, op)) });
 };
 
-const denseLayout: Rule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
-const stridedLayout: Rule = (cx, op) => {
-  const strides = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? cx.i64(x) : cx.scalar(x)));
-  cx.set(op.results[0]!, { kind: "layout", strides });
-};
 
 // ---- plain access -------------------------------------------------------------------------
 
@@ -290,8 +285,7 @@ export const MEMORY_RULES = {
   "buffer.assume.noalias": passOperandsThrough,
   "buffer.assume.alignment": alignmentRule,
   "buffer.assume.memory_space": passOperandsThrough,
-  "encoding.layout.dense": denseLayout,
-  "encoding.layout.strided": stridedLayout,
+  ...layoutLowering<KernelLowering, Scalar>((cx, n) => cx.i64(n), (cx, v) => cx.scalar(v)),
   "view.subview": subviewRule,
   "view.load": loadRule,
   "view.store": storeRule,

@@ -9,7 +9,8 @@ import type { Op } from "../../../ir/core.js";
 import type { VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { LANE_RULES, select } from "./lanes.js";
-import { laneIndices, scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
+import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
+import { laneIndices } from "../../../dialects/vector-lanes.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;

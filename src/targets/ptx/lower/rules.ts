@@ -4,27 +4,20 @@
  * backend (they are gone from prepared-low IR: calls, templates, config reads, launch
  * configs) are listed too, so the table states every op's fate.
  */
-import type { Literal, Op } from "../../../ir/core.js";
+import type { Op } from "../../../ir/core.js";
 import type { KernelLowering, PtxScalar, Rule, Scalar } from "./context.js";
-import { NEVER_LOWERED, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
+import { NEVER_LOWERED, numericLiteral, type LoweringTable, passOperandsThrough } from "../../../dialects/lowering.js";
 import { INDEX_LANE_RULES, lanewiseEntries } from "../../../dialects/lanewise.js";
 import { LANE_RULES } from "./lanes.js";
 import { CONTROL_RULES } from "./rules-control.js";
 import { KERNEL_RULES } from "./rules-kernel.js";
 import { MEMORY_RULES } from "./rules-memory.js";
 import { VECTOR_RULES } from "./rules-vector.js";
-import { propOf } from "../../../dialects/registry.js";
-
-function literalValue(op: Op): bigint | number | boolean {
-  const lit = propOf(op, "value");
-  if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`PTX lowering: '${op.name}' has no numeric literal`);
-  return lit.value;
-}
 
 /** Integer and f32/f64 constants are immediates; i1 and 16-bit floats need a register. */
 function constant(cx: KernelLowering, op: Op): Scalar {
   const t = cx.typeOf(op.results[0]!);
-  const value = literalValue(op);
+  const value = numericLiteral(op, "PTX");
   if (t === "pred") return cx.bool(value === true || value === 1n);
   if (typeof value === "bigint") {
     if (t === "f16" || t === "bf16" || t === "f32" || t === "f64") return cx.float(t, Number(value));

@@ -3,11 +3,12 @@
  * and the assume ops (identities: their facts were used by earlier passes). Lanewise ops on
  * vectors apply the scalar lane rule to each lane; a scalar operand is broadcast.
  */
-import type { Literal, Op } from "../../../ir/core.js";
+import type { Op } from "../../../ir/core.js";
 import { Op as S } from "../spec.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
 import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } from "./lanes.js";
-import { namesWithPrefix, type OpName, propOf } from "../../../dialects/registry.js";
+import { namesWithPrefix, type OpName } from "../../../dialects/registry.js";
+import { numericLiteral } from "../../../dialects/lowering.js";
 import { laneCount } from "../../../dialects/lanewise.js";
 
 /** Applies a lane rule to a scalar op, or lane by lane to a vector op. */
@@ -32,16 +33,10 @@ export function lanewise(rule: LaneRule): OpRule {
 
 const selectLane: LaneRule = ({ cx, args: [c, a, b], result }) => cx.select(result, c!, a!, b!);
 
-function literalValue(op: Op): bigint | number | boolean {
-  const lit = propOf(op, "value");
-  if (!lit || (lit.kind !== "int" && lit.kind !== "float" && lit.kind !== "bool")) throw new Error(`SPIR-V lowering: '${op.name}' has no numeric literal`);
-  return lit.value;
-}
-
 const constantRule: OpRule = (cx, op) => {
   const result = op.results[0]!;
   const type = cx.scalarType(result.type);
-  const value = literalValue(op);
+  const value = numericLiteral(op, "SPIR-V");
   // Integer constants go through cx.int so that address arithmetic can fold them.
   const id = type.kind === "int" && typeof value === "bigint" ? cx.int(type, value) : cx.module.constScalar(type, value);
   if (result.type.kind === "vector") {

@@ -10,6 +10,7 @@
  */
 import type { Op, Value } from "../../../ir/core.js";
 import type { PrimName, Type } from "../../../ir/types.js";
+import type { LoweredLayout } from "../../../ir/strides.js";
 import type { ArgSlot, PreparedKernel } from "../../../core/prepared.js";
 import type { FunctionBuilder } from "../function.js";
 import * as I from "../instructions.js";
@@ -38,7 +39,7 @@ export type Lowered =
       readonly strides: readonly Id[];
       readonly element: ScalarType;
     }
-  | { readonly kind: "layout"; readonly strides: readonly Id[] | undefined }
+  | LoweredLayout<Id>
   | { readonly kind: "invalid" };
 
 /** Module-wide declarations shared by every kernel of one artifact. */

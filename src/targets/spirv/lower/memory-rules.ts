@@ -16,6 +16,7 @@ import { indicesOf } from "../../../dialects/registry.js";
 import { BUFFER_ADDRESS_FIELD, BUFFER_LENGTH_FIELD } from "../../../abi/index.js";
 import type { ViewType } from "../../../ir/types.js";
 import { viewElementStrides } from "../../../ir/strides.js";
+import { layoutLowering } from "../../../dialects/layouts.js";
 import * as I from "../instructions.js";
 import type { Id, Word } from "../instructions.js";
 import { scalarBytes, scalarKey, U32, U64, type ScalarType } from "../module.js";
@@ -372,11 +373,6 @@ const subviewRule: OpRule = (cx, op) => {
   cx.set(op.results[0]!, { ...v, base });
 };
 
-const denseLayout: OpRule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });
-const stridedLayout: OpRule = (cx, op) => {
-  const strides = (propOf(op, "strides") ?? []).map((s) => (typeof s === "bigint" ? cx.u64(s) : cx.scalar(s)));
-  cx.set(op.results[0]!, { kind: "layout", strides });
-};
 
 // ---- plain access -------------------------------------------------------------------------
 
@@ -490,8 +486,7 @@ export const MEMORY_RULES = {
   "buffer.assume.noalias": identityRule,
   "buffer.assume.alignment": identityRule,
   "buffer.assume.memory_space": identityRule,
-  "encoding.layout.dense": denseLayout,
-  "encoding.layout.strided": stridedLayout,
+  ...layoutLowering<KernelLowering, Id>((cx, n) => cx.u64(n), (cx, v) => cx.scalar(v)),
   "view.subview": subviewRule,
   "view.load": loadRule,
   "view.store": storeRule,

@@ -1,18 +1,18 @@
 /**
  * `vector.*` ops that are not lanewise. Loom vectors are scalarized: a vector value is its
  * lanes in row-major order (any rank-1/2 shape, no SPIR-V vector types or size limits).
- * Dynamic lane indices become select chains. Drivers do not merge adjacent scalar accesses,
+ * Dynamic lane indices become select chains (the rules shared with PTX and WGSL,
+ * dialects/vector-lanes.ts, over SPIR-V ids). Drivers do not merge adjacent scalar accesses,
  * so a rank-1 load/store of 2 or 4 32-bit lanes whose element index is provably a multiple of
  * the lane count is one 8/16-byte access (memory-rules.ts, "wide accesses").
  */
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
-import { indicesOf } from "../../../dialects/registry.js";
 import type { VectorType } from "../../../ir/types.js";
-import { laneIndices } from "../../../dialects/lanewise.js";
+import { laneIndices, vectorLaneRules, type VectorLanes } from "../../../dialects/vector-lanes.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
-import { BOOL } from "../module.js";
+import { BOOL, type ScalarType } from "../module.js";
 import { Op as S } from "../spec.js";
 import { combine } from "./arith-rules.js";
 import { LANE_RULES } from "./lanes.js";
@@ -30,60 +30,24 @@ function vectorOperand(cx: KernelLowering, op: Op, i: number): VectorValue | und
   return l.kind === "vector" ? l : undefined;
 }
 
-/** Which tail slot the leading-axis indices select (in units of `tail` lanes), and the tail length. */
-function leadingOffset(cx: KernelLowering, op: Op, shape: readonly number[]): { offset: Id; constant?: number; tail: number } {
-  const idx = indicesOf(op);
-  const tail = shape.slice(idx.length).reduce((a, b) => a * b, 1);
-  let offset = cx.u64(0);
-  idx.forEach((i, d) => {
-    const stride = shape.slice(d + 1, idx.length).reduce((a, b) => a * b, 1);
-    offset = cx.add64(offset, cx.mul64(typeof i === "bigint" ? cx.u64(i) : cx.scalar(i), cx.u64(stride)));
-  });
-  const c = cx.constValue(offset);
-  return c === undefined ? { offset, tail } : { offset, constant: Number(c), tail };
-}
-
-const splat: OpRule = (cx, op) => {
-  const t = cx.scalarType(op.results[0]!.type);
-  const n = (op.results[0]!.type as VectorType).shape.reduce((a, b) => a * b, 1);
-  cx.set(op.results[0]!, { kind: "vector", lanes: new Array<Id>(n).fill(cx.scalar(op.operands[0]!)), type: t });
-};
-
-const fromElements: OpRule = (cx, op) => {
-  cx.set(op.results[0]!, { kind: "vector", lanes: op.operands.map((v) => cx.scalar(v)), type: cx.scalarType(op.results[0]!.type) });
-};
-
-const extract: OpRule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const { offset, constant, tail } = leadingOffset(cx, op, shapeOf(op, 0));
-  const count = v.lanes.length / tail;
-  const lanes: Id[] = [];
-  for (let r = 0; r < tail; r++) {
-    if (constant !== undefined) {
-      lanes.push(v.lanes[constant * tail + r]!);
-      continue;
-    }
-    let acc = v.lanes[r]!;
-    for (let k = 1; k < count; k++) acc = cx.select(v.type, cx.binary(S.IEqual, BOOL, offset, cx.u64(k)), v.lanes[k * tail + r]!, acc);
-    lanes.push(acc);
-  }
-  const result = op.results[0]!;
-  cx.set(result, result.type.kind === "vector" ? { kind: "vector", lanes, type: v.type } : { kind: "scalar", id: lanes[0]!, type: v.type });
-};
-
-const insert: OpRule = (cx, op) => {
-  const v = vectorOperand(cx, op, 1);
-  const x = cx.get(op.operands[0]!);
-  if (!v || x.kind === "invalid") return cx.poison(op);
-  const parts = x.kind === "vector" ? x.lanes : [cx.scalar(op.operands[0]!)];
-  const { offset, constant, tail } = leadingOffset(cx, op, shapeOf(op, 1));
-  const lanes = v.lanes.map((old, j) => {
-    const slot = Math.floor(j / tail);
-    if (constant !== undefined) return slot === constant ? parts[j % tail]! : old;
-    return cx.select(v.type, cx.binary(S.IEqual, BOOL, offset, cx.u64(slot)), parts[j % tail]!, old);
-  });
-  cx.set(op.results[0]!, { kind: "vector", lanes, type: v.type });
+/** SPIR-V's lanes for the shared vector rules: ids, lane-index arithmetic in u64 (a dynamic lane index compares with OpIEqual). */
+const LANES: VectorLanes<KernelLowering, Id, ScalarType, Lowered> = {
+  scalar: (cx, v) => cx.scalar(v),
+  vectorOf: (cx, v) => {
+    const l = cx.get(v);
+    return l.kind === "vector" ? { lanes: l.lanes, t: l.type } : undefined;
+  },
+  vector: (lanes, type) => ({ kind: "vector", lanes, type }),
+  scalarValue: (id, type) => ({ kind: "scalar", id, type }),
+  laneType: (cx, result) => cx.scalarType(result.type),
+  index: (cx, n) => cx.u64(n),
+  add: (cx, a, x) => cx.add64(a, x),
+  mul: (cx, a, x) => cx.mul64(a, x),
+  constant: (cx, offset) => cx.constValue(offset),
+  equals: (cx, offset, k) => cx.binary(S.IEqual, BOOL, offset, cx.u64(k)),
+  select: (cx, t, c, a, x) => cx.select(t, c, a, x),
+  combine,
+  fma: (cx, op, t, a, b, acc) => LANE_RULES.fmaf({ cx, op, args: [a, b, acc], argTypes: [t, t, t], result: t }),
 };
 
 const load: OpRule = (cx, op) => {
@@ -130,28 +94,6 @@ const store: OpRule = (cx, op) => {
   });
 };
 
-/** Strict left fold `((init ⊕ l₀) ⊕ l₁) …` in lane order. */
-const reduce: OpRule = (cx, op) => {
-  const v = vectorOperand(cx, op, 0);
-  if (!v) return cx.poison(op);
-  const kind = String(op.props.kind);
-  let acc = cx.scalar(op.operands[1]!);
-  for (const lane of v.lanes) acc = combine(cx, op, kind, v.type, acc, lane);
-  cx.set(op.results[0]!, { kind: "scalar", id: acc, type: v.type });
-};
-
-/** `acc = fma(a[i], b[i], acc)` in lane order, starting from the accumulator operand. */
-const dotf: OpRule = (cx, op) => {
-  const a = vectorOperand(cx, op, 0), b = vectorOperand(cx, op, 1);
-  if (!a || !b) return cx.poison(op);
-  const t = a.type;
-  let acc = cx.scalar(op.operands[2]!);
-  a.lanes.forEach((x, i) => {
-    acc = LANE_RULES.fmaf({ cx, op, args: [x, b.lanes[i]!, acc], argTypes: [t, t, t], result: t });
-  });
-  cx.set(op.results[0]!, { kind: "scalar", id: acc, type: t });
-};
-
 /** Lane i = base + i·step (integer wrap-around; the index domain is 64-bit). */
 const iota: OpRule = (cx, op) => {
   const result = op.results[0]!;
@@ -164,14 +106,9 @@ const iota: OpRule = (cx, op) => {
 };
 
 export const VECTOR_RULES = {
-  "vector.dotf": dotf,
   "vector.iota": iota,
-  "vector.splat": splat,
-  "vector.from_elements": fromElements,
-  "vector.extract": extract,
-  "vector.insert": insert,
+  ...vectorLaneRules(LANES),
   "vector.load": load,
   "vector.store": store,
-  "vector.reduce": reduce,
 } satisfies Partial<Record<OpName, OpRule>>;
 

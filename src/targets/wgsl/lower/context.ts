@@ -4,8 +4,9 @@
  * the module-scope declarations the kernel needs, and the TARGET diagnostics found on the way.
  *
  * Every op result becomes a `let` (WGSL values are immutable, like SSA), except integer and
- * float constants, which stay literals so address arithmetic folds. Values that leave a
- * region (scf results, loop-carried values) get a `var` of their own that each path assigns.
+ * float constants, which stay literals so address arithmetic folds, and the word index of an
+ * access, which its one subscript holds inline. Values that leave a region (scf results,
+ * loop-carried values) get a `var` of their own that each path assigns and readers read.
  *
  * The address domain is 32 bits (docs/wgsl.md "Index width"): `index` is `i32`, `offset` is
  * `u32`. Errors never stop lowering: an unsupported op is reported at its span and its
@@ -22,7 +23,10 @@ import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 /** The WGSL type carrying a Loom scalar. */
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
 
-/** A scalar: an expression (a `let` name or a literal); `c` holds an integer literal's value. */
+/**
+ * A scalar: an expression (a `let` name, a literal, a `var` read, or an index expression that
+ * one access reads); `c` holds an integer literal's value.
+ */
 export interface Scalar {
   readonly kind: "scalar";
   readonly e: string;
@@ -92,10 +96,9 @@ const LET_TYPES: Partial<Record<WType, string>> = {};
 const SMALL_INTS = 1024;
 const SMALL_I32: (Scalar | undefined)[] = [];
 const SMALL_U32: (Scalar | undefined)[] = [];
-/** `var ` at each depth, `: T;` and `: T = ` per type, likewise. */
+/** `var ` at each depth and `: T;` per type, likewise (an initialized var takes LET_TYPES). */
 const VAR_PREFIXES: string[] = [];
 const VAR_TYPES: Partial<Record<WType, string>> = {};
-const VAR_INIT_TYPES: Partial<Record<WType, string>> = {};
 /** Fresh names: `v` lets, `m` vars, `i` loop counters, `x` atomic results, `k` workgroup-scan steps. */
 type NamePrefix = "v" | "m" | "i" | "x" | "k";
 /** Fresh names made once per process (every kernel counts from 0, so they repeat), up to a bound. */
@@ -249,7 +252,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     const name = this.fresh("m");
     const depth = this.depth;
     const prefix = (VAR_PREFIXES[depth] ??= `${(INDENTS[depth] ??= "  ".repeat(depth))}var `) + name;
-    this.lines.push(init ? prefix + (VAR_INIT_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
+    this.lines.push(init ? prefix + (LET_TYPES[t] ??= `: ${t} = `) + init.e + ";" : prefix + (VAR_TYPES[t] ??= `: ${t};`));
     return scalarOf(name, t);
   }
 
@@ -278,13 +281,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   /** An integer literal of type `t` (i32 wraps to 32 bits; out of range of the address domain is the caller's check). */
   int(t: WType, value: bigint | number): Scalar {
-    if (t !== "bool") {
-      // Small non-negative literals (most index arithmetic) are made once per process: a Scalar is immutable.
-      const small = typeof value === "bigint" ? (value >= 0n && value < SMALL_INTS ? Number(value) : -1) : Number.isInteger(value) && value >= 0 && value < SMALL_INTS ? value : -1;
-      if (small >= 0) {
-        const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
-        return (cache[small] ??= scalarOf(t === "u32" ? `${small}u` : `${small}i`, t === "u32" ? t : "i32", BigInt(small)));
-      }
+    // Small non-negative literals (most index arithmetic) are made once per process: a Scalar is immutable.
+    const small = Number(value);
+    if (t !== "bool" && small >= 0 && small < SMALL_INTS && Number.isInteger(small)) {
+      const cache = t === "u32" ? SMALL_U32 : SMALL_I32;
+      return (cache[small] ??= scalarOf(t === "u32" ? `${small}u` : `${small}i`, t === "u32" ? t : "i32", BigInt(small)));
     }
     const v = BigInt(value);
     if (t === "bool") return scalarOf(v !== 0n ? "true" : "false", t);
@@ -325,18 +326,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   // ---- 32-bit address arithmetic, folding constants ------------------------------------------
   add(a: Scalar, b: Scalar): Scalar {
-    if (a.c === 0n) return b;
-    if (b.c === 0n) return a;
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c + b.c);
-    return this.let(a.t, `(${a.e} + ${b.e})`);
+    return this.settle(this.inline(a, "+", b));
   }
 
   mul(a: Scalar, b: Scalar): Scalar {
-    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, a.c * b.c);
-    if (a.c === 1n) return b;
-    if (b.c === 1n) return a;
-    if (a.c === 0n || b.c === 0n) return this.int(a.t, 0);
-    return this.let(a.t, `(${a.e} * ${b.e})`);
+    return this.settle(this.inline(a, "*", b));
   }
 
   /** An `i32` or `u32` value as the other (same bits). */
@@ -344,6 +338,25 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     if (x.t === to) return x;
     if (x.c !== undefined) return this.int(to, x.c);
     return scalarOf(`bitcast<${to}>(${x.e})`, to);
+  }
+
+  /**
+   * `a + b` or `a * b` as an inline expression (constants folded), for an index that exactly
+   * one access reads: its terms go into the subscript instead of `let`s.
+   */
+  inline(a: Scalar, symbol: "+" | "*", b: Scalar): Scalar {
+    const sum = symbol === "+";
+    const unit = sum ? 0n : 1n;
+    if (a.c === unit) return b;
+    if (b.c === unit) return a;
+    if (a.c !== undefined && b.c !== undefined) return this.int(a.t, sum ? a.c + b.c : a.c * b.c);
+    if (!sum && (a.c === 0n || b.c === 0n)) return this.int(a.t, 0);
+    return scalarOf(`(${a.e} ${symbol} ${b.e})`, a.t);
+  }
+
+  /** `x` as a `let` when it is an inline expression (a name or a literal stays as it is). */
+  settle(x: Scalar): Scalar {
+    return x.c !== undefined || x.e[0] !== "(" ? x : this.let(x.t, x.e);
   }
 }
 

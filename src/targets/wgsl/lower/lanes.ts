@@ -57,6 +57,12 @@ function call(fn: string): LaneRule {
   return ({ cx, args, to }) => cx.let(to, `${fn}(${args.map((a) => a.e).join(", ")})`);
 }
 
+/** `a / b` and `a % b`, integer (signed) and float alike. */
+const divide = binary("/"), remainder = binary("%");
+
+/** Integer min/max: on i1 (true is -1 signed, 1 unsigned) an `|` or `&`. */
+const minMax = (boolSymbol: string, rule: LaneRule): LaneRule => (l) => (l.to === "bool" ? l.cx.let("bool", `(${l.args[0]!.e} ${boolSymbol} ${l.args[1]!.e})`) : rule(l));
+
 const shift = (kind: "shl" | "shrs" | "shru"): LaneRule => ({ cx, args: [a, b], to }) => {
   // A constant amount must be below 32 in WGSL; a run-time one is taken mod 32.
   const amount = b!.c !== undefined ? `${BigInt.asUintN(5, b!.c)}u` : U(cx, b!).e;
@@ -85,8 +91,8 @@ const ctlzi = bitCount("countLeadingZeros", (_cx, x, n) => `select(${n.e} + 32i,
 const cttzi = bitCount("countTrailingZeros", (_cx, x, n) => `select(${n.e}, 64i, ${x} == 0i)`);
 const ctpopi = bitCount("countOneBits", (_cx, x, n) => `select(${n.e}, ${n.e} + 32i, ${x} < 0i)`);
 
+/** Also `negf` (a float is neither u32 nor bool). */
 const negi: LaneRule = ({ cx, args: [a], to }) => (to === "u32" ? cx.let(to, `(0u - ${a!.e})`) : to === "bool" ? a! : cx.let(to, `(-${a!.e})`));
-const absi: LaneRule = ({ cx, args: [a], to }) => cx.let(to, `abs(${a!.e})`);
 
 /** Signed division rounded toward +∞ or −∞ from the truncating quotient. */
 const roundedDivision = (kind: "ceilsi" | "floorsi" | "ceilui"): LaneRule => ({ cx, args: [a, b], to }) => {
@@ -144,8 +150,6 @@ const minimumMaximum = (fn: "min" | "max"): LaneRule => ({ cx, args: [a, b], to 
 const minMaxNum = (fn: "min" | "max"): LaneRule => ({ cx, args: [a, b], to }) =>
   cx.let(to, `select(select(${fn}(${a!.e}, ${b!.e}), ${a!.e}, ${isNan(b!.e)}), ${b!.e}, ${isNan(a!.e)})`);
 
-const remf: LaneRule = ({ cx, args: [a, b], to }) => cx.let(to, `(${a!.e} % ${b!.e})`);
-const negf: LaneRule = ({ cx, args: [a], to }) => cx.let(to, `(-${a!.e})`);
 
 /** Widened to f32 for f16 (helpers are written once, for f32). */
 function viaF32(cx: KernelLowering, to: WType, fn: string, args: readonly Scalar[]): Scalar {
@@ -207,11 +211,6 @@ const extend = (signed: boolean): LaneRule => ({ cx, args: [a], to }) => {
   return cx.let(to, `select(${to}(0), ${signed && to === "i32" ? "-1i" : `${to}(1)`}, ${a!.e})`);
 };
 
-const trunci: LaneRule = ({ cx, args: [a], to }) => {
-  if (to === "bool") return cx.let("bool", `((${a!.e} & ${a!.t}(1)) != ${a!.t}(0))`);
-  return a!.t === to ? a! : cx.reinterpret(a!, to as "i32" | "u32");
-};
-
 /**
  * A constant operand goes through a `let` first: `bitcast<f32>(literal)` is a const-expression,
  * which Tint evaluates and rejects when the bits are a NaN or an infinity; at run time the
@@ -223,7 +222,10 @@ const bitcast: LaneRule = ({ cx, args: [a], to }) => {
   return cx.let(to, `bitcast<${to}>(${source.e})`);
 };
 
-/** `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate out — all 32 bits here. */
+/**
+ * `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate
+ * out — all 32 bits here; also `trunci` (its operand is never i1, so the first case is the cast's alone).
+ */
 const indexCast: LaneRule = ({ cx, args: [a], to }) => {
   if (a!.t === "bool") return cx.let(to, `select(${to}(0), ${to}(1), ${a!.e})`);
   if (to === "bool") return cx.let("bool", `((${a!.e} & ${a!.t}(1)) != ${a!.t}(0))`);
@@ -242,19 +244,19 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   addi: binary("+", "!="),
   subi: binary("-", "!="),
   muli: binary("*", "&"),
-  divsi: (l) => indexByPowerOfTwo(l, "div") ?? l.cx.let(l.to, `(${l.args[0]!.e} / ${l.args[1]!.e})`),
+  divsi: (l) => indexByPowerOfTwo(l, "div") ?? divide(l),
   divui: unsignedBinary("/"),
-  remsi: (l) => indexByPowerOfTwo(l, "rem") ?? l.cx.let(l.to, `(${l.args[0]!.e} % ${l.args[1]!.e})`),
+  remsi: (l) => indexByPowerOfTwo(l, "rem") ?? remainder(l),
   remui: unsignedBinary("%"),
   ceildivsi: roundedDivision("ceilsi"),
   ceildivui: roundedDivision("ceilui"),
   floordivsi: roundedDivision("floorsi"),
   negi,
-  absi,
-  minsi: ({ cx, args: [a, b], to }) => (to === "bool" ? cx.let(to, `(${a!.e} | ${b!.e})`) : cx.let(to, `min(${a!.e}, ${b!.e})`)),
-  maxsi: ({ cx, args: [a, b], to }) => (to === "bool" ? cx.let(to, `(${a!.e} & ${b!.e})`) : cx.let(to, `max(${a!.e}, ${b!.e})`)),
-  minui: ({ cx, op, args: [a, b], from, to, dialect }) => (to === "bool" ? cx.let(to, `(${a!.e} & ${b!.e})`) : unsignedBinary("min", true)({ cx, op, args: [a!, b!], from, to, dialect })),
-  maxui: ({ cx, op, args: [a, b], from, to, dialect }) => (to === "bool" ? cx.let(to, `(${a!.e} | ${b!.e})`) : unsignedBinary("max", true)({ cx, op, args: [a!, b!], from, to, dialect })),
+  absi: call("abs"),
+  minsi: minMax("|", call("min")),
+  maxsi: minMax("&", call("max")),
+  minui: minMax("&", unsignedBinary("min", true)),
+  maxui: minMax("|", unsignedBinary("max", true)),
   andi: binary("&"),
   ori: binary("|"),
   xori: binary("^", "!="),
@@ -272,9 +274,9 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   addf: binary("+"),
   subf: binary("-"),
   mulf: binary("*"),
-  divf: binary("/"),
-  remf,
-  negf,
+  divf: divide,
+  remf: remainder,
+  negf: negi,
   absf: call("abs"),
   copysignf,
   fmaf: call("fma"),
@@ -307,7 +309,7 @@ export const LANE_RULES: Readonly<Record<string, LaneRule>> = {
   fptrunc: floatCast,
   extsi: extend(true),
   extui: extend(false),
-  trunci,
+  trunci: indexCast,
   bitcast,
   cast: indexCast,
   select: selectLane,

@@ -1,18 +1,21 @@
 /**
  * Structured control flow → WGSL's own structured statements. A value that leaves a region
  * gets a `var` per part (scalar, lane, view base and strides, buffer length), declared
- * before the statement from the result's type and assigned on every path; after the
- * statement each part is read back into a `let`, so every lowered value stays immutable:
+ * before the statement from the result's type and assigned on every path. After the
+ * statement nothing assigns those vars again, so the results are the vars themselves; a
+ * loop body reads its carried vars (and a `for` its counter) directly too (they change only
+ * after the body's last statement), and the yields that read one of them are copied into
+ * `let`s before the first assignment (a yield list that swaps two carried values stays right):
  *
  *   scf.if     var r…; if (c) { then…; r = …; } else { else…; r = …; }
- *   scf.for    var c… = inits; for (var i = lo; i < hi; i = i + step) { let iv = i; body…; c = yields; }
+ *   scf.for    var c… = inits; for (var i = lo; i < hi; i = i + step) { body…; c = yields; }
  *   scf.while  var c… = inits; var r…; loop { before…; r = forwarded; if (!k) { break; } after…; c = yields; }
  *
  * Views and buffers may be chosen by control flow only over one storage root (WGSL has no
  * pointer selection); anything else is TARGET/001.
  */
-import type { Op, Value } from "../../../ir/core.js";
-import type { KernelLowering, Lowered, Rule, Scalar, WType } from "./context.js";
+import type { Op, Region, Value } from "../../../ir/core.js";
+import { scalarOf, type KernelLowering, type Lowered, type Rule, type Scalar, type WType } from "./context.js";
 import { select } from "./lanes.js";
 
 /** The scalars a lowered value is made of. */
@@ -80,16 +83,29 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
   return out;
 }
 
+/**
+ * Assigns the vars `to` their values `from`, which may read those very vars (a loop's yields):
+ * a value that is another of them, or an expression (which may read one), is first copied into
+ * a `let`, so an earlier assignment cannot change what a later one reads. Other names (lets,
+ * an inner loop's result vars) stay as they are: nothing here assigns them.
+ */
 function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
+  const names = new Set<string>();
+  for (const parts of to) for (const p of parts) names.add(p.e);
+  const pairs: [Scalar, Scalar][] = [];
   to.forEach((parts, i) => {
     const src = partsOf(from[i]!);
-    parts.forEach((p, k) => src[k] && cx.assign(p, src[k]));
+    parts.forEach((p, k) => {
+      const x = src[k];
+      if (x) pairs.push([p, x.e !== p.e && x.c === undefined && (names.has(x.e) || x.e.includes("(")) ? cx.let(x.t, x.e) : x]);
+    });
   });
+  for (const [p, x] of pairs) cx.assign(p, x);
 }
 
-/** Reads slots back into `let`s, shaped like `templates`. */
-function readBack(cx: KernelLowering, slotsOf: readonly Scalar[][], templates: readonly Lowered[]): Lowered[] {
-  return slotsOf.map((parts, i) => withParts(templates[i]!, parts.map((p) => cx.let(p.t, p.e))));
+/** The values whose parts are the statement's vars (nothing assigns them after it). */
+function readVars(slotsOf: readonly Scalar[][], templates: readonly Lowered[]): Lowered[] {
+  return slotsOf.map((parts, i) => withParts(templates[i]!, parts));
 }
 
 /** Checks that `others` fit the slots shaped by `first`; reports at `op` when not. */
@@ -105,34 +121,27 @@ function mergeable(cx: KernelLowering, op: Op, first: readonly Lowered[], others
   return true;
 }
 
-/** Lowers region `index` of `op` one block deeper; returns what it yields. */
-function region(cx: KernelLowering, op: Op, index: number, args: readonly Lowered[], after?: (yielded: Lowered[]) => void): Lowered[] {
-  const r = op.regions[index];
-  if (!r) return [];
-  let yielded: Lowered[] = [];
-  cx.nested(() => {
-    const term = cx.lowerRegion(r, args);
-    yielded = term.operands.map((v) => cx.get(v));
-    after?.(yielded);
-  });
-  return yielded;
-}
+/** What region `r` yields, lowered with `args` at the current depth. */
+const yieldsOf = (cx: KernelLowering, r: Region, args: readonly Lowered[]): Lowered[] => cx.lowerRegion(r, args).operands.map((v) => cx.get(v));
+
+const setResults = (cx: KernelLowering, op: Op, values: readonly Lowered[]) => values.forEach((l, i) => cx.set(op.results[i]!, l));
 
 const ifRule: Rule = (cx, op) => {
   const c = cx.scalar(op.operands[0]!);
   const out = slots(cx, op, op.results);
   if (!out) return cx.poison(op);
+  const [then, otherwise] = op.regions;
+  let thenValues: Lowered[] = [], elseValues: Lowered[] = [];
   cx.line(`if (${c.e}) {`);
-  const thenValues = region(cx, op, 0, [], (y) => assignAll(cx, out, y));
-  let elseValues: Lowered[] = [];
-  if ((op.regions[1] && op.regions[1].ops.length > 1) || op.results.length > 0) {
+  cx.nested(() => assignAll(cx, out, (thenValues = yieldsOf(cx, then!, []))));
+  if (otherwise && (otherwise.ops.length > 1 || op.results.length > 0)) {
     cx.line("} else {");
-    elseValues = region(cx, op, 1, [], (y) => assignAll(cx, out, y));
+    cx.nested(() => assignAll(cx, out, (elseValues = yieldsOf(cx, otherwise, []))));
   }
   cx.line("}");
   if (op.results.length === 0) return;
   if (!mergeable(cx, op, thenValues, elseValues)) return cx.poison(op);
-  readBack(cx, out, thenValues).forEach((l, i) => cx.set(op.results[i]!, l));
+  setResults(cx, op, readVars(out, thenValues));
 };
 
 const forRule: Rule = (cx, op) => {
@@ -144,16 +153,14 @@ const forRule: Rule = (cx, op) => {
   const t = cx.typeOf(lo!);
   const i = cx.fresh("i");
   cx.line(`for (var ${i}: ${t} = ${cx.scalar(lo!).e}; ${i} < ${cx.scalar(hi!).e}; ${i} = ${i} + ${cx.scalar(step!).e}) {`);
-  const body = op.regions[0]!;
+  const args = readVars(carried, inits);
   cx.nested(() => {
-    const iv = cx.let(t, i);
-    const args = readBack(cx, carried, inits);
-    const term = cx.lowerRegion(body, [iv, ...args]);
-    const yielded = term.operands.map((v) => cx.get(v));
+    // The counter is a var too; the body reads it directly (only the continuing step assigns it).
+    const yielded = yieldsOf(cx, op.regions[0]!, [scalarOf(i, t), ...args]);
     if (mergeable(cx, op, inits, yielded)) assignAll(cx, carried, yielded);
   });
   cx.line("}");
-  readBack(cx, carried, inits).forEach((l, k) => cx.set(op.results[k]!, l));
+  setResults(cx, op, args);
 };
 
 const whileRule: Rule = (cx, op) => {
@@ -165,19 +172,16 @@ const whileRule: Rule = (cx, op) => {
   let forwarded: Lowered[] = [];
   cx.line("loop {");
   cx.nested(() => {
-    const args = readBack(cx, carried, inits);
-    const condition = cx.lowerRegion(op.regions[0]!, args);
-    const [k, ...rest] = condition.operands;
+    const [k, ...rest] = cx.lowerRegion(op.regions[0]!, readVars(carried, inits)).operands;
     forwarded = rest.map((v) => cx.get(v));
     assignAll(cx, results, forwarded);
     cx.line(`if (!${cx.scalar(k!).e}) { break; }`);
-    const term = cx.lowerRegion(op.regions[1]!, forwarded);
-    const yielded = term.operands.map((v) => cx.get(v));
+    const yielded = yieldsOf(cx, op.regions[1]!, forwarded);
     if (mergeable(cx, op, inits, yielded)) assignAll(cx, carried, yielded);
   });
   cx.line("}");
   if (forwarded.some((l) => l.kind === "invalid")) return cx.poison(op);
-  readBack(cx, results, forwarded).forEach((l, i) => cx.set(op.results[i]!, l));
+  setResults(cx, op, readVars(results, forwarded));
 };
 
 const scfSelect: Rule = (cx, op) => {

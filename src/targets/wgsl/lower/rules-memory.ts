@@ -21,11 +21,15 @@ export function indexScalars(cx: KernelLowering, op: Op): Scalar[] {
   return indicesOf(op).map((i) => (typeof i === "bigint" ? cx.i32(i) : cx.scalar(i)));
 }
 
-/** The word index of `view[indices]` in its root's array. */
+/**
+ * The word index of `view[indices]` in its root's array, as one inline expression: an access
+ * reads it once, so its sums and products go into the subscript rather than into `let`s
+ * (`settle` makes it a `let` for a value read more than once).
+ */
 export function wordIndex(cx: KernelLowering, view: ViewValue, indices: readonly Scalar[]): Scalar {
   let at = view.base;
-  let d = 0;
-  for (const i of indices) at = cx.add(at, cx.mul(i, view.strides[d++]!));
+  const strides = view.strides;
+  for (let d = 0; d < indices.length; d++) at = cx.inline(at, "+", cx.inline(indices[d]!, "*", strides[d]!));
   return at;
 }
 
@@ -110,7 +114,7 @@ const viewRule: Rule = (cx, op) => {
 const subviewRule: Rule = (cx, op) => {
   const v = cx.get(op.operands[0]!);
   if (v.kind !== "view") return cx.poison(op);
-  cx.set(op.results[0]!, { ...v, base: wordIndex(cx, v, indexScalars(cx, op)) });
+  cx.set(op.results[0]!, { ...v, base: cx.settle(wordIndex(cx, v, indexScalars(cx, op))) });
 };
 
 const denseLayout: Rule = (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined });

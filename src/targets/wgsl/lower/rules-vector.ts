@@ -6,7 +6,7 @@
  */
 import type { Op } from "../../../ir/core.js";
 import type { VectorType } from "../../../ir/types.js";
-import type { KernelLowering, Lowered, Rule, Scalar, VectorValue } from "./context.js";
+import type { KernelLowering, Lowered, Rule, Scalar, VectorValue, ViewValue } from "./context.js";
 import { LANE_RULES, select } from "./lanes.js";
 import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
 import { indexScalars, loadElement, storeElement, wordIndex } from "./rules-memory.js";
@@ -30,31 +30,36 @@ const INDEXING: LaneIndexing<KernelLowering, Scalar> = {
   select,
 };
 
-/** View indices of each lane: vector axes walk the trailing view axes from the origin. */
-function laneIndices(cx: KernelLowering, origin: readonly Scalar[], shape: readonly number[]): Scalar[][] {
+/**
+ * The word index of each lane of a vector access at `origin`: the vector axes walk the trailing
+ * view axes, so lane ℓ is the origin's word plus Σ stepₐ·strideₐ (its row-major digits times
+ * the view strides; the same sum in 32-bit wrapping arithmetic as indexing each lane). The
+ * origin's word is computed once (a `let` when several lanes read it), each lane's word is
+ * an inline expression its one access reads.
+ */
+function laneWords(cx: KernelLowering, view: ViewValue, origin: readonly Scalar[], shape: readonly number[]): Scalar[] {
   const first = origin.length - shape.length;
   const count = shape.reduce((a, x) => a * x, 1);
-  const out: Scalar[][] = [];
-  // Lane `lane`'s step along axis a is its row-major digit (laneSteps, without its arrays).
-  for (let lane = 0; lane < count; lane++) {
-    const idx = origin.slice();
+  const at = wordIndex(cx, view, origin);
+  const base = count > 1 ? cx.settle(at) : at;
+  const words = [base];
+  for (let lane = 1; lane < count; lane++) {
+    let offset = cx.i32(0);
     let below = count;
-    for (let a = 0; a < shape.length; a++) {
-      const extent = shape[a] ?? 1;
+    shape.forEach((extent, a) => {
       below /= extent;
-      const step = Math.floor(lane / below) % extent;
-      if (step !== 0) idx[first + a] = cx.add(idx[first + a]!, cx.i32(step));
-    }
-    out.push(idx);
+      // A zero step folds away (as a zero product and a zero term).
+      offset = cx.inline(offset, "+", cx.inline(view.strides[first + a]!, "*", cx.i32(Math.floor(lane / below) % extent)));
+    });
+    words.push(cx.inline(base, "+", offset));
   }
-  return out;
+  return words;
 }
 
 const load: Rule = (cx, op) => {
   const view = cx.get(op.operands[0]!);
   if (view.kind !== "view") return cx.poison(op);
-  const shape = (op.results[0]!.type as VectorType).shape;
-  const lanes = laneIndices(cx, indexScalars(cx, op), shape).map((idx) => loadElement(cx, view, wordIndex(cx, view, idx)));
+  const lanes = laneWords(cx, view, indexScalars(cx, op), (op.results[0]!.type as VectorType).shape).map((at) => loadElement(cx, view, at));
   cx.set(op.results[0]!, { kind: "vector", lanes, t: view.element });
 };
 
@@ -62,7 +67,7 @@ const store: Rule = (cx, op) => {
   const view = cx.get(op.operands[1]!);
   const v = vectorOperand(cx, op, 0);
   if (view.kind !== "view" || !v) return;
-  laneIndices(cx, indexScalars(cx, op), shapeOf(op, 0)).forEach((idx, lane) => storeElement(cx, view, wordIndex(cx, view, idx), v.lanes[lane]!));
+  laneWords(cx, view, indexScalars(cx, op), shapeOf(op, 0)).forEach((at, lane) => storeElement(cx, view, at, v.lanes[lane]!));
 };
 
 /** Lane i = base + i·step, wrapping (32-bit here, like every index value on this target). */
