@@ -45,7 +45,9 @@ function checkIndexCount(ctx: VerifyContext, op: Op): void {
   if (rank === undefined) return; // not a view/vector: TYPE/003
   const n = indices.length;
   const partial = isOp(op, "vector.extract") || isOp(op, "vector.insert");
-  if (partial ? n < 1 || n > rank : n !== rank) ctx.report(D.indexCount, op.span, [n, rank]);
+  // More indices than a vector's rank is the reference's STRUCTURE/013.
+  if (partial && n > rank) ctx.report(D.countMismatch, op.span, [`${n} indices for a rank-${rank} vector`]);
+  else if (partial ? n < 1 : n !== rank) ctx.report(D.indexCount, op.span, [n, rank]);
 }
 
 function checkSubviewBounds(ctx: VerifyContext, op: Op): void {

@@ -139,12 +139,15 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   const result = op.results[0];
   const cls = CLASS_NAME[rule.cls];
   let failed = false;
+  // The reference checks a vector op's one annotated type once: the result (TYPE/004) when it
+  // is the operands' type and fails too, else the first failing operand (TYPE/003).
+  const once = rule.cls[0] === "v";
   // Indexed loops, not forEach: this runs for most ops and should allocate nothing.
   for (let i = 0; i < op.operands.length; i++) {
     const v = op.operands[i]!;
     if (inClass(v.type, rule.cls)) continue;
+    if (!(once && (failed || (rule.result === "same" && result && !inClass(result.type, rule.cls))))) c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
     failed = true;
-    c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
   }
   const first = op.operands[0];
   if (!first) return;
@@ -519,7 +522,9 @@ const CHECKERS: Record<string, Checker> = {
     if (!c.same(op.results[0], vt, "result")) return;
     const k = Array.isArray(op.props.indices) ? op.props.indices.length : 0;
     if (k < 1 || k > vt.shape.length) return;
-    c.same(x, vectorSlot(vt, k), "inserted value");
+    // The reference's code for a value of the wrong tail type is TYPE/003.
+    const slot = vectorSlot(vt, k);
+    if (!typeEquals(x.type, slot)) c.operand(`inserted value '%${x.name}' has type ${s(x.type)}, expected ${s(slot)}`);
   },
   "vector.load": (c, op) => {
     const view = viewOperand(c, op, 0);
