@@ -96,19 +96,58 @@ export function lanewiseEntries<C extends LanewiseContext<S, T>, S extends { rea
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
   indexRules: Readonly<Record<string, string>> = INDEX_LANE_RULES,
 ): Partial<Record<OpName, (cx: C, op: Op) => void>> {
+  return lanewiseTable(laneRules, indexRules, lanewise);
+}
+
+/** `lanewiseEntries` with the driver `wrap` (`lanewise`, or `carriedLanewise` over a back end's carrier). */
+export function lanewiseTable<C, L, T>(
+  laneRules: Readonly<Record<string, (l: LaneInput<C, L, T>) => L>>,
+  indexRules: Readonly<Record<string, string>>,
+  wrap: (rule: (l: LaneInput<C, L, T>) => L) => (cx: C, op: Op) => void,
+): Partial<Record<OpName, (cx: C, op: Op) => void>> {
   const entries: Partial<Record<OpName, (cx: C, op: Op) => void>> = {};
   const wrapped = new Map<string, (cx: C, op: Op) => void>();
   const ruleFor = (name: string) => {
     const rule = laneRules[name];
     if (!rule) throw new Error(`lanewise lowering: no lane rule '${name}'`);
     let w = wrapped.get(name);
-    if (!w) wrapped.set(name, (w = lanewise(rule)));
+    if (!w) wrapped.set(name, (w = wrap(rule)));
     return w;
   };
   for (const name of Object.keys(laneRules)) if (opInfo(`scalar.${name}`)) entries[`scalar.${name}` as OpName] = ruleFor(name);
   for (const [suffix, name] of Object.entries(indexRules)) entries[`index.${suffix}` as OpName] = ruleFor(name);
   for (const name of Object.keys(laneRules)) if (opInfo(`vector.${name}`)) entries[`vector.${name}` as OpName] = ruleFor(name);
   return entries;
+}
+
+/** How the lanewise driver reads and makes the lowered values of a back end whose lane is not its lowered scalar (SPIR-V: an id). */
+export interface LaneCarrier<C, L, T, V> {
+  /** Lane `i` of a lowered operand (a scalar is the same in every lane). */
+  lane(cx: C, lowered: { readonly kind: string }, i: number): L;
+  /** The lowered result of a scalar op's one lane, and of a vector op's lanes. */
+  scalar(lane: L, t: T): V;
+  vector(lanes: L[], t: T): V;
+}
+
+/** `lanewise` for a back end whose lanes `carrier` reads and makes. */
+export function carriedLanewise<C extends { get(v: Value): { readonly kind: string }; typeOf(v: Value): T; poison(op: Op): void; set(v: Value, lowered: V): void }, L, T, V>(
+  rule: (l: LaneInput<C, L, T>) => L,
+  carrier: LaneCarrier<C, L, T, V>,
+): (cx: C, op: Op) => void {
+  return (cx, op) => {
+    const inputs = op.operands.map((v) => cx.get(v));
+    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const result = op.results[0]!;
+    const to = cx.typeOf(result);
+    const from = cx.typeOf(op.operands[op.name.endsWith("select") ? 1 : 0]!);
+    const dialect = dialectOf(op.name);
+    const laneAt = (i: number) => rule({ cx, op, args: inputs.map((l) => carrier.lane(cx, l, i)), from, to, dialect });
+    const n = laneCount(op);
+    if (n === undefined) return cx.set(result, carrier.scalar(laneAt(0), to));
+    const lanes: L[] = [];
+    for (let i = 0; i < n; i++) lanes.push(laneAt(i));
+    cx.set(result, carrier.vector(lanes, to));
+  };
 }
 
 /** `a ⊕ x` for a combining kind (`addf`, `maxsi`, …) through the back end's lane rule of that name (reductions, scans). */

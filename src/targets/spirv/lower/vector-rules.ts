@@ -47,7 +47,7 @@ const LANES: VectorLanes<KernelLowering, Id, ScalarType, Lowered> = {
   equals: (cx, offset, k) => cx.binary(S.IEqual, BOOL, offset, cx.u64(k)),
   select: (cx, t, c, a, x) => cx.select(t, c, a, x),
   combine,
-  fma: (cx, op, t, a, b, acc) => LANE_RULES.fmaf({ cx, op, args: [a, b, acc], argTypes: [t, t, t], result: t }),
+  fma: (cx, op, t, a, b, acc) => LANE_RULES.fmaf({ cx, op, args: [a, b, acc], from: t, to: t, dialect: "vector" }),
 };
 
 const load: OpRule = (cx, op) => {
