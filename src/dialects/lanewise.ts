@@ -7,7 +7,7 @@
  */
 import type { Op, Value } from "../ir/core.js";
 import { opInfo, type OpName } from "./registry.js";
-import { vectorLaneRules, type VectorLaneOp } from "./vector-lanes.js";
+import { vectorLaneRules, type VectorLaneOp, type VectorLanes } from "./vector-lanes.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
 export const INDEX_LANE_RULES: Readonly<Record<string, string>> = {
@@ -188,15 +188,15 @@ type ScalarLane<T> = { readonly kind: "scalar"; readonly t: T; readonly c?: bigi
 type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T };
 
 /**
- * dialects/vector-lanes.ts's rules for a back end whose lanes are its lowered scalars (a
- * constant one knows its value as `c`), combined through its lane rules: a reduction through
- * the rule of its kind, a dot product through `fmaf`.
+ * A back end's lanes for dialects/vector-lanes.ts when they are its lowered scalars (a constant
+ * one knows its value as `c`), combined through its lane rules: a reduction through the rule of
+ * its kind, a dot product through `fmaf`.
  */
-export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
+export function scalarLanes<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
   ix: LaneIndexing<C, S>,
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
-): Record<VectorLaneOp, (cx: C, op: Op) => void> {
-  return vectorLaneRules<C, S, T>({
+): VectorLanes<C, S, T, S | LaneVector<S, T>> {
+  return {
     ...ix,
     select: (cx, _t, c, a, x) => ix.select(cx, c, a, x),
     constant: (_cx, offset) => offset.c,
@@ -213,5 +213,13 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
       if (!fmaf) throw new Error("lanewise lowering: no lane rule 'fmaf'");
       return fmaf({ cx, op, args: [a, b, acc], from: t, to: t, dialect: "vector" });
     },
-  });
+  };
+}
+
+/** dialects/vector-lanes.ts's rules over `scalarLanes(ix, laneRules)`. */
+export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
+  ix: LaneIndexing<C, S>,
+  laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
+): Record<VectorLaneOp, (cx: C, op: Op) => void> {
+  return vectorLaneRules(scalarLanes(ix, laneRules));
 }
