@@ -137,9 +137,11 @@ export function carriedLanewise<C extends { get(v: Value): { readonly kind: stri
   return (cx, op) => {
     const inputs = op.operands.map((v) => cx.get(v));
     if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
-    const result = op.results[0]!;
+    const [result] = op.results;
+    const deciding = op.operands[op.name.endsWith("select") ? 1 : 0];
+    if (!result || !deciding) return cx.poison(op);
     const to = cx.typeOf(result);
-    const from = cx.typeOf(op.operands[op.name.endsWith("select") ? 1 : 0]!);
+    const from = cx.typeOf(deciding);
     const dialect = dialectOf(op.name);
     const laneAt = (i: number) => rule({ cx, op, args: inputs.map((l) => carrier.lane(cx, l, i)), from, to, dialect });
     const n = laneCount(op);
