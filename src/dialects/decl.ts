@@ -139,6 +139,12 @@ export function shape<P extends object>(): P | undefined {
   return undefined;
 }
 
+/** The type rule of an op whose `arity` operands share one type of class `cls`, the result that type or `i1`. */
+export const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
+
+/** The `arith` syntax form with `arity` operands and, optionally, a flag set. */
+export const arith = (arity: number, flags?: FlagSet) => ({ form: "arith", arity, ...(flags ? { flags } : {}) }) as const;
+
 /** The words of a space-separated list, as a union: `Words<"a b">` = `"a" | "b"`. */
 export type Words<S extends string> = S extends `${infer Head} ${infer Tail}` ? Head | Words<Tail> : S;
 

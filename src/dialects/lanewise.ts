@@ -7,7 +7,7 @@
  */
 import type { Op, Value } from "../ir/core.js";
 import { opInfo, type OpName } from "./registry.js";
-import { vectorLaneRules, type VectorLaneOp } from "./vector-lanes.js";
+import { vectorLaneRules, type VectorLaneOp, type VectorLanes } from "./vector-lanes.js";
 
 /** `index.*` op suffix → the lane rule that computes it (index ops are signed; offset only adds and compares). */
 export const INDEX_LANE_RULES: Readonly<Record<string, string>> = {
@@ -96,19 +96,60 @@ export function lanewiseEntries<C extends LanewiseContext<S, T>, S extends { rea
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
   indexRules: Readonly<Record<string, string>> = INDEX_LANE_RULES,
 ): Partial<Record<OpName, (cx: C, op: Op) => void>> {
+  return lanewiseTable(laneRules, indexRules, lanewise);
+}
+
+/** `lanewiseEntries` with the driver `wrap` (`lanewise`, or `carriedLanewise` over a back end's carrier). */
+export function lanewiseTable<C, L, T>(
+  laneRules: Readonly<Record<string, (l: LaneInput<C, L, T>) => L>>,
+  indexRules: Readonly<Record<string, string>>,
+  wrap: (rule: (l: LaneInput<C, L, T>) => L) => (cx: C, op: Op) => void,
+): Partial<Record<OpName, (cx: C, op: Op) => void>> {
   const entries: Partial<Record<OpName, (cx: C, op: Op) => void>> = {};
   const wrapped = new Map<string, (cx: C, op: Op) => void>();
   const ruleFor = (name: string) => {
     const rule = laneRules[name];
     if (!rule) throw new Error(`lanewise lowering: no lane rule '${name}'`);
     let w = wrapped.get(name);
-    if (!w) wrapped.set(name, (w = lanewise(rule)));
+    if (!w) wrapped.set(name, (w = wrap(rule)));
     return w;
   };
   for (const name of Object.keys(laneRules)) if (opInfo(`scalar.${name}`)) entries[`scalar.${name}` as OpName] = ruleFor(name);
   for (const [suffix, name] of Object.entries(indexRules)) entries[`index.${suffix}` as OpName] = ruleFor(name);
   for (const name of Object.keys(laneRules)) if (opInfo(`vector.${name}`)) entries[`vector.${name}` as OpName] = ruleFor(name);
   return entries;
+}
+
+/** How the lanewise driver reads and makes the lowered values of a back end whose lane is not its lowered scalar (SPIR-V: an id). */
+export interface LaneCarrier<C, L, T, V> {
+  /** Lane `i` of a lowered operand (a scalar is the same in every lane). */
+  lane(cx: C, lowered: { readonly kind: string }, i: number): L;
+  /** The lowered result of a scalar op's one lane, and of a vector op's lanes. */
+  scalar(lane: L, t: T): V;
+  vector(lanes: L[], t: T): V;
+}
+
+/** `lanewise` for a back end whose lanes `carrier` reads and makes. */
+export function carriedLanewise<C extends { get(v: Value): { readonly kind: string }; typeOf(v: Value): T; poison(op: Op): void; set(v: Value, lowered: V): void }, L, T, V>(
+  rule: (l: LaneInput<C, L, T>) => L,
+  carrier: LaneCarrier<C, L, T, V>,
+): (cx: C, op: Op) => void {
+  return (cx, op) => {
+    const inputs = op.operands.map((v) => cx.get(v));
+    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
+    const [result] = op.results;
+    const deciding = op.operands[op.name.endsWith("select") ? 1 : 0];
+    if (!result || !deciding) return cx.poison(op);
+    const to = cx.typeOf(result);
+    const from = cx.typeOf(deciding);
+    const dialect = dialectOf(op.name);
+    const laneAt = (i: number) => rule({ cx, op, args: inputs.map((l) => carrier.lane(cx, l, i)), from, to, dialect });
+    const n = laneCount(op);
+    if (n === undefined) return cx.set(result, carrier.scalar(laneAt(0), to));
+    const lanes: L[] = [];
+    for (let i = 0; i < n; i++) lanes.push(laneAt(i));
+    cx.set(result, carrier.vector(lanes, to));
+  };
 }
 
 /** `a ⊕ x` for a combining kind (`addf`, `maxsi`, …) through the back end's lane rule of that name (reductions, scans). */
@@ -149,15 +190,15 @@ type ScalarLane<T> = { readonly kind: "scalar"; readonly t: T; readonly c?: bigi
 type LaneVector<S, T> = { readonly kind: "vector"; readonly lanes: readonly S[]; readonly t: T };
 
 /**
- * dialects/vector-lanes.ts's rules for a back end whose lanes are its lowered scalars (a
- * constant one knows its value as `c`), combined through its lane rules: a reduction through
- * the rule of its kind, a dot product through `fmaf`.
+ * A back end's lanes for dialects/vector-lanes.ts when they are its lowered scalars (a constant
+ * one knows its value as `c`), combined through its lane rules: a reduction through the rule of
+ * its kind, a dot product through `fmaf`.
  */
-export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
+export function scalarLanes<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
   ix: LaneIndexing<C, S>,
   laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
-): Record<VectorLaneOp, (cx: C, op: Op) => void> {
-  return vectorLaneRules<C, S, T>({
+): VectorLanes<C, S, T, S | LaneVector<S, T>> {
+  return {
     ...ix,
     select: (cx, _t, c, a, x) => ix.select(cx, c, a, x),
     constant: (_cx, offset) => offset.c,
@@ -174,5 +215,13 @@ export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends
       if (!fmaf) throw new Error("lanewise lowering: no lane rule 'fmaf'");
       return fmaf({ cx, op, args: [a, b, acc], from: t, to: t, dialect: "vector" });
     },
-  });
+  };
+}
+
+/** dialects/vector-lanes.ts's rules over `scalarLanes(ix, laneRules)`. */
+export function scalarizedVectorRules<C extends LanewiseContext<S, T>, S extends ScalarLane<T>, T>(
+  ix: LaneIndexing<C, S>,
+  laneRules: Readonly<Record<string, (l: LaneInput<C, S, T>) => S>>,
+): Record<VectorLaneOp, (cx: C, op: Op) => void> {
+  return vectorLaneRules(scalarLanes(ix, laneRules));
 }

@@ -13,10 +13,14 @@ export function layoutLowering<C extends { set(v: Value, l: LoweredLayout<S>): v
   scalar: (cx: C, v: Value) => S,
 ): Record<"encoding.layout.dense" | "encoding.layout.strided", (cx: C, op: Op) => void> {
   return {
-    "encoding.layout.dense": (cx, op) => cx.set(op.results[0]!, { kind: "layout", strides: undefined }),
+    "encoding.layout.dense": (cx, op) => {
+      const [result] = op.results;
+      if (result) cx.set(result, { kind: "layout", strides: undefined });
+    },
     "encoding.layout.strided": (cx, op) => {
+      const [result] = op.results;
       const strides = (propOf(op, "strides") ?? []).map((x) => (typeof x === "bigint" ? index(cx, x) : scalar(cx, x)));
-      cx.set(op.results[0]!, { kind: "layout", strides });
+      if (result) cx.set(result, { kind: "layout", strides });
     },
   };
 }

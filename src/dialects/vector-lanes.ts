@@ -130,6 +130,23 @@ export function vectorLaneRules<C extends VectorLaneContext<V>, L, T, V = unknow
 }
 
 /**
+ * `vector.iota`: lane i = base + i·step, wrapping like the back end's `muli` and `addi` lane
+ * rules (the index domain is 64-bit); `int` makes the integer constant i of the element type.
+ */
+export function vectorIota<C extends VectorLaneContext<V>, L, T, V>(ix: VectorLanes<C, L, T, V>, int: (cx: C, t: T, n: bigint) => L): (cx: C, op: Op) => void {
+  return (cx, op) => {
+    const [base, step] = op.operands, [result] = op.results;
+    if (!base || !step || !result) return cx.poison(op);
+    const t = ix.laneType(cx, result);
+    const first = ix.scalar(cx, base), by = ix.scalar(cx, step);
+    const n = result.type.kind === "vector" ? result.type.shape.reduce((a, x) => a * x, 1) : 1;
+    const lanes: L[] = [];
+    for (let i = 0; i < n; i++) lanes.push(i === 0 ? first : ix.combine(cx, op, "addi", t, first, ix.combine(cx, op, "muli", t, by, int(cx, t, BigInt(i)))));
+    cx.set(result, ix.vector(lanes, t));
+  };
+}
+
+/**
  * View indices of each lane of a vector access of `shape` at `origin`: the vector axes walk
  * the trailing view axes, `step(i, n)` adding `n` to the index `i` (last axis first, the
  * instruction order the back ends have always emitted).

@@ -1,9 +1,7 @@
 /** The `scalar` dialect (language.md §4.3): integer and float values. */
-import { family, op, shape, type ArithProps, type AssumeProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type TypeClass, type TypeRule } from "../decl.js";
+import { arith, family, op, shape, uniform, type ArithProps, type AssumeProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type TypeRule } from "../decl.js";
 
 const CDF = "CDF";
-const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
-const arith = (arity: number, flags?: "ovf" | "fm") => ({ form: "arith", arity, ...(flags ? { flags } : {}) }) as const;
 const conversion = (from: "I" | "F" | "S", to: "I" | "F" | "S", width: "wider" | "narrower" | "equal" | "any"): TypeRule => ({ kind: "conversion", from, to, width });
 const cast = { form: "cast" } as const;
 

@@ -1,5 +1,5 @@
 /** The `scf` dialect (language.md §4.4): structured control flow. */
-import { op, shape, type Annotated, type Value } from "../decl.js";
+import { arith, op, shape, type Annotated, type Value } from "../decl.js";
 
 const custom = { form: "custom" } as const;
 
@@ -14,5 +14,5 @@ export const SCF_OPS = {
   /** operands [cond, ...forwarded] */
   "scf.condition": op({ operands: { min: 1 }, results: 0, placement: "DF", pure: true, terminator: true, syntax: custom }),
   /** operands [c, a, b] */
-  "scf.select": op({ operands: 3, results: 1, placement: "CDF", pure: true, syntax: { form: "arith", arity: 3 } }),
+  "scf.select": op({ operands: 3, results: 1, placement: "CDF", pure: true, syntax: arith(3) }),
 } as const;

@@ -1,13 +1,11 @@
 /** The `vector` dialect (language.md §4.7): register lane grids. */
-import { family, op, shape, type Annotated, type ArithProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type EvalValue, type IndexedProps, type Lane, type TypeClass } from "../decl.js";
+import { arith, family, op, shape, uniform, type Annotated, type ArithProps, type CompareProps, type FloatPredicate, type IntPredicate, type ConstantProps, type EvalValue, type IndexedProps, type Lane } from "../decl.js";
 import { indexMadd, Undefined } from "../index/semantics.js";
 import { fmaf, INT_WIDTHS, isFloatName, isIntName } from "../scalar/semantics.js";
 import type { Type } from "../../ir/types.js";
 import { CONVERSIONS } from "./scalar.js";
 
 const DF = "DF";
-const uniform = (arity: number, cls: TypeClass, result: "same" | "i1" = "same") => ({ kind: "uniform", arity, cls, result }) as const;
-const arith = (arity: number, flags?: "ovf" | "fm") => ({ form: "arith", arity, ...(flags ? { flags } : {}) }) as const;
 const custom = { form: "custom" } as const;
 const convert = (name: keyof typeof CONVERSIONS) => op({ operands: 1, results: 1, placement: DF, pure: true, syntax: { form: "cast" }, types: CONVERSIONS[name] });
 

@@ -9,8 +9,8 @@ import type { Op } from "../../../ir/core.js";
 import type { VectorType } from "../../../ir/types.js";
 import { BYTES, type KernelLowering, type Lowered, type Rule, type Scalar } from "./context.js";
 import { LANE_RULES, select } from "./lanes.js";
-import { scalarizedVectorRules, type LaneIndexing } from "../../../dialects/lanewise.js";
-import { laneIndices } from "../../../dialects/vector-lanes.js";
+import { scalarLanes, type LaneIndexing } from "../../../dialects/lanewise.js";
+import { laneIndices, vectorIota, vectorLaneRules } from "../../../dialects/vector-lanes.js";
 import { elementAddress, elementAlignment, indexMultiples, indexScalars, loadElement, memoryType, storeElement, type ViewValue } from "./rules-memory.js";
 
 type VectorValue = Extract<Lowered, { kind: "vector" }>;
@@ -72,23 +72,11 @@ const store: Rule = (cx, op) => {
   laneIndices(origin, shape, (i, n) => cx.add64(i, cx.i64(n))).forEach((idx, lane) => storeElement(cx, view, elementAddress(cx, view, idx), v.lanes[lane]!));
 };
 
-/** Lane i = base + i·step, wrapping like `index.madd` (64-bit index domain). */
-const iota: Rule = (cx, op) => {
-  const result = op.results[0]!;
-  const t = cx.typeOf(result);
-  const base = cx.scalar(op.operands[0]!), step = cx.scalar(op.operands[1]!);
-  const n = (result.type as VectorType).shape.reduce((x, y) => x * y, 1);
-  const mul = LANE_RULES.muli!, add = LANE_RULES.addi!;
-  const lanes: Scalar[] = [];
-  for (let i = 0; i < n; i++) {
-    lanes.push(i === 0 ? base : add({ cx, op, args: [base, mul({ cx, op, args: [step, cx.int(t, BigInt(i))], from: t, to: t })], from: t, to: t }));
-  }
-  cx.set(result, { kind: "vector", lanes, t });
-};
+const LANES = scalarLanes(INDEXING, LANE_RULES);
 
 export const VECTOR_RULES = {
-  "vector.iota": iota,
-  ...scalarizedVectorRules(INDEXING, LANE_RULES),
+  "vector.iota": vectorIota(LANES, (cx, t, n) => cx.int(t, n)),
+  ...vectorLaneRules(LANES),
   "vector.load": load,
   "vector.store": store,
 } as const satisfies Record<string, Rule>;

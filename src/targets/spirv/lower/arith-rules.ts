@@ -6,32 +6,29 @@
 import type { Op } from "../../../ir/core.js";
 import { Op as S } from "../spec.js";
 import type { KernelLowering, Lowered, OpRule } from "./context.js";
-import { INDEX_RULE_NAMES, LANE_RULES, laneRule, type LaneName, type LaneRule } from "./lanes.js";
-import { namesWithPrefix, type OpName } from "../../../dialects/registry.js";
+import { INDEX_RULE_NAMES, LANE_RULES, type LaneName, type LaneRule } from "./lanes.js";
+import type { OpName } from "../../../dialects/registry.js";
 import { numericLiteral } from "../../../dialects/lowering.js";
-import { laneCount } from "../../../dialects/lanewise.js";
+import { carriedLanewise, combineLanes, lanewiseTable, type LaneCarrier } from "../../../dialects/lanewise.js";
+import type { Id } from "../instructions.js";
+import type { ScalarType } from "../module.js";
 
-/** Applies a lane rule to a scalar op, or lane by lane to a vector op. */
+type ScalarValue = Extract<Lowered, { kind: "scalar" }>;
+type VectorValue = Extract<Lowered, { kind: "vector" }>;
+
+/** SPIR-V's lanes for the lanewise driver: ids (an operand that is neither a scalar nor a vector gives a fresh, unused one). */
+const CARRIER: LaneCarrier<KernelLowering, Id, ScalarType, Lowered> = {
+  lane: (cx, l, i) => (l.kind === "vector" ? (l as VectorValue).lanes[i]! : l.kind === "scalar" ? (l as ScalarValue).id : cx.module.id()),
+  scalar: (id, type) => ({ kind: "scalar", id, type }),
+  vector: (lanes, type) => ({ kind: "vector", lanes, type }),
+};
+
+/** Applies a lane rule to a scalar op, or lane by lane to a vector op (dialects/lanewise.ts's driver). */
 export function lanewise(rule: LaneRule): OpRule {
-  return (cx, op) => {
-    const inputs = op.operands.map((v) => cx.get(v));
-    if (inputs.some((l) => l.kind === "invalid")) return cx.poison(op);
-    const result = op.results[0]!;
-    const resultType = cx.scalarType(result.type);
-    const argTypes = op.operands.map((v) => cx.scalarType(v.type));
-    const laneId = (l: Lowered, i: number) => (l.kind === "vector" ? l.lanes[i]! : l.kind === "scalar" ? l.id : cx.module.id());
-    const n = laneCount(op);
-    if (n === undefined) {
-      cx.set(result, { kind: "scalar", id: rule({ cx, op, args: inputs.map((l) => laneId(l, 0)), argTypes, result: resultType }), type: resultType });
-      return;
-    }
-    const lanes = [];
-    for (let i = 0; i < n; i++) lanes.push(rule({ cx, op, args: inputs.map((l) => laneId(l, i)), argTypes, result: resultType }));
-    cx.set(result, { kind: "vector", lanes, type: resultType });
-  };
+  return carriedLanewise(rule, CARRIER);
 }
 
-const selectLane: LaneRule = ({ cx, args: [c, a, b], result }) => cx.select(result, c!, a!, b!);
+const selectLane: LaneRule = ({ cx, args: [c, a, b], to }) => cx.select(to, c!, a!, b!);
 
 const constantRule: OpRule = (cx, op) => {
   const result = op.results[0]!;
@@ -69,33 +66,15 @@ export function sameLowered(a: Lowered, b: Lowered): boolean {
   return false;
 }
 
-/** Ops of a dialect whose suffix names a lane rule (`scalar.addi`, `vector.fmaf`, ...). */
-type LanewiseOf<D extends string> = Extract<OpName, `${D}.${LaneName}`>;
-
-/** Every declared `prefix.X` with a lane rule `X`, lowered lanewise. */
-function lanewiseFamily<D extends "scalar" | "vector">(dialect: D): Record<LanewiseOf<D>, OpRule> {
-  const out: Record<string, OpRule> = {};
-  for (const name of namesWithPrefix(`${dialect}.`)) {
-    const rule = laneRule(name.slice(dialect.length + 1));
-    if (rule) out[name] = lanewise(rule);
-  }
-  // Built from the same name filter the type states.
-  return out as Record<LanewiseOf<D>, OpRule>;
-}
-
-function indexRules(): Record<keyof typeof INDEX_RULE_NAMES extends infer S extends string ? `index.${S}` : never, OpRule> {
-  const out: Record<string, OpRule> = {};
-  for (const [n, rule] of Object.entries(INDEX_RULE_NAMES)) out[`index.${n}`] = lanewise(LANE_RULES[rule]);
-  return out as ReturnType<typeof indexRules>;
-}
+/** The ops of a lane rule: `scalar.X` and `vector.X` for a rule `X`, `index.*` through INDEX_RULE_NAMES. */
+type LanewiseOp = Extract<OpName, `${"scalar" | "vector"}.${LaneName}`> | `index.${keyof typeof INDEX_RULE_NAMES}`;
 
 export const ARITH_RULES = {
   "index.constant": constantRule,
   "scalar.constant": constantRule,
   "vector.constant": constantRule,
-  ...lanewiseFamily("scalar"),
-  ...indexRules(),
-  ...lanewiseFamily("vector"),
+  // Built from the registry with the same name filter the type states.
+  ...(lanewiseTable(LANE_RULES, INDEX_RULE_NAMES, lanewise) as Record<LanewiseOp, OpRule>),
   "vector.select": lanewise(selectLane),
   "scf.select": scfSelect,
   "index.assume": identityRule,
@@ -103,9 +82,6 @@ export const ARITH_RULES = {
 } satisfies Partial<Record<OpName, OpRule>>;
 
 /** Used by reductions: combine two scalars of type `t` with a combining kind. */
-export function combine(cx: KernelLowering, op: Op, kind: string, t: Parameters<LaneRule>[0]["result"], a: number, b: number): number {
-  const rule = laneRule(kind);
-  if (!rule) throw new Error(`SPIR-V lowering: unknown combining kind '${kind}'`);
-  return rule({ cx, op, args: [a, b], argTypes: [t, t], result: t });
+export function combine(cx: KernelLowering, op: Op, kind: string, t: ScalarType, a: Id, b: Id): Id {
+  return combineLanes(LANE_RULES, cx, op, kind, t, a, b);
 }
-

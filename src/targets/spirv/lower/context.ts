@@ -192,6 +192,11 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
 
   /** Marks every result of `op` invalid (after an error). */
 
+  /** The scalar carrier of a value's type (its element type for a vector). */
+  typeOf(v: Value): ScalarType {
+    return this.scalarType(v.type);
+  }
+
   /** The scalar carrier of a primitive type (callers have run `checkTypes`). */
   scalarType(t: Type): ScalarType {
     const name = t.kind === "prim" ? t.name : t.element.name;

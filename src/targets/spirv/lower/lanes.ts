@@ -6,20 +6,15 @@
  * counts), the rule spells the Loom meaning out with exact instruction sequences.
  */
 import type { OpName } from "../../../dialects/registry.js";
-import { indexCastKind } from "../../../dialects/lanewise.js";
+import { indexCastKind, type LaneInput } from "../../../dialects/lanewise.js";
 import type { Op } from "../../../ir/core.js";
 import type { Id } from "../instructions.js";
 import { BOOL, U32, U64, type ScalarType } from "../module.js";
 import { Glsl, Op as S } from "../spec.js";
 import type { KernelLowering } from "./context.js";
 
-export interface Lane {
-  readonly cx: KernelLowering;
-  readonly op: Op;
-  readonly args: readonly Id[];
-  readonly argTypes: readonly ScalarType[];
-  readonly result: ScalarType;
-}
+/** What a lane rule sees (dialects/lanewise.ts): the lanes' operand ids, the deciding operand type (`from`) and the result type (`to`). */
+export type Lane = LaneInput<KernelLowering, Id, ScalarType>;
 export type LaneRule = (l: Lane) => Id;
 
 const isBool = (t: ScalarType) => t.kind === "bool";
@@ -38,7 +33,7 @@ function f(cx: KernelLowering, t: ScalarType, v: number): Id {
  * any other divisor is OpSDiv/OpSRem.
  */
 function indexDivision(kind: "div" | "rem"): LaneRule {
-  return ({ cx, args: [a, b], result }) => {
+  return ({ cx, args: [a, b], to: result }) => {
     const d = cx.constValue(b!);
     if (d !== undefined && d > 0n && (d & (d - 1n)) === 0n) {
       if (kind === "rem") return d === 1n ? cx.int(result, 0n) : cx.binary(S.BitwiseAnd, result, a!, cx.int(result, d - 1n));
@@ -49,7 +44,7 @@ function indexDivision(kind: "div" | "rem"): LaneRule {
 }
 
 function intBinary(opcode: Parameters<KernelLowering["binary"]>[0], onBool: "ne" | "and" | "or" | "first" | "false"): LaneRule {
-  return ({ cx, args: [a, b], result }) => {
+  return ({ cx, args: [a, b], to: result }) => {
     if (!isBool(result)) return cx.binary(opcode, result, a!, b!);
     switch (onBool) {
       case "ne": return cx.binary(S.LogicalNotEqual, BOOL, a!, b!);
@@ -63,7 +58,7 @@ function intBinary(opcode: Parameters<KernelLowering["binary"]>[0], onBool: "ne"
 
 function minMaxInt(cmp: "slt" | "sgt" | "ult" | "ugt", onBool: "and" | "or"): LaneRule {
   const opcode = ({ slt: S.SLessThan, sgt: S.SGreaterThan, ult: S.ULessThan, ugt: S.UGreaterThan } as const)[cmp];
-  return ({ cx, args: [a, b], result }) => {
+  return ({ cx, args: [a, b], to: result }) => {
     if (isBool(result)) return cx.binary(onBool === "and" ? S.LogicalAnd : S.LogicalOr, BOOL, a!, b!);
     return cx.select(result, cx.binary(opcode, BOOL, a!, b!), a!, b!);
   };
@@ -71,7 +66,7 @@ function minMaxInt(cmp: "slt" | "sgt" | "ult" | "ugt", onBool: "and" | "or"): La
 
 /** `a / b` rounded up (ceil) or down (floor) from the truncating quotient. */
 function roundedDivision(kind: "ceilsi" | "ceilui" | "floorsi"): LaneRule {
-  return ({ cx, args: [a, b], result: t }) => {
+  return ({ cx, args: [a, b], to: t }) => {
     if (isBool(t)) return a!;
     const zero = cx.int(t, 0n), one = cx.int(t, 1n);
     if (kind === "ceilui") {
@@ -90,8 +85,8 @@ function roundedDivision(kind: "ceilsi" | "ceilui" | "floorsi"): LaneRule {
   };
 }
 
-const negi: LaneRule = ({ cx, args: [a], result }) => (isBool(result) ? a! : cx.unary(S.SNegate, result, a!));
-const absi: LaneRule = ({ cx, args: [a], result }) => {
+const negi: LaneRule = ({ cx, args: [a], to: result }) => (isBool(result) ? a! : cx.unary(S.SNegate, result, a!));
+const absi: LaneRule = ({ cx, args: [a], to: result }) => {
   if (isBool(result)) return a!;
   const negative = cx.binary(S.SLessThan, BOOL, a!, cx.int(result, 0n));
   return cx.select(result, negative, cx.unary(S.SNegate, result, a!), a!);
@@ -115,7 +110,7 @@ const INT_PREDICATES: Readonly<Record<string, [opcode: Parameters<KernelLowering
   uge: [S.UGreaterThanEqual, false],
 };
 
-const cmpi: LaneRule = ({ cx, op, args: [a, b], argTypes: [t] }) => {
+const cmpi: LaneRule = ({ cx, op, args: [a, b], from: t }) => {
   const pred = String(op.props.predicate);
   const entry = INT_PREDICATES[pred];
   if (!entry) throw new Error(`SPIR-V lowering: unknown integer predicate '${pred}'`);
@@ -172,8 +167,8 @@ const madd: LaneRule = ({ cx, args: [a, b, c] }) => cx.binary(S.IAdd, U64, cx.bi
 
 // ---- floats -------------------------------------------------------------------------------
 
-const floatBinary = (opcode: Parameters<KernelLowering["binary"]>[0]): LaneRule => ({ cx, args: [a, b], result }) => cx.binary(opcode, result, a!, b!);
-const glslLane = (inst: number): LaneRule => ({ cx, args, result }) => cx.glsl(inst, result, ...args);
+const floatBinary = (opcode: Parameters<KernelLowering["binary"]>[0]): LaneRule => ({ cx, args: [a, b], to: result }) => cx.binary(opcode, result, a!, b!);
+const glslLane = (inst: number): LaneRule => ({ cx, args, to: result }) => cx.glsl(inst, result, ...args);
 
 /**
  * Trunc/RoundEven keeping the operand's sign on a zero result (trunc(−0.25) = −0). Rounding to
@@ -187,12 +182,12 @@ function integralKeepingSign(cx: KernelLowering, inst: number, t: ScalarType, a:
   const sign = cx.binary(S.BitwiseAnd, it, cx.unary(S.Bitcast, it, a), cx.int(it, 1n << 63n));
   return cx.unary(S.Bitcast, t, cx.binary(S.BitwiseOr, it, cx.unary(S.Bitcast, it, r), sign));
 }
-const signKeepingLane = (inst: number): LaneRule => ({ cx, args: [a], result }) => integralKeepingSign(cx, inst, result, a!);
+const signKeepingLane = (inst: number): LaneRule => ({ cx, args: [a], to: result }) => integralKeepingSign(cx, inst, result, a!);
 
 /** GLSL.std.450 transcendental functions exist for 16- and 32-bit floats only. */
 function transcendental(inst: number): LaneRule {
   return (l) => {
-    if (l.result.kind === "float" && l.result.width === 64) {
+    if (l.to.kind === "float" && l.to.width === 64) {
       l.cx.unsupported(l.op, `'${l.op.name}' on f64`, "GLSL.std.450 transcendental functions take 16- or 32-bit floats");
       return l.cx.module.id();
     }
@@ -222,12 +217,12 @@ function orderedZeros(cx: KernelLowering, isMin: boolean, t: ScalarType, a: Id, 
 }
 
 /** C fmin/fmax (NMin/NMax skip a NaN operand) with −0 < +0, which NMin/NMax leave open. */
-const numMinMax = (isMin: boolean): LaneRule => ({ cx, args: [a, b], result: t }) =>
+const numMinMax = (isMin: boolean): LaneRule => ({ cx, args: [a, b], to: t }) =>
   orderedZeros(cx, isMin, t, a!, b!, cx.glsl(isMin ? Glsl.NMin : Glsl.NMax, t, a!, b!));
 
 /** IEEE 754-2019 minimum/maximum: NaN propagates, −0 < +0. */
 function minimumMaximum(isMin: boolean): LaneRule {
-  return ({ cx, args: [a, b], result: t }) => {
+  return ({ cx, args: [a, b], to: t }) => {
     const anyNan = cx.binary(S.LogicalOr, BOOL, cx.unary(S.IsNan, BOOL, a!), cx.unary(S.IsNan, BOOL, b!));
     const pick = cx.select(t, cx.binary(isMin ? S.FOrdLessThan : S.FOrdGreaterThan, BOOL, a!, b!), a!, b!);
     const ordered = orderedZeros(cx, isMin, t, a!, b!, pick);
@@ -235,7 +230,7 @@ function minimumMaximum(isMin: boolean): LaneRule {
   };
 }
 
-const copysignf: LaneRule = ({ cx, op, args: [a, b], result: t }) => {
+const copysignf: LaneRule = ({ cx, op, args: [a, b], to: t }) => {
   const it = intOfWidth(t);
   if (it.kind === "int" && it.width === 16 && !cx.requireFeature(op, "shaderInt16", "'copysignf' on f16 (needs 16-bit integers)")) return cx.module.id();
   if (it.kind === "int" && it.width === 64 && !cx.requireFeature(op, "shaderInt64", "'copysignf' on f64 (needs 64-bit integers)")) return cx.module.id();
@@ -250,7 +245,7 @@ const copysignf: LaneRule = ({ cx, op, args: [a, b], result: t }) => {
  * Ties to even. f64 is spelled with Trunc (lavapipe's f64 RoundEven rounds 1.5 to 1): `t` odd
  * is `t/2` not integral, exact below 2^53 (larger values are integral, so `d = 0`).
  */
-const roundevenf: LaneRule = ({ cx, args: [a], result: t }) => {
+const roundevenf: LaneRule = ({ cx, args: [a], to: t }) => {
   if (t.kind !== "float" || t.width !== 64) return cx.glsl(Glsl.RoundEven, t, a!);
   const tr = integralKeepingSign(cx, Glsl.Trunc, t, a!);
   const d = cx.glsl(Glsl.FAbs, t, cx.binary(S.FSub, t, a!, tr));
@@ -262,7 +257,7 @@ const roundevenf: LaneRule = ({ cx, args: [a], result: t }) => {
 };
 
 /** C `round`: ties away from zero (GLSL Round leaves ties implementation-defined). */
-const roundf: LaneRule = ({ cx, args: [a], result: t }) => {
+const roundf: LaneRule = ({ cx, args: [a], to: t }) => {
   const tr = integralKeepingSign(cx, Glsl.Trunc, t, a!);
   const frac = cx.glsl(Glsl.FAbs, t, cx.binary(S.FSub, t, a!, tr));
   const up = cx.binary(S.FOrdGreaterThanEqual, BOOL, frac, f(cx, t, 0.5));
@@ -274,7 +269,7 @@ const ERF_AS = [0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.06140542
 
 /** erf in f32: a Taylor series below 0.5, Abramowitz–Stegun 7.1.26 above (|error| < 1.5e-7). */
 const erff: LaneRule = (l) => {
-  const { cx, op, args: [a0], result: t } = l;
+  const { cx, op, args: [a0], to: t } = l;
   if (t.kind === "float" && t.width === 64) {
     cx.unsupported(op, "'erff' on f64", "the SPIR-V backend evaluates erf in 32-bit floats");
     return cx.module.id();
@@ -333,7 +328,7 @@ function toBool(cx: KernelLowering, x: Id, t: ScalarType): Id {
 
 /** A conversion instruction, with i1 on either side spelled as select / bit test. */
 function convert(opcode: Parameters<KernelLowering["unary"]>[0], signed: boolean): LaneRule {
-  return ({ cx, args: [a], argTypes: [from], result: to }) => {
+  return ({ cx, args: [a], from, to }) => {
     if (isBool(from!)) return fromBool(cx, a!, to, signed);
     if (isBool(to)) return toBool(cx, a!, from!);
     if (from!.kind === to.kind && from!.width === to.width) return a!;
@@ -347,7 +342,7 @@ function convert(opcode: Parameters<KernelLowering["unary"]>[0], signed: boolean
   };
 }
 
-const bitcast: LaneRule = ({ cx, args: [a], argTypes: [from], result: to }) =>
+const bitcast: LaneRule = ({ cx, args: [a], from, to }) =>
   from!.kind === to.kind ? a! : cx.unary(S.Bitcast, to, a!);
 
 /** `index.cast` (language.md §4.2): sign-extend into index, zero-extend into offset, truncate out. */
@@ -398,7 +393,7 @@ export const LANE_RULES = {
   mulf: floatBinary(S.FMul),
   divf: floatBinary(S.FDiv),
   remf: floatBinary(S.FRem),
-  negf: ({ cx, args: [a], result }) => cx.unary(S.FNegate, result, a!),
+  negf: ({ cx, args: [a], to: result }) => cx.unary(S.FNegate, result, a!),
   absf: glslLane(Glsl.FAbs),
   copysignf,
   fmaf: glslLane(Glsl.Fma),
@@ -437,11 +432,6 @@ export const LANE_RULES = {
 } as const satisfies Readonly<Record<string, LaneRule>>;
 
 export type LaneName = keyof typeof LANE_RULES;
-
-/** The lane rule of a name that may not be one (combining kinds), or undefined. */
-export function laneRule(name: string): LaneRule | undefined {
-  return Object.hasOwn(LANE_RULES, name) ? LANE_RULES[name as LaneName] : undefined;
-}
 
 /** `index.*` ops lowered lanewise. */
 type IndexLanewise = Exclude<Extract<OpName, `index.${string}`>, "index.constant" | "index.assume">;

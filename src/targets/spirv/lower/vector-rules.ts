@@ -9,7 +9,7 @@
 import type { OpName } from "../../../dialects/registry.js";
 import type { Op } from "../../../ir/core.js";
 import type { VectorType } from "../../../ir/types.js";
-import { laneIndices, vectorLaneRules, type VectorLanes } from "../../../dialects/vector-lanes.js";
+import { laneIndices, vectorIota, vectorLaneRules, type VectorLanes } from "../../../dialects/vector-lanes.js";
 import * as I from "../instructions.js";
 import type { Id } from "../instructions.js";
 import { BOOL, type ScalarType } from "../module.js";
@@ -47,7 +47,7 @@ const LANES: VectorLanes<KernelLowering, Id, ScalarType, Lowered> = {
   equals: (cx, offset, k) => cx.binary(S.IEqual, BOOL, offset, cx.u64(k)),
   select: (cx, t, c, a, x) => cx.select(t, c, a, x),
   combine,
-  fma: (cx, op, t, a, b, acc) => LANE_RULES.fmaf({ cx, op, args: [a, b, acc], argTypes: [t, t, t], result: t }),
+  fma: (cx, op, t, a, b, acc) => LANE_RULES.fmaf({ cx, op, args: [a, b, acc], from: t, to: t, dialect: "vector" }),
 };
 
 const load: OpRule = (cx, op) => {
@@ -94,19 +94,8 @@ const store: OpRule = (cx, op) => {
   });
 };
 
-/** Lane i = base + i·step (integer wrap-around; the index domain is 64-bit). */
-const iota: OpRule = (cx, op) => {
-  const result = op.results[0]!;
-  const t = cx.scalarType(result.type);
-  const base = cx.scalar(op.operands[0]!), step = cx.scalar(op.operands[1]!);
-  const n = (result.type as VectorType).shape.reduce((x, y) => x * y, 1);
-  const lanes: Id[] = [];
-  for (let i = 0; i < n; i++) lanes.push(i === 0 ? base : cx.binary(S.IAdd, t, base, cx.binary(S.IMul, t, step, cx.int(t, BigInt(i)))));
-  cx.set(result, { kind: "vector", lanes, type: t });
-};
-
 export const VECTOR_RULES = {
-  "vector.iota": iota,
+  "vector.iota": vectorIota(LANES, (cx, t, n) => cx.int(t, n)),
   ...vectorLaneRules(LANES),
   "vector.load": load,
   "vector.store": store,
