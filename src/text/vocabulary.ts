@@ -26,8 +26,9 @@ export const PREDICATE_ARITY: Readonly<Record<string, number>> = {
   finite: 1,
 };
 
-export const INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"] as const;
-export const FLOAT_PREDICATES = ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno"] as const;
+// The compare predicates are the semantics' own lists (one spelling for the parser, the folder and the back ends).
+export { COMPARE_PREDICATES as INT_PREDICATES } from "../dialects/index/semantics.js";
+export { CMPF_PREDICATES as FLOAT_PREDICATES } from "../dialects/scalar/semantics.js";
 export const INT_COMBINING = ["addi", "muli", "minsi", "maxsi", "minui", "maxui", "andi", "ori", "xori"] as const;
 export const FLOAT_COMBINING = ["addf", "mulf", "minimumf", "maximumf", "minnumf", "maxnumf"] as const;
 export const COMBINING = [...INT_COMBINING, ...FLOAT_COMBINING] as const;
