@@ -92,6 +92,13 @@ class OpTypes {
     this.ctx.report(D.resultConstraint, this.op.span, [msg]);
     return false;
   }
+  /** `a` and `b` are vectors of one rank (and element, unless `anyElement`) whose extents differ: SHAPE/002, reported. */
+  extents(a: Type, b: Type, msg: string, anyElement = false): boolean {
+    if (!isVector(a) || !isVector(b) || a.shape.length !== b.shape.length || a.shape.every((d, i) => d === b.shape[i])) return false;
+    if (!anyElement && !typeEquals(a.element, b.element)) return false;
+    this.ctx.report(D.extentMismatch, this.op.span, [msg]);
+    return true;
+  }
   /** Operand `i` must satisfy `ok`; `what` completes "operand #i of X must be ...". */
   operandIs(i: number, ok: (t: Type) => boolean, what: string): boolean {
     const v = this.op.operands[i];
@@ -229,7 +236,11 @@ function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
     return operand ? c.operandIs(check.operand, (t) => inClass(t, check.is), what) : c.resultIs(check.result, (t) => inClass(t, check.is), what);
   }
   const role = operand ? "operand" : "result";
-  if ("sameAs" in check) return c.same(v, refValue(op, check.sameAs)?.type, role);
+  if ("sameAs" in check) {
+    const t = refValue(op, check.sameAs)?.type;
+    if (t && c.extents(v.type, t, `${role} '%${v.name}' of ${op.name} is ${s(v.type)}, expected ${s(t)}`)) return false;
+    return c.same(v, t, role);
+  }
   const of = refValue(op, check.elementOf);
   if (!of || !isVector(of.type) || typeEquals(v.type, of.type.element)) return true;
   return c.element(`${role} '%${v.name}' of ${op.name} has type ${s(v.type)}, the lanes of '%${of.name}' are ${s(of.type.element)}`);
@@ -540,6 +551,7 @@ const CHECKERS: Record<string, Checker> = {
     if (!m || !a || !c.operandIs(1, isVector, "a vector")) return;
     const at = a.type as VectorType;
     const mask: Type = { kind: "vector", shape: at.shape, element: T.i1 };
+    if (isVector(m.type) && isI1(m.type.element) && c.extents(m.type, at, `mask ${s(m.type)} for ${s(at)} values`, true)) return;
     if (!typeEquals(m.type, mask)) return void c.operand(`vector.select mask must be ${s(mask)}, got ${s(m.type)}`);
     c.same(opnd(op, 2), at, "operand") && c.same(op.results[0], at, "result");
   },
