@@ -559,6 +559,8 @@ const CHECKERS: Record<string, Checker> = {
     const v = opnd(op, 0);
     if (!v || !c.operandIs(0, isVector, "a vector")) return;
     const elem = (v.type as VectorType).element;
+    const flags = op.props.flags;
+    if (Array.isArray(flags) && flags.length > 0 && !isFloat(elem)) return void c.operand(`input '%${v.name}' (${s(v.type)}) needs a floating-point element type when float flags are present (${flags.join(", ")})`);
     const init = opnd(op, 1);
     if (init && !typeEquals(init.type, elem)) return void c.element(`init '%${init.name}' has type ${s(init.type)}, the lanes are ${s(elem)}`);
     if (c.same(op.results[0], elem, "result")) checkCombiningKind(c, op, elem);
