@@ -6,7 +6,8 @@
  *    (a count mismatch, STRUCTURE/013);
  *  - `view.subview %v[o…] : view<A> -> view<B>`: where `oᵢ`, `Bᵢ` and `Aᵢ` are all
  *    static, `0 ≤ oᵢ` and `oᵢ + Bᵢ ≤ Aᵢ`;
- *  - element accesses with constant indices into a static view lie inside it (SUBRANGE/004).
+ *  - element accesses and vector footprints at constant indices into a static view lie
+ *    inside it (SUBRANGE/004).
  */
 import type { Op, Value } from "../../ir/core.js";
 import { typeToString, type Type, type ViewType } from "../../ir/types.js";
@@ -70,22 +71,29 @@ function checkSubviewBounds(ctx: VerifyContext, op: Op): void {
 const ELEMENT_ACCESSES = new Set(["view.load", "view.store", "view.atomic.rmw", "view.atomic.reduce", "view.atomic.cmpxchg", "view.atomic.load", "view.atomic.store"]);
 
 /**
- * An element access whose indices are all constants must lie inside a static view's bounds
- * (SUBRANGE/004 at verify, as the reference checks it, rather than a fault at run time).
+ * An access whose index is a constant must lie inside a static view dimension (SUBRANGE/004 at
+ * verify, as the reference checks it, rather than a fault at run time): an element access at
+ * that index, a `vector.load/store` with its footprint from there (the vector's axes are the
+ * view's trailing axes; a leading view axis has extent 1).
  */
 function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
   const slot = INDEXED_OPERAND[op.name];
   const view = slot === undefined ? undefined : op.operands[slot]?.type;
   const indices = op.props.indices;
   if (view?.kind !== "view" || !Array.isArray(indices) || indices.length !== view.dims.length) return;
+  const vector = isOp(op, "vector.load") ? op.results[0]?.type : isOp(op, "vector.store") ? op.operands[0]?.type : undefined;
+  const lanes = vector?.kind === "vector" && vector.shape.length <= view.dims.length ? vector.shape : [];
+  const lead = view.dims.length - lanes.length;
   for (let i = 0; i < view.dims.length; i++) {
     const x = indices[i];
     const at = typeof x === "bigint" ? x : x && typeof x === "object" && "type" in x ? ctx.folder.constant(x as Value) : undefined;
     const dim = view.dims[i]!;
     // A literal outside the 64-bit index range is STRUCTURE/014 already (verify/literals.ts).
     if (at === undefined || dim.kind !== "static" || at < -(2n ** 63n) || at >= 2n ** 63n) continue;
-    if (at < 0n || at >= BigInt(dim.size)) {
-      return void ctx.report(D.subviewOutOfBounds, op.span, [`index ${at} of dimension ${i} is outside [0, ${dim.size}) of ${typeToString(view)}`]);
+    const extent = i < lead ? 1 : (lanes[i - lead] ?? 1);
+    if (at < 0n || at + BigInt(extent) > BigInt(dim.size)) {
+      const what = extent === 1 ? `index ${at}` : `lanes [${at}, ${at + BigInt(extent)})`;
+      return void ctx.report(D.subviewOutOfBounds, op.span, [`${what} of dimension ${i} ${extent === 1 ? "is" : "are"} outside [0, ${dim.size}) of ${typeToString(view)}`]);
     }
   }
 }
@@ -125,6 +133,6 @@ export function checkOpSubranges(ctx: VerifyContext, op: Op, seen: LayoutsSeen):
   if (isOp(op, "encoding.layout.strided") && op.results[0]) (seen.layouts ??= new Map()).set(op.results[0], op);
   checkIndexCount(ctx, op);
   if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
-  if (ELEMENT_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
+  if (ELEMENT_ACCESSES.has(op.name) || isOp(op, "vector.load") || isOp(op, "vector.store")) checkStaticAccessBounds(ctx, op);
   if (seen.layouts) checkStrides(ctx, op, seen.layouts);
 }
