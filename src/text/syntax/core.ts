@@ -72,7 +72,7 @@ export function annotationOf(op: Op, derive: () => Type[]): readonly Type[] {
  */
 export function parseOperandAnnotation(p: Parser, op: Op, n: number): Type[] {
   const types = parseAnnotation(p, op);
-  if (p.at(Tok.Arrow)) p.unexpected(p.peek(), "the next operand's type (the result type is in the ':' list, not after '->')");
+  if (p.at(Tok.Arrow)) p.unexpected(p.peek(), "the result type in the ':' list");
   checkOperandCount(p, op, n, types.length);
   return types;
 }
