@@ -63,6 +63,7 @@ export const EXPLANATIONS: Readonly<Record<string, string>> = {
   "STRUCTURE/905": "A `config.def` key has neither a default nor a value supplied by the compile request.",
   "STRUCTURE/906": "The program exceeds one of the compiler's implementation limits (region nesting, vector lanes, name length, ops brought in by inlining, …); the message names the limit. The limits keep hostile inputs from exhausting memory or time; docs/language.md \"Limits\" lists them.",
   "SHAPE/001": "A view type's static strided layout (`#encoding.layout.strided<strides=[…]>`) gives a different number of strides than the view has dimensions: one element stride per dimension, outermost first.",
+  "SHAPE/002": "Two vectors that must have one shape have the same rank but different extents: a `vector.select` mask and the selected values, or the two sources of `vector.dotf`.",
   "SUBRANGE/001": "An access gives a different number of indices than the view has dimensions.",
   "SUBRANGE/004": "A subview with constant offsets and sizes reaches outside its parent view.",
   "SUBRANGE/009": "A vector access must be proven in bounds; the compiler could not prove it from the view's shape and the facts it knows. Add an `index.assume` or a guard.",

@@ -24,7 +24,7 @@ const CEILINGS: Readonly<Record<string, number>> = {
   interp: 94,
   ir: 4,
   launch: 134,
-  passes: 58,
+  passes: 56,
   pool: 0,
   runtime: 259,
   targets: 496,

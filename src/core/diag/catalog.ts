@@ -55,6 +55,8 @@ export const D = {
   blockArgType: entry("TYPE/013", "block argument type mismatch: {0}"),
   // SHAPE
   strideCount: entry("SHAPE/001", "shape mismatch: {0}"),
+  /** Two values of one rank whose extents must agree (the reference's SHAPE/002). */
+  extentMismatch: entry("SHAPE/002", "extents differ: {0}"),
   // STRUCTURE
   missingTerminator: entry("STRUCTURE/005", "region must end with {0}"),
   blockCount: entry("STRUCTURE/006", "wrong number of regions: {0}"),

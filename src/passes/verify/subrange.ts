@@ -4,9 +4,8 @@
  *  - `vector.extract/insert` take 1..rank indices (they consume leading axes);
  *  - `encoding.layout.strided` has one stride per dimension of every view type using it
  *    (a count mismatch, STRUCTURE/013);
- *  - `view.subview %v[o…] : view<A> -> view<B>`: where `oᵢ`, `Bᵢ` and `Aᵢ` are all
- *    static, `0 ≤ oᵢ` and `oᵢ + Bᵢ ≤ Aᵢ`;
- *  - element accesses with constant indices into a static view lie inside it (SUBRANGE/004).
+ *  - constant indices are not negative, and with the positions they cover (an element, a
+ *    vector's lanes, a subview's static extents) lie inside a static view (SUBRANGE/004).
  */
 import type { Op, Value } from "../../ir/core.js";
 import { typeToString, type Type, type ViewType } from "../../ir/types.js";
@@ -50,42 +49,36 @@ function checkIndexCount(ctx: VerifyContext, op: Op): void {
   else if (partial ? n < 1 : n !== rank) ctx.report(D.indexCount, op.span, [n, rank]);
 }
 
-function checkSubviewBounds(ctx: VerifyContext, op: Op): void {
-  const src = op.operands[0]?.type;
-  const dst = op.results[0]?.type;
-  const indices = op.props.indices;
-  if (src?.kind !== "view" || dst?.kind !== "view" || !Array.isArray(indices) || indices.length !== src.dims.length || dst.dims.length !== src.dims.length) return;
-  for (let i = 0; i < src.dims.length; i++) {
-    const o = indices[i];
-    const origin = typeof o === "bigint" ? o : o && typeof o === "object" && "type" in o ? ctx.folder.constant(o as Value) : undefined;
-    if (origin === undefined) continue;
-    const a = src.dims[i]!, b = dst.dims[i]!;
-    if (origin < 0n) return void ctx.report(D.subviewOutOfBounds, op.span, [`origin ${origin} of dimension ${i} is negative`]);
-    if (a.kind === "static" && b.kind === "static" && origin + BigInt(b.size) > BigInt(a.size)) {
-      return void ctx.report(D.subviewOutOfBounds, op.span, [`dimension ${i}: origin ${origin} + extent ${b.size} exceeds ${a.size} of ${typeToString(src as ViewType)}`]);
-    }
-  }
-}
-
-const ELEMENT_ACCESSES = new Set(["view.load", "view.store", "view.atomic.rmw", "view.atomic.reduce", "view.atomic.cmpxchg", "view.atomic.load", "view.atomic.store"]);
+/** Accesses at constant indices checked against their view's static extents. */
+const BOUNDED_ACCESSES = new Set(["view.load", "view.store", "view.subview", "view.atomic.rmw", "view.atomic.reduce", "view.atomic.cmpxchg", "view.atomic.load", "view.atomic.store", "vector.load", "vector.store"]);
 
 /**
- * An element access whose indices are all constants must lie inside a static view's bounds
- * (SUBRANGE/004 at verify, as the reference checks it, rather than a fault at run time).
+ * A constant index and the positions it covers from there must lie inside a static view
+ * dimension, and no constant index is negative (SUBRANGE/004 at verify, as the reference checks
+ * it, rather than a fault at run time). An element access covers 1 position; a
+ * `vector.load/store`, its lanes on the view's trailing axes (1 on the leading ones); a
+ * `view.subview`, its result's static extents (0 where dynamic).
  */
 function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
   const slot = INDEXED_OPERAND[op.name];
   const view = slot === undefined ? undefined : op.operands[slot]?.type;
   const indices = op.props.indices;
   if (view?.kind !== "view" || !Array.isArray(indices) || indices.length !== view.dims.length) return;
+  // The loaded, stored or sub-viewed value: a vector or a view only for vector.* and view.subview.
+  const covered = (op.results[0] ?? op.operands[0])?.type;
+  const extents = covered?.kind === "vector" ? covered.shape : covered?.kind === "view" ? covered.dims.map((d) => (d.kind === "static" ? d.size : 0)) : [];
+  const lead = view.dims.length - extents.length;
+  if (lead < 0 || (covered?.kind === "view" && lead > 0)) return; // a rank mismatch: TYPE/004
   for (let i = 0; i < view.dims.length; i++) {
     const x = indices[i];
     const at = typeof x === "bigint" ? x : x && typeof x === "object" && "type" in x ? ctx.folder.constant(x as Value) : undefined;
     const dim = view.dims[i]!;
     // A literal outside the 64-bit index range is STRUCTURE/014 already (verify/literals.ts).
-    if (at === undefined || dim.kind !== "static" || at < -(2n ** 63n) || at >= 2n ** 63n) continue;
-    if (at < 0n || at >= BigInt(dim.size)) {
-      return void ctx.report(D.subviewOutOfBounds, op.span, [`index ${at} of dimension ${i} is outside [0, ${dim.size}) of ${typeToString(view)}`]);
+    if (at === undefined || at < -(2n ** 63n) || at >= 2n ** 63n) continue;
+    const n = extents[i - lead] ?? 1;
+    // A BigInt compares with a number exactly.
+    if (at < 0n || (dim.kind === "static" && at > dim.size - n)) {
+      return void ctx.report(D.subviewOutOfBounds, op.span, [`${n === 1 ? "index" : `${n} positions from`} ${at} of dimension ${i} ${at < 0n ? "is negative" : `outside ${typeToString(view)}`}`]);
     }
   }
 }
@@ -112,7 +105,7 @@ function stridesMatch(ctx: VerifyContext, op: Op, t: Type, layouts: Map<Value, O
 
 /** Whether `checkOpSubranges` checks ops of this name while no strided layout has been seen. */
 export function hasSubrangeChecks(name: string): boolean {
-  return name === "encoding.layout.strided" || INDEXED_OPERAND[name] !== undefined || ELEMENT_ACCESSES.has(name);
+  return name === "encoding.layout.strided" || INDEXED_OPERAND[name] !== undefined;
 }
 
 /** The strided layouts seen so far by one walk, made on the first (most modules have none). */
@@ -124,7 +117,6 @@ export interface LayoutsSeen {
 export function checkOpSubranges(ctx: VerifyContext, op: Op, seen: LayoutsSeen): void {
   if (isOp(op, "encoding.layout.strided") && op.results[0]) (seen.layouts ??= new Map()).set(op.results[0], op);
   checkIndexCount(ctx, op);
-  if (isOp(op, "view.subview")) checkSubviewBounds(ctx, op);
-  if (ELEMENT_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
+  if (BOUNDED_ACCESSES.has(op.name)) checkStaticAccessBounds(ctx, op);
   if (seen.layouts) checkStrides(ctx, op, seen.layouts);
 }

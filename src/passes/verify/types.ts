@@ -92,6 +92,10 @@ class OpTypes {
     this.ctx.report(D.resultConstraint, this.op.span, [msg]);
     return false;
   }
+  shape(msg: string): false {
+    this.ctx.report(D.extentMismatch, this.op.span, [msg]);
+    return false;
+  }
   /** Operand `i` must satisfy `ok`; `what` completes "operand #i of X must be ...". */
   operandIs(i: number, ok: (t: Type) => boolean, what: string): boolean {
     const v = this.op.operands[i];
@@ -103,10 +107,11 @@ class OpTypes {
     if (!r || ok(r.type)) return true;
     return this.result(`${this.op.name} produces ${what}, not ${s(r.type)}`);
   }
-  /** Value `v` must have exactly type `t` (TYPE/001). */
+  /** Value `v` must have exactly type `t` (TYPE/001; SHAPE/002 for a vector of the same element and rank). */
   same(v: Value | undefined, t: Type | undefined, role: string): boolean {
     if (!v || !t || typeEquals(v.type, t)) return true;
-    return this.mismatch(`${role} '%${v.name}' has type ${s(v.type)}, expected ${s(t)}`);
+    const msg = `${role} '%${v.name}' has type ${s(v.type)}, expected ${s(t)}`;
+    return isVector(t) && sameRank(v.type, t.shape) && typeEquals(v.type.element, t.element) ? this.shape(msg) : this.mismatch(msg);
   }
 }
 
@@ -115,6 +120,8 @@ const isOffset = (t: Type) => isPrim(t, "offset");
 const isBuffer = (t: Type) => isPrim(t, "buffer");
 const isI1 = (t: Type) => isPrim(t, "i1");
 const isI32 = (t: Type) => isPrim(t, "i32");
+/** `t` is a vector of `shape`'s rank (a same-rank shape mismatch is SHAPE/002). */
+const sameRank = (t: Type, shape: readonly number[]): t is VectorType => isVector(t) && t.shape.length === shape.length;
 
 /** The types written after `:` that the parser kept (`props.annotatedTypes`). */
 function annotatedTypes(op: Op): readonly (Type | undefined)[] | undefined {
@@ -314,18 +321,12 @@ function viewOperand(c: OpTypes, op: Op, i: number): ViewType | undefined {
 
 const ATOMIC_TYPES = ["i32", "i64", "f32"];
 
-function checkAtomicKind(c: OpTypes, op: Op, t: Type): boolean {
+/** `props.kind` (an atomic or combining kind, `what`) must be one of `kinds` for `t`'s class. */
+function checkKind(c: OpTypes, op: Op, t: Type, kinds: { readonly int: readonly string[]; readonly float: readonly string[] }, what: string): boolean {
   const kind = op.props.kind;
   if (typeof kind !== "string") return true;
-  const allowed = isInt(t) ? ATOMIC_KINDS.int : ATOMIC_KINDS.float;
-  return allowed.includes(kind) || c.operand(`atomic kind '${kind}' is not valid for ${s(t)} (allowed: ${allowed.join(", ")})`);
-}
-
-function checkCombiningKind(c: OpTypes, op: Op, t: Type): boolean {
-  const kind = op.props.kind;
-  if (typeof kind !== "string") return true;
-  const allowed = isFloat(t) ? COMBINING_KINDS.float : COMBINING_KINDS.int;
-  return allowed.includes(kind) || c.operand(`combining kind '${kind}' is not valid for ${s(t)} (allowed: ${allowed.join(", ")})`);
+  const allowed = isFloat(t) ? kinds.float : kinds.int;
+  return allowed.includes(kind) || c.operand(`${what} kind '${kind}' is not valid for ${s(t)} (allowed: ${allowed.join(", ")})`);
 }
 
 /** The type `vector.extract` yields / `vector.insert` takes for `k` leading indices. */
@@ -540,16 +541,21 @@ const CHECKERS: Record<string, Checker> = {
     if (!m || !a || !c.operandIs(1, isVector, "a vector")) return;
     const at = a.type as VectorType;
     const mask: Type = { kind: "vector", shape: at.shape, element: T.i1 };
-    if (!typeEquals(m.type, mask)) return void c.operand(`vector.select mask must be ${s(mask)}, got ${s(m.type)}`);
+    if (!typeEquals(m.type, mask)) {
+      const msg = `vector.select mask must be ${s(mask)}, got ${s(m.type)}`;
+      return void (sameRank(m.type, at.shape) && isI1(m.type.element) ? c.shape(msg) : c.operand(msg));
+    }
     c.same(opnd(op, 2), at, "operand") && c.same(op.results[0], at, "result");
   },
   "vector.reduce": (c, op) => {
     const v = opnd(op, 0);
     if (!v || !c.operandIs(0, isVector, "a vector")) return;
     const elem = (v.type as VectorType).element;
+    const flags = op.props.flags;
+    if (Array.isArray(flags) && flags.length > 0 && !isFloat(elem)) return void c.operand(`input '%${v.name}' (${s(v.type)}) needs a floating-point element type when float flags are present`);
     const init = opnd(op, 1);
     if (init && !typeEquals(init.type, elem)) return void c.element(`init '%${init.name}' has type ${s(init.type)}, the lanes are ${s(elem)}`);
-    if (c.same(op.results[0], elem, "result")) checkCombiningKind(c, op, elem);
+    if (c.same(op.results[0], elem, "result")) checkKind(c, op, elem, COMBINING_KINDS, "combining");
   },
   "func.call": checkCall,
   "template.apply": checkCall,
@@ -565,7 +571,7 @@ const CHECKERS: Record<string, Checker> = {
 
 function checkReduce(c: OpTypes, op: Op): void {
   const v = opnd(op, 0);
-  if (v && c.operandIs(0, isScalar, "an integer or float type") && c.same(op.results[0], v.type, "result")) checkCombiningKind(c, op, v.type);
+  if (v && c.operandIs(0, isScalar, "an integer or float type") && c.same(op.results[0], v.type, "result")) checkKind(c, op, v.type, COMBINING_KINDS, "combining");
 }
 
 function checkBufferIdentity(c: OpTypes, op: Op): void {
@@ -579,7 +585,7 @@ function checkAtomic(c: OpTypes, op: Op, xi: number, vi: number, hasResult: bool
   if (!view || !x) return;
   if (!ATOMIC_TYPES.includes(s(x.type))) return void c.operand(`atomic value '%${x.name}' must be i32, i64 or f32, got ${s(x.type)}`);
   if (!typeEquals(view.element, x.type)) return void c.element(`atomic ${s(x.type)} on ${s(view)}`);
-  if (!isOp(op, "view.atomic.store") && !checkAtomicKind(c, op, x.type)) return;
+  if (!isOp(op, "view.atomic.store") && !checkKind(c, op, x.type, ATOMIC_KINDS, "atomic")) return;
   if (hasResult) c.same(op.results[0], x.type, "result");
 }
 

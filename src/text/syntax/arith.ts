@@ -2,7 +2,7 @@
 import { T, type Type } from "../../ir/types.js";
 import { Tok } from "../token.js";
 import { COMBINING } from "../vocabulary.js";
-import { annotationOf, checkOperandCount, parseAnnotation, parseSingleAnnotation, register } from "./core.js";
+import { annotationOf, checkOperandCount, parseAnnotation, parseOperandAnnotation, parseSingleAnnotation, register } from "./core.js";
 
 // The generic forms (constants, arithmetic, compares, casts, assumes) come from the op
 // declarations (src/dialects/ops); the hand-written forms follow.
@@ -78,9 +78,7 @@ register("vector.reduce", {
     p.expect(Tok.Greater, "'>'");
     op.operands = p.parseValueList();
     checkOperandCount(p, op, 2, op.operands.length);
-    const types: Type[] = parseAnnotation(p, op);
-    checkOperandCount(p, op, 2, types.length);
-    return [types[1]!];
+    return [parseOperandAnnotation(p, op, 2)[1]!];
   },
   print(w, op) {
     const flags = op.props.flags;

@@ -66,6 +66,17 @@ export function annotationOf(op: Op, derive: () => Type[]): readonly Type[] {
   return propOf(op, "annotatedTypes") ?? derive();
 }
 
+/**
+ * `: A, B, ...` that states every operand and, at position `result`, the result: an arrow
+ * result after it is PARSE/003, as in the reference (not a type-count mismatch).
+ */
+export function parseOperandAnnotation(p: Parser, op: Op, n: number): Type[] {
+  const types = parseAnnotation(p, op);
+  if (p.at(Tok.Arrow)) p.unexpected(p.peek(), "the result type in the ':' list");
+  checkOperandCount(p, op, n, types.length);
+  return types;
+}
+
 /** Fails with PARSE/010 unless exactly `n` operands were given. */
 export function checkOperandCount(p: Parser, op: Op, n: number, got: number): void {
   if (got !== n) p.failAt(D.operandCount, op.span, [op.name, n, got]);
@@ -216,8 +227,7 @@ export function operandsForm(arity: number, result: number): OpSyntax {
     parse(p, op) {
       op.operands = p.parseValueList();
       checkOperandCount(p, op, arity, op.operands.length);
-      const types = parseAnnotation(p, op);
-      checkOperandCount(p, op, arity, types.length);
+      const types = parseOperandAnnotation(p, op, arity);
       return [types[result] ?? T.index];
     },
     print(w, op) {
