@@ -36,9 +36,9 @@ import type { CmpfPredicate as FloatPredicate } from "./scalar/semantics.js";
 /**
  * Type classes of operands and results: `I` integers, `F` floats, `S` = I ∪ F, `A` =
  * index/offset, `index`; `vI`/`vF` vectors with integer (or `index`) / float elements;
- * `vN` vectors of `index` or of integers wider than `i1`.
+ * `N` `index` or an integer wider than `i1` (a coordinate).
  */
-export type TypeClass = "I" | "F" | "S" | "A" | "index" | "vI" | "vF" | "vN";
+export type TypeClass = "I" | "F" | "S" | "A" | "index" | "vI" | "vF" | "N";
 
 /** An operand or result of the op being checked. */
 export type TypeRef = { readonly operand: number } | { readonly result: number };

@@ -59,10 +59,11 @@ for (const [name, body, codes] of [
   ["dotf annotated unlike its operands", "  %d = vector.dotf %a, %b, %x : vector<4xf32>, vector<4xf32>, f64", ["TYPE/001"]],
   ["iota of index", "  %v = vector.iota %i step %i : vector<4xindex>", []],
   ["iota of i32", "  %v = vector.iota %k step %k : vector<2x2xi32>", []],
-  ["iota of i1", "  %t = scalar.constant true : i1\n  %v = vector.iota %t step %t : vector<4xi1>", ["TYPE/004"]],
-  ["iota of floats", "  %v = vector.iota %x step %x : vector<4xf32>", ["TYPE/004"]],
-  ["iota with an i32 base for index lanes", "  %v = vector.iota %k step %i : vector<4xindex>", ["TYPE/002"]],
-  ["iota with an i16 step for i32 lanes", "  %v = vector.iota %k step %h : vector<4xi32>", ["TYPE/002"]],
+  ["iota of i1", "  %t = scalar.constant true : i1\n  %v = vector.iota %t step %t : vector<4xi1>", ["TYPE/003"]],
+  ["iota of floats", "  %v = vector.iota %x step %x : vector<4xf32>", ["TYPE/003"]],
+  ["iota of a scalar", "  %v = vector.iota %i step %i : index", ["TYPE/004"]],
+  ["iota with an i32 base for index lanes", "  %v = vector.iota %k step %i : vector<4xindex>", ["TYPE/001", "TYPE/002"]],
+  ["iota with an i16 step for i32 lanes", "  %v = vector.iota %k step %h : vector<4xi32>", ["TYPE/001"]],
 ] as const) {
   test(`verify: ${name}`, () => void expectCodes(fn(body, DEVICE_ARGS), codes));
 }

@@ -57,7 +57,7 @@ export const VECTOR_OPS = {
   /** `%r = vector.iota %base step %step : vector<16xindex>` */
   "vector.iota": op({
     operands: 2, results: 1, placement: DF, pure: true, syntax: { form: "words", separators: ["step"] },
-    types: { kind: "signature", checks: [{ result: 0, is: "vN" }, { operand: 0, elementOf: { result: 0 } }, { operand: 1, elementOf: { result: 0 } }] },
+    types: { kind: "signature", checks: [{ operand: 0, is: "N" }, { operand: 1, sameAs: { operand: 0 } }, { operand: 0, elementOf: { result: 0 } }] },
     evaluate: iota,
   }),
   /** operands [v]; `indices` select a lane or a sub-vector */

@@ -49,8 +49,8 @@ function inClass(t: Type, c: TypeClass): boolean {
       return isVector(t) && (isInt(t.element) || t.element.name === "index");
     case "vF":
       return isVector(t) && isFloat(t.element);
-    case "vN":
-      return isVector(t) && ((isInt(t.element) && t.element.name !== "i1") || t.element.name === "index");
+    case "N":
+      return (isInt(t) && t.name !== "i1") || isPrim(t, "index");
   }
 }
 
@@ -62,7 +62,7 @@ const CLASS_NAME: Record<TypeClass, string> = {
   index: "index",
   vI: "a vector of integers",
   vF: "a vector of floats",
-  vN: "a vector of index or of integers wider than i1",
+  N: "index or non-i1 integer scalar",
 };
 
 /** Reporting helpers bound to one op (one instance, rebound per op: the checks never nest). */
@@ -238,7 +238,10 @@ function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
   const role = operand ? "operand" : "result";
   if ("sameAs" in check) return c.same(v, refValue(op, check.sameAs)?.type, role);
   const of = refValue(op, check.elementOf);
-  if (!of || !isVector(of.type) || typeEquals(v.type, of.type.element)) return true;
+  if (!of) return true;
+  // A result that must be a vector and is not (an operand's class is checked on its own).
+  if (!isVector(of.type)) return "operand" in check.elementOf || c.result(`${op.name} produces a vector, not ${s(of.type)}`);
+  if (typeEquals(v.type, of.type.element)) return true;
   return c.element(`${role} '%${v.name}' of ${op.name} has type ${s(v.type)}, the lanes of '%${of.name}' are ${s(of.type.element)}`);
 }
 
