@@ -47,18 +47,16 @@ fn matmul16(@builtin(local_invocation_id) local_id: vec3<u32>, @builtin(workgrou
     matmul16_shared0[((v1 * 16i) + v0)] = m14;
     matmul16_shared1[((v1 * 16i) + v0)] = m16;
     workgroupBarrier();
-    var m18: f32 = m10;
-    for (var i19: i32 = 0i; i19 < 16i; i19 = i19 + 1i) {
-      let v20: f32 = matmul16_shared0[((v1 * 16i) + i19)];
-      let v21: f32 = matmul16_shared1[((i19 * 16i) + v0)];
-      let v22: f32 = fma(v20, v21, m18);
-      m18 = v22;
+    for (var i18: i32 = 0i; i18 < 16i; i18 = i18 + 1i) {
+      let v19: f32 = matmul16_shared0[((v1 * 16i) + i18)];
+      let v20: f32 = matmul16_shared1[((i18 * 16i) + v0)];
+      let v21: f32 = fma(v19, v20, m10);
+      m10 = v21;
     }
     workgroupBarrier();
-    m10 = m18;
   }
-  let v23: bool = (v8 & v9);
-  if (v23) {
+  let v22: bool = (v8 & v9);
+  if (v22) {
     matmul16_c[((v5 * arg_n) + v7)] = m10;
   }
 }

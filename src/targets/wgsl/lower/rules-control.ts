@@ -67,8 +67,11 @@ function compatible(a: Lowered, x: Lowered): boolean {
   return a.kind !== "layout";
 }
 
-/** Fresh `var`s for the parts of each value (initialized from `inits` when given). */
-function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: readonly Lowered[]): Scalar[][] | undefined {
+/**
+ * Fresh `var`s for the parts of each value (initialized from `inits` when given), except where
+ * `lent(i)`: there the init's own vars serve.
+ */
+function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: readonly Lowered[], lent?: (i: number) => boolean): Scalar[][] | undefined {
   const out: Scalar[][] = [];
   for (const [i, v] of values.entries()) {
     const types = partTypes(cx, v);
@@ -78,7 +81,7 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
     }
     const init = inits?.[i];
     const initParts = init ? partsOf(init) : [];
-    out.push(types.map((t, k) => cx.variable(t, initParts[k])));
+    out.push(lent?.(i) ? [...initParts] : types.map((t, k) => cx.variable(t, initParts[k])));
   }
   return out;
 }
@@ -144,11 +147,23 @@ const ifRule: Rule = (cx, op) => {
   setResults(cx, op, readVars(out, thenValues));
 };
 
+/** The ops whose results are their own vars. */
+const RESULT_VARS = new Set(["scf.if", "scf.for", "scf.while"]);
+
 const forRule: Rule = (cx, op) => {
   const [lo, hi, step, ...initValues] = op.operands;
   const inits = initValues.map((v) => cx.get(v));
   if (inits.some((l) => l.kind === "invalid")) return cx.poison(op);
-  const carried = slots(cx, op, op.results, inits);
+  // An init read by nothing else whose parts are vars nothing assigns before this loop ends lends
+  // them to it (no var, no copy in or out): a carried argument of the enclosing for (whose body
+  // assigns its vars only at its end) or the result of an earlier if, for or while of this region.
+  const around = op.parent!;
+  const lent = (j: number) => {
+    const v = initValues[j]!, owner = v.owner;
+    if (cx.kernel.uses.get(v) !== 1) return false;
+    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && RESULT_VARS.has((owner as Op).name);
+  };
+  const carried = slots(cx, op, op.results, inits, lent);
   if (!carried) return cx.poison(op);
   const t = cx.typeOf(lo!);
   const i = cx.fresh("i");
