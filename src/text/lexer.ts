@@ -133,20 +133,86 @@ class Lexer {
   run(): void {
     const text = this.text;
     const n = text.length;
-    while (this.pos < n) {
-      const c = text.charCodeAt(this.pos);
+    const reporter = this.reporter;
+    let pos = 0;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
       if (c === 0x20 || c === 0x09 || c === 0x0d) {
-        this.pos++;
-      } else {
-        if (c === 0x0a) this.newline();
-        else if (c === 0x2f && text.charCodeAt(this.pos + 1) === 0x2f) this.comment();
-        else this.token(c);
-        // Blanks never report: the error limit is checked after everything else.
-        if (this.reporter.full) break;
+        pos++;
+        continue;
       }
+      // The commonest tokens (punctuation, `%name`, identifiers) are scanned here, with the
+      // position in a local and one push site: none of them reports, so no error-limit check.
+      if (c < 128) {
+        let kind: Tok = SINGLE[c] ?? -1;
+        let end = pos + 1;
+        let word = "";
+        if (kind >= 0) {
+          if (kind === Tok.Less) {
+            const buf = this.buf;
+            const prev = buf.count - 1;
+            if (prev >= 0 && buf.kinds[prev] === Tok.Ident) {
+              const w = buf.texts[prev];
+              if (w === "vector" || w === "view" || w === "tensor") this.dimMode = true;
+            }
+            if (this.openAngles++ === 0) this.firstAngle = buf.count;
+          } else if (kind === Tok.Greater) {
+            if (this.openAngles > 0) this.openAngles--;
+            this.dimMode = false;
+          } else if (kind === Tok.Comma) {
+            this.dimMode = false;
+          }
+        } else if (c === 0x25 /* % */) {
+          // [A-Za-z0-9_$-]+, interned along the scan (text/intern.ts); `%` alone is the slow path's error.
+          let node = 0;
+          while (end < n) {
+            const d = text.charCodeAt(end);
+            if (d >= 128 || ((CLASS[d] ?? 0) & VAL_CHAR) === 0) break;
+            node = trieStep(node, d);
+            end++;
+          }
+          if (end > pos + 1) {
+            kind = Tok.Value;
+            word = internWalked(node, text, pos + 1, end);
+          }
+        } else if (((CLASS[c] ?? 0) & ID_START) !== 0) {
+          if (this.dimMode && c === 0x78 /* x */) {
+            kind = Tok.DimX;
+          } else {
+            let dotted = false;
+            // The name-trie walk runs along the scan: a name seen before is found at its end.
+            let node = c;
+            while (end < n) {
+              const d = text.charCodeAt(end);
+              if (d >= 128 || ((CLASS[d] ?? 0) & ID_CHAR) === 0) break;
+              if (d === 0x2e) dotted = true;
+              node = trieStep(node, d);
+              end++;
+            }
+            // Dimension mode ends at the element type.
+            this.dimMode = false;
+            kind = dotted ? Tok.OpName : Tok.Ident;
+            word = internWalked(node, text, pos, end);
+          }
+        }
+        if (kind >= 0) {
+          const i = this.push(kind, pos, end, this.col(pos), this.line);
+          if (word !== "") this.buf.texts[i] = word;
+          pos = end;
+          continue;
+        }
+      }
+      this.pos = pos;
+      if (c === 0x0a) this.newline();
+      else if (c === 0x2f && text.charCodeAt(pos + 1) === 0x2f) this.comment();
+      else this.token(c);
+      pos = this.pos;
+      // Blanks never report: the error limit is checked after everything else.
+      if (reporter.full) break;
     }
+    this.pos = pos;
     this.closeAngles();
-    this.push(Tok.EOF, this.pos, this.col(this.pos), this.line);
+    this.push(Tok.EOF, pos, pos, this.col(pos), this.line);
   }
 
   private col(pos: number): number {
@@ -178,17 +244,17 @@ class Lexer {
     return { source: this.source, line: this.line, column: startCol, endLine: this.line, endColumn: startCol + (endPos - startPos) };
   }
 
-  /** Appends a token ending at `pos`; returns its index (its text, if any, is the caller's to set). */
-  private push(kind: Tok, start: number, col: number, line: number): TokenIndex {
+  /** Appends a token; returns its index (its text, if any, is the caller's to set). */
+  private push(kind: Tok, start: number, end: number, col: number, line: number): TokenIndex {
     const buf = this.buf;
     const i = buf.count;
     if (i === buf.capacity) buf.grow();
     buf.kinds[i] = kind;
     buf.starts[i] = start;
-    buf.ends[i] = this.pos;
+    buf.ends[i] = end;
     buf.lines[i] = line;
     buf.cols[i] = col;
-    buf.endCols[i] = this.col(this.pos);
+    buf.endCols[i] = this.col(end);
     buf.flags[i] = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
     buf.commentEnds[i] = buf.comments.length;
     buf.count = i + 1;
@@ -200,7 +266,7 @@ class Lexer {
   }
 
   private pushText(kind: Tok, start: number, col: number, line: number, text: string): void {
-    this.buf.texts[this.push(kind, start, col, line)] = text;
+    this.buf.texts[this.push(kind, start, this.pos, col, line)] = text;
   }
 
   private error(entry: (typeof D)[keyof typeof D], start: number, col: number, args: readonly unknown[] = []): void {
@@ -242,46 +308,21 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    const single: Tok = c < 128 ? (SINGLE[c] ?? -1) : -1;
-    if (single >= 0) {
-      this.pos++;
-      if (single === Tok.Less) {
-        const buf = this.buf;
-        const prev = buf.count - 1;
-        if (prev >= 0 && buf.kinds[prev] === Tok.Ident) {
-          const word = buf.texts[prev];
-          if (word === "vector" || word === "view" || word === "tensor") this.dimMode = true;
-        }
-        if (this.openAngles++ === 0) this.firstAngle = buf.count;
-      } else if (single === Tok.Greater) {
-        if (this.openAngles > 0) this.openAngles--;
-        this.dimMode = false;
-      } else if (single === Tok.Comma) {
-        this.dimMode = false;
-      }
-      this.push(single, start, col, line);
-      return;
-    }
+    // Punctuation, identifiers and `%name` were scanned by `run`.
     const k = cls(c);
-    if (this.dimMode && c === 0x78 /* x */) {
-      this.pos++;
-      this.push(Tok.DimX, start, col, line);
-      return;
-    }
-    if (k & ID_START) return this.identifier(start, col);
     if (k & DIGIT) return this.number(start, col, false);
     if (c === 0x2d /* - */) {
       const d = this.text.charCodeAt(start + 1);
       if (d === 0x3e /* > */) {
         this.pos += 2;
-        this.push(Tok.Arrow, start, col, line);
+        this.push(Tok.Arrow, start, this.pos, col, line);
         return;
       }
       if (cls(d) & DIGIT) return this.number(start, col, true);
       for (const word of ["inf", "nan"]) {
         if (this.text.startsWith(word, start + 1) && !(cls(this.text.charCodeAt(start + 4)) & ID_CHAR)) {
           this.pos += 4;
-          this.buf.nums[this.push(Tok.Float, start, col, line)] = word === "inf" ? -Infinity : NaN;
+          this.buf.nums[this.push(Tok.Float, start, this.pos, col, line)] = word === "inf" ? -Infinity : NaN;
           return;
         }
       }
@@ -305,25 +346,6 @@ class Lexer {
     if (isHighSurrogate(c) || isLowSurrogate(c)) return this.error(D.invalidUtf8, start, col);
     const shown = c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, "0")}` : String.fromCharCode(c);
     this.error(D.unexpectedCharacter, start, col, [shown]);
-  }
-
-  private identifier(start: number, col: number): void {
-    const text = this.text;
-    let i = start + 1;
-    let dotted = false;
-    // The name-trie walk runs along the scan: a name seen before is found at its end.
-    let node = trieStep(0, text.charCodeAt(start));
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (!(cls(c) & ID_CHAR)) break;
-      if (c === 0x2e) dotted = true;
-      node = trieStep(node, c);
-      i++;
-    }
-    this.pos = i;
-    // Dimension mode ends at the element type.
-    this.dimMode = false;
-    this.pushText(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internWalked(node, text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -376,7 +398,7 @@ class Lexer {
       }
     }
     this.pos = i;
-    if (isFloat) this.buf.nums[this.push(Tok.Float, start, col, line)] = Number(text.slice(start, i));
+    if (isFloat) this.buf.nums[this.push(Tok.Float, start, this.pos, col, line)] = Number(text.slice(start, i));
     else this.pushInt(start, col, line, first, 10, negative);
   }
 
@@ -392,7 +414,7 @@ class Lexer {
       const c = text.charCodeAt(i);
       v = v * base + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
     }
-    const i = this.push(Tok.Int, start, col, line);
+    const i = this.push(Tok.Int, start, this.pos, col, line);
     if (v <= Number.MAX_SAFE_INTEGER) {
       this.buf.nums[i] = negative ? -v : v;
       return;
