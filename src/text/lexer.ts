@@ -122,6 +122,8 @@ class Lexer {
   /** The first unclosed `<` token on the current line, and how many are open (-1 / 0 = none). */
   private firstAngle: TokenIndex = -1;
   private openAngles = 0;
+  /** Tokens before this index have their `commentEnds` set. */
+  private commentEndsFilled = 0;
 
   constructor(
     private readonly source: string,
@@ -213,6 +215,14 @@ class Lexer {
     this.pos = pos;
     this.closeAngles();
     this.push(Tok.EOF, pos, pos, this.col(pos), this.line);
+    this.fillCommentEnds();
+  }
+
+  /** Sets `commentEnds` of the tokens pushed since the last comment (one fill per comment instead of a store per token). */
+  private fillCommentEnds(): void {
+    const buf = this.buf;
+    buf.commentEnds.fill(buf.comments.length, this.commentEndsFilled, buf.count);
+    this.commentEndsFilled = buf.count;
   }
 
   private col(pos: number): number {
@@ -256,7 +266,6 @@ class Lexer {
     buf.cols[i] = col;
     buf.endCols[i] = this.col(end);
     buf.flags[i] = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
-    buf.commentEnds[i] = buf.comments.length;
     buf.count = i + 1;
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
@@ -293,6 +302,7 @@ class Lexer {
       }
     }
     const buf = this.buf;
+    this.fillCommentEnds();
     const pendingBefore = buf.count > 0 ? (buf.commentEnds[buf.count - 1] ?? 0) : 0;
     buf.comments.push({
       text: text.slice(start, stop),
