@@ -55,6 +55,13 @@ const SINGLE_CHARS: Record<number, Tok> = {
   0x7c: Tok.Pipe,
 };
 
+/** The kind of a name token by its sigil's char code (-1 = none). */
+const SIGILS = new Int8Array(128).fill(-1);
+SIGILS[0x25] = Tok.Value;
+SIGILS[0x40] = Tok.Symbol;
+SIGILS[0x23] = Tok.Hash;
+SIGILS[0x5e] = Tok.Label;
+
 /** Single-character punctuation by char code (-1 = none). */
 const SINGLE = new Int8Array(128).fill(-1);
 for (const [c, k] of Object.entries(SINGLE_CHARS)) SINGLE[Number(c)] = k;
@@ -143,7 +150,7 @@ class Lexer {
         pos++;
         continue;
       }
-      // The commonest tokens (punctuation, `%name`, identifiers) are scanned here, with the
+      // The commonest tokens (punctuation, sigil names, identifiers) are scanned here, with the
       // position in a local and one push site: none of them reports, so no error-limit check.
       if (c < 128) {
         let kind: Tok = SINGLE[c] ?? -1;
@@ -164,17 +171,21 @@ class Lexer {
           } else if (kind === Tok.Comma) {
             this.dimMode = false;
           }
-        } else if (c === 0x25 /* % */) {
-          // [A-Za-z0-9_$-]+, interned along the scan (text/intern.ts); `%` alone is the slow path's error.
+        } else if ((SIGILS[c] ?? -1) >= 0) {
+          const sigil: Tok = SIGILS[c] ?? -1;
+          // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules (a first
+          // char that cannot start one ends the name there). Without a name: token()'s error.
+          const mask = sigil === Tok.Hash ? (cls(text.charCodeAt(end)) & ID_START ? ID_CHAR : 0) : sigil === Tok.Symbol ? ID_CHAR : VAL_CHAR;
           let node = 0;
           while (end < n) {
             const d = text.charCodeAt(end);
-            if (d >= 128 || ((CLASS[d] ?? 0) & VAL_CHAR) === 0) break;
+            if (d >= 128 || ((CLASS[d] ?? 0) & mask) === 0) break;
             node = trieStep(node, d);
             end++;
           }
           if (end > pos + 1) {
-            kind = Tok.Value;
+            kind = sigil;
+            // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
             word = internWalked(node, text, pos + 1, end);
           }
         } else if (((CLASS[c] ?? 0) & ID_START) !== 0) {
@@ -318,7 +329,7 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    // Punctuation, identifiers and `%name` were scanned by `run`.
+    // Punctuation, identifiers and sigil names were scanned by `run`.
     const k = cls(c);
     if (k & DIGIT) return this.number(start, col, false);
     if (c === 0x2d /* - */) {
@@ -339,10 +350,10 @@ class Lexer {
       this.pos++;
       return this.error(D.unexpectedCharacter, start, col, ["-"]);
     }
-    if (c === 0x25 /* % */) return this.sigilName(Tok.Value, start, col);
-    if (c === 0x40 /* @ */) return this.sigilName(Tok.Symbol, start, col);
-    if (c === 0x23 /* # */) return this.sigilName(Tok.Hash, start, col);
-    if (c === 0x5e /* ^ */) return this.sigilName(Tok.Label, start, col);
+    if (c < 128 && (SIGILS[c] ?? -1) >= 0) {
+      this.pos++;
+      return this.error(D.sigilWithoutName, start, col, [this.text[start]]);
+    }
     if (c === 0x22 /* " */) return this.string(start, col);
     // Anything else is not part of the language.
     if (isHighSurrogate(c) && isLowSurrogate(this.text.charCodeAt(start + 1))) {
@@ -431,25 +442,6 @@ class Lexer {
     }
     const mag = BigInt((base === 16 ? "0x" : "") + text.slice(digits, end));
     (this.buf.bigs ??= new Map()).set(i, negative ? -mag : mag);
-  }
-
-  private sigilName(kind: Tok, start: number, col: number): void {
-    const text = this.text;
-    // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules.
-    let i = start + 1;
-    // `#` names follow identifier rules: a first char that cannot start one ends the name there.
-    const mask = kind === Tok.Hash ? (cls(text.charCodeAt(i)) & ID_START ? ID_CHAR : 0) : kind === Tok.Symbol ? ID_CHAR : VAL_CHAR;
-    let node = 0;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (!(cls(c) & mask)) break;
-      node = trieStep(node, c);
-      i++;
-    }
-    this.pos = i;
-    if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
-    this.pushText(kind, start, col, this.line, internWalked(node, text, start + 1, i));
   }
 
   private string(start: number, col: number): void {
