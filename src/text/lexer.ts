@@ -55,6 +55,13 @@ const SINGLE_CHARS: Record<number, Tok> = {
   0x7c: Tok.Pipe,
 };
 
+/** The kind of a name token by its sigil's char code (-1 = none). */
+const SIGILS = new Int8Array(128).fill(-1);
+SIGILS[0x25] = Tok.Value;
+SIGILS[0x40] = Tok.Symbol;
+SIGILS[0x23] = Tok.Hash;
+SIGILS[0x5e] = Tok.Label;
+
 /** Single-character punctuation by char code (-1 = none). */
 const SINGLE = new Int8Array(128).fill(-1);
 for (const [c, k] of Object.entries(SINGLE_CHARS)) SINGLE[Number(c)] = k;
@@ -122,6 +129,8 @@ class Lexer {
   /** The first unclosed `<` token on the current line, and how many are open (-1 / 0 = none). */
   private firstAngle: TokenIndex = -1;
   private openAngles = 0;
+  /** Tokens before this index have their `commentEnds` set. */
+  private commentEndsFilled = 0;
 
   constructor(
     private readonly source: string,
@@ -133,20 +142,98 @@ class Lexer {
   run(): void {
     const text = this.text;
     const n = text.length;
-    while (this.pos < n) {
-      const c = text.charCodeAt(this.pos);
+    const reporter = this.reporter;
+    let pos = 0;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
       if (c === 0x20 || c === 0x09 || c === 0x0d) {
-        this.pos++;
-      } else {
-        if (c === 0x0a) this.newline();
-        else if (c === 0x2f && text.charCodeAt(this.pos + 1) === 0x2f) this.comment();
-        else this.token(c);
-        // Blanks never report: the error limit is checked after everything else.
-        if (this.reporter.full) break;
+        pos++;
+        continue;
       }
+      // The commonest tokens (punctuation, sigil names, identifiers) are scanned here, with the
+      // position in a local and one push site: none of them reports, so no error-limit check.
+      if (c < 128) {
+        let kind: Tok = SINGLE[c] ?? -1;
+        let end = pos + 1;
+        let word = "";
+        if (kind >= 0) {
+          if (kind === Tok.Less) {
+            const buf = this.buf;
+            const prev = buf.count - 1;
+            if (prev >= 0 && buf.kinds[prev] === Tok.Ident) {
+              const w = buf.texts[prev];
+              if (w === "vector" || w === "view" || w === "tensor") this.dimMode = true;
+            }
+            if (this.openAngles++ === 0) this.firstAngle = buf.count;
+          } else if (kind === Tok.Greater) {
+            if (this.openAngles > 0) this.openAngles--;
+            this.dimMode = false;
+          } else if (kind === Tok.Comma) {
+            this.dimMode = false;
+          }
+        } else if ((SIGILS[c] ?? -1) >= 0) {
+          const sigil: Tok = SIGILS[c] ?? -1;
+          // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules (a first
+          // char that cannot start one ends the name there). Without a name: token()'s error.
+          const mask = sigil === Tok.Hash ? (cls(text.charCodeAt(end)) & ID_START ? ID_CHAR : 0) : sigil === Tok.Symbol ? ID_CHAR : VAL_CHAR;
+          let node = 0;
+          while (end < n) {
+            const d = text.charCodeAt(end);
+            if (d >= 128 || ((CLASS[d] ?? 0) & mask) === 0) break;
+            node = trieStep(node, d);
+            end++;
+          }
+          if (end > pos + 1) {
+            kind = sigil;
+            // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
+            word = internWalked(node, text, pos + 1, end);
+          }
+        } else if (((CLASS[c] ?? 0) & ID_START) !== 0) {
+          if (this.dimMode && c === 0x78 /* x */) {
+            kind = Tok.DimX;
+          } else {
+            let dotted = false;
+            // The name-trie walk runs along the scan: a name seen before is found at its end.
+            let node = c;
+            while (end < n) {
+              const d = text.charCodeAt(end);
+              if (d >= 128 || ((CLASS[d] ?? 0) & ID_CHAR) === 0) break;
+              if (d === 0x2e) dotted = true;
+              node = trieStep(node, d);
+              end++;
+            }
+            // Dimension mode ends at the element type.
+            this.dimMode = false;
+            kind = dotted ? Tok.OpName : Tok.Ident;
+            word = internWalked(node, text, pos, end);
+          }
+        }
+        if (kind >= 0) {
+          const i = this.push(kind, pos, end, this.col(pos), this.line);
+          if (word !== "") this.buf.texts[i] = word;
+          pos = end;
+          continue;
+        }
+      }
+      this.pos = pos;
+      if (c === 0x0a) this.newline();
+      else if (c === 0x2f && text.charCodeAt(pos + 1) === 0x2f) this.comment();
+      else this.token(c);
+      pos = this.pos;
+      // Blanks never report: the error limit is checked after everything else.
+      if (reporter.full) break;
     }
+    this.pos = pos;
     this.closeAngles();
-    this.push(Tok.EOF, this.pos, this.col(this.pos), this.line);
+    this.push(Tok.EOF, pos, pos, this.col(pos), this.line);
+    this.fillCommentEnds();
+  }
+
+  /** Sets `commentEnds` of the tokens pushed since the last comment (one fill per comment instead of a store per token). */
+  private fillCommentEnds(): void {
+    const buf = this.buf;
+    buf.commentEnds.fill(buf.comments.length, this.commentEndsFilled, buf.count);
+    this.commentEndsFilled = buf.count;
   }
 
   private col(pos: number): number {
@@ -178,19 +265,18 @@ class Lexer {
     return { source: this.source, line: this.line, column: startCol, endLine: this.line, endColumn: startCol + (endPos - startPos) };
   }
 
-  /** Appends a token ending at `pos`; returns its index (its text, if any, is the caller's to set). */
-  private push(kind: Tok, start: number, col: number, line: number): TokenIndex {
+  /** Appends a token; returns its index (its text, if any, is the caller's to set). */
+  private push(kind: Tok, start: number, end: number, col: number, line: number): TokenIndex {
     const buf = this.buf;
     const i = buf.count;
     if (i === buf.capacity) buf.grow();
     buf.kinds[i] = kind;
     buf.starts[i] = start;
-    buf.ends[i] = this.pos;
+    buf.ends[i] = end;
     buf.lines[i] = line;
     buf.cols[i] = col;
-    buf.endCols[i] = this.col(this.pos);
+    buf.endCols[i] = this.col(end);
     buf.flags[i] = (this.depth << 2) | (this.lastLine !== 0 && line - this.lastLine >= 2 ? 2 : 0) | (line !== this.lastLine ? 1 : 0);
-    buf.commentEnds[i] = buf.comments.length;
     buf.count = i + 1;
     if (kind === Tok.LBrace) this.depth++;
     else if (kind === Tok.RBrace && this.depth > 0) this.depth--;
@@ -200,7 +286,7 @@ class Lexer {
   }
 
   private pushText(kind: Tok, start: number, col: number, line: number, text: string): void {
-    this.buf.texts[this.push(kind, start, col, line)] = text;
+    this.buf.texts[this.push(kind, start, this.pos, col, line)] = text;
   }
 
   private error(entry: (typeof D)[keyof typeof D], start: number, col: number, args: readonly unknown[] = []): void {
@@ -227,6 +313,7 @@ class Lexer {
       }
     }
     const buf = this.buf;
+    this.fillCommentEnds();
     const pendingBefore = buf.count > 0 ? (buf.commentEnds[buf.count - 1] ?? 0) : 0;
     buf.comments.push({
       text: text.slice(start, stop),
@@ -242,56 +329,31 @@ class Lexer {
     const start = this.pos;
     const col = this.col(start);
     const line = this.line;
-    const single: Tok = c < 128 ? (SINGLE[c] ?? -1) : -1;
-    if (single >= 0) {
-      this.pos++;
-      if (single === Tok.Less) {
-        const buf = this.buf;
-        const prev = buf.count - 1;
-        if (prev >= 0 && buf.kinds[prev] === Tok.Ident) {
-          const word = buf.texts[prev];
-          if (word === "vector" || word === "view" || word === "tensor") this.dimMode = true;
-        }
-        if (this.openAngles++ === 0) this.firstAngle = buf.count;
-      } else if (single === Tok.Greater) {
-        if (this.openAngles > 0) this.openAngles--;
-        this.dimMode = false;
-      } else if (single === Tok.Comma) {
-        this.dimMode = false;
-      }
-      this.push(single, start, col, line);
-      return;
-    }
+    // Punctuation, identifiers and sigil names were scanned by `run`.
     const k = cls(c);
-    if (this.dimMode && c === 0x78 /* x */) {
-      this.pos++;
-      this.push(Tok.DimX, start, col, line);
-      return;
-    }
-    if (k & ID_START) return this.identifier(start, col);
     if (k & DIGIT) return this.number(start, col, false);
     if (c === 0x2d /* - */) {
       const d = this.text.charCodeAt(start + 1);
       if (d === 0x3e /* > */) {
         this.pos += 2;
-        this.push(Tok.Arrow, start, col, line);
+        this.push(Tok.Arrow, start, this.pos, col, line);
         return;
       }
       if (cls(d) & DIGIT) return this.number(start, col, true);
       for (const word of ["inf", "nan"]) {
         if (this.text.startsWith(word, start + 1) && !(cls(this.text.charCodeAt(start + 4)) & ID_CHAR)) {
           this.pos += 4;
-          this.buf.nums[this.push(Tok.Float, start, col, line)] = word === "inf" ? -Infinity : NaN;
+          this.buf.nums[this.push(Tok.Float, start, this.pos, col, line)] = word === "inf" ? -Infinity : NaN;
           return;
         }
       }
       this.pos++;
       return this.error(D.unexpectedCharacter, start, col, ["-"]);
     }
-    if (c === 0x25 /* % */) return this.sigilName(Tok.Value, start, col);
-    if (c === 0x40 /* @ */) return this.sigilName(Tok.Symbol, start, col);
-    if (c === 0x23 /* # */) return this.sigilName(Tok.Hash, start, col);
-    if (c === 0x5e /* ^ */) return this.sigilName(Tok.Label, start, col);
+    if (c < 128 && (SIGILS[c] ?? -1) >= 0) {
+      this.pos++;
+      return this.error(D.sigilWithoutName, start, col, [this.text[start]]);
+    }
     if (c === 0x22 /* " */) return this.string(start, col);
     // Anything else is not part of the language.
     if (isHighSurrogate(c) && isLowSurrogate(this.text.charCodeAt(start + 1))) {
@@ -305,25 +367,6 @@ class Lexer {
     if (isHighSurrogate(c) || isLowSurrogate(c)) return this.error(D.invalidUtf8, start, col);
     const shown = c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, "0")}` : String.fromCharCode(c);
     this.error(D.unexpectedCharacter, start, col, [shown]);
-  }
-
-  private identifier(start: number, col: number): void {
-    const text = this.text;
-    let i = start + 1;
-    let dotted = false;
-    // The name-trie walk runs along the scan: a name seen before is found at its end.
-    let node = trieStep(0, text.charCodeAt(start));
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (!(cls(c) & ID_CHAR)) break;
-      if (c === 0x2e) dotted = true;
-      node = trieStep(node, c);
-      i++;
-    }
-    this.pos = i;
-    // Dimension mode ends at the element type.
-    this.dimMode = false;
-    this.pushText(dotted ? Tok.OpName : Tok.Ident, start, col, this.line, internWalked(node, text, start, i));
   }
 
   private digits(i: number, mask: number): number {
@@ -376,7 +419,7 @@ class Lexer {
       }
     }
     this.pos = i;
-    if (isFloat) this.buf.nums[this.push(Tok.Float, start, col, line)] = Number(text.slice(start, i));
+    if (isFloat) this.buf.nums[this.push(Tok.Float, start, this.pos, col, line)] = Number(text.slice(start, i));
     else this.pushInt(start, col, line, first, 10, negative);
   }
 
@@ -392,32 +435,13 @@ class Lexer {
       const c = text.charCodeAt(i);
       v = v * base + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
     }
-    const i = this.push(Tok.Int, start, col, line);
+    const i = this.push(Tok.Int, start, this.pos, col, line);
     if (v <= Number.MAX_SAFE_INTEGER) {
       this.buf.nums[i] = negative ? -v : v;
       return;
     }
     const mag = BigInt((base === 16 ? "0x" : "") + text.slice(digits, end));
     (this.buf.bigs ??= new Map()).set(i, negative ? -mag : mag);
-  }
-
-  private sigilName(kind: Tok, start: number, col: number): void {
-    const text = this.text;
-    // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules.
-    let i = start + 1;
-    // `#` names follow identifier rules: a first char that cannot start one ends the name there.
-    const mask = kind === Tok.Hash ? (cls(text.charCodeAt(i)) & ID_START ? ID_CHAR : 0) : kind === Tok.Symbol ? ID_CHAR : VAL_CHAR;
-    let node = 0;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (!(cls(c) & mask)) break;
-      node = trieStep(node, c);
-      i++;
-    }
-    this.pos = i;
-    if (i === start + 1) return this.error(D.sigilWithoutName, start, col, [text[start]]);
-    // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
-    this.pushText(kind, start, col, this.line, internWalked(node, text, start + 1, i));
   }
 
   private string(start: number, col: number): void {
