@@ -8,7 +8,7 @@
  * here, so none of them names a target. `target.decl` is not a record op: it is part of the
  * language and binds a record the embedding supplies.
  */
-import type { Literal, Prop } from "../ir/core.js";
+import { isLiteral, type Literal, type Prop } from "../ir/core.js";
 import { LoomError } from "./errors.js";
 import type { TargetRecordAttribute, TargetRecordSpec } from "./target.js";
 
@@ -79,13 +79,3 @@ export function recordAttrs(prop: Prop): { key: string; value: Literal }[] {
   return out;
 }
 
-function isLiteral(v: Prop): v is Literal {
-  if (typeof v !== "object" || v === null || Array.isArray(v) || !("kind" in v) || !("value" in v)) return false;
-  switch (v.kind) {
-    case "int": return typeof v.value === "bigint";
-    case "float": return typeof v.value === "number";
-    case "bool": return typeof v.value === "boolean";
-    case "string": case "ident": return typeof v.value === "string";
-    default: return false;
-  }
-}

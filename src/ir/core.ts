@@ -55,6 +55,18 @@ export type Literal =
   | { readonly kind: "string"; readonly value: string }
   | { readonly kind: "ident"; readonly value: string };
 
+/** Whether `v` (a prop, or anything) is a `Literal`: a known kind with a value of its type. */
+export function isLiteral(v: unknown): v is Literal {
+  if (typeof v !== "object" || v === null || !("kind" in v) || !("value" in v)) return false;
+  switch (v.kind) {
+    case "int": return typeof v.value === "bigint";
+    case "float": return typeof v.value === "number";
+    case "bool": return typeof v.value === "boolean";
+    case "string": case "ident": return typeof v.value === "string";
+    default: return false;
+  }
+}
+
 /** A predicate `kind(a, b, ...)` of a `where` list or an assume (language.md §5). */
 export interface Predicate {
   readonly kind: string;

@@ -9,7 +9,7 @@
  *  - alignments (powers of two), cluster sizes, barrier/atomic orderings and target
  *    record attributes (the checks each target package declares) → STRUCTURE/014.
  */
-import { Op, type Literal, type Value } from "../../ir/core.js";
+import { Op, isLiteral, type Literal, type Value } from "../../ir/core.js";
 import { isOp } from "../../dialects/registry.js";
 import { bitWidth, isFloat, isInt, typeToString, type Type } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
@@ -19,10 +19,6 @@ import type { VerifyContext } from "./context.js";
 
 const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
-
-function isLiteral(x: unknown): x is Literal {
-  return typeof x === "object" && x !== null && typeof (x as { kind?: unknown }).kind === "string" && "value" in x;
-}
 
 function describe(lit: Literal): string {
   switch (lit.kind) {
