@@ -153,7 +153,8 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   for (let i = 0; i < op.operands.length; i++) {
     const v = op.operands[i]!;
     if (inClass(v.type, rule.cls)) continue;
-    if (!(once && (failed || (rule.result === "same" && result && !inClass(result.type, rule.cls))))) c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+    const resultFailsToo = rule.result === "same" && result !== undefined && !inClass(result.type, rule.cls);
+    if (!once || (!failed && !resultFailsToo)) c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
     failed = true;
   }
   const first = op.operands[0];
