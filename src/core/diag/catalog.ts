@@ -85,7 +85,8 @@ export const D = {
   limitExceeded: entry("STRUCTURE/906", "implementation limit exceeded: {0} (the limit is {1})"),
   // SUBRANGE
   indexCount: entry("SUBRANGE/001", "{0} indices given for a rank-{1} value"),
-  subviewOutOfBounds: entry("SUBRANGE/004", "static subview out of bounds: {0}"),
+  // An access, vector footprint or subview at constant indices past a static extent (the message keeps its first wording, "subview").
+  staticOutOfBounds: entry("SUBRANGE/004", "static subview out of bounds: {0}"),
   vectorFootprint: entry("SUBRANGE/009", "cannot prove the vector access footprint in bounds: {0}", "warning"),
   // LOWERING
   noProvider: entry("LOWERING/901", "template.apply<@{0}>: {1}"),

@@ -211,7 +211,7 @@ function checkCaseOp(ctx: VerifyContext, op: Op): void {
       const offset = isOp(op, "check.tensor.view") ? Number(op.props.offset) : 0;
       const whole = staticBytes(source.type), part = staticBytes(to);
       if (whole !== undefined && part !== undefined && offset + part > whole) {
-        ctx.report(D.subviewOutOfBounds, op.span, [`bytes [${offset}, ${offset + part}) of a ${whole}-byte tensor`]);
+        ctx.report(D.staticOutOfBounds, op.span, [`bytes [${offset}, ${offset + part}) of a ${whole}-byte tensor`]);
       }
       return;
     }

@@ -71,7 +71,7 @@ export function checkOpLimits(ctx: VerifyContext, op: Op): void {
       const extent = vector.shape[d];
       if (typeof i !== "bigint" || extent === undefined) continue;
       // A BigInt compares with a number exactly (no BigInt made per position).
-      if (i < 0n || i >= extent) ctx.report(D.subviewOutOfBounds, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
+      if (i < 0n || i >= extent) ctx.report(D.staticOutOfBounds, op.span, [`position ${i} of '${op.name}' is outside dimension ${d} of vector<${vector.shape.join("x")}x${vector.element.name}> (valid: 0 to ${extent - 1})`]);
     }
   }
 }

@@ -78,7 +78,7 @@ function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
     const n = extents[i - lead] ?? 1;
     // A BigInt compares with a number exactly.
     if (at < 0n || (dim.kind === "static" && at > dim.size - n)) {
-      return void ctx.report(D.subviewOutOfBounds, op.span, [`${n === 1 ? "index" : `${n} positions from`} ${at} of dimension ${i} ${at < 0n ? "is negative" : `outside ${typeToString(view)}`}`]);
+      return void ctx.report(D.staticOutOfBounds, op.span, [`${n === 1 ? "index" : `${n} positions from`} ${at} of dimension ${i} ${at < 0n ? "is negative" : `outside ${typeToString(view)}`}`]);
     }
   }
 }
