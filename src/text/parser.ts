@@ -81,7 +81,8 @@ class StopParsing extends Error {}
 export type ValueResolver = (tok: TokenIndex) => Value;
 
 /** Primitive type names of §3. */
-const PRIM_TYPES: ReadonlySet<string> = new Set(["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"]);
+/** The primitive types by name (`prim`'s own objects: one lookup per type). */
+const PRIM_TYPES: ReadonlyMap<string, PrimType> = new Map((["index", "offset", "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "buffer"] as const).map((n) => [n, prim(n)]));
 /** Type names that exist in real Loom but not in v1 (PARSE/007). */
 const OUT_OF_V1_TYPES: ReadonlySet<string> = new Set(["tensor", "tile", "f8E4M3", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ"]);
 const SCALAR_NAMES: ReadonlySet<string> = new Set(["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"]);
@@ -89,7 +90,7 @@ const SCALAR_NAMES: ReadonlySet<string> = new Set(["i1", "i8", "i16", "i32", "i6
 // Op names and type names as the declarations spell them: tokens of these names carry these
 // very strings (text/intern.ts), so the op tables and later name comparisons hit at once.
 internNames(opTable.keys());
-internNames(PRIM_TYPES);
+internNames(PRIM_TYPES.keys());
 internNames(["vector", "view", "tensor", "encoding", "layout", "true", "false", "inf", "nan"]);
 
 /** An op spelling the parser can build: its syntax and the canonical name of the op it builds. */
@@ -282,7 +283,8 @@ export class Parser {
     const firstBlank = ((this.flags[first] ?? 0) & BLANK_BEFORE) !== 0;
     // A new op already has no comment lines (what commentLines gives for none).
     if (comments.length > 0) op.comments = commentLines(comments, firstBlank);
-    const leading = comments[0]?.endOfLine ? comments[1] : comments[0];
+    // Most ops have no comments (`NO_COMMENTS`, frozen: no out-of-range reads of it).
+    const leading = comments.length === 0 ? undefined : comments[0]?.endOfLine ? comments[1] : comments[0];
     op.blankBefore = leading !== undefined ? leading.blankBefore : firstBlank;
     op.parent = region;
     return op;
@@ -329,7 +331,7 @@ export class Parser {
     }
     const op = new Op(known.name, this.span(nameTok));
     this.opNames.push(nameTok);
-    let types: Type[];
+    let types: readonly Type[];
     try {
       types = known.syntax.parse(this, op);
     } finally {
@@ -770,7 +772,8 @@ export class Parser {
     if (this.kindOf(t) !== Tok.Ident) this.unexpected(t, "a type");
     this.next();
     const name = this.textOf(t);
-    if (PRIM_TYPES.has(name)) return prim(name as PrimType["name"]);
+    const primType = PRIM_TYPES.get(name);
+    if (primType) return primType;
     if (name === "encoding") {
       this.expect(Tok.Less, "'<'");
       const k = this.expectIdent("'layout'");
@@ -1037,7 +1040,8 @@ function vectorType(element: PrimType, dims: readonly Dim[], rank: number): Vect
 }
 
 function exactCopy<T>(scratch: readonly T[], n: number): T[] {
-  return scratch.slice(0, n);
+  // A pair (the commonest) as a literal: allocated inline, where `slice` calls into the runtime.
+  return n === 2 ? [scratch[0] as T, scratch[1] as T] : scratch.slice(0, n);
 }
 
 /**

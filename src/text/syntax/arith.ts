@@ -2,7 +2,7 @@
 import { T, type Type } from "../../ir/types.js";
 import { Tok } from "../token.js";
 import { COMBINING } from "../vocabulary.js";
-import { annotationOf, checkOperandCount, parseAnnotation, parseOperandAnnotation, parseSingleAnnotation, register } from "./core.js";
+import { annotationOf, checkOperandCount, parseAnnotation, parseOperandAnnotation, parseResultAnnotation, parseSingleAnnotation, register } from "./core.js";
 
 // The generic forms (constants, arithmetic, compares, casts, assumes) come from the op
 // declarations (src/dialects/ops); the hand-written forms follow.
@@ -27,7 +27,7 @@ register("index.scale", {
 register("vector.from_elements", {
   parse(p, op) {
     op.operands = p.parseValueList();
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(" ").values(op.operands);

@@ -6,7 +6,7 @@ import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import type { Writer } from "../writer.js";
 import { CALL_MODIFIER_GROUPS } from "../vocabulary.js";
-import { annotationOf, nullaryForm, parseSingleAnnotation, register } from "./core.js";
+import { annotationOf, nullaryForm, parseResultAnnotation, parseSingleAnnotation, register } from "./core.js";
 import { parseContractKey } from "./legacy.js";
 import { propOf } from "../../dialects/registry.js";
 
@@ -108,7 +108,7 @@ register("func.apply", {
 register("config.get", {
   parse(p, op) {
     op.props.symbol = p.parseSymbolName("a config key");
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(` @${op.props.symbol}`);

@@ -14,7 +14,7 @@ import { quoteString } from "../literals.js";
 import type { NamedLiteral, ProviderAttr } from "../../dialects/ops/check.js";
 import type { OpIn } from "../../dialects/registry.js";
 import { lookupOp } from "../../dialects/table.js";
-import { annotationOf, parseSingleAnnotation, register } from "./core.js";
+import { annotationOf, parseResultAnnotation, parseSingleAnnotation, register } from "./core.js";
 
 // ---------------------------------------------------------------- shared clauses
 
@@ -210,7 +210,7 @@ register("check.param.seed", {
     op.props.base = clause(p, "base", () => integer(p, "a seed base"));
     op.props.count = clause(p, "count", () => integer(p, "a seed count"));
     parseParamName(p, op);
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(` base(${op.props.base}) count(${op.props.count})`);
@@ -233,7 +233,7 @@ register("check.param.choice", {
       return out;
     });
     parseParamName(p, op);
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(` values([${op.props.values.join(", ")}])`);
@@ -251,7 +251,7 @@ register("check.param.range", {
     op.props.upper = hi;
     if (p.atWord("step")) op.props.step = clause(p, "step", () => literal(p));
     parseParamName(p, op);
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     printLiteral(printLiteral(w.text(` ${op.props.policy} bounds(`), op.props.lower).text(" to "), op.props.upper).text(")");
@@ -267,7 +267,7 @@ register("check.param.range", {
 register("check.literal check.generate.fill", {
   parse(p, op) {
     op.props.value = clause(p, "value", () => literal(p));
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     printLiteral(w.text(" value("), op.props.value).text(")");
@@ -281,7 +281,7 @@ register("check.generate.iota", {
     op.props.offset = clause(p, "offset", () => literal(p));
     op.props.step = clause(p, "step", () => literal(p));
     if (p.atWord("period")) op.props.period = clause(p, "period", () => integer(p, "a period"));
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     printLiteral(printLiteral(w.text(" offset("), op.props.offset).text(") step("), op.props.step).text(")");
@@ -297,7 +297,7 @@ register("check.generate.random.uniform", {
     const [lo, hi] = clause(p, "range", () => interval(p));
     op.props.lower = lo;
     op.props.upper = hi;
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     printLiteral(printLiteral(w.text(" seed(").value(op.operands[0]).text(") range("), op.props.lower).text(" to "), op.props.upper).text(")");
@@ -539,7 +539,7 @@ register("check.skip_if", {
 register("check.file.read.npy", {
   parse(p, op) {
     op.props.path = clause(p, "path", () => p.expectText(Tok.String, "a file path string"));
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(` path(${quoteString(op.props.path)})`);

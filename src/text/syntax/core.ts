@@ -21,7 +21,7 @@ import { propOf } from "../../dialects/registry.js";
  * declares for it (the generic forms take `OpName`: any op).
  */
 export interface OpSyntax<N extends OpName = OpName> {
-  parse(p: Parser, op: ParsingOp<N>): Type[];
+  parse(p: Parser, op: ParsingOp<N>): readonly Type[];
   print(w: Writer, op: SyntaxOp<N>): void;
 }
 
@@ -84,10 +84,23 @@ export function checkOperandCount(p: Parser, op: Op, n: number, got: number): vo
 
 /** `: T` — exactly one type (stored as `annotatedTypes: [T]`). */
 export function parseSingleAnnotation(p: Parser, op: Op): Type {
+  return parseResultAnnotation(p, op)[0] as Type;
+}
+
+/** One-type lists of the interned types (prim, vector), shared by every op annotated so: no list per op. */
+const SINGLE_TYPE_LISTS = new WeakMap<Type, readonly Type[]>();
+
+/** `: T` as the op's result types: the `annotatedTypes` list itself (read-only, maybe shared). */
+export function parseResultAnnotation(p: Parser, op: Op): readonly Type[] {
   p.expect(Tok.Colon, "':'");
   const t = p.parseType();
-  op.props.annotatedTypes = [t];
-  return t;
+  let list = SINGLE_TYPE_LISTS.get(t);
+  if (!list) {
+    list = [t];
+    // View and tensor types are made per use: their lists are not kept.
+    if (t.kind === "prim" || t.kind === "vector") SINGLE_TYPE_LISTS.set(t, list);
+  }
+  return (op.props.annotatedTypes = list);
 }
 
 function typeOf(v: Value | undefined): Type {
@@ -103,7 +116,7 @@ function resultType(op: Op, i = 0): Type {
 /** `%r = op : T` */
 export const nullaryForm: OpSyntax = {
   parse(p, op) {
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.annotation(annotationOf(op, () => [resultType(op)]));
@@ -115,7 +128,7 @@ export function dimForm(): OpSyntax {
   return {
     parse(p, op) {
       op.props.dim = p.parseAngleEnum("dimension", ["x", "y", "z"]);
-      return [parseSingleAnnotation(p, op)];
+      return parseResultAnnotation(p, op);
     },
     print(w, op) {
       w.text(`<${op.props.dim}>`);
@@ -130,9 +143,9 @@ export function arithForm(arity: number, flags?: FlagSetName): OpSyntax {
     parse(p, op) {
       p.parseOptionalFlags(op, flags);
       op.operands = p.parseValueList();
-      const type = parseSingleAnnotation(p, op);
+      const types = parseResultAnnotation(p, op);
       checkOperandCount(p, op, arity, op.operands.length);
-      return [type];
+      return types;
     },
     print(w, op) {
       w.flags(op);
@@ -185,7 +198,7 @@ export const castForm: OpSyntax = {
 export const constantForm: OpSyntax = {
   parse(p, op) {
     op.props.value = p.parseConstantLiteral();
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(" ").literal(propOf(op, "value") ?? { kind: "ident", value: "" });
@@ -250,7 +263,7 @@ export function wordsForm(separators: readonly string[]): OpSyntax {
         operands.push(p.parseValueUse());
       }
       op.operands = operands;
-      return [parseSingleAnnotation(p, op)];
+      return parseResultAnnotation(p, op);
     },
     print(w, op) {
       op.operands.forEach((v, i) => {

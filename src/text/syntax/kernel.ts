@@ -5,7 +5,7 @@ import { D } from "../../core/diag/catalog.js";
 import type { Parser } from "../parser.js";
 import { Tok } from "../token.js";
 import { BARRIER_MEMORY_SPELLINGS, BARRIER_ORDERING_SPELLINGS, BARRIER_SCOPE_SPELLINGS, COMBINING, SHUFFLE_MODES } from "../vocabulary.js";
-import { annotationOf, checkOperandCount, dimForm, nullaryForm, parseAnnotation, parseSingleAnnotation, register } from "./core.js";
+import { annotationOf, checkOperandCount, dimForm, nullaryForm, parseAnnotation, parseResultAnnotation, parseSingleAnnotation, register } from "./core.js";
 import { quoteString } from "../literals.js";
 
 register("kernel.workitem.id kernel.workgroup.id kernel.workgroup.size kernel.workgroup.count kernel.workitem.dispatch.id", dimForm());
@@ -95,7 +95,7 @@ register("kernel.subgroup.reduce", {
         op.props.clusterSize = Number(a.value.value);
       }
     }
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(`<${op.props.kind}> `).value(op.operands[0]);
@@ -109,7 +109,7 @@ register("kernel.workgroup.reduce", {
   parse(p, op) {
     op.props.kind = p.parseAngleEnum("combining kind", COMBINING);
     op.operands = [p.parseValueUse()];
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(`<${op.props.kind}> `).value(op.operands[0]);
@@ -133,7 +133,7 @@ register("kernel.workgroup.scan", {
         else op.props.mode = word as "inclusive" | "exclusive";
       }
     }
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(`<${op.props.kind}> `).value(op.operands[0]).text(` {direction = ${op.props.direction}, mode = ${op.props.mode}}`);

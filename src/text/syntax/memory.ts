@@ -7,7 +7,7 @@ import type { Parser } from "../parser.js";
 import { Tok, type TokenIndex } from "../token.js";
 import type { Writer } from "../writer.js";
 import { ALLOCA_DEFERRED_SPACES, ALLOCA_SPACES, ATOMIC_RMW_KINDS, MEMORY_SPACES, ORDERINGS, SCOPES } from "../vocabulary.js";
-import { annotationOf, nullaryForm, parseAnnotation, parseSingleAnnotation, register, variadicIdentityForm } from "./core.js";
+import { annotationOf, nullaryForm, parseAnnotation, parseResultAnnotation, parseSingleAnnotation, register, variadicIdentityForm } from "./core.js";
 
 // ---------------------------------------------------------------- buffer
 
@@ -83,7 +83,7 @@ register("buffer.alloca", {
       }
       op.props = { space: op.props.space, align: op.props.align, dictForm: true };
     }
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     if (op.props.dictForm === true) w.text(" ").value(op.operands[0]).text(` {base_alignment = ${op.props.align}, memory_space = ${op.props.invalidSpace ?? op.props.deferredSpace ?? op.props.space}}`);
@@ -126,7 +126,7 @@ register("buffer.assume.memory_space", {
       requireKeys(p, attrs, ["memory_space"]);
       op.props.space = enumAttr(p, attrs[0]!, MEMORY_SPACES);
     }
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(`<${op.props.invalidSpace ?? op.props.space}> `).value(op.operands[0]);
@@ -153,7 +153,7 @@ register("encoding.layout.dense", nullaryForm);
 register("encoding.layout.strided", {
   parse(p, op) {
     op.props.strides = p.parseIndexList();
-    return [parseSingleAnnotation(p, op)];
+    return parseResultAnnotation(p, op);
   },
   print(w, op) {
     w.text(" ").indices(op.props.strides);
