@@ -40,8 +40,6 @@ import { recordAttrs } from "../../core/target-records.js";
 const LEVELS = ["uniform", "subgroup", "varying"] as const satisfies readonly Uniformity[];
 type Level = 0 | 1 | 2;
 
-const VARYING_SOURCES = new Set(["kernel.workitem.id", "kernel.workitem.dispatch.id", "kernel.subgroup.lane.id", "view.atomic.rmw", "view.atomic.cmpxchg"]);
-
 function max(a: Level, b: Level): Level {
   return a > b ? a : b;
 }
@@ -212,8 +210,13 @@ class Analysis {
   }
 
   resultLevel(op: Op): Level {
-    if (VARYING_SOURCES.has(op.name)) return 2;
     switch (op.name) {
+      case "kernel.workitem.id":
+      case "kernel.workitem.dispatch.id":
+      case "kernel.subgroup.lane.id":
+      case "view.atomic.rmw":
+      case "view.atomic.cmpxchg":
+        return 2;
       case "kernel.subgroup.id":
         return 1;
       case "kernel.workgroup.reduce":
