@@ -322,9 +322,10 @@ function keepCounts(values: readonly Value[], uses: Map<Value, number>): void {
 
 /** A pure op, not a terminator and without regions, none of whose results is used. */
 function isDead(op: Op, uses: ReadonlyMap<Value, number>): boolean {
-  const info = lookupOp(op.name);
-  if (info?.pure !== true || info.terminator || op.regions.length !== 0 || op.results.length === 0) return false;
+  // Most ops have a used result: settled before the op table is read.
+  if (op.regions.length !== 0 || op.results.length === 0) return false;
   for (const v of op.results) if (uses.has(v)) return false;
-  return true;
+  const info = lookupOp(op.name);
+  return info?.pure === true && !info.terminator;
 }
 
