@@ -119,6 +119,8 @@ class Analysis {
     });
   }
   uses(op: Op): Level {
+    // Until some value is raised every level is uniform (a config region, a body's prologue).
+    if (this.#levels.raised.length === 0) return 0;
     const u = this.#uses;
     u.level = 0;
     forEachUse(op, u.visit);
