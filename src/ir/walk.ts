@@ -1,9 +1,6 @@
 /** Generic walkers over the IR: every use of a value, every op in program order. */
 import { Op, Region, Value, type Prop } from "./core.js";
-import { T, type Type } from "./types.js";
-
-/** The interned primitive types (frozen `{ kind, name }`, the most common prop: nothing to visit). */
-const INTERNED_PRIMS: ReadonlySet<unknown> = new Set<unknown>(Object.values(T));
+import type { Type } from "./types.js";
 
 // Indexed loops, not for-of: every verify, fold and lowering counts uses through here.
 function visitTypeValues(t: Type, fn: (v: Value) => void): void {
@@ -23,9 +20,11 @@ function visitProp(p: Prop, fn: (v: Value) => void): void {
     for (let i = 0; i < p.length; i++) visitProp(p[i] as Prop, fn);
     return;
   }
-  if (INTERNED_PRIMS.has(p)) return;
   const o = p as { readonly [key: string]: Prop };
-  if ((o.kind === "view" || o.kind === "vector" || o.kind === "prim") && "element" in o) return visitTypeValues(o as unknown as Type, fn);
+  const kind = o.kind;
+  // Primitive types (the most common prop) and vector types name no value.
+  if (kind === "prim") return;
+  if ((kind === "view" || kind === "vector") && "element" in o) return visitTypeValues(o as unknown as Type, fn);
   for (const k in o) visitProp(o[k], fn);
 }
 

@@ -258,9 +258,8 @@ function vectorConstantOf(op: Op, folding: Folding): readonly Lane[] | undefined
  * queueing a defining op whose results just lost their last use.
  */
 export function removeDeadOps(region: Region): Map<Value, number> {
-  countUses(region);
   const uses = new Map<Value, number>();
-  const queue = keepUses(region, uses, undefined);
+  const queue = countUses(region, uses, undefined);
   if (!queue) return uses; // the usual case: nothing is dead
   const removed = new Set<Op>();
   const release = (v: Value) => {
@@ -285,32 +284,30 @@ export function removeDeadOps(region: Region): Map<Value, number> {
 const countUse = (v: Value): void => void v.mark++;
 
 /**
- * Counts the uses of every value of `region` in its `mark` (a map lookup per use costs more).
- * Each value's mark is zeroed at its definition: in a verified body a value is defined
- * before its uses in this walk's (program) order.
+ * Counts the uses of every value of `region` in its `mark` (a map lookup per use costs more),
+ * then moves the counts of the region's own values into `uses` (zeroing the marks) and appends
+ * its dead ops to `queue` (undefined while there is none). Each mark is zeroed at its
+ * definition, and in a verified body every use of a value lies after it in its own region, so
+ * a region's counts are complete once its ops are walked.
  */
-function countUses(region: Region): void {
+function countUses(region: Region, uses: Map<Value, number>, queue: Op[] | undefined): Op[] | undefined {
   clearMarks(region.args);
-  for (const op of region.ops) {
+  const ops = region.ops;
+  for (const op of ops) {
     forEachUse(op, countUse);
     clearMarks(op.results);
-    for (const r of op.regions) countUses(r);
+    for (const r of op.regions) queue = countUses(r, uses, queue);
   }
+  keepCounts(region.args, uses);
+  for (const op of ops) {
+    keepCounts(op.results, uses);
+    if (isDead(op, uses)) (queue ??= []).push(op);
+  }
+  return queue;
 }
 
 function clearMarks(values: readonly Value[]): void {
   for (const v of values) v.mark = 0;
-}
-
-/** Moves the counts of the values used into `uses` (zeroing the marks) and appends the dead ops of `region` in program order (pre-order) to `queue`; undefined when there is none. */
-function keepUses(region: Region, uses: Map<Value, number>, queue: Op[] | undefined): Op[] | undefined {
-  keepCounts(region.args, uses);
-  for (const op of region.ops) {
-    keepCounts(op.results, uses);
-    if (isDead(op, uses)) (queue ??= []).push(op);
-    for (const r of op.regions) queue = keepUses(r, uses, queue);
-  }
-  return queue;
 }
 
 function keepCounts(values: readonly Value[], uses: Map<Value, number>): void {
@@ -322,9 +319,10 @@ function keepCounts(values: readonly Value[], uses: Map<Value, number>): void {
 
 /** A pure op, not a terminator and without regions, none of whose results is used. */
 function isDead(op: Op, uses: ReadonlyMap<Value, number>): boolean {
-  const info = lookupOp(op.name);
-  if (info?.pure !== true || info.terminator || op.regions.length !== 0 || op.results.length === 0) return false;
+  // Most ops have a used result: settled before the op table is read.
+  if (op.regions.length !== 0 || op.results.length === 0) return false;
   for (const v of op.results) if (uses.has(v)) return false;
-  return true;
+  const info = lookupOp(op.name);
+  return info?.pure === true && !info.terminator;
 }
 

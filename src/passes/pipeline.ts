@@ -181,6 +181,8 @@ class RegionScan {
   applies: Op[] = NO_OPS;
   /** A `buffer.alloca`, a workgroup scan (expanded into one) or a collective with workgroup scratch. */
   storage = false;
+  /** A `kernel.workgroup.scan` (expanded before the layout). */
+  workgroupScans = false;
   /** An `scf.for` with `unroll(full)`. */
   fullUnroll = false;
   /** A subgroup shuffle, broadcast or reduce (their widths meet the profile's subgroup). */
@@ -211,9 +213,11 @@ function scanInto(region: Region, scan: RegionScan): void {
         scan.queries = true;
         break;
       case "buffer.alloca":
+        scan.storage = true;
+        break;
       // The shared expansion (expand-scan.ts) turns a workgroup scan into a workgroup alloca.
       case "kernel.workgroup.scan":
-        scan.storage = true;
+        scan.storage = scan.workgroupScans = true;
         break;
       case "scf.for":
         if (op.props.unroll === "full") scan.fullUnroll = true;
@@ -271,7 +275,7 @@ function prepareKernel(
     if (scan.subgroupWidths) checkSubgroupAssumptions(body, facts.subgroupSize, profile.identifier, sink);
   }
   if (sink.errorCount > errorsBefore) return undefined;
-  expandWorkgroupScans(op);
+  if (scan.workgroupScans) expandWorkgroupScans(op);
   const uses = removeDeadOps(body);
 
   // The verifier made kernel.launch.config the config region's last op (lowering the companion refuses anything else).

@@ -28,6 +28,10 @@ export class ConstantFolder {
 
   /** The integer value of `v` when it folds to a constant (index, offset, iN as signed). */
   constant(v: Value): bigint | undefined {
+    // Region arguments and literals answer at once: only folds through other ops are memoised.
+    const op = producer(v);
+    if (!op) return undefined;
+    if (op.name === "index.constant" || op.name === "scalar.constant") return this.#fold(v);
     const known = this.#constants.get(v);
     if (known !== undefined) return known ?? undefined;
     this.#constants.set(v, null); // in progress: a cycle folds to unknown

@@ -33,7 +33,7 @@ function checkWhereOrigins(ctx: VerifyContext, op: Op): void {
   else if (isOp(op, "func.def") || isOp(op, "func.decl") || isOp(op, "template.def") || isOp(op, "template.decl") || isOp(op, "config.decl")) lists.push(["where", op.regions[0]]);
   for (const [key, region] of lists) {
     const preds = op.props[key];
-    if (!Array.isArray(preds)) continue;
+    if (!Array.isArray(preds) || preds.length === 0) continue;
     const args = new Set<Value>(region?.args ?? []);
     const origin = isOp(op, "config.decl") ? "the declared config value" : isOp(op, "func.def") || isOp(op, "func.decl") ? "a function argument or result" : "an argument of the signature";
     preds.forEach((p, i) => {

@@ -38,7 +38,8 @@ function derive(name: string): WalkFacts {
     structureHolds: [structureHolds(name, 0), structureHolds(name, 1), structureHolds(name, 2)],
     yields: hasYieldChecks(name),
     references: hasBodyReferences(name),
-    attributes: hasAttributeChecks(name),
+    // The parser marks view and buffer ops it read without their attributes (`missingAttributes`, `invalidSpace`).
+    attributes: hasAttributeChecks(name) || name.startsWith("view.") || name.startsWith("buffer."),
     staticValues: hasStaticValueChecks(name),
     subranges: hasSubrangeChecks(name),
     call,

@@ -34,9 +34,9 @@ function checkFor(ctx: VerifyContext, op: Op, kind: RegionKind | undefined): voi
  * every full unroll in `region` must have constant bounds and step.
  */
 export function checkBoundFullUnrolls(region: Region, sink: DiagnosticSink): void {
+  const folder = new ConstantFolder(); // the region does not change while it is walked
   walkRegion(region, (op) => {
     if (!isOp(op, "scf.for") || op.props.unroll !== "full") return;
-    const folder = new ConstantFolder();
     if (op.operands.slice(0, 3).some((v) => folder.constant(v) === undefined)) {
       sink.report(D.fullUnrollNotConstant, op.span, [], { help: "the bound config values leave the trip count unknown; use unroll(%factor) for a partial unroll" });
     }

@@ -12,6 +12,7 @@ import { typeToString, type Type, type ViewType } from "../../ir/types.js";
 import { D } from "../../core/diag/catalog.js";
 import type { VerifyContext } from "./context.js";
 import { isOp } from "../../dialects/registry.js";
+import { I64_MAX, I64_MIN } from "../../dialects/index/semantics.js";
 
 /** Which operand is the indexed value, per op. */
 const INDEXED_OPERAND: Readonly<Record<string, number>> = {
@@ -74,7 +75,7 @@ function checkStaticAccessBounds(ctx: VerifyContext, op: Op): void {
     const at = typeof x === "bigint" ? x : x && typeof x === "object" && "type" in x ? ctx.folder.constant(x as Value) : undefined;
     const dim = view.dims[i]!;
     // A literal outside the 64-bit index range is STRUCTURE/014 already (verify/literals.ts).
-    if (at === undefined || at < -(2n ** 63n) || at >= 2n ** 63n) continue;
+    if (at === undefined || at < I64_MIN || at > I64_MAX) continue;
     const n = extents[i - lead] ?? 1;
     // A BigInt compares with a number exactly.
     if (at < 0n || (dim.kind === "static" && at > dim.size - n)) {

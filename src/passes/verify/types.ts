@@ -134,6 +134,7 @@ type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 /** How the reference names the operands of a uniform op, by arity. */
 const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
 const NO_ROLES: readonly string[] = [];
+const roleName = (roles: readonly string[], i: number) => roles[i] ?? `operand #${i}`;
 
 /**
  * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
@@ -142,7 +143,6 @@ const NO_ROLES: readonly string[] = [];
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
   const roles = ROLES[rule.arity] ?? NO_ROLES;
-  const role = (i: number) => roles[i] ?? `operand #${i}`;
   const result = op.results[0];
   const cls = CLASS_NAME[rule.cls];
   let failed = false;
@@ -154,7 +154,7 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (inClass(v.type, rule.cls)) continue;
     const resultFailsToo = rule.result === "same" && result !== undefined && !inClass(result.type, rule.cls);
-    if (!once || (!failed && !resultFailsToo)) c.operand(`${role(i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+    if (!once || (!failed && !resultFailsToo)) c.operand(`${roleName(roles, i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
     failed = true;
   }
   const first = op.operands[0];
@@ -163,7 +163,7 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (typeEquals(v.type, first.type)) continue;
     failed = true;
-    c.mismatch(`${role(0)} '%${first.name}' (${s(first.type)}) and ${role(i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
+    c.mismatch(`${roleName(roles, 0)} '%${first.name}' (${s(first.type)}) and ${roleName(roles, i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
   }
   if (rule.result === "same") {
     if (!result) return;

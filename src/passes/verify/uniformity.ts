@@ -40,20 +40,21 @@ import { recordAttrs } from "../../core/target-records.js";
 const LEVELS = ["uniform", "subgroup", "varying"] as const satisfies readonly Uniformity[];
 type Level = 0 | 1 | 2;
 
-const VARYING_SOURCES = new Set(["kernel.workitem.id", "kernel.workitem.dispatch.id", "kernel.subgroup.lane.id", "view.atomic.rmw", "view.atomic.cmpxchg"]);
-
 function max(a: Level, b: Level): Level {
   return a > b ? a : b;
 }
 
 /** The uniformity of values and the control level of ops, for one module. */
 export class UniformityInfo {
-  readonly values = new Map<Value, Level>();
+  /** The raised values and their levels, in the order first raised (mapped when first read: only some back ends read them). */
+  raised: readonly Value[] = [];
+  levels: readonly Level[] = [];
+  #values: Map<Value, Level> | undefined;
   /** Ops under non-uniform control only: an op missing here is under uniform control (most ops are). */
   readonly control = new Map<Op, Level>();
 
   of(v: Value): Uniformity {
-    return LEVELS[this.values.get(v) ?? 0];
+    return LEVELS[(this.#values ??= new Map(this.raised.map((r, i) => [r, this.levels[i]!]))).get(v) ?? 0];
   }
   controlOf(op: Op): Uniformity {
     return LEVELS[this.control.get(op) ?? 0];
@@ -63,8 +64,8 @@ export class UniformityInfo {
 /**
  * Levels live in `Value.mark` while the analysis runs: `base + level` for a raised value
  * (a mark from any other walk or run reads as uniform), instead of a map read per use; the
- * raised values are copied to `UniformityInfo.values` when it ends, in the order they were
- * first raised (as the map was filled before).
+ * raised values and their levels are handed to `UniformityInfo` when it ends, in the order
+ * they were first raised.
  */
 class Levels {
   readonly base = nextMarkEpoch(2);
@@ -110,12 +111,16 @@ class Analysis {
   /** Hands the levels to `info` (and gives the marks back). */
   finish(): void {
     const levels = this.#levels;
-    for (const v of levels.raised) {
-      this.info.values.set(v, levels.level(v));
+    this.info.raised = levels.raised;
+    this.info.levels = levels.raised.map((v) => {
+      const l = levels.level(v);
       v.mark = 0;
-    }
+      return l;
+    });
   }
   uses(op: Op): Level {
+    // Until some value is raised every level is uniform (a config region, a body's prologue).
+    if (this.#levels.raised.length === 0) return 0;
     const u = this.#uses;
     u.level = 0;
     forEachUse(op, u.visit);
@@ -207,8 +212,13 @@ class Analysis {
   }
 
   resultLevel(op: Op): Level {
-    if (VARYING_SOURCES.has(op.name)) return 2;
     switch (op.name) {
+      case "kernel.workitem.id":
+      case "kernel.workitem.dispatch.id":
+      case "kernel.subgroup.lane.id":
+      case "view.atomic.rmw":
+      case "view.atomic.cmpxchg":
+        return 2;
       case "kernel.subgroup.id":
         return 1;
       case "kernel.workgroup.reduce":
@@ -292,12 +302,12 @@ function callRequirement(ctx: VerifyContext, call: Op, needs: Map<Op, Level | un
 export function checkUniformControl(ctx: VerifyContext, info: UniformityInfo): void {
   // Only calls under non-uniform control need the functions' requirements.
   let needs: Map<Op, Level | undefined> | undefined;
-  for (const [op, ctl] of info.control) {
+  info.control.forEach((ctl, op) => {
     const need = isCallOp(op.name) ? callRequirement(ctx, op, (needs ??= functionRequirements(ctx))) : requiredLevel(op);
     // Subgroup-uniform control is uniform in a kernel that runs as one subgroup.
-    if (need === undefined || ctl <= need || (ctl === 1 && runsAsOneSubgroup(ctx, topLevelOf(op)))) continue;
+    if (need === undefined || ctl <= need || (ctl === 1 && runsAsOneSubgroup(ctx, topLevelOf(op)))) return;
     const what = isCallOp(op.name) ? `call to '@${String(op.props.symbol ?? op.props.family)}' (which contains a barrier or collective)` : `'${op.name}'`;
     ctx.report(D.nonUniformBarrier, op.span, [what], { help: `move it out of control flow that depends on ${need === 1 ? "lane ids" : "workitem or lane ids"}` });
-  }
+  });
 }
 

@@ -136,7 +136,7 @@ class Walk implements LayoutsSeen {
       ctx.phase = Phase.BodyOps;
       if (facts.references) resolveBodyOp(ctx, op);
       checkOpTypes(ctx, op);
-      if (facts.attributes || op.props.missingAttributes !== undefined || op.props.invalidSpace !== undefined) checkAttributes(ctx, op);
+      if (facts.attributes) checkAttributes(ctx, op);
       if (facts.staticValues) checkStaticValues(ctx, op, placed);
       checkOpLimits(ctx, op);
       if (facts.subranges || this.layouts) {

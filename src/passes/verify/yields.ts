@@ -36,14 +36,16 @@ function checkForwarded(ctx: VerifyContext, at: Op, values: readonly Value[], ex
   ctx.report(D.yieldType, at.span, [`${at.name} forwards ${typeList(got)}, ${what} expects ${typeList(expected)}`]);
 }
 
-function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected: readonly Type[], what: string): void {
+/** Region arguments `args` take the types of `expected` (inits) in order. */
+function checkArgs(ctx: VerifyContext, op: Op, args: readonly Value[], expected: readonly Value[], what: string): void {
   if (args.length !== expected.length) {
     ctx.report(D.countMismatch, op.span, [`${args.length} region argument(s) for ${expected.length} ${what}`]);
     return;
   }
-  args.forEach((a, i) => {
-    if (!typeEquals(a.type, expected[i]!)) ctx.report(D.blockArgType, a.span ?? op.span, [`'%${a.name}' has type ${typeToString(a.type)}, ${what} #${i} has type ${typeToString(expected[i]!)}`]);
-  });
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!, t = expected[i]!.type;
+    if (!typeEquals(a.type, t)) ctx.report(D.blockArgType, a.span ?? op.span, [`'%${a.name}' has type ${typeToString(a.type)}, ${what} #${i} has type ${typeToString(t)}`]);
+  }
 }
 
 const NO_TYPES: readonly Type[] = [];
@@ -63,14 +65,14 @@ function checkFor(ctx: VerifyContext, op: Op): void {
   const inits = op.operands.slice(3);
   const body = op.regions[0];
   if (!body) return;
-  const [iv, ...iterArgs] = body.args;
+  const iv = body.args[0], iterArgs = body.args.slice(1);
   const lo = op.operands[0];
   if (iv && lo && !typeEquals(iv.type, lo.type)) ctx.report(D.blockArgType, iv.span ?? op.span, [`induction variable '%${iv.name}' has type ${typeToString(iv.type)}, the bounds have type ${typeToString(lo.type)}`]);
   if (inits.length !== op.results.length || iterArgs.length !== inits.length) {
     ctx.report(D.countMismatch, op.span, [`scf.for has ${inits.length} iter-arg init(s), ${iterArgs.length} iter-arg(s) and ${op.results.length} result(s)`]);
     return;
   }
-  checkArgs(ctx, op, iterArgs, inits.map((v) => v.type), "iter-arg init");
+  checkArgs(ctx, op, iterArgs, inits, "iter-arg init");
   op.results.forEach((r, i) => {
     const t = iterArgs[i]!.type;
     if (!typeEquals(r.type, t)) ctx.report(D.typeMismatch, r.span ?? op.span, [`result '%${r.name}' has type ${typeToString(r.type)}, its iter-arg has type ${typeToString(t)}`]);
@@ -82,7 +84,7 @@ function checkFor(ctx: VerifyContext, op: Op): void {
 function checkWhile(ctx: VerifyContext, op: Op): void {
   const [before, after] = op.regions;
   if (!before || !after) return;
-  checkArgs(ctx, op, before.args, op.operands.map((v) => v.type), "init value");
+  checkArgs(ctx, op, before.args, op.operands, "init value");
   const cond = terminatorOf(before, "scf.condition");
   if (cond) {
     // As the reference: the condition's forwarded values are checked at the condition
