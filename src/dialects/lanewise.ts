@@ -23,7 +23,11 @@ export function laneCount(op: Op): number | undefined {
   return undefined;
 }
 
-/** What a lane rule sees: the operands' lanes, the deciding operand type, the result type, and the op's dialect. */
+/**
+ * What a lane rule sees: the operands' lanes, the deciding operand type, the result type, and
+ * the op's dialect. The lanes of a vector op share one input (its `args` refilled per lane), so
+ * a rule keeps neither past its return.
+ */
 export interface LaneInput<C, S, T> {
   readonly cx: C;
   readonly op: Op;
@@ -52,9 +56,8 @@ function dialectOf(name: string): string {
   return d;
 }
 
-/** Lane `i` of each input (a non-vector input is the same in every lane). */
-export function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number): S[] {
-  const args = new Array<S>(inputs.length);
+/** Lane `i` of each input (a non-vector input is the same in every lane), into `args` when given. */
+export function laneOf<S>(inputs: readonly { readonly kind: string }[], i: number, args = new Array<S>(inputs.length)): S[] {
   let j = 0;
   for (const l of inputs) {
     args[j++] = l.kind === "vector" ? (l as { readonly kind: string; readonly lanes: readonly S[] }).lanes[i]! : (l as S);
@@ -81,9 +84,12 @@ export function lanewise<C extends LanewiseContext<S, T>, S extends { readonly k
     const from = cx.typeOf(op.operands[op.name.endsWith("select") ? 1 : 0]!);
     const dialect = dialectOf(op.name);
     const n = laneCount(op);
-    if (n === undefined) return cx.set(result, rule({ cx, op, args: inputs as readonly unknown[] as readonly S[], from, to, dialect }));
+    const input = { cx, op, args: inputs as readonly unknown[] as readonly S[], from, to, dialect };
+    if (n === undefined) return cx.set(result, rule(input));
+    // Every lane takes the one input, its arguments refilled: a vector op makes no array or input per lane.
+    const args = (input.args = new Array<S>(inputs.length));
     const lanes: S[] = [];
-    for (let i = 0; i < n; i++) lanes.push(rule({ cx, op, args: laneOf<S>(inputs, i), from, to, dialect }));
+    for (let i = 0; i < n; i++) lanes.push(rule((laneOf(inputs, i, args), input)));
     cx.set(result, { kind: "vector", lanes, t: to });
   };
 }

@@ -137,12 +137,13 @@ export function lowerKernel(kernel: PreparedKernel, info: WgslTargetInfo): Lower
 
   const size = kernel.staticWorkgroupSize ?? [1, 1, 1];
   const parameters = [...cx.builtins].sort().map((b) => `@builtin(${b}) ${builtinParameter(b)}: ${BUILTIN_TYPES[b]}`);
-  const out: string[] = [...globals, ...argumentStruct(cx), ...cx.globals];
-  if (out.length > 0) out.push("");
-  out.push(`@compute @workgroup_size(${size[0]}, ${size[1]}, ${size[2]})`);
-  out.push(`fn ${cx.entryName}(${parameters.join(", ")}) {`, ...locals);
-  // The body can be thousands of lines: appended one by one (a spread passes each as an argument).
-  for (const line of cx.lines) out.push(line);
-  out.push("}", "");
-  return { cx, lines: out, readOnlyBindings };
+  const head: string[] = [...globals, ...argumentStruct(cx), ...cx.globals];
+  if (head.length > 0) head.push("");
+  head.push(`@compute @workgroup_size(${size[0]}, ${size[1]}, ${size[2]})`);
+  head.push(`fn ${cx.entryName}(${parameters.join(", ")}) {`, ...locals);
+  // The body can be thousands of lines: the few head lines go in front of it, not it after them.
+  const lines = cx.lines;
+  lines.splice(0, 0, ...head);
+  lines.push("}", "");
+  return { cx, lines, readOnlyBindings };
 }

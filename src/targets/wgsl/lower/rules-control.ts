@@ -95,15 +95,18 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
 function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
   const names = new Set<string>();
   for (const parts of to) for (const p of parts) names.add(p.e);
-  const pairs: [Scalar, Scalar][] = [];
-  to.forEach((parts, i) => {
+  // Every value is read (and copied where it must be) before the first assignment; no pair list per part.
+  const sources = to.map((parts, i) => {
     const src = partsOf(from[i]!);
-    parts.forEach((p, k) => {
+    return parts.map((p, k) => {
       const x = src[k];
-      if (x) pairs.push([p, x.e !== p.e && x.c === undefined && (names.has(x.e) || x.e.includes("(")) ? cx.let(x.t, x.e) : x]);
+      return x && x.e !== p.e && x.c === undefined && (names.has(x.e) || x.e.includes("(")) ? cx.let(x.t, x.e) : x;
     });
   });
-  for (const [p, x] of pairs) cx.assign(p, x);
+  to.forEach((parts, i) => parts.forEach((p, k) => {
+    const x = sources[i]![k];
+    if (x) cx.assign(p, x);
+  }));
 }
 
 /** The values whose parts are the statement's vars (nothing assigns them after it). */

@@ -43,14 +43,16 @@ function laneWords(cx: KernelLowering, view: ViewValue, origin: readonly Scalar[
   const at = wordIndex(cx, view, origin);
   const base = count > 1 ? cx.settle(at) : at;
   const words = [base];
+  const zero = cx.i32(0);
   for (let lane = 1; lane < count; lane++) {
-    let offset = cx.i32(0);
+    let offset = zero;
     let below = count;
-    shape.forEach((extent, a) => {
+    for (let a = 0; a < shape.length; a++) {
+      const extent = shape[a]!;
       below /= extent;
       // A zero step folds away (as a zero product and a zero term).
       offset = cx.inline(offset, "+", cx.inline(view.strides[first + a]!, "*", cx.i32(Math.floor(lane / below) % extent)));
-    });
+    }
     words.push(cx.inline(base, "+", offset));
   }
   return words;
