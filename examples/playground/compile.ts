@@ -276,28 +276,50 @@ function summarize(symbol: string, samplesMs: number[], startsMs: number[], batc
 export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, method: TimingMethod, warmupMs: number, repeats: number): TimeResponse {
   const resolutionMs = clockResolutionMs();
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
-  const times = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
-  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
+  const { times, warmupTookMs } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
+  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
 }
 
-function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): KernelCompileTimes[] {
+/** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */
+const SETTLE_ROUNDS = 20;
+/** "No faster": the block's median round time is within 2% of the previous block's, or above it. */
+const SETTLED_RATIO = 0.98;
+/** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
+const MAX_WARMUP_FACTOR = 3;
+
+function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number } {
   const sampleMs = MIN_SAMPLE_TICKS * resolutionMs;
   const batches = kernels.map(() => 1);
   const warmups = kernels.map(() => 0);
   const errors: (string | undefined)[] = kernels.map(() => undefined);
-  const warmupEnds = performance.now() + warmupMs;
-  // At least three rounds, so every batch has been sized on a warm compile.
-  for (let round = 0; round < 3 || performance.now() < warmupEnds; round++) {
+  const warmupStarted = performance.now();
+  // At least `warmupMs`, then on until a block of rounds is no faster than the one before: V8
+  // keeps optimizing (and deoptimizing) for seconds, longer while its background compiles wait
+  // for a core, and a sample taken meanwhile measures the tiers, not the compiler.
+  const roundMs: number[] = [];
+  const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const settled = (): boolean => {
+    const n = roundMs.length;
+    if (n < 2 * SETTLE_ROUNDS || n % SETTLE_ROUNDS !== 0) return false;
+    return median(roundMs.slice(n - SETTLE_ROUNDS)) >= SETTLED_RATIO * median(roundMs.slice(n - 2 * SETTLE_ROUNDS, n - SETTLE_ROUNDS));
+  };
+  for (;;) {
+    let total = 0;
     kernels.forEach((k, i) => {
       if (errors[i] !== undefined) return;
       const ms = timeBatch(k, target, batches[i]!);
       if (typeof ms === "string") errors[i] = ms;
       else {
         warmups[i]! += batches[i]!;
+        total += ms;
         batches[i] = Math.max(batches[i]!, batchFor(sampleMs, ms, resolutionMs));
       }
     });
+    roundMs.push(total);
+    const elapsed = performance.now() - warmupStarted;
+    if (elapsed >= MAX_WARMUP_FACTOR * warmupMs || (elapsed >= warmupMs && settled())) break;
   }
+  const warmupTookMs = performance.now() - warmupStarted;
   const samples = kernels.map((): number[] => []);
   const starts = kernels.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
@@ -309,11 +331,12 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
       else samples[i]!.push(ms);
     });
   }
-  return kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i]));
+  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs };
 }
 
-function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): KernelCompileTimes[] {
-  return kernels.map((k) => {
+function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): { times: KernelCompileTimes[]; warmupTookMs: number } {
+  let warmupTookMs = 0;
+  const times = kernels.map((k) => {
     const samplesMs: number[] = [];
     const startsMs: number[] = [];
     let batch = 1;
@@ -325,6 +348,7 @@ function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resoluti
       if (typeof ms === "string") return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles, ms);
       if (warming) {
         warmupCompiles += batch;
+        warmupTookMs += performance.now() - started;
         batch = Math.max(batch, batchFor(PER_KERNEL_BATCH_MS, ms, resolutionMs));
         warming = i < 2 || performance.now() < warmupEnds;
       } else {
@@ -334,4 +358,5 @@ function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resoluti
     }
     return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles);
   });
+  return { times, warmupTookMs };
 }

@@ -51,8 +51,8 @@ export interface RunRequest {
 }
 
 /**
- * How the in-page compile times are sampled. "round-robin": one warm-up of `warmupMs` in all for
- * every kernel in turn, then `repeats` rounds, each timing every kernel once (a batch sized to
+ * How the in-page compile times are sampled. "round-robin": one warm-up of every kernel in turn,
+ * at least `warmupMs` and on until the rounds stop getting faster, then `repeats` rounds, each timing every kernel once (a batch sized to
  * ≥ 20 ticks of the clock); a slow spell of the engine or machine spreads over all kernels
  * instead of landing on one. "per-kernel" (the method until session 13): each kernel in turn, a
  * `warmupMs` warm-up of its own, then `repeats` batches of ≥ 2 ms back to back.
@@ -133,6 +133,10 @@ export interface TimeResponse {
   readonly clockResolutionMs: number;
   /** `self.crossOriginIsolated` where the code ran (absent in Node). */
   readonly crossOriginIsolated?: boolean;
+  /** `performance.timeOrigin` where the code ran: `startsMs` + this is Unix time in ms. */
+  readonly timeOriginMs: number;
+  /** How long the untimed warm-up took in all (the round-robin one runs past `warmupMs` until the times settle). */
+  readonly warmupTookMs: number;
   readonly times: readonly KernelCompileTimes[];
 }
 
