@@ -276,26 +276,32 @@ function summarize(symbol: string, samplesMs: number[], startsMs: number[], batc
 export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, method: TimingMethod, warmupMs: number, repeats: number): TimeResponse {
   const resolutionMs = clockResolutionMs();
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
-  const { times, warmupTookMs } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
-  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
+  const { times, warmupTookMs, warmupRounds } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
+  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
 }
 
 /** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */
 const SETTLE_ROUNDS = 20;
 /** "No faster": the block's median round time is within 2% of the previous block's, or above it. */
 const SETTLED_RATIO = 0.98;
+/**
+ * Rounds the warm-up does at least, however long they take: V8's traces of the worker show
+ * Turbofan jobs and deopts still landing for ≈ 600 rounds of the suite (3 s on an idle 2-core
+ * machine, 10 s and more at load 8, where its background compiles wait for a core).
+ */
+const MIN_WARMUP_ROUNDS = 600;
 /** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
-const MAX_WARMUP_FACTOR = 3;
+const MAX_WARMUP_FACTOR = 6;
 
-function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number } {
+function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
   const sampleMs = MIN_SAMPLE_TICKS * resolutionMs;
   const batches = kernels.map(() => 1);
   const warmups = kernels.map(() => 0);
   const errors: (string | undefined)[] = kernels.map(() => undefined);
   const warmupStarted = performance.now();
-  // At least `warmupMs`, then on until a block of rounds is no faster than the one before: V8
-  // keeps optimizing (and deoptimizing) for seconds, longer while its background compiles wait
-  // for a core, and a sample taken meanwhile measures the tiers, not the compiler.
+  // At least `warmupMs` and MIN_WARMUP_ROUNDS, then on until a block of rounds is no faster than
+  // the one before: V8 keeps optimizing (and deoptimizing) for seconds, longer while its
+  // background compiles wait for a core, and a sample taken meanwhile measures the tiers.
   const roundMs: number[] = [];
   const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const settled = (): boolean => {
@@ -317,7 +323,7 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
     });
     roundMs.push(total);
     const elapsed = performance.now() - warmupStarted;
-    if (elapsed >= MAX_WARMUP_FACTOR * warmupMs || (elapsed >= warmupMs && settled())) break;
+    if (elapsed >= MAX_WARMUP_FACTOR * warmupMs || (elapsed >= warmupMs && roundMs.length >= MIN_WARMUP_ROUNDS && settled())) break;
   }
   const warmupTookMs = performance.now() - warmupStarted;
   const samples = kernels.map((): number[] => []);
@@ -331,10 +337,10 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
       else samples[i]!.push(ms);
     });
   }
-  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs };
+  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs, warmupRounds: roundMs.length };
 }
 
-function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): { times: KernelCompileTimes[]; warmupTookMs: number } {
+function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
   let warmupTookMs = 0;
   const times = kernels.map((k) => {
     const samplesMs: number[] = [];
@@ -358,5 +364,5 @@ function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resoluti
     }
     return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles);
   });
-  return { times, warmupTookMs };
+  return { times, warmupTookMs, warmupRounds: 0 };
 }

@@ -52,7 +52,8 @@ export interface RunRequest {
 
 /**
  * How the in-page compile times are sampled. "round-robin": one warm-up of every kernel in turn,
- * at least `warmupMs` and on until the rounds stop getting faster, then `repeats` rounds, each timing every kernel once (a batch sized to
+ * at least `warmupMs` and 600 rounds, and on until the rounds stop getting faster, then `repeats`
+ * rounds, each timing every kernel once (a batch sized to
  * ≥ 20 ticks of the clock); a slow spell of the engine or machine spreads over all kernels
  * instead of landing on one. "per-kernel" (the method until session 13): each kernel in turn, a
  * `warmupMs` warm-up of its own, then `repeats` batches of ≥ 2 ms back to back.
@@ -137,6 +138,8 @@ export interface TimeResponse {
   readonly timeOriginMs: number;
   /** How long the untimed warm-up took in all (the round-robin one runs past `warmupMs` until the times settle). */
   readonly warmupTookMs: number;
+  /** Rounds of the round-robin warm-up (each kernel once, or one batch of it, a round); 0 for "per-kernel". */
+  readonly warmupRounds: number;
   readonly times: readonly KernelCompileTimes[];
 }
 
