@@ -27,7 +27,7 @@ import {
   type TargetProfile,
 } from "loomc/browser";
 import { disassembleSpirv, prepareReferenceKernel } from "loomc/browser/check";
-import type { AdapterFactsMessage, CompileResponse, ElementType, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse } from "./protocol.js";
+import type { AdapterFactsMessage, CompileResponse, ElementType, KernelCompileTimes, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse, TimingMethod } from "./protocol.js";
 import { amdgpuListing } from "./listing.js";
 
 const ENVIRONMENTS = {
@@ -225,37 +225,144 @@ export function prepareRun(id: number, text: string, kernel: string | undefined,
   return { kind: "run-ready", id, ok: true, diagnostics: c.diagnostics, kernel: c.kernel!, wgsl: wgslText, record: recordText, launch: plainLaunch(launch), args, buffers, expected, interpreterMs };
 }
 
-/**
- * Parse + compile + emit of each kernel: untimed for `warmupMs` (a time-based warm-up, so the
- * engine's optimizing tiers have kicked in whatever the kernel's size), then `repeats` timed
- * samples: the median. Each sample is the mean of a batch of compiles lasting at least BATCH_MS:
- * a page's clock is coarsened (0.1 ms in Chromium without cross-origin isolation), so one
- * compile cannot be timed alone. The batch size is fixed during the warm-up.
- */
-const BATCH_MS = 2;
+type SuiteKernel = { readonly file: string; readonly symbol: string; readonly text: string };
 
-export function timeCompiles(id: number, kernels: readonly { file: string; symbol: string; text: string }[], target: TargetName, warmupMs: number, repeats: number): TimeResponse {
-  const times = kernels.map(({ symbol, text }) => {
+/** The smallest nonzero step of `performance.now()` over a few ticks. */
+function clockResolutionMs(): number {
+  let step = Infinity;
+  for (let i = 0; i < 20; i++) {
+    const first = performance.now();
+    let next = first;
+    while (next === first) next = performance.now();
+    step = Math.min(step, next - first);
+  }
+  return step;
+}
+
+/** A sample lasts at least this many clock steps, so the clock's rounding stays within 5% of it. */
+const MIN_SAMPLE_TICKS = 20;
+/** The per-kernel method's batch length (20 steps of a page's 0.1 ms clock). */
+const PER_KERNEL_BATCH_MS = 2;
+
+/** Times `batch` compiles of one kernel: ms per compile, or the diagnostics if it does not compile. */
+function timeBatch(kernel: SuiteKernel, target: TargetName, batch: number): number | string {
+  const started = performance.now();
+  for (let j = 0; j < batch; j++) {
+    const c = compileFor(kernel.text, target, kernel.symbol);
+    if (!c.ok) return c.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ");
+  }
+  return (performance.now() - started) / batch;
+}
+
+/** The batch that makes a sample last `sampleMs`, from one measured at `ms` per compile (a coarse clock may read 0). */
+const batchFor = (sampleMs: number, ms: number, resolutionMs: number): number => Math.max(1, Math.ceil(sampleMs / Math.max(ms, resolutionMs / 2)));
+
+function summarize(symbol: string, samplesMs: number[], startsMs: number[], batch: number, warmupCompiles: number, error?: string): KernelCompileTimes {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const n = sorted.length;
+  const mid = n >> 1;
+  const p50Ms = n === 0 ? NaN : n % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const p90Ms = n === 0 ? NaN : sorted[Math.ceil(0.9 * n) - 1]!;
+  const meanMs = n === 0 ? NaN : sorted.reduce((a, b) => a + b, 0) / n;
+  return { symbol, p50Ms, p90Ms, meanMs, minMs: n === 0 ? NaN : sorted[0]!, samplesMs, startsMs, batch, warmupCompiles, ...(error !== undefined ? { error } : {}) };
+}
+
+/**
+ * Parse + compile + emit of each kernel, warmed up by time (so the engine's optimizing tiers
+ * have kicked in whatever the kernel's size), then sampled; see `TimingMethod`. A page's clock
+ * is coarsened (0.1 ms in Chromium unless the page is cross-origin isolated, then 5 µs), so a
+ * sample is a batch of compiles lasting ≥ 20 clock steps, divided by its size.
+ */
+export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, method: TimingMethod, warmupMs: number, repeats: number): TimeResponse {
+  const resolutionMs = clockResolutionMs();
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+  const { times, warmupTookMs, warmupRounds } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
+  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
+}
+
+/** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */
+const SETTLE_ROUNDS = 20;
+/** "No faster": the block's median round time is within 2% of the previous block's, or above it. */
+const SETTLED_RATIO = 0.98;
+/**
+ * Rounds the warm-up does at least, however long they take: V8's traces of the worker show
+ * Turbofan jobs and deopts still landing for ≈ 600 rounds of the suite (3 s on an idle 2-core
+ * machine, 10 s and more at load 8, where its background compiles wait for a core).
+ */
+const MIN_WARMUP_ROUNDS = 600;
+/** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
+const MAX_WARMUP_FACTOR = 6;
+
+function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
+  const sampleMs = MIN_SAMPLE_TICKS * resolutionMs;
+  const batches = kernels.map(() => 1);
+  const warmups = kernels.map(() => 0);
+  const errors: (string | undefined)[] = kernels.map(() => undefined);
+  const warmupStarted = performance.now();
+  // At least `warmupMs` and MIN_WARMUP_ROUNDS, then on until a block of rounds is no faster than
+  // the one before: V8 keeps optimizing (and deoptimizing) for seconds, longer while its
+  // background compiles wait for a core, and a sample taken meanwhile measures the tiers.
+  const roundMs: number[] = [];
+  const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const settled = (): boolean => {
+    const n = roundMs.length;
+    if (n < 2 * SETTLE_ROUNDS || n % SETTLE_ROUNDS !== 0) return false;
+    return median(roundMs.slice(n - SETTLE_ROUNDS)) >= SETTLED_RATIO * median(roundMs.slice(n - 2 * SETTLE_ROUNDS, n - SETTLE_ROUNDS));
+  };
+  for (;;) {
+    let total = 0;
+    kernels.forEach((k, i) => {
+      if (errors[i] !== undefined) return;
+      const ms = timeBatch(k, target, batches[i]!);
+      if (typeof ms === "string") errors[i] = ms;
+      else {
+        warmups[i]! += batches[i]!;
+        total += ms;
+        batches[i] = Math.max(batches[i]!, batchFor(sampleMs, ms, resolutionMs));
+      }
+    });
+    roundMs.push(total);
+    const elapsed = performance.now() - warmupStarted;
+    if (elapsed >= MAX_WARMUP_FACTOR * warmupMs || (elapsed >= warmupMs && roundMs.length >= MIN_WARMUP_ROUNDS && settled())) break;
+  }
+  const warmupTookMs = performance.now() - warmupStarted;
+  const samples = kernels.map((): number[] => []);
+  const starts = kernels.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    kernels.forEach((k, i) => {
+      if (errors[i] !== undefined) return;
+      starts[i]!.push(performance.now());
+      const ms = timeBatch(k, target, batches[i]!);
+      if (typeof ms === "string") errors[i] = ms;
+      else samples[i]!.push(ms);
+    });
+  }
+  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs, warmupRounds: roundMs.length };
+}
+
+function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
+  let warmupTookMs = 0;
+  const times = kernels.map((k) => {
     const samplesMs: number[] = [];
+    const startsMs: number[] = [];
     let batch = 1;
+    let warmupCompiles = 0;
     const warmupEnds = performance.now() + warmupMs;
     for (let warming = true, i = 0; warming || samplesMs.length < repeats; i++) {
       const started = performance.now();
-      for (let j = 0; j < batch; j++) {
-        const c = compileFor(text, target, symbol);
-        if (!c.ok) return { symbol, p50Ms: NaN, samplesMs, batch, error: c.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ") };
-      }
-      const ended = performance.now();
-      const ms = ended - started;
+      const ms = timeBatch(k, target, batch);
+      if (typeof ms === "string") return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles, ms);
       if (warming) {
-        batch = Math.max(batch, Math.ceil((BATCH_MS * batch) / Math.max(ms, 0.05)));
-        warming = i < 2 || ended < warmupEnds;
-      } else samplesMs.push(ms / batch);
+        warmupCompiles += batch;
+        warmupTookMs += performance.now() - started;
+        batch = Math.max(batch, batchFor(PER_KERNEL_BATCH_MS, ms, resolutionMs));
+        warming = i < 2 || performance.now() < warmupEnds;
+      } else {
+        startsMs.push(started);
+        samplesMs.push(ms);
+      }
     }
-    const sorted = [...samplesMs].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    const p50Ms = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    return { symbol, p50Ms, samplesMs, batch };
+    return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles);
   });
-  return { kind: "compile-times", id, target, times };
+  return { times, warmupTookMs, warmupRounds: 0 };
 }

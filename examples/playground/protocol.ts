@@ -50,12 +50,23 @@ export interface RunRequest {
   readonly seed: number;
 }
 
+/**
+ * How the in-page compile times are sampled. "round-robin": one warm-up of every kernel in turn,
+ * at least `warmupMs` and 600 rounds, and on until the rounds stop getting faster, then `repeats`
+ * rounds, each timing every kernel once (a batch sized to
+ * ≥ 20 ticks of the clock); a slow spell of the engine or machine spreads over all kernels
+ * instead of landing on one. "per-kernel" (the method until session 13): each kernel in turn, a
+ * `warmupMs` warm-up of its own, then `repeats` batches of ≥ 2 ms back to back.
+ */
+export type TimingMethod = "round-robin" | "per-kernel";
+
 export interface TimeRequest {
   readonly kind: "time-compiles";
   readonly id: number;
   readonly kernels: readonly { readonly file: string; readonly symbol: string; readonly text: string }[];
   readonly target: TargetName;
-  /** Untimed compiles of each kernel for this long before the timed ones. */
+  readonly method: TimingMethod;
+  /** Untimed compiles before the timed ones: in all ("round-robin") or per kernel ("per-kernel"). */
   readonly warmupMs: number;
   readonly repeats: number;
 }
@@ -97,12 +108,39 @@ export interface RunResponse {
   readonly interpreterMs?: number;
 }
 
+export interface KernelCompileTimes {
+  readonly symbol: string;
+  /** Of `samplesMs`: median, 90th percentile (nearest rank), mean and minimum, in ms per compile. */
+  readonly p50Ms: number;
+  readonly p90Ms: number;
+  readonly meanMs: number;
+  readonly minMs: number;
+  /** Parse + compile + emit, ms per compile: each sample the mean of `batch` compiles, in the order taken. */
+  readonly samplesMs: readonly number[];
+  /** When each sample started, on the worker's clock (`performance.now()`), to line samples up with engine traces. */
+  readonly startsMs: readonly number[];
+  readonly batch: number;
+  /** Untimed compiles of this kernel before its first sample. */
+  readonly warmupCompiles: number;
+  readonly error?: string;
+}
+
 export interface TimeResponse {
   readonly kind: "compile-times";
   readonly id: number;
   readonly target: TargetName;
-  /** Per kernel: median and all samples of parse + compile + emit, in ms per compile (each sample the mean of `batch` compiles). */
-  readonly times: readonly { readonly symbol: string; readonly p50Ms: number; readonly samplesMs: readonly number[]; readonly batch: number; readonly error?: string }[];
+  readonly method: TimingMethod;
+  /** The smallest step of the clock seen (0.1 ms in a page that is not cross-origin isolated, 5 µs in one that is). */
+  readonly clockResolutionMs: number;
+  /** `self.crossOriginIsolated` where the code ran (absent in Node). */
+  readonly crossOriginIsolated?: boolean;
+  /** `performance.timeOrigin` where the code ran: `startsMs` + this is Unix time in ms. */
+  readonly timeOriginMs: number;
+  /** How long the untimed warm-up took in all (the round-robin one runs past `warmupMs` until the times settle). */
+  readonly warmupTookMs: number;
+  /** Rounds of the round-robin warm-up (each kernel once, or one batch of it, a round); 0 for "per-kernel". */
+  readonly warmupRounds: number;
+  readonly times: readonly KernelCompileTimes[];
 }
 
 export type WorkerResponse = CompileResponse | RunResponse | TimeResponse | { readonly kind: "error"; readonly id: number; readonly message: string };

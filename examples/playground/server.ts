@@ -2,7 +2,8 @@
  * `npm run playground`: a tiny static server on 127.0.0.1 for the playground page. At start it
  * bundles the page and its worker with esbuild (loomc/browser and all) into memory, then serves
  * them with the page, its stylesheet and the suite kernels under a strict Content-Security-Policy
- * (no inline script, no eval): the page must work the way a locked-down site would host it.
+ * (no inline script, no eval), cross-origin isolated: the page must work the way a locked-down
+ * site would host it.
  *
  *   node dist/examples/playground/server.js [--port 8737]
  */
@@ -20,6 +21,12 @@ const ROOT = (() => {
 const PAGE_DIR = join(ROOT, "examples", "playground");
 
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; worker-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+
+/**
+ * Cross-origin isolation (every resource is same-origin, so nothing else changes): the page and
+ * its worker get a 5 µs `performance.now()` instead of 0.1 ms, fine enough to time one compile.
+ */
+export const CROSS_ORIGIN_ISOLATION = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp", "cross-origin-resource-policy": "same-origin" } as const;
 
 export interface Playground {
   readonly url: string;
@@ -75,7 +82,7 @@ export async function startPlayground(port = 0): Promise<Playground> {
       return;
     }
     const ext = path === "/" ? ".html" : path.slice(path.lastIndexOf("."));
-    res.writeHead(200, { "content-type": TYPES[ext] ?? "application/octet-stream", "content-security-policy": CONTENT_SECURITY_POLICY, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+    res.writeHead(200, { "content-type": TYPES[ext] ?? "application/octet-stream", "content-security-policy": CONTENT_SECURITY_POLICY, ...CROSS_ORIGIN_ISOLATION, "cache-control": "no-store", "x-content-type-options": "nosniff" });
     res.end(body);
   });
   await new Promise<void>((ok, fail) => {

@@ -6,7 +6,7 @@
  */
 import * as webgpu from "loomc/runtime/webgpu";
 import { highlightTokens, scopeClass } from "../highlight.js";
-import type { CompileResponse, PlainDiagnostic, RunResponse, TargetName, TimeResponse, WorkerRequest, WorkerResponse } from "../protocol.js";
+import type { CompileResponse, PlainDiagnostic, RunResponse, TargetName, TimeResponse, TimingMethod, WorkerRequest, WorkerResponse } from "../protocol.js";
 
 interface SuiteFile {
   readonly file: string;
@@ -312,11 +312,14 @@ function loadExample(symbol: string): void {
   renderHighlight();
 }
 
-async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 250, repeats = 31): Promise<TimeResponse> {
-  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, warmupMs, repeats });
+/** The defaults: a warm-up of all kernels in turn (≥ 3 s, until it stops getting faster), then 101 rounds (≈ 1 s for the suite). */
+async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 3000, repeats = 101, method: TimingMethod = "round-robin"): Promise<TimeResponse> {
+  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, method, warmupMs, repeats });
+  const ms = (x: number): string => x.toFixed(3);
   $("compile-times").innerHTML =
-    `<tr><th>kernel (${target})</th><th>p50 ms</th><th>min ms</th></tr>` +
-    r.times.map((t) => `<tr><td>${escapeHtml(t.symbol)}</td><td>${t.error ? escapeHtml(t.error) : t.p50Ms.toFixed(3)}</td><td>${t.samplesMs.length ? Math.min(...t.samplesMs).toFixed(3) : ""}</td></tr>`).join("");
+    `<caption>${escapeHtml(method)}: warm-up ${(r.warmupTookMs / 1000).toFixed(1)} s, ${r.times[0]?.samplesMs.length ?? 0} samples per kernel, clock step ${(r.clockResolutionMs * 1000).toFixed(1)} µs</caption>` +
+    `<tr><th>kernel (${target})</th><th>p50 ms</th><th>p90 ms</th><th>min ms</th></tr>` +
+    r.times.map((t) => `<tr><td>${escapeHtml(t.symbol)}</td>${t.error ? `<td colspan="3">${escapeHtml(t.error)}</td>` : `<td>${ms(t.p50Ms)}</td><td>${ms(t.p90Ms)}</td><td>${ms(t.minMs)}</td>`}</tr>`).join("");
   return r;
 }
 
