@@ -268,8 +268,8 @@ function summarize(symbol: string, samplesMs: number[], startsMs: number[], batc
 }
 
 /**
- * Parse + compile + emit of each kernel, warmed up by time (so the engine's optimizing tiers
- * have kicked in whatever the kernel's size), then sampled; see `TimingMethod`. A page's clock
+ * Parse + compile + emit of each kernel, warmed up until the engine's optimizing tiers have
+ * settled, then sampled; see `TimingMethod` for the two ways. A page's clock
  * is coarsened (0.1 ms in Chromium unless the page is cross-origin isolated, then 5 µs), so a
  * sample is a batch of compiles lasting ≥ 20 clock steps, divided by its size.
  */
@@ -286,8 +286,8 @@ const SETTLE_ROUNDS = 20;
 const SETTLED_RATIO = 0.98;
 /**
  * Rounds the warm-up does at least, however long they take: V8's traces of the worker show
- * Turbofan jobs and deopts still landing for ≈ 600 rounds of the suite (3 s on an idle 2-core
- * machine, 10 s and more at load 8, where its background compiles wait for a core).
+ * Turbofan jobs and deopts still landing for ≈ 600 rounds of the suite (11–15 s at load 7–9 on
+ * the 2-core machine, where its background compiles wait for a core; ≈ 3–4 s idle, estimated).
  */
 const MIN_WARMUP_ROUNDS = 600;
 /** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
