@@ -233,6 +233,7 @@ function checkOne(c: OpTypes, op: Op, check: TypeCheck): boolean {
   if (!v) return true;
   const operand = "operand" in check;
   if ("is" in check) {
+    if (inClass(v.type, check.is)) return true; // the usual case, without a closure
     const what = CLASS_NAME[check.is];
     return operand ? c.operandIs(check.operand, (t) => inClass(t, check.is), what) : c.resultIs(check.result, (t) => inClass(t, check.is), what);
   }

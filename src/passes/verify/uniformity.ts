@@ -54,7 +54,7 @@ export class UniformityInfo {
   readonly control = new Map<Op, Level>();
 
   of(v: Value): Uniformity {
-    return LEVELS[(this.#values ??= new Map(this.raised.map((r, i) => [r, this.levels[i]!]))).get(v) ?? 0];
+    return LEVELS[(this.#values ??= new Map(this.raised.map((r, i) => [r, this.levels[i] ?? 0]))).get(v) ?? 0];
   }
   controlOf(op: Op): Uniformity {
     return LEVELS[this.control.get(op) ?? 0];
