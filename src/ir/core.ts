@@ -107,7 +107,6 @@ export class Region {
 }
 
 export class Op {
-  operands: Value[] = [];
   results: Value[] = NO_VALUES;
   regions: Region[] = NO_REGIONS;
   props: Record<string, Prop> = {};
@@ -121,6 +120,8 @@ export class Op {
     /** Full op name, e.g. `index.add`. */
     public name: string,
     public span?: Span,
+    /** A creator that assigns the operands later passes a placeholder here, not a list made to be dropped. */
+    public operands: Value[] = [],
   ) {}
 
   addResult(name: string, type: Type, span?: Span): Value {

@@ -21,6 +21,7 @@ const ID_CHAR = 2; // [A-Za-z0-9_$.-]
 const VAL_CHAR = 4; // [A-Za-z0-9_$-]  (SSA names, labels)
 const DIGIT = 8;
 const HEX = 16;
+const DOT = 32;
 const CLASS = new Uint8Array(128);
 (function initClasses() {
   const set = (from: number, to: number, bits: number) => {
@@ -33,7 +34,7 @@ const CLASS = new Uint8Array(128);
   set(0x61, 0x66, HEX);
   for (const c of [0x5f, 0x24]) CLASS[c] = (CLASS[c] ?? 0) | ID_START | ID_CHAR | VAL_CHAR; // _ $
   CLASS[0x2d] = (CLASS[0x2d] ?? 0) | ID_CHAR | VAL_CHAR; // -
-  CLASS[0x2e] = (CLASS[0x2e] ?? 0) | ID_CHAR; // .
+  CLASS[0x2e] = (CLASS[0x2e] ?? 0) | ID_CHAR | DOT; // .
 })();
 
 function cls(c: number): number {
@@ -171,41 +172,36 @@ class Lexer {
           } else if (kind === Tok.Comma) {
             this.dimMode = false;
           }
-        } else if ((SIGILS[c] ?? -1) >= 0) {
+        } else if (c === 0x78 /* x */ && this.dimMode) {
+          kind = Tok.DimX;
+        } else if ((SIGILS[c] ?? -1) >= 0 || ((CLASS[c] ?? 0) & ID_START) !== 0) {
+          // Sigil names and identifiers: one scan, the name-trie walk running along it, so a
+          // name seen before is found at its end. An identifier's first char is its first
+          // step (trieStep(0, c) is c); a sigil's name starts after it. `%` and `^` names:
+          // [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules (a first char that cannot
+          // start one ends the name there). Without a name: token()'s error.
           const sigil: Tok = SIGILS[c] ?? -1;
-          // `%` and `^` names: [A-Za-z0-9_$-]+; `@`: plus dots; `#`: identifier rules (a first
-          // char that cannot start one ends the name there). Without a name: token()'s error.
-          const mask = sigil === Tok.Hash ? (cls(text.charCodeAt(end)) & ID_START ? ID_CHAR : 0) : sigil === Tok.Symbol ? ID_CHAR : VAL_CHAR;
-          let node = 0;
+          const mask = sigil < 0 || sigil === Tok.Symbol ? ID_CHAR : sigil === Tok.Hash ? (cls(text.charCodeAt(end)) & ID_START ? ID_CHAR : 0) : VAL_CHAR;
+          let node = sigil < 0 ? c : 0;
+          // The classes of the name's chars, together: DOT makes an identifier an op name.
+          let seen = 0;
           while (end < n) {
             const d = text.charCodeAt(end);
-            if (d >= 128 || ((CLASS[d] ?? 0) & mask) === 0) break;
+            const k = d < 128 ? (CLASS[d] ?? 0) : 0;
+            if ((k & mask) === 0) break;
+            seen |= k;
             node = trieStep(node, d);
             end++;
           }
-          if (end > pos + 1) {
+          if (sigil < 0) {
+            // Dimension mode ends at the element type.
+            this.dimMode = false;
+            kind = seen & DOT ? Tok.OpName : Tok.Ident;
+            word = internWalked(node, text, pos, end);
+          } else if (end > pos + 1) {
             kind = sigil;
             // Interned like identifiers: no slice per use, a cached hash for the scope's maps.
             word = internWalked(node, text, pos + 1, end);
-          }
-        } else if (((CLASS[c] ?? 0) & ID_START) !== 0) {
-          if (this.dimMode && c === 0x78 /* x */) {
-            kind = Tok.DimX;
-          } else {
-            let dotted = false;
-            // The name-trie walk runs along the scan: a name seen before is found at its end.
-            let node = c;
-            while (end < n) {
-              const d = text.charCodeAt(end);
-              if (d >= 128 || ((CLASS[d] ?? 0) & ID_CHAR) === 0) break;
-              if (d === 0x2e) dotted = true;
-              node = trieStep(node, d);
-              end++;
-            }
-            // Dimension mode ends at the element type.
-            this.dimMode = false;
-            kind = dotted ? Tok.OpName : Tok.Ident;
-            word = internWalked(node, text, pos, end);
           }
         }
         if (kind >= 0) {

@@ -329,13 +329,15 @@ export class Parser {
       this.reporter.report(D.unknownOp, this.span(nameTok), [this.textOf(nameTok)], { help: `did you mean '${near}'?` });
       throw new ParseFailure();
     }
-    const op = new Op(known.name, this.span(nameTok));
+    // Most syntaxes assign the operands: no list to drop per op (the ones without get theirs below).
+    const op = new Op(known.name, this.span(nameTok), OPERANDS_UNSET);
     this.opNames.push(nameTok);
     let types: readonly Type[];
     try {
       types = known.syntax.parse(this, op);
     } finally {
       this.opNames.pop();
+      if (op.operands === OPERANDS_UNSET) op.operands = [];
     }
     const count = this.resultTop - base;
     if (types.length !== count) this.fail(D.resultCount, count > 0 ? (this.resultNames[base] ?? nameTok) : nameTok, [op.name, types.length, count]);
@@ -1014,6 +1016,9 @@ export class Parser {
     return this.textOf(this.expect(kind, what));
   }
 }
+
+/** The operands of an op being parsed until its syntax assigns them: frozen, so that nothing pushes to it. */
+const OPERANDS_UNSET: Value[] = Object.freeze([]) as unknown as Value[];
 
 /** Static dimensions of the common sizes, shared: types are immutable data. */
 const STATIC_DIMS: Dim[] = Array.from({ length: 257 }, (_, size) => Object.freeze({ kind: "static", size }));

@@ -25,7 +25,7 @@ function parseTriple(p: Parser, op: Op, clause: string): void {
   const vs = p.parseValueList();
   p.expect(Tok.RParen, "')'");
   checkOperandCount(p, op, 3, vs.length);
-  op.operands.push(...vs);
+  op.operands = op.operands.length === 0 ? vs : op.operands.concat(vs);
 }
 
 /** `kernel.launch.config workgroups(...) workgroup_size(...) (cluster_size(...))? : index` */

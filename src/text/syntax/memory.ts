@@ -166,13 +166,20 @@ register("encoding.layout.strided", {
 /** `%x, %v[i, ...]`: leading plain operands, then the indexed view. */
 function parseAccess(p: Parser, op: Op, leading: number): void {
   p.parseOptionalFlags(op, undefined);
-  const vs = [];
-  for (let i = 0; i < leading; i++) {
-    vs.push(p.parseValueUse());
+  // Literals of the exact size (a push onto [] reserves 17 slots): `leading` is 0, 1 or 2.
+  const first = p.parseValueUse();
+  if (leading === 0) {
+    op.operands = [first];
+  } else {
     p.expect(Tok.Comma, "','");
+    const second = p.parseValueUse();
+    if (leading === 1) {
+      op.operands = [first, second];
+    } else {
+      p.expect(Tok.Comma, "','");
+      op.operands = [first, second, p.parseValueUse()];
+    }
   }
-  vs.push(p.parseValueUse());
-  op.operands = vs;
   op.props.indices = p.parseIndexList();
 }
 

@@ -11,6 +11,9 @@ import { annotationOf, parseAnnotation, register } from "./core.js";
 import { isOp } from "../../dialects/registry.js";
 
 
+/** No result types (read, never kept: the op's results are made from them). */
+const NO_TYPES: readonly Type[] = Object.freeze([]);
+
 /** `op (%v, ... : T, ...)?` — scf.yield, scf.condition, func.return, template.return. */
 const forwardForm = {
   parse(p: Parser, op: Op): Type[] {
@@ -92,7 +95,7 @@ function printResultTypes(w: Writer, op: Op): void {
 register("scf.if", {
   parse(p, op) {
     op.operands = [p.parseValueUse()];
-    const types = p.parseOptionalResultTypes() ?? [];
+    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
     const then = op.addRegion();
     p.parseRegion(then, false);
     ensureYield(p, then);
@@ -127,7 +130,7 @@ register("scf.for", {
     const step = p.parseValueUse();
     p.expect(Tok.RBracket, "']'");
     const carried = p.at(Tok.LParen) ? parseCarried(p) : { names: [], inits: [], types: [] };
-    const types = p.parseOptionalResultTypes() ?? [];
+    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
     for (;;) {
       const kw = p.peek();
       if (p.atWord("unroll") && op.props.unroll === undefined) {
@@ -187,7 +190,7 @@ register("scf.while", {
   parse(p, op) {
     const carried = p.at(Tok.LParen) ? parseCarried(p) : { names: [], inits: [], types: [] };
     op.operands = carried.inits;
-    const types = p.parseOptionalResultTypes() ?? [];
+    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
     const before = op.addRegion();
     p.parseRegion(before, false, () => carried.names.forEach((n, i) => p.defineArg(before, n, carried.types[i]!)));
     p.expectWord("do");
