@@ -100,7 +100,7 @@ function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly L
     const src = partsOf(from[i]!);
     return parts.map((p, k) => {
       const x = src[k];
-      return x && x.e !== p.e && x.c === undefined && (names.has(x.e) || x.e.includes("(")) ? cx.let(x.t, x.e) : x;
+      return x && x.e !== p.e && x.c === undefined && (names.has(x.e) || x.form !== "atom") ? cx.let(x.t, x.e) : x;
     });
   });
   to.forEach((parts, i) => parts.forEach((p, k) => {
@@ -150,21 +150,19 @@ const ifRule: Rule = (cx, op) => {
   setResults(cx, op, readVars(out, thenValues));
 };
 
-/** The ops whose results are their own vars. */
-const RESULT_VARS = new Set(["scf.if", "scf.for", "scf.while"]);
-
 const forRule: Rule = (cx, op) => {
   const [lo, hi, step, ...initValues] = op.operands;
   const inits = initValues.map((v) => cx.get(v));
   if (inits.some((l) => l.kind === "invalid")) return cx.poison(op);
   // An init read by nothing else whose parts are vars nothing assigns before this loop ends lends
   // them to it (no var, no copy in or out): a carried argument of the enclosing for (whose body
-  // assigns its vars only at its end) or the result of an earlier if, for or while of this region.
+  // assigns its vars only at its end) or the result of an earlier if, for or while of this region
+  // (an op with regions: only these rules lower regions, and they make every result a var).
   const around = op.parent!;
   const lent = (j: number) => {
     const v = initValues[j]!, owner = v.owner;
     if (cx.kernel.uses.get(v) !== 1) return false;
-    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && RESULT_VARS.has((owner as Op).name);
+    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && (owner as Op).regions.length > 0;
   };
   const carried = slots(cx, op, op.results, inits, lent);
   if (!carried) return cx.poison(op);
