@@ -95,18 +95,20 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
 function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
   const names = new Set<string>();
   for (const parts of to) for (const p of parts) names.add(p.e);
-  // Every value is read (and copied where it must be) before the first assignment; no pair list per part.
-  const sources = to.map((parts, i) => {
-    const src = partsOf(from[i]!);
-    return parts.map((p, k) => {
+  // Every value is read (and copied where it must be) before the first assignment: one flat list, in part order.
+  const sources: (Scalar | undefined)[] = [];
+  for (let i = 0; i < to.length; i++) {
+    const parts = to[i]!, src = partsOf(from[i]!);
+    for (let k = 0; k < parts.length; k++) {
       const x = src[k];
-      return x && x.e !== p.e && x.c === undefined && (names.has(x.e) || x.form !== "atom") ? cx.let(x.t, x.e) : x;
-    });
-  });
-  to.forEach((parts, i) => parts.forEach((p, k) => {
-    const x = sources[i]![k];
+      sources.push(x && x.e !== parts[k]!.e && x.c === undefined && (x.form !== "atom" || names.has(x.e)) ? cx.let(x.t, x.e) : x);
+    }
+  }
+  let j = 0;
+  for (const parts of to) for (const p of parts) {
+    const x = sources[j++];
     if (x) cx.assign(p, x);
-  }));
+  }
 }
 
 /** The values whose parts are the statement's vars (nothing assigns them after it). */
