@@ -80,8 +80,9 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
       out.push(initParts);
       continue;
     }
-    const parts: Scalar[] = [];
-    for (let k = 0, n = partCount(type); k < n; k++) parts.push(cx.variable(t, initParts[k]));
+    // Sized once: a push onto an empty array reserves room for many more.
+    const parts = new Array<Scalar>(partCount(type));
+    for (let k = 0; k < parts.length; k++) parts[k] = cx.variable(t, initParts[k]);
     out.push(parts);
   }
   return out;
@@ -97,15 +98,16 @@ function assignAll(cx: KernelLowering, to: readonly (readonly Scalar[])[], from:
   const names = new Set<string>();
   for (const parts of to) for (const p of parts) names.add(p.e);
   // Every value is read (and copied where it must be) before the first assignment: one flat list, in part order.
-  const sources: (Scalar | undefined)[] = [];
+  const sources = new Array<Scalar | undefined>(names.size);
+  let j = 0;
   for (let i = 0; i < to.length; i++) {
     const parts = to[i]!, src = partsOf(from[i]!);
     for (let k = 0; k < parts.length; k++) {
       const x = src[k];
-      sources.push(x && x.e !== parts[k]!.e && x.c === undefined && (x.form !== "atom" || names.has(x.e)) ? cx.let(x.t, x.e) : x);
+      sources[j++] = x && x.e !== parts[k]!.e && x.c === undefined && (x.form !== "atom" || names.has(x.e)) ? cx.let(x.t, x.e) : x;
     }
   }
-  let j = 0;
+  j = 0;
   for (const parts of to) for (const p of parts) {
     const x = sources[j++];
     if (x) cx.assign(p, x);
