@@ -24,6 +24,14 @@ import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 export type WType = "bool" | "i32" | "u32" | "f32" | "f16";
 
 /**
+ * What a scalar's text is: `atom` one name (`let`, `var`, argument-block field) or literal;
+ * `call` a call that reads its operand (`bitcast`); `group` an expression in parentheses (an
+ * inline operation, or a negative literal). All but an atom may read a var, and a group is
+ * worth a `let` once read twice (`settle`).
+ */
+export type ScalarForm = "atom" | "call" | "group";
+
+/**
  * A scalar: an expression (a `let` name, a literal, a `var` read, or an index expression that
  * one access reads); `c` holds an integer literal's value.
  */
@@ -32,11 +40,12 @@ export interface Scalar {
   readonly e: string;
   readonly t: WType;
   readonly c: bigint | undefined;
+  readonly form: ScalarForm;
 }
 
 /** A `Scalar` (every one made here, so all share one object shape and the hot reads of `e`, `t` and `c` stay monomorphic). */
-export function scalarOf(e: string, t: WType, c?: bigint): Scalar {
-  return { kind: "scalar", e, t, c };
+export function scalarOf(e: string, t: WType, c?: bigint, form: ScalarForm = "atom"): Scalar {
+  return { kind: "scalar", e, t, c, form };
 }
 
 export type Lowered =
@@ -317,7 +326,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     }
     const text = Object.is(rounded, -0) ? "-0.0" : String(rounded);
     const literal = `${text.includes(".") || text.includes("e") ? text : `${text}.0`}${t === "f16" ? "h" : "f"}`;
-    return scalarOf(rounded < 0 || Object.is(rounded, -0) ? `(${literal})` : literal, t);
+    return rounded < 0 || Object.is(rounded, -0) ? scalarOf(`(${literal})`, t, undefined, "group") : scalarOf(literal, t);
   }
 
   bool(value: boolean): Scalar {
@@ -337,7 +346,7 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   reinterpret(x: Scalar, to: "i32" | "u32"): Scalar {
     if (x.t === to) return x;
     if (x.c !== undefined) return this.int(to, x.c);
-    return scalarOf(`bitcast<${to}>(${x.e})`, to);
+    return scalarOf(`bitcast<${to}>(${x.e})`, to, undefined, "call");
   }
 
   /**
@@ -351,12 +360,12 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     if (b.c === unit) return a;
     if (a.c !== undefined && b.c !== undefined) return this.int(a.t, sum ? a.c + b.c : a.c * b.c);
     if (!sum && (a.c === 0n || b.c === 0n)) return this.int(a.t, 0);
-    return scalarOf(`(${a.e} ${symbol} ${b.e})`, a.t);
+    return scalarOf(`(${a.e} ${symbol} ${b.e})`, a.t, undefined, "group");
   }
 
-  /** `x` as a `let` when it is an inline expression (a name or a literal stays as it is). */
+  /** `x` as a `let` when it is an inline expression (a name, a literal or a call stays as it is). */
   settle(x: Scalar): Scalar {
-    return x.c !== undefined || x.e[0] !== "(" ? x : this.let(x.t, x.e);
+    return x.c !== undefined || x.form !== "group" ? x : this.let(x.t, x.e);
   }
 }
 

@@ -15,6 +15,7 @@
  * pointer selection); anything else is TARGET/001.
  */
 import type { Op, Region, Value } from "../../../ir/core.js";
+import type { Type } from "../../../ir/types.js";
 import { scalarOf, type KernelLowering, type Lowered, type Rule, type Scalar, type WType } from "./context.js";
 import { select } from "./lanes.js";
 
@@ -40,21 +41,15 @@ function withParts(template: Lowered, parts: readonly Scalar[]): Lowered {
   }
 }
 
-/** The part types of a value of Loom type `v.type` (undefined: not a carried shape). */
-function partTypes(cx: KernelLowering, v: Value): WType[] | undefined {
-  const t = v.type;
-  if (t.kind === "prim") {
-    if (t.name === "buffer") return ["u32"];
-    const w = cx.scalarType(t);
-    return w ? [w] : undefined;
-  }
-  if (t.kind === "vector") {
-    const w = cx.scalarType(t);
-    return w ? new Array<WType>(t.shape.reduce((a, x) => a * x, 1)).fill(w) : undefined;
-  }
-  if (t.kind === "view") return new Array<WType>(t.dims.length + 1).fill("i32");
-  return undefined;
+/** The type of every part of a value of Loom type `t` (undefined: not a carried shape). */
+function partType(cx: KernelLowering, t: Type): WType | undefined {
+  if (t.kind === "view") return "i32";
+  if (t.kind === "prim" && t.name === "buffer") return "u32";
+  return t.kind === "prim" || t.kind === "vector" ? cx.scalarType(t) : undefined;
 }
+
+/** How many parts a value of a carried type has (one per lane, per view stride and the base). */
+const partCount = (t: Type): number => (t.kind === "vector" ? t.shape.reduce((a, x) => a * x, 1) : t.kind === "view" ? t.dims.length + 1 : 1);
 
 /** Whether `x` can live in the slots of `template` (same shape, same root). */
 function compatible(a: Lowered, x: Lowered): boolean {
@@ -71,17 +66,24 @@ function compatible(a: Lowered, x: Lowered): boolean {
  * Fresh `var`s for the parts of each value (initialized from `inits` when given), except where
  * `lent(i)`: there the init's own vars serve.
  */
-function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: readonly Lowered[], lent?: (i: number) => boolean): Scalar[][] | undefined {
-  const out: Scalar[][] = [];
-  for (const [i, v] of values.entries()) {
-    const types = partTypes(cx, v);
-    if (!types) {
-      cx.unsupported(op, `a value of type '${v.type.kind}' carried through control flow`);
+function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: readonly Lowered[], lent?: (i: number) => boolean): (readonly Scalar[])[] | undefined {
+  const out: (readonly Scalar[])[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const type = values[i]!.type, t = partType(cx, type);
+    if (!t) {
+      cx.unsupported(op, `a value of type '${type.kind}' carried through control flow`);
       return undefined;
     }
     const init = inits?.[i];
     const initParts = init ? partsOf(init) : [];
-    out.push(lent?.(i) ? [...initParts] : types.map((t, k) => cx.variable(t, initParts[k])));
+    if (lent?.(i)) {
+      out.push(initParts);
+      continue;
+    }
+    // Sized once: a push onto an empty array reserves room for many more.
+    const parts = new Array<Scalar>(partCount(type));
+    for (let k = 0; k < parts.length; k++) parts[k] = cx.variable(t, initParts[k]);
+    out.push(parts);
   }
   return out;
 }
@@ -92,25 +94,28 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
  * a `let`, so an earlier assignment cannot change what a later one reads. Other names (lets,
  * an inner loop's result vars) stay as they are: nothing here assigns them.
  */
-function assignAll(cx: KernelLowering, to: readonly Scalar[][], from: readonly Lowered[]): void {
+function assignAll(cx: KernelLowering, to: readonly (readonly Scalar[])[], from: readonly Lowered[]): void {
   const names = new Set<string>();
   for (const parts of to) for (const p of parts) names.add(p.e);
-  // Every value is read (and copied where it must be) before the first assignment; no pair list per part.
-  const sources = to.map((parts, i) => {
-    const src = partsOf(from[i]!);
-    return parts.map((p, k) => {
+  // Every value is read (and copied where it must be) before the first assignment: one flat list, in part order.
+  const sources = new Array<Scalar | undefined>(names.size);
+  let j = 0;
+  for (let i = 0; i < to.length; i++) {
+    const parts = to[i]!, src = partsOf(from[i]!);
+    for (let k = 0; k < parts.length; k++) {
       const x = src[k];
-      return x && x.e !== p.e && x.c === undefined && (names.has(x.e) || x.e.includes("(")) ? cx.let(x.t, x.e) : x;
-    });
-  });
-  to.forEach((parts, i) => parts.forEach((p, k) => {
-    const x = sources[i]![k];
+      sources[j++] = x && x.e !== parts[k]!.e && x.c === undefined && (x.form !== "atom" || names.has(x.e)) ? cx.let(x.t, x.e) : x;
+    }
+  }
+  j = 0;
+  for (const parts of to) for (const p of parts) {
+    const x = sources[j++];
     if (x) cx.assign(p, x);
-  }));
+  }
 }
 
 /** The values whose parts are the statement's vars (nothing assigns them after it). */
-function readVars(slotsOf: readonly Scalar[][], templates: readonly Lowered[]): Lowered[] {
+function readVars(slotsOf: readonly (readonly Scalar[])[], templates: readonly Lowered[]): Lowered[] {
   return slotsOf.map((parts, i) => withParts(templates[i]!, parts));
 }
 
@@ -150,21 +155,19 @@ const ifRule: Rule = (cx, op) => {
   setResults(cx, op, readVars(out, thenValues));
 };
 
-/** The ops whose results are their own vars. */
-const RESULT_VARS = new Set(["scf.if", "scf.for", "scf.while"]);
-
 const forRule: Rule = (cx, op) => {
   const [lo, hi, step, ...initValues] = op.operands;
   const inits = initValues.map((v) => cx.get(v));
   if (inits.some((l) => l.kind === "invalid")) return cx.poison(op);
   // An init read by nothing else whose parts are vars nothing assigns before this loop ends lends
   // them to it (no var, no copy in or out): a carried argument of the enclosing for (whose body
-  // assigns its vars only at its end) or the result of an earlier if, for or while of this region.
+  // assigns its vars only at its end) or the result of an earlier if, for or while of this region
+  // (an op with regions: only these rules lower regions, and they make every result a var).
   const around = op.parent!;
   const lent = (j: number) => {
     const v = initValues[j]!, owner = v.owner;
     if (cx.kernel.uses.get(v) !== 1) return false;
-    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && RESULT_VARS.has((owner as Op).name);
+    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && (owner as Op).regions.length > 0;
   };
   const carried = slots(cx, op, op.results, inits, lent);
   if (!carried) return cx.poison(op);

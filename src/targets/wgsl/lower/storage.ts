@@ -25,11 +25,11 @@ export interface Root {
   /** WGSL name of the array. */
   readonly name: string;
   /** Buffer arguments: the binding number (the k-th buffer argument). */
-  readonly binding?: number;
+  readonly binding: number | undefined;
   /** Buffer arguments: the argument-block offset of the byte length (u64; its low word is read). */
-  readonly lengthOffset?: number;
+  readonly lengthOffset: number | undefined;
   /** Allocations: the op. */
-  readonly alloca?: Op;
+  readonly alloca: Op | undefined;
   /** Element types the views of this root use, in first-use order. */
   readonly elements: readonly WType[];
   /** The array's word type, or why the root cannot be declared. */
@@ -45,7 +45,7 @@ const PASS_THROUGH = new Set(["buffer.assume.alignment", "buffer.assume.memory_s
 const ATOMICS: Readonly<Record<string, number>> = { "view.atomic.rmw": 1, "view.atomic.reduce": 1, "view.atomic.cmpxchg": 2, "view.atomic.load": 0, "view.atomic.store": 1 };
 
 /** The root value (argument or alloca result) a buffer or view comes from, when it is a straight chain. */
-export function rootValueOf(v: Value, starts: ReadonlySet<Value>): Value | undefined {
+export function rootValueOf(v: Value, starts: { has(v: Value): boolean }): Value | undefined {
   let cur: Value = v;
   for (;;) {
     if (starts.has(cur)) return cur;
@@ -67,7 +67,7 @@ interface Facts {
   float: boolean;
 }
 
-function declare(kind: Root["kind"], name: string, facts: Facts, extra: Partial<Root>): Root {
+function declare(kind: Root["kind"], name: string, facts: Facts, binding: number | undefined, lengthOffset: number | undefined, alloca: Op | undefined): Root {
   const { elements } = facts;
   const atomic = facts.atomicAt !== undefined;
   let word: Root["word"];
@@ -80,29 +80,30 @@ function declare(kind: Root["kind"], name: string, facts: Facts, extra: Partial<
   } else if (elements.length === 1) word = elements[0]!;
   else if (elements.every((t) => t !== "f16")) word = "u32";
   else word = { problem: "one buffer viewed as f16 and as a 4-byte type", at: facts.firstView! };
-  return { kind, name, elements, word, atomic, written: false, accessed: false, ...extra };
+  // Every root has every field (one object shape: the memory rules read roots on every access).
+  return { kind, name, binding, lengthOffset, alloca, elements, word, atomic, written: false, accessed: false };
 }
+
+const fresh = (): Facts => ({ elements: [], signed: false, unsigned: false, float: false });
 
 /** The roots of a kernel body, by the value that creates them. */
 export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
   const body: Region = kernel.body;
-  const starts = new Set<Value>();
+  // The facts of each root value so far (its keys: the roots found so far).
   const facts = new Map<Value, Facts>();
   const allocas: Op[] = [];
-  const fresh = (): Facts => ({ elements: [], signed: false, unsigned: false, float: false });
-  for (const a of body.args) if (a.type.kind === "prim" && a.type.name === "buffer") starts.add(a);
-  for (const s of starts) facts.set(s, fresh());
+  for (const a of body.args) if (a.type.kind === "prim" && a.type.name === "buffer") facts.set(a, fresh());
   // One walk: an alloca comes before (dominates) every view of it, so it is a root by then.
   walkRegion(body, (op) => {
-    if (isOp(op, "buffer.alloca")) {
-      starts.add(op.results[0]);
-      facts.set(op.results[0], fresh());
+    const name = op.name;
+    if (name === "buffer.alloca") {
+      facts.set(op.results[0]!, fresh());
       allocas.push(op);
       return;
     }
-    if (isOp(op, "buffer.view")) {
-      const root = rootValueOf(op.operands[0], starts);
-      const t = op.results[0].type;
+    if (name === "buffer.view") {
+      const root = rootValueOf(op.operands[0]!, facts);
+      const t = op.results[0]!.type;
       const f = root && facts.get(root);
       if (!f || t.kind !== "view") return;
       const w = wgslTypeOf(t.element.name);
@@ -110,9 +111,9 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
       f.firstView ??= op;
       return;
     }
-    const at = ATOMICS[op.name];
+    const at = ATOMICS[name];
     if (at === undefined) return;
-    const root = rootValueOf(op.operands[at]!, starts);
+    const root = rootValueOf(op.operands[at]!, facts);
     const f = root && facts.get(root);
     if (!f) return;
     f.atomicAt ??= op;
@@ -127,19 +128,20 @@ export function kernelRoots(kernel: PreparedKernel): Map<Value, Root> {
   const entry = oneByte(kernel.exportName);
   let binding = 0;
   for (const a of body.args) {
-    if (!starts.has(a)) continue;
+    const f = facts.get(a);
+    if (!f) continue;
     const k = binding++;
     const slot = kernel.args.find((x) => x.value === a);
     // Two argument names may sanitize alike (`a.b`, `a_b`): the binding number tells them apart.
     let name = `${entry}_${safeName(a.name)}`;
     if (taken.has(name)) name = `${name}_${k}`;
     taken.add(name);
-    out.set(a, declare("binding", name, facts.get(a)!, { binding: k, ...(slot ? { lengthOffset: slot.offset + 8 } : {}) }));
+    out.set(a, declare("binding", name, f, k, slot && slot.offset + 8, undefined));
   }
   allocas.forEach((op, i) => {
     const space = op.props.space === "workgroup" ? "workgroup" : "private";
     const name = space === "workgroup" ? `${entry}_shared${i}` : `scratch${i}`;
-    out.set(op.results[0]!, declare(space, name, facts.get(op.results[0]!)!, { alloca: op }));
+    out.set(op.results[0]!, declare(space, name, facts.get(op.results[0]!)!, undefined, undefined, op));
   });
   return out;
 }
