@@ -306,9 +306,8 @@ function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
   checkPredicates(c, op.props.predicates, op.operands);
 }
 
-function checkIndexList(c: OpTypes, op: Op): boolean {
-  const idx = op.props.indices;
-  for (const v of Array.isArray(idx) ? idx : []) {
+function checkIndexList(c: OpTypes, indices: readonly unknown[]): boolean {
+  for (const v of indices) {
     if (typeof v === "bigint" || !v || typeof v !== "object") continue;
     const val = v as Value;
     if (val.type && !isIndex(val.type)) return c.operand(`index '%${val.name}' must be index, got ${s(val.type)}`);
@@ -714,7 +713,8 @@ function typeFactsOf(name: string): TypeFacts {
 
 let shared: OpTypes | undefined;
 
-export function checkOpTypes(ctx: VerifyContext, op: Op): void {
+/** The type rules of a body op (`indices`: its `indices` prop, which the walk reads for the limits too). */
+export function checkOpTypes(ctx: VerifyContext, op: Op, indices: unknown): void {
   const c = (shared ??= new OpTypes(ctx, op)).bind(ctx, op);
   const results = op.results;
   for (let i = 0; i < results.length; i++) if (!checkTypeBindings(c, results[i]!.type)) return;
@@ -725,7 +725,7 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   }
   const facts = typeFactsOf(op.name);
   if (!checkAnnotations(c, op, facts.annotation)) return;
-  if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
+  if (Array.isArray(indices) && !checkIndexList(c, indices)) return;
   const rule = facts.info?.types;
   switch (rule?.kind) {
     case "uniform": return checkUniform(c, op, rule);

@@ -27,7 +27,7 @@
  * the device's.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachNonOperandUse } from "../../ir/walk.js";
 import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
 import { topLevelOf, type VerifyContext } from "./context.js";
@@ -121,9 +121,19 @@ class Analysis {
   uses(op: Op): Level {
     // Until some value is raised every level is uniform (a config region, a body's prologue).
     if (this.#levels.raised.length === 0) return 0;
+    // Operands first: once one varies, the props and types cannot raise the level further.
+    const levels = this.#levels;
+    let l: Level = 0;
+    for (const v of op.operands) {
+      const d = levels.level(v);
+      if (d > l) {
+        if (d === 2) return 2;
+        l = d;
+      }
+    }
     const u = this.#uses;
-    u.level = 0;
-    forEachUse(op, u.visit);
+    u.level = l;
+    forEachNonOperandUse(op, u.visit);
     return u.level;
   }
 
@@ -207,6 +217,8 @@ class Analysis {
     // An op without results gives no value a level (its uses matter only through control).
     const results = op.results;
     if (results.length === 0) return;
+    // Levels only rise: a result already varying (a loop body walked again) stays so.
+    if (results.length === 1 && this.level(results[0]) === 2) return;
     const l = this.resultLevel(op);
     for (let i = 0; i < results.length; i++) this.set(results[i]!, l);
   }
