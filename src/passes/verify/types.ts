@@ -133,8 +133,8 @@ type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
 /** How the reference names the operands of a uniform op, by arity. */
 const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
-const NO_ROLES: readonly string[] = [];
-const roleName = (roles: readonly string[], i: number) => roles[i] ?? `operand #${i}`;
+/** The name of operand `i` of a uniform op of `arity` operands (looked up only to report). */
+const roleName = (arity: number, i: number) => ROLES[arity]?.[i] ?? `operand #${i}`;
 
 /**
  * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
@@ -142,9 +142,7 @@ const roleName = (roles: readonly string[], i: number) => roles[i] ?? `operand #
  */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
-  const roles = ROLES[rule.arity] ?? NO_ROLES;
   const result = op.results[0];
-  const cls = CLASS_NAME[rule.cls];
   let failed = false;
   // The reference checks a vector op's one annotated type once: the result (TYPE/004) when it
   // is the operands' type and fails too, else the first failing operand (TYPE/003).
@@ -154,7 +152,7 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (inClass(v.type, rule.cls)) continue;
     const resultFailsToo = rule.result === "same" && result !== undefined && !inClass(result.type, rule.cls);
-    if (!once || (!failed && !resultFailsToo)) c.operand(`${roleName(roles, i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+    if (!once || (!failed && !resultFailsToo)) c.operand(`${roleName(rule.arity, i)} '%${v.name}' of ${op.name} must be ${CLASS_NAME[rule.cls]}, got ${s(v.type)}`);
     failed = true;
   }
   const first = op.operands[0];
@@ -163,11 +161,11 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (typeEquals(v.type, first.type)) continue;
     failed = true;
-    c.mismatch(`${roleName(roles, 0)} '%${first.name}' (${s(first.type)}) and ${roleName(roles, i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
+    c.mismatch(`${roleName(rule.arity, 0)} '%${first.name}' (${s(first.type)}) and ${roleName(rule.arity, i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
   }
   if (rule.result === "same") {
     if (!result) return;
-    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${cls}, got ${s(result.type)}`);
+    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${CLASS_NAME[rule.cls]}, got ${s(result.type)}`);
     if (!failed && !typeEquals(result.type, first.type)) c.mismatch(`result '%${result.name}' has type ${s(result.type)}, the operands ${s(first.type)}`);
     return;
   }
