@@ -122,10 +122,10 @@ class Analysis {
     // Until some value is raised every level is uniform (a config region, a body's prologue).
     if (this.#levels.raised.length === 0) return 0;
     // Operands first: once one varies, the props and types cannot raise the level further.
-    const levels = this.#levels;
+    const operands = op.operands;
     let l: Level = 0;
-    for (const v of op.operands) {
-      const d = levels.level(v);
+    for (let i = 0; i < operands.length; i++) {
+      const d = this.level(operands[i]);
       if (d > l) {
         if (d === 2) return 2;
         l = d;
