@@ -155,7 +155,8 @@ class Analysis {
 
   op(op: Op, ctl: Level): void {
     const control = this.info.control;
-    if (ctl > 0 && ctl > (control.get(op) ?? 0)) control.set(op, ctl);
+    // Levels only rise, so a later visit (a loop body walked again) sees control at least as high: no read first.
+    if (ctl > 0) control.set(op, ctl);
     switch (op.name) {
       case "scf.if": {
         const cond = this.level(op.operands[0]);
