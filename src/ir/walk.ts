@@ -36,6 +36,11 @@ function visitProp(p: Prop, fn: (v: Value) => void): void {
 export function forEachUse(op: Op, fn: (v: Value) => void): void {
   const operands = op.operands;
   for (let i = 0; i < operands.length; i++) fn(operands[i]!);
+  forEachNonOperandUse(op, fn);
+}
+
+/** `forEachUse` less the operands: the values in props and in result types. */
+export function forEachNonOperandUse(op: Op, fn: (v: Value) => void): void {
   const props = op.props;
   for (const k in props) visitProp(props[k], fn);
   const results = op.results;

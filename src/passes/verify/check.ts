@@ -263,7 +263,7 @@ function checkCaseOp(ctx: VerifyContext, op: Op): void {
       }
       // func.call and host-evaluable ops: the body rules of their own ops.
       resolveBodyOp(ctx, op);
-      checkOpTypes(ctx, op);
+      checkOpTypes(ctx, op, op.props.indices);
   }
 }
 

@@ -46,23 +46,24 @@ function checkPredicates(ctx: VerifyContext, op: Op, list: unknown): void {
   }
 }
 
-/** Per-op limits of a body op. */
-export function checkOpLimits(ctx: VerifyContext, op: Op): void {
+/** Per-op limits of a body op (`indices`: its `indices` prop). */
+export function checkOpLimits(ctx: VerifyContext, op: Op, indices: unknown): void {
   const results = op.results;
   for (let i = 0; i < results.length; i++) checkVectorType(ctx, results[i]!, op.span);
   checkRegionArgs(ctx, op.regions);
-  const indices = op.props.indices;
+  const props = op.props;
   if (Array.isArray(indices)) {
     for (let k = 0; k < indices.length; k++) {
       const i: unknown = indices[k];
       if (typeof i === "bigint") checkLiteral(ctx, op, "index literal", i);
     }
   }
-  const strides = op.props.strides;
+  const strides = props.strides;
   if (Array.isArray(strides)) {
     for (const s of strides) if (typeof s === "bigint") checkLiteral(ctx, op, "stride literal", s);
   }
-  if (op.props.predicates !== undefined) checkPredicates(ctx, op, op.props.predicates);
+  const predicates = props.predicates;
+  if (predicates !== undefined) checkPredicates(ctx, op, predicates);
   if ((op.name === "vector.extract" || op.name === "vector.insert") && Array.isArray(indices)) {
     const vector = op.operands[op.name === "vector.extract" ? 0 : 1]?.type;
     if (vector?.kind !== "vector") return;

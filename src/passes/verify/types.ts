@@ -133,8 +133,8 @@ type Rule<K extends TypeRule["kind"]> = Extract<TypeRule, { kind: K }>;
 
 /** How the reference names the operands of a uniform op, by arity. */
 const ROLES: Record<number, readonly string[]> = { 1: ["input"], 2: ["lhs", "rhs"], 3: ["a", "b", "c"] };
-const NO_ROLES: readonly string[] = [];
-const roleName = (roles: readonly string[], i: number) => roles[i] ?? `operand #${i}`;
+/** The name of operand `i` of a uniform op of `arity` operands (looked up only to report). */
+const roleName = (arity: number, i: number) => ROLES[arity]?.[i] ?? `operand #${i}`;
 
 /**
  * Every failing operand and the result are reported (TYPE/003 per operand outside the class,
@@ -142,9 +142,7 @@ const roleName = (roles: readonly string[], i: number) => roles[i] ?? `operand #
  */
 function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
   if (op.operands.length !== rule.arity) return; // PARSE/010 territory
-  const roles = ROLES[rule.arity] ?? NO_ROLES;
   const result = op.results[0];
-  const cls = CLASS_NAME[rule.cls];
   let failed = false;
   // The reference checks a vector op's one annotated type once: the result (TYPE/004) when it
   // is the operands' type and fails too, else the first failing operand (TYPE/003).
@@ -154,7 +152,7 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (inClass(v.type, rule.cls)) continue;
     const resultFailsToo = rule.result === "same" && result !== undefined && !inClass(result.type, rule.cls);
-    if (!once || (!failed && !resultFailsToo)) c.operand(`${roleName(roles, i)} '%${v.name}' of ${op.name} must be ${cls}, got ${s(v.type)}`);
+    if (!once || (!failed && !resultFailsToo)) c.operand(`${roleName(rule.arity, i)} '%${v.name}' of ${op.name} must be ${CLASS_NAME[rule.cls]}, got ${s(v.type)}`);
     failed = true;
   }
   const first = op.operands[0];
@@ -163,11 +161,11 @@ function checkUniform(c: OpTypes, op: Op, rule: Rule<"uniform">): void {
     const v = op.operands[i]!;
     if (typeEquals(v.type, first.type)) continue;
     failed = true;
-    c.mismatch(`${roleName(roles, 0)} '%${first.name}' (${s(first.type)}) and ${roleName(roles, i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
+    c.mismatch(`${roleName(rule.arity, 0)} '%${first.name}' (${s(first.type)}) and ${roleName(rule.arity, i)} '%${v.name}' (${s(v.type)}) of ${op.name} must have one type`);
   }
   if (rule.result === "same") {
     if (!result) return;
-    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${cls}, got ${s(result.type)}`);
+    if (!inClass(result.type, rule.cls)) return void c.result(`result '%${result.name}' of ${op.name} must be ${CLASS_NAME[rule.cls]}, got ${s(result.type)}`);
     if (!failed && !typeEquals(result.type, first.type)) c.mismatch(`result '%${result.name}' has type ${s(result.type)}, the operands ${s(first.type)}`);
     return;
   }
@@ -306,9 +304,8 @@ function checkAssume(c: OpTypes, op: Op, cls: TypeClass): void {
   checkPredicates(c, op.props.predicates, op.operands);
 }
 
-function checkIndexList(c: OpTypes, op: Op): boolean {
-  const idx = op.props.indices;
-  for (const v of Array.isArray(idx) ? idx : []) {
+function checkIndexList(c: OpTypes, indices: readonly unknown[]): boolean {
+  for (const v of indices) {
     if (typeof v === "bigint" || !v || typeof v !== "object") continue;
     const val = v as Value;
     if (val.type && !isIndex(val.type)) return c.operand(`index '%${val.name}' must be index, got ${s(val.type)}`);
@@ -714,7 +711,8 @@ function typeFactsOf(name: string): TypeFacts {
 
 let shared: OpTypes | undefined;
 
-export function checkOpTypes(ctx: VerifyContext, op: Op): void {
+/** The type rules of a body op (`indices`: its `indices` prop, which the walk reads for the limits too). */
+export function checkOpTypes(ctx: VerifyContext, op: Op, indices: unknown): void {
   const c = (shared ??= new OpTypes(ctx, op)).bind(ctx, op);
   const results = op.results;
   for (let i = 0; i < results.length; i++) if (!checkTypeBindings(c, results[i]!.type)) return;
@@ -725,7 +723,7 @@ export function checkOpTypes(ctx: VerifyContext, op: Op): void {
   }
   const facts = typeFactsOf(op.name);
   if (!checkAnnotations(c, op, facts.annotation)) return;
-  if (Array.isArray(op.props.indices) && !checkIndexList(c, op)) return;
+  if (Array.isArray(indices) && !checkIndexList(c, indices)) return;
   const rule = facts.info?.types;
   switch (rule?.kind) {
     case "uniform": return checkUniform(c, op, rule);

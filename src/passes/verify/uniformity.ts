@@ -27,7 +27,7 @@
  * the device's.
  */
 import type { Op, Region, Value } from "../../ir/core.js";
-import { forEachUse } from "../../ir/walk.js";
+import { forEachNonOperandUse } from "../../ir/walk.js";
 import { nextMarkEpoch } from "./marks.js";
 import { D } from "../../core/diag/catalog.js";
 import { topLevelOf, type VerifyContext } from "./context.js";
@@ -121,9 +121,19 @@ class Analysis {
   uses(op: Op): Level {
     // Until some value is raised every level is uniform (a config region, a body's prologue).
     if (this.#levels.raised.length === 0) return 0;
+    // Operands first: once one varies, the props and types cannot raise the level further.
+    const operands = op.operands;
+    let l: Level = 0;
+    for (let i = 0; i < operands.length; i++) {
+      const d = this.level(operands[i]);
+      if (d > l) {
+        if (d === 2) return 2;
+        l = d;
+      }
+    }
     const u = this.#uses;
-    u.level = 0;
-    forEachUse(op, u.visit);
+    u.level = l;
+    forEachNonOperandUse(op, u.visit);
     return u.level;
   }
 
@@ -145,7 +155,8 @@ class Analysis {
 
   op(op: Op, ctl: Level): void {
     const control = this.info.control;
-    if (ctl > 0 && ctl > (control.get(op) ?? 0)) control.set(op, ctl);
+    // Levels only rise, so a later visit (a loop body walked again) sees control at least as high: no read first.
+    if (ctl > 0) control.set(op, ctl);
     switch (op.name) {
       case "scf.if": {
         const cond = this.level(op.operands[0]);
@@ -207,6 +218,8 @@ class Analysis {
     // An op without results gives no value a level (its uses matter only through control).
     const results = op.results;
     if (results.length === 0) return;
+    // Levels only rise: a result already varying (a loop body walked again) stays so.
+    if (results.length === 1 && this.level(results[0]) === 2) return;
     const l = this.resultLevel(op);
     for (let i = 0; i < results.length; i++) this.set(results[i]!, l);
   }

@@ -135,10 +135,12 @@ class Walk implements LayoutsSeen {
       dominance.checkUses(op);
       ctx.phase = Phase.BodyOps;
       if (facts.references) resolveBodyOp(ctx, op);
-      checkOpTypes(ctx, op);
+      // Read once for both checks (props are read per op, and their shapes vary).
+      const indices = op.props.indices;
+      checkOpTypes(ctx, op, indices);
       if (facts.attributes) checkAttributes(ctx, op);
       if (facts.staticValues) checkStaticValues(ctx, op, placed);
-      checkOpLimits(ctx, op);
+      checkOpLimits(ctx, op, indices);
       if (facts.subranges || this.layouts) {
         ctx.phase = Phase.Subranges;
         checkOpSubranges(ctx, op, this);
