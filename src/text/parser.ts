@@ -1027,7 +1027,6 @@ function staticDim(size: number): Dim {
   return STATIC_DIMS[size] ?? { kind: "static", size };
 }
 
-/** The first `n` entries of `scratch` as a fresh array of exactly that length. */
 /** Vector types of small extents, by element and extents, made once per process (types are immutable values). */
 const VECTOR_TYPES = new Map<PrimType, Map<number, VectorType>>();
 const SMALL_EXTENT = 0x10000;
@@ -1044,17 +1043,19 @@ function vectorType(element: PrimType, dims: readonly Dim[], rank: number): Vect
   return t;
 }
 
+/** The first `n` entries of `scratch` as a fresh array of exactly that length. */
 function exactCopy<T>(scratch: readonly T[], n: number): T[] {
   // A pair (the commonest) as a literal: allocated inline, where `slice` calls into the runtime.
   return n === 2 ? [scratch[0] as T, scratch[1] as T] : scratch.slice(0, n);
 }
 
+/** The comments of an op that has none (frozen: shared by every such op). */
+const NO_COMMENTS: readonly Comment[] = Object.freeze([]);
+
 /**
  * An op's leading comment lines, with a blank-line mark where the source separated two of them
  * or the last of them from the op (a file-header comment stays apart from the first op).
  */
-const NO_COMMENTS: readonly Comment[] = Object.freeze([]);
-
 function commentLines(comments: readonly Comment[], opBlankBefore: boolean): string[] {
   const out: string[] = [];
   // An end-of-line comment belongs to the previous op's line ("\r", see commentTexts).
