@@ -96,9 +96,13 @@ function slots(cx: KernelLowering, op: Op, values: readonly Value[], inits?: rea
  */
 function assignAll(cx: KernelLowering, to: readonly (readonly Scalar[])[], from: readonly Lowered[]): void {
   const names = new Set<string>();
-  for (const parts of to) for (const p of parts) names.add(p.e);
+  let count = 0;
+  for (const parts of to) {
+    for (const p of parts) names.add(p.e);
+    count += parts.length;
+  }
   // Every value is read (and copied where it must be) before the first assignment: one flat list, in part order.
-  const sources = new Array<Scalar | undefined>(names.size);
+  const sources = new Array<Scalar | undefined>(count);
   let j = 0;
   for (let i = 0; i < to.length; i++) {
     const parts = to[i]!, src = partsOf(from[i]!);
