@@ -101,20 +101,29 @@ export interface LoweringContext<L> {
  * per op or value), and the lowered value of each IR value (`L`, whose poisoned form is
  * `{ kind: "invalid" }`). `backend` names the back end in internal errors.
  */
-export abstract class KernelLoweringBase<L extends { readonly kind: string }> implements LoweringContext<L> {
+export abstract class KernelLoweringBase<L extends { readonly kind: string }, Self extends LoweringContext<L> = LoweringContext<L>> implements LoweringContext<L> {
   readonly diagnostics: Diagnostic[] = [];
   readonly #values = new Map<Value, L>();
   readonly #reported = new Set<Op | Value>();
 
-  /** Lowers a nested single-block region and returns its terminator (installed by the back end's kernel.ts). */
-  lowerRegion: (region: Region, args: readonly L[]) => Op = () => {
-    throw new Error(`${this.backend} lowering: lowerRegion is not installed`);
-  };
-
+  /**
+   * `regionOps` is the back end's module-level region lowering (its kernel.ts), not a closure
+   * over this context. A per-kernel closure here, called from the control rules, kept every
+   * compile's IR and lowering alive through V8's minor GCs (through the engine's call-site
+   * state, we believe: full GCs freed it): in a compile loop ≈ 37% of all allocation was
+   * promoted and a quarter of the time went to the GC (docs/benchmarks.md, "Session 14").
+   */
   constructor(
     readonly kernel: PreparedKernel,
     private readonly backend: string,
+    private readonly regionOps: RegionLowering<Self, L>,
   ) {}
+
+  /** Lowers a nested single-block region and returns its terminator. */
+  lowerRegion(region: Region, args: readonly L[]): Op {
+    // `Self` is the subclass that passed `regionOps` for itself.
+    return this.regionOps(this as unknown as Self, region, args);
+  }
 
   /** The profile, as TARGET/001 names it ("<target> profile 'p' (<processor>)"). */
   abstract get target(): string;

@@ -111,16 +111,22 @@ export function emitAmdgpu(module: PreparedModule, request: EmitRequest): EmitOu
   const contents = buildCodeObject(info, objects, { codeObjectVersion });
   // The listing is printed only when asked for (`--emit asm`), not on every compile.
   let listing: string | undefined;
-  listings.set(contents, () => (listing ??= listingOf(kernels, checked.machine)));
+  const listed: Listed = contents;
+  Object.defineProperty(listed, LISTING, { value: () => (listing ??= listingOf(kernels, checked.machine)) });
   return { diagnostics, contents };
 }
 
-/** The listing of each code object this process emitted, by its bytes (for `--emit asm`). */
-const listings = new WeakMap<Uint8Array, () => string>();
+/**
+ * The bytes carry their own listing, so it lives exactly as long as they do. (A process-wide
+ * WeakMap from bytes to listing kept every compile's machine code and IR alive through V8's
+ * minor GCs, which do not clear an old table's entries: each compile's garbage was promoted.)
+ */
+const LISTING = Symbol("amdgpu listing");
+type Listed = Uint8Array & { readonly [LISTING]?: () => string };
 
 /** The assembly listing of an HSACO `env.emit` returned (undefined for other bytes). */
 export function amdgpuListingOf(hsaco: Uint8Array): string | undefined {
-  return listings.get(hsaco)?.();
+  return (hsaco as Listed)[LISTING]?.();
 }
 
 /**

@@ -23,7 +23,7 @@ import { imm, special, type Operand } from "../isa/operands.js";
 import { isLiteral } from "../isa/operands.js";
 import { INSTRUCTIONS } from "../isa/opcodes.js";
 import { MachineProgram, part, type Label, type MInst, type MOperand, type RegClass, type VReg } from "../machine/program.js";
-import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { KernelLoweringBase, type RegionLowering } from "../../../dialects/lowering.js";
 
 /**
  * The value classes: i8, i16, f16 and bf16 live in the low bits of one 32-bit register (the
@@ -89,7 +89,7 @@ const MEMO_OPS = new Map<string, number>();
 // 3 bits of kind per operand leave room for four carriers; constants of the others take string keys.
 const CARRIER_CODE: Readonly<Record<Carrier, number>> = { i1: 0, i32: 1, i64: 2, f32: 3, i8: -1, i16: -1, f16: -1, bf16: -1, f64: -1 };
 
-export class KernelLowering extends KernelLoweringBase<Lowered> {
+export class KernelLowering extends KernelLoweringBase<Lowered, KernelLowering> {
   readonly program = new MachineProgram();
   /** The op whose selection made each virtual register (by id), for diagnostics after allocation. */
   readonly vregOps: Op[] = [];
@@ -120,8 +120,10 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     readonly workgroupIdSgprs: readonly number[],
     /** Kernarg offset of the code object v5 hidden arguments. */
     readonly hiddenArgumentsOffset: number,
+    /** The back end's region lowering (kernel.ts), which `lowerRegion` calls for the control rules. */
+    regionOps: RegionLowering<KernelLowering, Lowered>,
   ) {
-    super(kernel, "AMDGPU");
+    super(kernel, "AMDGPU", regionOps);
     this.family = info.processor.family;
     this.wave = wave;
   }

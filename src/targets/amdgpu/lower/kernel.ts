@@ -7,7 +7,7 @@
  *   3. wait: `s_waitcnt` insertion (machine/waitcnt.ts)
  *   4. lay out: branch fixups, words and the listing (machine/layout.ts)
  */
-import type { Region } from "../../../ir/core.js";
+import type { Op, Region } from "../../../ir/core.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import { regionLowering } from "../../../dialects/lowering.js";
 import { isOp } from "../../../dialects/registry.js";
@@ -36,6 +36,18 @@ import { GROUP_SIZE_READERS, hiddenLayout, type HiddenArgument } from "./hidden.
 import { privateLayout } from "./scratch.js";
 
 const lowerRegionOps = regionLowering<KernelLowering, Lowered>("AMDGPU", AMDGPU_RULES, { kind: "invalid" });
+
+/** A nested region lowers in a register scope of its own, unless its parent asked to share one. */
+function lowerScopedRegion(cx: KernelLowering, region: Region, args: readonly Lowered[]): Op {
+  const shared = cx.shareNextScope;
+  cx.shareNextScope = false;
+  if (!shared) cx.pushScope();
+  try {
+    return lowerRegionOps(cx, region, args);
+  } finally {
+    if (!shared) cx.popScope();
+  }
+}
 
 export type { HiddenArgument } from "./hidden.js";
 
@@ -140,17 +152,7 @@ export function lowerKernel(kernel: PreparedKernel, info: AmdgpuTargetInfo, wave
   const hidden = hiddenLayout(hiddenOffset, kernel.argBlockSize, inputs.blockCount, inputs.groupSize);
   const kernargSize = hidden.kernargSize;
   const layoutInfo = sgprLayout(info, wave, kernargSize, inputs.workgroupIds[1]!, inputs.workgroupIds[2]!);
-  const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset);
-  cx.lowerRegion = (region, args) => {
-    const shared = cx.shareNextScope;
-    cx.shareNextScope = false;
-    if (!shared) cx.pushScope();
-    try {
-      return lowerRegionOps(cx, region, args);
-    } finally {
-      if (!shared) cx.popScope();
-    }
-  };
+  const cx = new KernelLowering(kernel, info, wave, layoutInfo.kernargSgpr, layoutInfo.workgroupIdSgprs, hiddenOffset, lowerScopedRegion);
   if (family !== "gfx9" && family !== "gfx11") {
     const first = kernel.body.ops.find((op) => !isOp(op, "kernel.return"));
     if (first) {

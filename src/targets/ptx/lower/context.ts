@@ -17,7 +17,7 @@ import type { PrimName, Type } from "../../../ir/types.js";
 import type { LoweredLayout } from "../../../ir/strides.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { PtxFeature, PtxTargetInfo } from "../profile.js";
-import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { KernelLoweringBase, type RegionLowering } from "../../../dialects/lowering.js";
 import { floatToBits, roundToFormat } from "../../../dialects/scalar/semantics.js";
 
 /** The carrier of a Loom scalar: `index`/`offset` are i64; i8 lives sign-extended in 16 bits. */
@@ -93,7 +93,7 @@ const REG_CLASS_OF: Readonly<Record<PtxScalar, number>> = { pred: 0, i8: 1, i16:
 /** Integer immediates 0…255 per carrier, made once: address arithmetic asks for the same few. */
 const SMALL_INTS: Partial<Record<PtxScalar, Scalar[]>> = {};
 
-export class KernelLowering extends KernelLoweringBase<Lowered> {
+export class KernelLowering extends KernelLoweringBase<Lowered, KernelLowering> {
   readonly lines: string[] = [];
   /** Module-scope-in-function declarations (`.local` arrays). */
   readonly locals: string[] = [];
@@ -112,8 +112,10 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   constructor(
     kernel: PreparedKernel,
     readonly info: PtxTargetInfo,
+    /** The back end's region lowering (kernel.ts), which `lowerRegion` calls for the control rules. */
+    regionOps: RegionLowering<KernelLowering, Lowered>,
   ) {
-    super(kernel, "PTX");
+    super(kernel, "PTX", regionOps);
     this.sharedName = `${kernel.exportName}_shared`;
     this.paramName = `${kernel.exportName}_param`;
   }

@@ -55,8 +55,7 @@ export interface LoweredKernel {
 }
 
 export function lowerKernel(kernel: PreparedKernel, info: PtxTargetInfo): LoweredKernel {
-  const cx = new KernelLowering(kernel, info);
-  cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
+  const cx = new KernelLowering(kernel, info, lowerRegionOps);
   cx.ncLoads = nonCoherentLoads(kernel.body);
   // The argument block and workgroup storage were checked against the profile's facts
   // (maxParameterBytes, maxSharedMemoryPerBlock) by the pipeline: TARGET/901, TARGET/051.

@@ -18,7 +18,7 @@ import type { BinaryOpcode, Id, Instruction, UnaryOpcode } from "../instructions
 import { BOOL, U32, U64, type ScalarType, type SpirvModule } from "../module.js";
 import type { BooleanFeature, SpirvTargetInfo, SubgroupOperation } from "../profile.js";
 import { BuiltIn, Decoration, Op as SpvOp, StorageClass } from "../spec.js";
-import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { KernelLoweringBase, type RegionLowering } from "../../../dialects/lowering.js";
 
 /** Where a buffer's bytes live. */
 export type BufferRoot =
@@ -86,7 +86,7 @@ export function scalarTypeOf(name: PrimName): ScalarType | undefined {
   }
 }
 
-export class KernelLowering extends KernelLoweringBase<Lowered> {
+export class KernelLowering extends KernelLoweringBase<Lowered, KernelLowering> {
   /** Global variables the entry point references (its interface, SPIR-V ≥ 1.4). */
   readonly iface = new Set<Id>();
   /** Per-kernel declarations keyed by the rule that owns them (buffer variables, scratch, ...). */
@@ -103,20 +103,16 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
   readonly usedFeatures = new Set<BooleanFeature>();
   readonly usedSubgroupOperations = new Set<SubgroupOperation>();
 
-  /**
-   * Lowers the ops of a nested single-block region after binding its arguments, and returns
-   * the region's terminator (not lowered: its operands are the caller's to use). Installed
-   * by kernel.ts, so that control-flow rules need not import the rule table.
-   */
-
   constructor(
     readonly module: SpirvModule,
     readonly shared: SharedGlobals,
     kernel: PreparedKernel,
     readonly info: SpirvTargetInfo,
     readonly fn: FunctionBuilder,
+    /** The back end's region lowering (kernel.ts), which `lowerRegion` calls for the control rules. */
+    regionOps: RegionLowering<KernelLowering, Lowered>,
   ) {
-    super(kernel, "SPIR-V");
+    super(kernel, "SPIR-V", regionOps);
   }
 
   get target(): string {

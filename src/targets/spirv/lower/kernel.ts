@@ -124,8 +124,7 @@ export function lowerKernel(module: SpirvModule, shared: SharedGlobals, kernel: 
   const voidType = module.typeVoid();
   const fnId = module.id();
   const fn = new FunctionBuilder(fnId, voidType, module.typeFunction(voidType, []), module.id());
-  const cx = new KernelLowering(module, shared, kernel, info, fn);
-  cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
+  const cx = new KernelLowering(module, shared, kernel, info, fn, lowerRegionOps);
   const at = kernel.op.span;
 
   // Generic limits (argument block ≤ maxPushConstantsSize, storage ≤ maxComputeSharedMemorySize,

@@ -17,7 +17,7 @@ import type { PrimName, Type } from "../../../ir/types.js";
 import type { PreparedKernel } from "../../../core/prepared.js";
 import type { WgslFeature, WgslTargetInfo } from "../profile.js";
 import type { Root } from "./storage.js";
-import { KernelLoweringBase } from "../../../dialects/lowering.js";
+import { KernelLoweringBase, type RegionLowering } from "../../../dialects/lowering.js";
 import { roundToFormat } from "../../../dialects/scalar/semantics.js";
 
 /** The WGSL type carrying a Loom scalar. */
@@ -114,7 +114,7 @@ type NamePrefix = "v" | "m" | "i" | "x" | "k";
 const FRESH_NAMES: Readonly<Record<NamePrefix, string[]>> = { v: [], m: [], i: [], x: [], k: [] };
 const CACHED_NAMES = 8192;
 
-export class KernelLowering extends KernelLoweringBase<Lowered> {
+export class KernelLowering extends KernelLoweringBase<Lowered, KernelLowering> {
   readonly lines: string[] = [];
   /** Function-scope declarations that must precede the body (private arrays). */
   readonly locals: string[] = [];
@@ -143,8 +143,10 @@ export class KernelLowering extends KernelLoweringBase<Lowered> {
     readonly info: WgslTargetInfo,
     /** Storage roots by the value that creates them (buffer arguments, allocations). */
     readonly roots: ReadonlyMap<Value, Root>,
+    /** The back end's region lowering (kernel.ts), which `lowerRegion` calls for the control rules. */
+    regionOps: RegionLowering<KernelLowering, Lowered>,
   ) {
-    super(kernel, "WGSL");
+    super(kernel, "WGSL", regionOps);
     this.entryName = oneByte(kernel.exportName);
     this.argsName = `${this.entryName}_args`;
   }

@@ -117,8 +117,7 @@ export interface LoweredKernel {
 }
 
 export function lowerKernel(kernel: PreparedKernel, info: WgslTargetInfo): LoweredKernel {
-  const cx = new KernelLowering(kernel, info, kernelRoots(kernel));
-  cx.lowerRegion = (region, args) => lowerRegionOps(cx, region, args);
+  const cx = new KernelLowering(kernel, info, kernelRoots(kernel), lowerRegionOps);
   const at = kernel.op.span;
   if (!validIdentifier(kernel.exportName)) {
     cx.unsupported(kernel.op, `the entry name '${kernel.exportName}'`, "WGSL entry points need an identifier that is not a WGSL keyword, reserved word or builtin; choose another export name");
