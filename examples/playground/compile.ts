@@ -27,7 +27,7 @@ import {
   type TargetProfile,
 } from "loomc/browser";
 import { disassembleSpirv, prepareReferenceKernel } from "loomc/browser/check";
-import type { AdapterFactsMessage, CompileResponse, ElementType, KernelCompileTimes, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse, TimingMethod } from "./protocol.js";
+import type { AdapterFactsMessage, CompileResponse, ElementType, KernelCompileTimes, MachineProbe, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse, TimingMethod } from "./protocol.js";
 import { amdgpuListing } from "./listing.js";
 
 const ENVIRONMENTS = {
@@ -276,9 +276,49 @@ function summarize(symbol: string, samplesMs: number[], startsMs: number[], batc
 export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, method: TimingMethod, warmupMs: number, repeats: number): TimeResponse {
   const resolutionMs = clockResolutionMs();
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
-  const { times, warmupTookMs, warmupRounds } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
-  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times };
+  const { times, warmupTookMs, warmupRounds, probe } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
+  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times, ...(probe ? { probe } : {}) };
 }
+
+const PROBE_ENTRIES = 1 << 16;
+const PROBE_STEPS = 20_000;
+let probeTable: Int32Array | undefined;
+
+/** One cycle through every entry in a fixed pseudo-random order (the same table in every run). */
+function makeProbeTable(): Int32Array {
+  const order = new Int32Array(PROBE_ENTRIES);
+  for (let i = 0; i < PROBE_ENTRIES; i++) order[i] = i;
+  let seed = 12345;
+  for (let i = PROBE_ENTRIES - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const j = seed % i;
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
+  const next = new Int32Array(PROBE_ENTRIES);
+  for (let i = 0; i < PROBE_ENTRIES; i++) next[order[i]!] = order[(i + 1) % PROBE_ENTRIES]!;
+  return next;
+}
+
+/** ms of one run of the machine-speed probe (`MachineProbe`). */
+function probeOnce(): number {
+  const next = (probeTable ??= makeProbeTable());
+  const started = performance.now();
+  let p = 0;
+  for (let i = 0; i < PROBE_STEPS; i++) p = next[p]!;
+  const ms = performance.now() - started;
+  // A cycle never reaches -1: the test only keeps the loop from being dropped.
+  return p === -1 ? NaN : ms;
+}
+
+function summarizeProbe(samplesMs: number[]): MachineProbe {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  return { steps: PROBE_STEPS, tableBytes: PROBE_ENTRIES * 4, p50Ms: sorted[sorted.length >> 1] ?? NaN, minMs: sorted[0] ?? NaN, samplesMs };
+}
+
+/** What a timing method measured. */
+type Timed = { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number; probe?: MachineProbe };
 
 /** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */
 const SETTLE_ROUNDS = 20;
@@ -293,7 +333,7 @@ const MIN_WARMUP_ROUNDS = 600;
 /** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
 const MAX_WARMUP_FACTOR = 6;
 
-function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
+function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): Timed {
   const sampleMs = MIN_SAMPLE_TICKS * resolutionMs;
   const batches = kernels.map(() => 1);
   const warmups = kernels.map(() => 0);
@@ -328,6 +368,9 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
   const warmupTookMs = performance.now() - warmupStarted;
   const samples = kernels.map((): number[] => []);
   const starts = kernels.map((): number[] => []);
+  const probeMs: number[] = [];
+  // Its loop optimized before its first sample.
+  for (let i = 0; i < 20; i++) probeOnce();
   for (let round = 0; round < rounds; round++) {
     kernels.forEach((k, i) => {
       if (errors[i] !== undefined) return;
@@ -336,11 +379,12 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
       if (typeof ms === "string") errors[i] = ms;
       else samples[i]!.push(ms);
     });
+    probeMs.push(probeOnce());
   }
-  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs, warmupRounds: roundMs.length };
+  return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs, warmupRounds: roundMs.length, probe: summarizeProbe(probeMs) };
 }
 
-function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number } {
+function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): Timed {
   let warmupTookMs = 0;
   const times = kernels.map((k) => {
     const samplesMs: number[] = [];

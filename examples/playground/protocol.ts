@@ -141,6 +141,24 @@ export interface TimeResponse {
   /** Rounds of the round-robin warm-up (each kernel once, or one batch of it, a round); 0 for "per-kernel". */
   readonly warmupRounds: number;
   readonly times: readonly KernelCompileTimes[];
+  /** The machine-speed probe, timed once per sampling round ("round-robin" only; see `MachineProbe`). */
+  readonly probe?: MachineProbe;
+}
+
+/**
+ * A fixed pointer chase through a 256 KB table (resident in a core's L2), timed beside the
+ * compiles: it allocates nothing and runs no compiler code, so it moves only with the machine.
+ * On the shared 2-vCPU VM of docs/benchmarks.md it reads 0.21–0.26 ms in Node when the host is
+ * quiet and 2–5× that while something else contends for the core's caches, which slows the
+ * compiles too; a run's figures are comparable with another's only at a like probe.
+ */
+export interface MachineProbe {
+  readonly steps: number;
+  readonly tableBytes: number;
+  /** Of `samplesMs`, one per sampling round. */
+  readonly p50Ms: number;
+  readonly minMs: number;
+  readonly samplesMs: readonly number[];
 }
 
 export type WorkerResponse = CompileResponse | RunResponse | TimeResponse | { readonly kind: "error"; readonly id: number; readonly message: string };

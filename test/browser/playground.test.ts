@@ -57,7 +57,8 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
   // method in this Node process, before the browser starts (a loaded machine inflates both).
   const { timeCompiles } = await import("../../examples/playground/compile.js");
   const kernels = (await (await fetch(new URL("kernels.json", server.url))).json()) as { file: string; symbol: string; text: string }[];
-  const inNode = new Map(timeCompiles(0, kernels, "wgsl", "round-robin", WARMUP_MS, ROUNDS).times.map((k) => [k.symbol, k.p50Ms]));
+  const nodeTimes = timeCompiles(0, kernels, "wgsl", "round-robin", WARMUP_MS, ROUNDS);
+  const inNode = new Map(nodeTimes.times.map((k) => [k.symbol, k.p50Ms]));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
   const problems: string[] = [];
   try {
@@ -124,6 +125,7 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
     // timing belongs to benchmarks, and this machine is shared.
     const times = await page.evaluate(([warmupMs, rounds]) => window.loomPlayground.timeSuiteCompiles("wgsl", warmupMs, rounds, "round-robin"), [WARMUP_MS, ROUNDS] as const);
     assert.equal(times.crossOriginIsolated, true, "the page's worker is cross-origin isolated (its clock fine enough to time one compile)");
+    assert.ok(times.probe && times.probe.samplesMs.length === ROUNDS && times.probe.minMs > 0, "the machine probe ran once per round");
     const round = (ms: number) => Number(ms.toFixed(4));
     for (const k of times.times) {
       assert.equal(k.error, undefined, `${k.symbol}: ${k.error}`);
@@ -134,7 +136,7 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
     const p50s = times.times.map((k) => k.p50Ms);
     // Kernels that need the page adapter's subgroups do not compile for Node's default profile.
     const ratios = times.times.filter((k) => Number.isFinite(inNode.get(k.symbol))).map((k) => k.p50Ms / inNode.get(k.symbol)!);
-    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", method: `${times.method}: a warm-up of all kernels in turn (≥ ${WARMUP_MS} ms and 600 rounds, on until 20 rounds are no faster than the 20 before), then ${ROUNDS} rounds timing each once (batch ≥ 20 clock steps)`, warmupTookMs: Math.round(times.warmupTookMs), warmupRounds: times.warmupRounds, clockResolutionMs: times.clockResolutionMs, kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length }));
+    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", method: `${times.method}: a warm-up of all kernels in turn (≥ ${WARMUP_MS} ms and 600 rounds, on until 20 rounds are no faster than the 20 before), then ${ROUNDS} rounds timing each once (batch ≥ 20 clock steps)`, warmupTookMs: Math.round(times.warmupTookMs), warmupRounds: times.warmupRounds, clockResolutionMs: times.clockResolutionMs, kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length, probeP50Ms: round(times.probe?.p50Ms ?? NaN), probeMinMs: round(times.probe?.minMs ?? NaN), nodeProbeP50Ms: round(nodeTimes.probe?.p50Ms ?? NaN) }));
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await browser.close();

@@ -317,7 +317,7 @@ async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 3000, r
   const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, method, warmupMs, repeats });
   const ms = (x: number): string => x.toFixed(3);
   $("compile-times").innerHTML =
-    `<caption>${escapeHtml(method)}: warm-up ${(r.warmupTookMs / 1000).toFixed(1)} s, ${r.times[0]?.samplesMs.length ?? 0} samples per kernel, clock step ${(r.clockResolutionMs * 1000).toFixed(1)} µs</caption>` +
+    `<caption>${escapeHtml(method)}: warm-up ${(r.warmupTookMs / 1000).toFixed(1)} s, ${r.times[0]?.samplesMs.length ?? 0} samples per kernel, clock step ${(r.clockResolutionMs * 1000).toFixed(1)} µs${r.probe ? `, machine probe ${ms(r.probe.p50Ms)} ms (min ${ms(r.probe.minMs)})` : ""}</caption>` +
     `<tr><th>kernel (${target})</th><th>p50 ms</th><th>p90 ms</th><th>min ms</th></tr>` +
     r.times.map((t) => `<tr><td>${escapeHtml(t.symbol)}</td>${t.error ? `<td colspan="3">${escapeHtml(t.error)}</td>` : `<td>${ms(t.p50Ms)}</td><td>${ms(t.p90Ms)}</td><td>${ms(t.minMs)}</td>`}</tr>`).join("");
   return r;
