@@ -27,7 +27,7 @@ import {
   type TargetProfile,
 } from "loomc/browser";
 import { disassembleSpirv, prepareReferenceKernel } from "loomc/browser/check";
-import type { AdapterFactsMessage, CompileResponse, ElementType, KernelCompileTimes, MachineProbe, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse, TimingMethod } from "./protocol.js";
+import type { AdapterFactsMessage, CompileResponse, ElementType, KernelCompileTimes, MachineProbe, PlainDiagnostic, PlainLaunch, RunResponse, TargetName, TimeResponse } from "./protocol.js";
 import { amdgpuListing } from "./listing.js";
 
 const ENVIRONMENTS = {
@@ -241,8 +241,6 @@ function clockResolutionMs(): number {
 
 /** A sample lasts at least this many clock steps, so the clock's rounding stays within 5% of it. */
 const MIN_SAMPLE_TICKS = 20;
-/** The per-kernel method's batch length (20 steps of a page's 0.1 ms clock). */
-const PER_KERNEL_BATCH_MS = 2;
 
 /** Times `batch` compiles of one kernel: ms per compile, or the diagnostics if it does not compile. */
 function timeBatch(kernel: SuiteKernel, target: TargetName, batch: number): number | string {
@@ -269,15 +267,15 @@ function summarize(symbol: string, samplesMs: number[], startsMs: number[], batc
 
 /**
  * Parse + compile + emit of each kernel, warmed up until the engine's optimizing tiers have
- * settled, then sampled; see `TimingMethod` for the two ways. A page's clock
+ * settled, then sampled round by round (`TimeRequest`). A page's clock
  * is coarsened (0.1 ms in Chromium unless the page is cross-origin isolated, then 5 µs), so a
  * sample is a batch of compiles lasting ≥ 20 clock steps, divided by its size.
  */
-export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, method: TimingMethod, warmupMs: number, repeats: number): TimeResponse {
+export function timeCompiles(id: number, kernels: readonly SuiteKernel[], target: TargetName, warmupMs: number, repeats: number): TimeResponse {
   const resolutionMs = clockResolutionMs();
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
-  const { times, warmupTookMs, warmupRounds, probe } = method === "round-robin" ? roundRobin(kernels, target, resolutionMs, warmupMs, repeats) : perKernel(kernels, target, resolutionMs, warmupMs, repeats);
-  return { kind: "compile-times", id, target, method, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times, ...(probe ? { probe } : {}) };
+  const { times, warmupTookMs, warmupRounds, probe } = roundRobin(kernels, target, resolutionMs, warmupMs, repeats);
+  return { kind: "compile-times", id, target, clockResolutionMs: resolutionMs, timeOriginMs: performance.timeOrigin, warmupTookMs, warmupRounds, ...(isolated !== undefined ? { crossOriginIsolated: isolated } : {}), times, probe };
 }
 
 const PROBE_ENTRIES = 1 << 16;
@@ -317,9 +315,6 @@ function summarizeProbe(samplesMs: number[]): MachineProbe {
   return { steps: PROBE_STEPS, tableBytes: PROBE_ENTRIES * 4, p50Ms: sorted[sorted.length >> 1] ?? NaN, minMs: sorted[0] ?? NaN, samplesMs };
 }
 
-/** What a timing method measured. */
-type Timed = { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number; probe?: MachineProbe };
-
 /** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */
 const SETTLE_ROUNDS = 20;
 /** "No faster": the block's median round time is within 2% of the previous block's, or above it. */
@@ -333,7 +328,7 @@ const MIN_WARMUP_ROUNDS = 600;
 /** The warm-up stops at this multiple of `warmupMs` even if it is still getting faster. */
 const MAX_WARMUP_FACTOR = 6;
 
-function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): Timed {
+function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, rounds: number): { times: KernelCompileTimes[]; warmupTookMs: number; warmupRounds: number; probe: MachineProbe } {
   const sampleMs = MIN_SAMPLE_TICKS * resolutionMs;
   const batches = kernels.map(() => 1);
   const warmups = kernels.map(() => 0);
@@ -382,31 +377,4 @@ function roundRobin(kernels: readonly SuiteKernel[], target: TargetName, resolut
     probeMs.push(probeOnce());
   }
   return { times: kernels.map((k, i) => summarize(k.symbol, samples[i]!, starts[i]!, batches[i]!, warmups[i]!, errors[i])), warmupTookMs, warmupRounds: roundMs.length, probe: summarizeProbe(probeMs) };
-}
-
-function perKernel(kernels: readonly SuiteKernel[], target: TargetName, resolutionMs: number, warmupMs: number, repeats: number): Timed {
-  let warmupTookMs = 0;
-  const times = kernels.map((k) => {
-    const samplesMs: number[] = [];
-    const startsMs: number[] = [];
-    let batch = 1;
-    let warmupCompiles = 0;
-    const warmupEnds = performance.now() + warmupMs;
-    for (let warming = true, i = 0; warming || samplesMs.length < repeats; i++) {
-      const started = performance.now();
-      const ms = timeBatch(k, target, batch);
-      if (typeof ms === "string") return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles, ms);
-      if (warming) {
-        warmupCompiles += batch;
-        warmupTookMs += performance.now() - started;
-        batch = Math.max(batch, batchFor(PER_KERNEL_BATCH_MS, ms, resolutionMs));
-        warming = i < 2 || performance.now() < warmupEnds;
-      } else {
-        startsMs.push(started);
-        samplesMs.push(ms);
-      }
-    }
-    return summarize(k.symbol, samplesMs, startsMs, batch, warmupCompiles);
-  });
-  return { times, warmupTookMs, warmupRounds: 0 };
 }

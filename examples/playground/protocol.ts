@@ -51,22 +51,19 @@ export interface RunRequest {
 }
 
 /**
- * How the in-page compile times are sampled. "round-robin": one warm-up of every kernel in turn,
- * at least `warmupMs` and 600 rounds, and on until the rounds stop getting faster, then `repeats`
- * rounds, each timing every kernel once (a batch sized to
- * ≥ 20 ticks of the clock); a slow spell of the engine or machine spreads over all kernels
- * instead of landing on one. "per-kernel" (the method until session 13): each kernel in turn, a
- * `warmupMs` warm-up of its own, then `repeats` batches of ≥ 2 ms back to back.
+ * Times parse + compile + emit of each kernel in the worker: one warm-up of every kernel in
+ * turn, at least `warmupMs` and 600 rounds, and on until the rounds stop getting faster (the
+ * engine's tiers settled), then `repeats` rounds, each timing every kernel once (a batch sized
+ * to ≥ 20 ticks of the clock) and the machine probe; a slow spell of the engine or the machine
+ * spreads over all kernels instead of landing on one. (Until session 13 each kernel was warmed
+ * up and sampled alone, which put such a spell on whichever kernel it met: docs/benchmarks.md.)
  */
-export type TimingMethod = "round-robin" | "per-kernel";
-
 export interface TimeRequest {
   readonly kind: "time-compiles";
   readonly id: number;
   readonly kernels: readonly { readonly file: string; readonly symbol: string; readonly text: string }[];
   readonly target: TargetName;
-  readonly method: TimingMethod;
-  /** Untimed compiles before the timed ones: in all ("round-robin") or per kernel ("per-kernel"). */
+  /** The warm-up's shortest length (it also runs 600 rounds, and on until the times settle). */
   readonly warmupMs: number;
   readonly repeats: number;
 }
@@ -129,20 +126,19 @@ export interface TimeResponse {
   readonly kind: "compile-times";
   readonly id: number;
   readonly target: TargetName;
-  readonly method: TimingMethod;
   /** The smallest step of the clock seen (0.1 ms in a page that is not cross-origin isolated, 5 µs in one that is). */
   readonly clockResolutionMs: number;
   /** `self.crossOriginIsolated` where the code ran (absent in Node). */
   readonly crossOriginIsolated?: boolean;
   /** `performance.timeOrigin` where the code ran: `startsMs` + this is Unix time in ms. */
   readonly timeOriginMs: number;
-  /** How long the untimed warm-up took in all (the round-robin one runs past `warmupMs` until the times settle). */
+  /** How long the untimed warm-up took (it runs past `warmupMs` until the times settle). */
   readonly warmupTookMs: number;
-  /** Rounds of the round-robin warm-up (each kernel once, or one batch of it, a round); 0 for "per-kernel". */
+  /** Rounds of the warm-up (each kernel once, or one batch of it, a round). */
   readonly warmupRounds: number;
   readonly times: readonly KernelCompileTimes[];
-  /** The machine-speed probe, timed once per sampling round ("round-robin" only; see `MachineProbe`). */
-  readonly probe?: MachineProbe;
+  /** The machine-speed probe, timed once per sampling round. */
+  readonly probe: MachineProbe;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { TimeResponse } from "../../examples/playground/protocol.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 /**
- * In-page compile timing (see `TimingMethod`): every kernel compiled in turn for at least
+ * In-page compile timing (see `TimeRequest`): every kernel compiled in turn for at least
  * WARMUP_MS and 600 rounds, and until the rounds stop getting faster (the engine's tiers settled
  * for all of them), then ROUNDS rounds, each timing every kernel once.
  */
@@ -28,7 +28,7 @@ const ROUNDS = 101;
 interface PageApi {
   ready: Promise<void>;
   runNow(): Promise<{ passed: boolean; kernel: string; checks: { name: string; count: number; mismatches: number }[]; wallMs: number[]; error?: string }>;
-  timeSuiteCompiles(target: string, warmupMs: number, repeats: number, method: "round-robin"): Promise<TimeResponse>;
+  timeSuiteCompiles(target: string, warmupMs: number, repeats: number): Promise<TimeResponse>;
   lastCompile(): { ok: boolean; output?: string; diagnostics: { severity: string; code: string; line?: number }[] } | undefined;
 }
 // What the page functions below see (they run in the browser; the test has no DOM library).
@@ -57,7 +57,7 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
   // method in this Node process, before the browser starts (a loaded machine inflates both).
   const { timeCompiles } = await import("../../examples/playground/compile.js");
   const kernels = (await (await fetch(new URL("kernels.json", server.url))).json()) as { file: string; symbol: string; text: string }[];
-  const nodeTimes = timeCompiles(0, kernels, "wgsl", "round-robin", WARMUP_MS, ROUNDS);
+  const nodeTimes = timeCompiles(0, kernels, "wgsl", WARMUP_MS, ROUNDS);
   const inNode = new Map(nodeTimes.times.map((k) => [k.symbol, k.p50Ms]));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
   const problems: string[] = [];
@@ -123,9 +123,9 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
     // In-page compile time of each suite kernel (parse + compile + emit to WGSL, in the worker,
     // round-robin after a common warm-up; figures in docs/benchmarks.md). Printed, not asserted:
     // timing belongs to benchmarks, and this machine is shared.
-    const times = await page.evaluate(([warmupMs, rounds]) => window.loomPlayground.timeSuiteCompiles("wgsl", warmupMs, rounds, "round-robin"), [WARMUP_MS, ROUNDS] as const);
+    const times = await page.evaluate(([warmupMs, rounds]) => window.loomPlayground.timeSuiteCompiles("wgsl", warmupMs, rounds), [WARMUP_MS, ROUNDS] as const);
     assert.equal(times.crossOriginIsolated, true, "the page's worker is cross-origin isolated (its clock fine enough to time one compile)");
-    assert.ok(times.probe && times.probe.samplesMs.length === ROUNDS && times.probe.minMs > 0, "the machine probe ran once per round");
+    assert.ok(times.probe.samplesMs.length === ROUNDS && times.probe.minMs > 0, "the machine probe ran once per round");
     const round = (ms: number) => Number(ms.toFixed(4));
     for (const k of times.times) {
       assert.equal(k.error, undefined, `${k.symbol}: ${k.error}`);
@@ -136,7 +136,7 @@ test("playground: edit → diagnostics → compile → run on WebGPU → matches
     const p50s = times.times.map((k) => k.p50Ms);
     // Kernels that need the page adapter's subgroups do not compile for Node's default profile.
     const ratios = times.times.filter((k) => Number.isFinite(inNode.get(k.symbol))).map((k) => k.p50Ms / inNode.get(k.symbol)!);
-    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", method: `${times.method}: a warm-up of all kernels in turn (≥ ${WARMUP_MS} ms and 600 rounds, on until 20 rounds are no faster than the 20 before), then ${ROUNDS} rounds timing each once (batch ≥ 20 clock steps)`, warmupTookMs: Math.round(times.warmupTookMs), warmupRounds: times.warmupRounds, clockResolutionMs: times.clockResolutionMs, kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length, probeP50Ms: round(times.probe?.p50Ms ?? NaN), probeMinMs: round(times.probe?.minMs ?? NaN), nodeProbeP50Ms: round(nodeTimes.probe?.p50Ms ?? NaN) }));
+    console.log(JSON.stringify({ inPageCompileSummary: "wgsl", method: `round-robin: a warm-up of all kernels in turn (≥ ${WARMUP_MS} ms and 600 rounds, on until 20 rounds are no faster than the 20 before), then ${ROUNDS} rounds timing each once (batch ≥ 20 clock steps)`, warmupTookMs: Math.round(times.warmupTookMs), warmupRounds: times.warmupRounds, clockResolutionMs: times.clockResolutionMs, kernels: p50s.length, medianOfP50Ms: Number(median(p50s).toFixed(4)), maxP50Ms: Number(Math.max(...p50s).toFixed(4)), goalP50Ms: 1, nodeMedianOfP50Ms: Number(median([...inNode.values()].filter(Number.isFinite)).toFixed(4)), medianPageToNodeRatio: Number(median(ratios).toFixed(2)), comparedKernels: ratios.length, probeP50Ms: round(times.probe.p50Ms), probeMinMs: round(times.probe.minMs), nodeProbeP50Ms: round(nodeTimes.probe.p50Ms) }));
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await browser.close();

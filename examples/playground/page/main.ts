@@ -6,7 +6,7 @@
  */
 import * as webgpu from "loomc/runtime/webgpu";
 import { highlightTokens, scopeClass } from "../highlight.js";
-import type { CompileResponse, PlainDiagnostic, RunResponse, TargetName, TimeResponse, TimingMethod, WorkerRequest, WorkerResponse } from "../protocol.js";
+import type { CompileResponse, PlainDiagnostic, RunResponse, TargetName, TimeResponse, WorkerRequest, WorkerResponse } from "../protocol.js";
 
 interface SuiteFile {
   readonly file: string;
@@ -313,11 +313,11 @@ function loadExample(symbol: string): void {
 }
 
 /** The defaults: a warm-up of all kernels in turn (≥ 3 s, until it stops getting faster), then 101 rounds (≈ 1 s for the suite). */
-async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 3000, repeats = 101, method: TimingMethod = "round-robin"): Promise<TimeResponse> {
-  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, method, warmupMs, repeats });
+async function timeSuiteCompiles(target: TargetName = "wgsl", warmupMs = 3000, repeats = 101): Promise<TimeResponse> {
+  const r = await ask<TimeResponse>({ kind: "time-compiles", kernels: suite, target, warmupMs, repeats });
   const ms = (x: number): string => x.toFixed(3);
   $("compile-times").innerHTML =
-    `<caption>${escapeHtml(method)}: warm-up ${(r.warmupTookMs / 1000).toFixed(1)} s, ${r.times[0]?.samplesMs.length ?? 0} samples per kernel, clock step ${(r.clockResolutionMs * 1000).toFixed(1)} µs${r.probe ? `, machine probe ${ms(r.probe.p50Ms)} ms (min ${ms(r.probe.minMs)})` : ""}</caption>` +
+    `<caption>warm-up ${(r.warmupTookMs / 1000).toFixed(1)} s, ${r.times[0]?.samplesMs.length ?? 0} samples per kernel, clock step ${(r.clockResolutionMs * 1000).toFixed(1)} µs, machine probe ${ms(r.probe.p50Ms)} ms (min ${ms(r.probe.minMs)})</caption>` +
     `<tr><th>kernel (${target})</th><th>p50 ms</th><th>p90 ms</th><th>min ms</th></tr>` +
     r.times.map((t) => `<tr><td>${escapeHtml(t.symbol)}</td>${t.error ? `<td colspan="3">${escapeHtml(t.error)}</td>` : `<td>${ms(t.p50Ms)}</td><td>${ms(t.p90Ms)}</td><td>${ms(t.minMs)}</td>`}</tr>`).join("");
   return r;

@@ -26,7 +26,7 @@ scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
         response = prepareRun(request.id, request.text, request.kernel, request.workload, request.sizes, request.seed);
         break;
       case "time-compiles":
-        response = timeCompiles(request.id, request.kernels, request.target, request.method, request.warmupMs, request.repeats);
+        response = timeCompiles(request.id, request.kernels, request.target, request.warmupMs, request.repeats);
         break;
     }
   } catch (e) {
