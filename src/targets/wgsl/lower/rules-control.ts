@@ -62,6 +62,16 @@ function compatible(a: Lowered, x: Lowered): boolean {
   return a.kind !== "layout";
 }
 
+/** Whether `e` names a `var` of `KernelLowering.variable` (`m` and a number). */
+function isVarName(e: string): boolean {
+  if (e.length < 2 || e.charCodeAt(0) !== 0x6d /* m */) return false;
+  for (let i = 1; i < e.length; i++) {
+    const c = e.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /**
  * Fresh `var`s for the parts of each value (initialized from `inits` when given), except where
  * `lent(i)`: there the init's own vars serve.
@@ -166,12 +176,14 @@ const forRule: Rule = (cx, op) => {
   // An init read by nothing else whose parts are vars nothing assigns before this loop ends lends
   // them to it (no var, no copy in or out): a carried argument of the enclosing for (whose body
   // assigns its vars only at its end) or the result of an earlier if, for or while of this region
-  // (an op with regions: only these rules lower regions, and they make every result a var).
+  // (an op with regions: only these rules lower regions, and they make every result a var, which
+  // is checked: an init that is not all `var`s gets its own).
   const around = op.parent!;
   const lent = (j: number) => {
     const v = initValues[j]!, owner = v.owner;
     if (cx.kernel.uses.get(v) !== 1) return false;
-    return owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && (owner as Op).regions.length > 0;
+    const borrowable = owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && (owner as Op).regions.length > 0;
+    return borrowable && partsOf(inits[j]!).every((p) => isVarName(p.e));
   };
   const carried = slots(cx, op, op.results, inits, lent);
   if (!carried) return cx.poison(op);
