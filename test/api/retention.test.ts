@@ -4,7 +4,8 @@
  * free (a process-wide WeakMap's entries; a per-kernel closure the rules called); reached that
  * way, every compile's IR survived them, was promoted and waited for a full GC, and a quarter
  * of the compile time went to the GC (docs/benchmarks.md, "Session 14"). Each target compiles
- * in a child Node; its old space may grow by little over compiles that take several minor GCs.
+ * in a child Node; its old space may grow by ≤ 4 MB over 60 compiles that take several minor
+ * GCs (0.3–1.2 MB now; 9–46 MB before the fix).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -96,7 +97,7 @@ if (process.env.LOOM_RETENTION_CHILD) {
         assert.equal(m.majorGcs, 0, "no full GC during the measured compiles");
         assert.ok(m.minorGcs >= 2, `the measured compiles took ${m.minorGcs} minor GCs; at least 2 make the check mean something`);
         // Each compile allocates ≈ 0.3–1 MB; what one minor GC finds live may be promoted by the next.
-        assert.ok(m.oldSpaceGrowthKB <= 2048, `old space grew ${m.oldSpaceGrowthKB} KB over ${COMPILES} compiles: something keeps dropped compiles alive through minor GCs`);
+        assert.ok(m.oldSpaceGrowthKB <= 4096, `old space grew ${m.oldSpaceGrowthKB} KB over ${COMPILES} compiles: something keeps dropped compiles alive through minor GCs`);
         break;
       }
     });
