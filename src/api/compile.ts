@@ -17,6 +17,7 @@ import { encodeExecutableInterface } from "../abi/index.js";
 import { Workspace } from "./workspace.js";
 import { isOp } from "../dialects/registry.js";
 import { verifyModule } from "../passes/verify/index.js";
+import { NONE } from "../core/none.js";
 
 /** One function to specialize: its symbol and the target profile it is compiled for. */
 export interface TargetSpecialization {
@@ -148,7 +149,6 @@ function onlyKeys(where: string, o: object, allowed: readonly string[]): void {
 /** The states without data, shared by every module. */
 const COMPILING: ModuleState = Object.freeze({ phase: "compiling" });
 const FAILED: ModuleState = Object.freeze({ phase: "failed" });
-const NO_LIBRARIES: readonly LinkLibrary[] = Object.freeze([]);
 
 /** The config of a compile that binds none (most): shared, the pipeline only reads it. */
 const NO_CONFIG: ReadonlyMap<string, ConfigValue> = new Map();
@@ -178,7 +178,7 @@ export function compileModule(compiler: Compiler, workspace: Workspace, pipeline
     throw new LoomError("failed-precondition", `compileModule: the module was already ${module.state.phase}; parse again or clone() before compiling another specialization`);
   }
   if (options.linkIndex !== undefined && !(options.linkIndex instanceof LinkIndex)) bad("compileModule: 'linkIndex' must be a LinkIndex");
-  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : NO_LIBRARIES;
+  const libraries = options.linkIndex ? linkLibraries(options.linkIndex) : NONE;
   const moduleName = options.moduleName ?? "module";
   if (typeof moduleName !== "string" || moduleName.length === 0) bad("compileModule: 'moduleName' must be a non-empty string");
   // A parsed module carries its verification; a clone is verified here (its kernels are found through the symbols).

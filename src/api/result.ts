@@ -2,8 +2,8 @@
 import type { Diagnostic } from "../core/diag/diagnostic.js";
 import type { Artifact } from "../core/artifact.js";
 import { renderDiagnostics, type SourceLookup } from "../core/diag/render.js";
+import { NONE } from "../core/none.js";
 
-const NONE: readonly never[] = Object.freeze([]);
 
 /**
  * A frozen copy (most compiles have no diagnostics: those share one empty list); a list that

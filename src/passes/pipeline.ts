@@ -32,6 +32,7 @@ import { linkModule } from "./link/linker.js";
 import { expandWorkgroupScans } from "./expand-scan.js";
 import type { LinkLibrary } from "./link/library.js";
 import { isOp, type OpOf } from "../dialects/registry.js";
+import { NONE } from "../core/none.js";
 
 export interface Specialization {
   /** The kernel to compile (symbol without '@'): a kernel.def, or a kernel.decl that linking binds. */
@@ -329,7 +330,7 @@ function prepareKernel(
   const launch: LaunchFunctionSource = {
     exportName,
     region: configRegion,
-    workloadWhere: op.props.workloadWhere ?? NO_PREDICATES,
+    workloadWhere: op.props.workloadWhere ?? NONE,
     subgroupSize: facts.subgroupSize,
     workgroupStorageBytes: storage.totalBytes,
     limits: facts,
@@ -337,5 +338,4 @@ function prepareKernel(
   return { kernel, launch };
 }
 
-const NO_PREDICATES: readonly Predicate[] = Object.freeze([]);
 const DIMENSIONS = [0, 1, 2] as const;

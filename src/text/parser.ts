@@ -43,6 +43,7 @@ import { canonicalOpName, declareLegacyFamilies } from "./syntax/legacy.js";
 import { FLAG_SETS, PREDICATE_ARITY, type FlagSetName } from "./vocabulary.js";
 import { isOp, opInfo } from "../dialects/registry.js";
 import { BLANK_COMMENT_LINE, topLevelBlankBefore } from "./layout.js";
+import { NONE } from "../core/none.js";
 
 /**
  * Deepest region nesting the parser accepts (a kernel body is level 1). Deeper input is
@@ -283,7 +284,7 @@ export class Parser {
     const firstBlank = ((this.flags[first] ?? 0) & BLANK_BEFORE) !== 0;
     // A new op already has no comment lines (what commentLines gives for none).
     if (comments.length > 0) op.comments = commentLines(comments, firstBlank);
-    // Most ops have no comments (`NO_COMMENTS`, frozen: no out-of-range reads of it).
+    // Most ops have no comments (`NONE`, frozen: no out-of-range reads of it).
     const leading = comments.length === 0 ? undefined : comments[0]?.endOfLine ? comments[1] : comments[0];
     op.blankBefore = leading !== undefined ? leading.blankBefore : firstBlank;
     op.parent = region;
@@ -469,7 +470,7 @@ export class Parser {
     const end = this.buf.commentEnds[t] ?? 0;
     const from = this.claimedComments;
     // Most ops have no comments: no fresh array for them.
-    if (end <= from) return NO_COMMENTS;
+    if (end <= from) return NONE;
     this.claimedComments = end;
     return this.buf.comments.slice(from, end);
   }
@@ -1049,8 +1050,6 @@ function exactCopy<T>(scratch: readonly T[], n: number): T[] {
   return n === 2 ? [scratch[0] as T, scratch[1] as T] : scratch.slice(0, n);
 }
 
-/** The comments of an op that has none (frozen: shared by every such op). */
-const NO_COMMENTS: readonly Comment[] = Object.freeze([]);
 
 /**
  * An op's leading comment lines, with a blank-line mark where the source separated two of them

@@ -46,15 +46,23 @@ function max(a: Level, b: Level): Level {
 
 /** The uniformity of values and the control level of ops, for one module. */
 export class UniformityInfo {
-  /** The raised values and their levels, in the order first raised (mapped when first read: only some back ends read them). */
-  raised: readonly Value[] = [];
-  levels: readonly Level[] = [];
+  /** The raised values and their levels, in the order first raised: mapped when first read (only some back ends read them). */
+  #raised: readonly Value[] = [];
+  #levels: readonly Level[] = [];
   #values: Map<Value, Level> | undefined;
   /** Ops under non-uniform control only: an op missing here is under uniform control (most ops are). */
   readonly control = new Map<Op, Level>();
 
+  /** Set once, by the analysis when it ends. */
+  setRaised(raised: readonly Value[], levels: readonly Level[]): void {
+    this.#raised = raised;
+    this.#levels = levels;
+    this.#values = undefined;
+  }
+
   of(v: Value): Uniformity {
-    return LEVELS[(this.#values ??= new Map(this.raised.map((r, i) => [r, this.levels[i] ?? 0]))).get(v) ?? 0];
+    const levels = this.#levels;
+    return LEVELS[(this.#values ??= new Map(this.#raised.map((r, i) => [r, levels[i] ?? 0]))).get(v) ?? 0];
   }
   controlOf(op: Op): Uniformity {
     return LEVELS[this.control.get(op) ?? 0];
@@ -111,12 +119,14 @@ class Analysis {
   /** Hands the levels to `info` (and gives the marks back). */
   finish(): void {
     const levels = this.#levels;
-    this.info.raised = levels.raised;
-    this.info.levels = levels.raised.map((v) => {
-      const l = levels.level(v);
-      v.mark = 0;
-      return l;
-    });
+    this.info.setRaised(
+      levels.raised,
+      levels.raised.map((v) => {
+        const l = levels.level(v);
+        v.mark = 0;
+        return l;
+      }),
+    );
   }
   uses(op: Op): Level {
     // Until some value is raised every level is uniform (a config region, a body's prologue).

@@ -9,10 +9,9 @@ import type { Writer } from "../writer.js";
 import { SCHEDULES } from "../vocabulary.js";
 import { annotationOf, parseAnnotation, register } from "./core.js";
 import { isOp } from "../../dialects/registry.js";
+import { NONE } from "../../core/none.js";
 
 
-/** No result types (read, never kept: the op's results are made from them). */
-const NO_TYPES: readonly Type[] = Object.freeze([]);
 
 /** `op (%v, ... : T, ...)?` — scf.yield, scf.condition, func.return, template.return. */
 const forwardForm = {
@@ -95,7 +94,7 @@ function printResultTypes(w: Writer, op: Op): void {
 register("scf.if", {
   parse(p, op) {
     op.operands = [p.parseValueUse()];
-    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
+    const types = p.parseOptionalResultTypes() ?? NONE;
     const then = op.addRegion();
     p.parseRegion(then, false);
     ensureYield(p, then);
@@ -130,7 +129,7 @@ register("scf.for", {
     const step = p.parseValueUse();
     p.expect(Tok.RBracket, "']'");
     const carried = p.at(Tok.LParen) ? parseCarried(p) : { names: [], inits: [], types: [] };
-    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
+    const types = p.parseOptionalResultTypes() ?? NONE;
     for (;;) {
       const kw = p.peek();
       if (p.atWord("unroll") && op.props.unroll === undefined) {
@@ -190,7 +189,7 @@ register("scf.while", {
   parse(p, op) {
     const carried = p.at(Tok.LParen) ? parseCarried(p) : { names: [], inits: [], types: [] };
     op.operands = carried.inits;
-    const types = p.parseOptionalResultTypes() ?? NO_TYPES;
+    const types = p.parseOptionalResultTypes() ?? NONE;
     const before = op.addRegion();
     p.parseRegion(before, false, () => carried.names.forEach((n, i) => p.defineArg(before, n, carried.types[i]!)));
     p.expectWord("do");
