@@ -255,14 +255,18 @@ function timeBatch(kernel: SuiteKernel, target: TargetName, batch: number): numb
 /** The batch that makes a sample last `sampleMs`, from one measured at `ms` per compile (a coarse clock may read 0). */
 const batchFor = (sampleMs: number, ms: number, resolutionMs: number): number => Math.max(1, Math.ceil(sampleMs / Math.max(ms, resolutionMs / 2)));
 
-function summarize(symbol: string, samplesMs: number[], startsMs: number[], batch: number, warmupCompiles: number, error?: string): KernelCompileTimes {
+/** Median, 90th percentile (nearest rank), mean and minimum of `samplesMs` (NaN for none). */
+function statistics(samplesMs: readonly number[]): { p50Ms: number; p90Ms: number; meanMs: number; minMs: number } {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const n = sorted.length;
+  if (n === 0) return { p50Ms: NaN, p90Ms: NaN, meanMs: NaN, minMs: NaN };
   const mid = n >> 1;
-  const p50Ms = n === 0 ? NaN : n % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  const p90Ms = n === 0 ? NaN : sorted[Math.ceil(0.9 * n) - 1]!;
-  const meanMs = n === 0 ? NaN : sorted.reduce((a, b) => a + b, 0) / n;
-  return { symbol, p50Ms, p90Ms, meanMs, minMs: n === 0 ? NaN : sorted[0]!, samplesMs, startsMs, batch, warmupCompiles, ...(error !== undefined ? { error } : {}) };
+  const p50Ms = n % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { p50Ms, p90Ms: sorted[Math.ceil(0.9 * n) - 1]!, meanMs: sorted.reduce((a, b) => a + b, 0) / n, minMs: sorted[0]! };
+}
+
+function summarize(symbol: string, samplesMs: number[], startsMs: number[], batch: number, warmupCompiles: number, error?: string): KernelCompileTimes {
+  return { symbol, ...statistics(samplesMs), samplesMs, startsMs, batch, warmupCompiles, ...(error !== undefined ? { error } : {}) };
 }
 
 /**
@@ -311,8 +315,8 @@ function probeOnce(): number {
 }
 
 function summarizeProbe(samplesMs: number[]): MachineProbe {
-  const sorted = [...samplesMs].sort((a, b) => a - b);
-  return { steps: PROBE_STEPS, tableBytes: PROBE_ENTRIES * 4, p50Ms: sorted[sorted.length >> 1] ?? NaN, minMs: sorted[0] ?? NaN, samplesMs };
+  const { p50Ms, minMs } = statistics(samplesMs);
+  return { steps: PROBE_STEPS, tableBytes: PROBE_ENTRIES * 4, p50Ms, minMs, samplesMs };
 }
 
 /** Warm-up rounds are judged in blocks of this many: the engine has settled when a block is no faster than the one before. */

@@ -110,6 +110,16 @@ const VAR_PREFIXES: string[] = [];
 const VAR_TYPES: Partial<Record<WType, string>> = {};
 /** Fresh names: `v` lets, `m` vars, `i` loop counters, `x` atomic results, `k` workgroup-scan steps. */
 type NamePrefix = "v" | "m" | "i" | "x" | "k";
+/** Whether `e` names a `var` that `KernelLowering.variable` made (its prefix `m`, then the number). */
+export function isVariableName(e: string): boolean {
+  if (e.length < 2 || e.charCodeAt(0) !== 0x6d /* m */) return false;
+  for (let i = 1; i < e.length; i++) {
+    const c = e.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** Fresh names made once per process (every kernel counts from 0, so they repeat), up to a bound. */
 const FRESH_NAMES: Readonly<Record<NamePrefix, string[]>> = { v: [], m: [], i: [], x: [], k: [] };
 const CACHED_NAMES = 8192;

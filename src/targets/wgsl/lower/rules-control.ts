@@ -16,7 +16,7 @@
  */
 import type { Op, Region, Value } from "../../../ir/core.js";
 import type { Type } from "../../../ir/types.js";
-import { scalarOf, type KernelLowering, type Lowered, type Rule, type Scalar, type WType } from "./context.js";
+import { isVariableName, scalarOf, type KernelLowering, type Lowered, type Rule, type Scalar, type WType } from "./context.js";
 import { select } from "./lanes.js";
 
 /** The scalars a lowered value is made of. */
@@ -60,16 +60,6 @@ function compatible(a: Lowered, x: Lowered): boolean {
     return a.root === v.root && a.element === v.element && a.strides.length === v.strides.length;
   }
   return a.kind !== "layout";
-}
-
-/** Whether `e` names a `var` of `KernelLowering.variable` (`m` and a number). */
-function isVarName(e: string): boolean {
-  if (e.length < 2 || e.charCodeAt(0) !== 0x6d /* m */) return false;
-  for (let i = 1; i < e.length; i++) {
-    const c = e.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
 }
 
 /**
@@ -183,7 +173,7 @@ const forRule: Rule = (cx, op) => {
     const v = initValues[j]!, owner = v.owner;
     if (cx.kernel.uses.get(v) !== 1) return false;
     const borrowable = owner === around ? v !== around.args[0] && around.parent?.name === "scf.for" : owner.parent === around && (owner as Op).regions.length > 0;
-    return borrowable && partsOf(inits[j]!).every((p) => isVarName(p.e));
+    return borrowable && partsOf(inits[j]!).every((p) => isVariableName(p.e));
   };
   const carried = slots(cx, op, op.results, inits, lent);
   if (!carried) return cx.poison(op);
